@@ -1,0 +1,52 @@
+//! `jtb moves`: the legal moves of positions.
+
+use std::io::{self, Write};
+
+use jtb_probe::{Position, RuleSet};
+use serde_json::json;
+
+use crate::input;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
+    #[arg(long)]
+    rules: Option<RuleSet>,
+    /// One JSON object per line instead of plain text.
+    #[arg(long)]
+    json: bool,
+    /// Positions in position text; `-` reads one per line from standard input.
+    #[arg(required = true, value_name = "POSITION")]
+    positions: Vec<String>,
+}
+
+fn moves_of(text: &str, rules: Option<RuleSet>) -> Result<Vec<String>, String> {
+    let pos: Position = input::parse(text, rules).map_err(|e| e.to_string())?;
+    if pos.hidden() != 0 {
+        return Err("face-down tiles left: flips are outside the tables, so no move list".into());
+    }
+    Ok(pos.legal_moves().iter().map(ToString::to_string).collect())
+}
+
+/// Prints the moves of each position; `Ok(false)` when some line was bad.
+pub fn run(args: &Args) -> io::Result<bool> {
+    let mut out = io::stdout().lock();
+    let mut all_good = true;
+    let mut result = Ok(());
+    input::for_each_input(&args.positions, |text| {
+        if result.is_err() {
+            return;
+        }
+        let answer = moves_of(text, args.rules);
+        all_good &= answer.is_ok();
+        let line = match (&answer, args.json) {
+            (Ok(moves), false) => moves.join(" "),
+            (Err(e), false) => format!("error: {e}"),
+            (Ok(moves), true) => json!({"position": text, "moves": moves}).to_string(),
+            (Err(e), true) => json!({"position": text, "error": e}).to_string(),
+        };
+        result = writeln!(out, "{line}");
+    })?;
+    result?;
+    Ok(all_good)
+}

@@ -1,0 +1,84 @@
+//! `jtb moves` end to end.
+
+use std::{
+    io::Write,
+    process::{Command, Output, Stdio},
+};
+
+fn jtb(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jtb"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn lists_sorted_moves_per_line() {
+    let o = jtb(&["moves", "7/7/7/7/7/7/7/3R3/2e4 b", "4/4/4/c2L r"], "");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "c1b1 c1c2 c1d1\nd1c1 d1d2\n");
+}
+
+#[test]
+fn json_lines_and_bad_lines_go_on_with_status_1() {
+    let o = jtb(
+        &["moves", "--json", "-"],
+        "7/7/7/7/7/7/7/3R3/2e4 b\nnot a position\n\n4/4/4/c2L r\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["position"], "7/7/7/7/7/7/7/3R3/2e4 b");
+    assert_eq!(
+        lines[0]["moves"],
+        serde_json::json!(["c1b1", "c1c2", "c1d1"])
+    );
+    assert_eq!(lines[1]["position"], "not a position");
+    assert!(lines[1]["error"].as_str().unwrap().contains("ranks"));
+    assert_eq!(lines[2]["moves"], serde_json::json!(["d1c1", "d1d2"]));
+}
+
+#[test]
+fn finished_games_have_no_moves_and_face_down_tiles_are_errors() {
+    let o = jtb(&["moves", "7/7/7/7/7/7/7/3R3/7 b"], "");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "\n");
+    let o = jtb(&["moves", "?3/4/4/c2L r"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("error: face-down"));
+}
+
+#[test]
+fn rule_set_option() {
+    let o = jtb(
+        &["moves", "--rules", "leiden", "7/3R3/3e3/7/7/7/7/7/7 b"],
+        "",
+    );
+    assert_eq!(stdout(&o), "d7c7 d7d6 d7d8 d7e7\n");
+    let o = jtb(
+        &["moves", "--rules", "flip4x4", "7/3R3/3e3/7/7/7/7/7/7 b"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("rule set flip4x4 plays on 4 ranks"));
+    let o = jtb(&["moves", "--rules", "chess", "4/4/4/c2L r"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown rule set"));
+}

@@ -1,0 +1,1 @@
+//! Retrograde generation of endgame tables.

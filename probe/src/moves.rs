@@ -1,0 +1,236 @@
+//! Legal moves and their outcomes, for every rule set (one generator; the rule set answers the
+//! questions that differ).
+
+use std::{error::Error, fmt};
+
+use crate::{
+    board::{bit, Square},
+    piece::{Animal, Color},
+    position::Position,
+    rules::Capture,
+    value::Wdl,
+};
+
+/// A move: from-square, to-square. Prints as `b3b7`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// Where the piece stands.
+    pub from: Square,
+    /// Where it goes.
+    pub to: Square,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+/// What kind of move it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveKind {
+    /// Onto an empty square.
+    Quiet,
+    /// Into the enemy den: wins at once.
+    DenEntry,
+    /// Takes an enemy piece.
+    Capture,
+    /// Flip game: equal ranks, both pieces leave.
+    Trade,
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndReason {
+    /// A piece entered the enemy den.
+    DenEntry,
+    /// The last enemy piece was taken (or traded while the mover keeps an animal).
+    LastPieceTaken,
+    /// Flip game: the last animals of both sides traded.
+    LastAnimalsTraded,
+    /// Flip game: the mover traded away its last animal while the opponent keeps one.
+    OwnLastAnimalTraded,
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::DenEntry => "den entry",
+            EndReason::LastPieceTaken => "last piece taken",
+            EndReason::LastAnimalsTraded => "last animals traded",
+            EndReason::OwnLastAnimalTraded => "own last animal traded",
+        })
+    }
+}
+
+/// The result of playing a move.
+// Boxing the position would cost an allocation per move in the solvers' inner loops.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The game goes on from this position, the opponent to move.
+    Ongoing(Position),
+    /// The move ended the game.
+    Over {
+        /// The result for the side that made the move.
+        result: Wdl,
+        /// Why it ended.
+        reason: EndReason,
+    },
+}
+
+/// A move that is not legal in the position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// The position, as text.
+    pub position: String,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {} in {}", self.mv, self.position)
+    }
+}
+
+impl Error for IllegalMove {}
+
+impl Position {
+    /// Calls `f` with every legal move of the side to move and its kind, in no set order.
+    /// A finished game and a flip position with face-down tiles have none here.
+    pub fn for_each_move(&self, mut f: impl FnMut(Move, MoveKind)) {
+        if self.is_game_over() || self.hidden() != 0 {
+            return;
+        }
+        let rules = self.rules();
+        let board = self.board();
+        let enemy_den = board.den(self.turn().other());
+        for (piece, from) in self.pieces_of(self.turn()) {
+            let mut consider = |to: Square| {
+                if !rules.may_enter(piece, to) {
+                    return;
+                }
+                let kind = match self.piece_at(to) {
+                    None if Some(to) == enemy_den => MoveKind::DenEntry,
+                    None => MoveKind::Quiet,
+                    Some(other) if other.color == piece.color => return,
+                    Some(other) => match rules.capture(piece, from, other, to) {
+                        Some(Capture::Take) => MoveKind::Capture,
+                        Some(Capture::Trade) => MoveKind::Trade,
+                        None => return,
+                    },
+                };
+                f(Move { from, to }, kind);
+            };
+            for to in board.steps(from).into_iter().flatten() {
+                consider(to);
+            }
+            for jump in board.jumps_from(from) {
+                let path_clear = board
+                    .squares()
+                    .filter(|&s| jump.path & bit(s) != 0)
+                    .all(|s| self.piece_at(s).is_none());
+                if rules.can_jump(piece.animal, jump.axis) && path_clear {
+                    consider(jump.to);
+                }
+            }
+        }
+    }
+
+    /// The legal moves, sorted as ASCII strings (`a1a2` < `a1b1`).
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.for_each_move(|m, _| moves.push(m));
+        // File then rank of each square is exactly the ASCII order of the text.
+        moves.sort_by_key(|m| (m.from.file(), m.from.rank(), m.to.file(), m.to.rank()));
+        moves
+    }
+
+    /// The kind of `mv` if it is legal here.
+    #[must_use]
+    pub fn move_kind(&self, mv: Move) -> Option<MoveKind> {
+        let mut found = None;
+        self.for_each_move(|m, k| {
+            if m == mv {
+                found = Some(k);
+            }
+        });
+        found
+    }
+
+    /// Plays `mv`: the new position, or the end of the game it brings. Clocks, when present,
+    /// advance: the half-move clock restarts at a capture or trade, the move number after Blue.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when `mv` is not a legal move here.
+    pub fn play(&self, mv: Move) -> Result<Outcome, IllegalMove> {
+        let kind = self.move_kind(mv).ok_or_else(|| IllegalMove {
+            mv,
+            position: self.to_string(),
+        })?;
+        Ok(self.play_unchecked(mv, kind))
+    }
+
+    /// Plays a move known to be legal, of the given kind.
+    pub(crate) fn play_unchecked(&self, mv: Move, kind: MoveKind) -> Outcome {
+        let mover = self.turn();
+        if kind == MoveKind::DenEntry {
+            return Outcome::Over {
+                result: Wdl::Win,
+                reason: EndReason::DenEntry,
+            };
+        }
+        let mut next = self.clone();
+        let piece = next.remove(mv.from).expect("a legal move moves a piece");
+        let taken = next.remove(mv.to);
+        if kind != MoveKind::Trade {
+            next.put(piece, mv.to)
+                .expect("a legal move lands on an allowed square");
+        }
+        let (mine, theirs) = (next.count(mover), next.count(mover.other()));
+        let end = match (mine, theirs) {
+            (0, 0) => Some((Wdl::Draw, EndReason::LastAnimalsTraded)),
+            (0, _) => Some((Wdl::Loss, EndReason::OwnLastAnimalTraded)),
+            (_, 0) => Some((Wdl::Win, EndReason::LastPieceTaken)),
+            _ => None,
+        };
+        if let Some((result, reason)) = end {
+            return Outcome::Over { result, reason };
+        }
+        next.set_turn(mover.other());
+        if let Some(c) = self.clock() {
+            let c = if taken.is_some() { 0 } else { c + 1 };
+            // Past the limit the game is drawn anyway; the clock just stops counting.
+            next.set_clock(Some(c.min(self.rules().clock_limit())))
+                .expect("clamped");
+        }
+        if let (Some(n), Color::Blue) = (self.move_number(), mover) {
+            next.set_move_number(Some(n + 1));
+        }
+        Outcome::Ongoing(next)
+    }
+
+    /// Whether the position has a rat of either colour (tables treat rats specially).
+    #[must_use]
+    pub fn has_animal(&self, animal: Animal) -> bool {
+        Color::ALL.iter().any(|&c| {
+            self.square_of(crate::piece::Piece::new(c, animal))
+                .is_some()
+        })
+    }
+}
+
+impl Move {
+    /// Parses `b3b7` on the board of `pos`.
+    #[must_use]
+    pub fn parse(text: &str, pos: &Position) -> Option<Move> {
+        let board = pos.board();
+        let (a, b) = (text.get(..2)?, text.get(2..)?);
+        Some(Move {
+            from: Square::parse(a, board)?,
+            to: Square::parse(b, board)?,
+        })
+    }
+}

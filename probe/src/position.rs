@@ -1,0 +1,331 @@
+//! Positions: where the pieces stand, who moves, and the optional clocks.
+
+use std::{error::Error, fmt};
+
+use crate::{
+    board::{bit, Board, Square, SquareSet},
+    piece::{Animal, Color, Piece},
+    rules::RuleSet,
+};
+
+/// A position of one of the rule sets: pieces on squares, the side to move, and the optional
+/// half-move clock and move number of the position text.
+///
+/// Every `Position` is legal as a placement: no animal twice in a colour, no piece in a den,
+/// only rats in water. It may still be a finished game (a side without pieces).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: RuleSet,
+    board: [Option<Piece>; Square::LIMIT],
+    squares: [[Option<Square>; 8]; 2],
+    hidden: SquareSet,
+    turn: Color,
+    clock: Option<u32>,
+    move_number: Option<u32>,
+}
+
+/// Why a placement is not a legal position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    /// A colour has this animal twice.
+    DuplicateAnimal(Piece),
+    /// A piece stands in a den.
+    InDen(Piece, Square),
+    /// A piece other than a rat stands in water.
+    InWater(Piece, Square),
+    /// Two things on one square.
+    Occupied(Square),
+    /// The square is not on the rule set's board.
+    OffBoard(Square),
+    /// A face-down tile on a board that has none (only the flip game has them).
+    HiddenTile(Square),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::DuplicateAnimal(p) => {
+                write!(
+                    f,
+                    "{} `{}` appears twice (each side has at most one of each animal)",
+                    p,
+                    p.letter()
+                )
+            }
+            PositionError::InDen(p, s) => {
+                write!(f, "{} `{}` on {} stands in a den", p, p.letter(), s)
+            }
+            PositionError::InWater(p, s) => {
+                write!(
+                    f,
+                    "{} `{}` on {} stands in water (only rats swim)",
+                    p,
+                    p.letter(),
+                    s
+                )
+            }
+            PositionError::Occupied(s) => write!(f, "two pieces on {s}"),
+            PositionError::OffBoard(s) => write!(f, "{s} is not on the board"),
+            PositionError::HiddenTile(s) => {
+                write!(f, "face-down tile on {s}: only the flip game has them")
+            }
+        }
+    }
+}
+
+impl Error for PositionError {}
+
+impl Position {
+    /// An empty board of `rules` with `turn` to move and no clocks.
+    #[must_use]
+    pub fn empty(rules: RuleSet, turn: Color) -> Position {
+        Position {
+            rules,
+            board: [None; Square::LIMIT],
+            squares: [[None; 8]; 2],
+            hidden: 0,
+            turn,
+            clock: None,
+            move_number: None,
+        }
+    }
+
+    /// A position of `rules` with these pieces and `turn` to move.
+    ///
+    /// # Errors
+    /// The first [`PositionError`] of the placement.
+    pub fn from_pieces(
+        rules: RuleSet,
+        turn: Color,
+        pieces: impl IntoIterator<Item = (Piece, Square)>,
+    ) -> Result<Position, PositionError> {
+        let mut pos = Position::empty(rules, turn);
+        for (piece, sq) in pieces {
+            pos.put(piece, sq)?;
+        }
+        Ok(pos)
+    }
+
+    /// Puts `piece` on `sq`, checking the placement rules.
+    ///
+    /// # Errors
+    /// A [`PositionError`] when the square is taken or not allowed, or the animal is already on
+    /// the board in that colour.
+    pub fn put(&mut self, piece: Piece, sq: Square) -> Result<(), PositionError> {
+        let board = self.rules.board();
+        if !board.contains(sq) {
+            return Err(PositionError::OffBoard(sq));
+        }
+        if self.board[sq.index()].is_some() || self.hidden & bit(sq) != 0 {
+            return Err(PositionError::Occupied(sq));
+        }
+        if self.square_of(piece).is_some() {
+            return Err(PositionError::DuplicateAnimal(piece));
+        }
+        if board.is_den(sq) {
+            return Err(PositionError::InDen(piece, sq));
+        }
+        if board.is_water(sq) && piece.animal != Animal::Rat {
+            return Err(PositionError::InWater(piece, sq));
+        }
+        self.board[sq.index()] = Some(piece);
+        self.squares[piece.color.index()][piece.animal as usize] = Some(sq);
+        Ok(())
+    }
+
+    /// Puts a face-down tile on `sq` (flip game only).
+    ///
+    /// # Errors
+    /// [`PositionError::HiddenTile`] on a Jungle board, or the square is taken or off the board.
+    pub fn put_hidden(&mut self, sq: Square) -> Result<(), PositionError> {
+        if self.rules.is_jungle() {
+            return Err(PositionError::HiddenTile(sq));
+        }
+        if !self.rules.board().contains(sq) {
+            return Err(PositionError::OffBoard(sq));
+        }
+        if self.board[sq.index()].is_some() || self.hidden & bit(sq) != 0 {
+            return Err(PositionError::Occupied(sq));
+        }
+        self.hidden |= bit(sq);
+        Ok(())
+    }
+
+    /// Takes whatever piece stands on `sq` off the board.
+    pub(crate) fn remove(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.board[sq.index()].take()?;
+        self.squares[piece.color.index()][piece.animal as usize] = None;
+        Some(piece)
+    }
+
+    /// The rule set.
+    #[must_use]
+    pub const fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The board geometry of the rule set.
+    #[must_use]
+    pub fn board(&self) -> &'static Board {
+        self.rules.board()
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The piece on `sq`, if any.
+    #[must_use]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// The square of `piece`, if it is on the board.
+    #[must_use]
+    pub fn square_of(&self, piece: Piece) -> Option<Square> {
+        self.squares[piece.color.index()][piece.animal as usize]
+    }
+
+    /// All pieces with their squares: Red before Blue, strongest animal first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
+        Color::ALL.into_iter().flat_map(move |c| {
+            Animal::ALL.into_iter().rev().filter_map(move |a| {
+                let piece = Piece::new(c, a);
+                self.square_of(piece).map(|s| (piece, s))
+            })
+        })
+    }
+
+    /// The pieces of `color` with their squares, strongest first.
+    pub fn pieces_of(&self, color: Color) -> impl Iterator<Item = (Piece, Square)> + '_ {
+        self.pieces().filter(move |(p, _)| p.color == color)
+    }
+
+    /// Number of pieces of `color` on the board.
+    #[must_use]
+    pub fn count(&self, color: Color) -> usize {
+        self.squares[color.index()].iter().flatten().count()
+    }
+
+    /// Face-down tiles (flip game).
+    #[must_use]
+    pub const fn hidden(&self) -> SquareSet {
+        self.hidden
+    }
+
+    /// Whether a side has no piece left (and no face-down tile that could be one): the game is
+    /// over, and this position has no moves.
+    #[must_use]
+    pub fn is_game_over(&self) -> bool {
+        self.hidden == 0 && Color::ALL.iter().any(|&c| self.count(c) == 0)
+    }
+
+    /// The half-move clock of the text, if it had one.
+    #[must_use]
+    pub const fn clock(&self) -> Option<u32> {
+        self.clock
+    }
+
+    /// The move number of the text, if it had one.
+    #[must_use]
+    pub const fn move_number(&self) -> Option<u32> {
+        self.move_number
+    }
+
+    /// Sets or clears the half-move clock.
+    ///
+    /// # Errors
+    /// The clock is above the rule set's limit ([`RuleSet::clock_limit`]).
+    pub fn set_clock(&mut self, clock: Option<u32>) -> Result<(), ClockError> {
+        if let Some(c) = clock {
+            let limit = self.rules.clock_limit();
+            if c > limit {
+                return Err(ClockError { clock: c, limit });
+            }
+        }
+        self.clock = clock;
+        Ok(())
+    }
+
+    /// Sets or clears the move number (written only together with a clock).
+    pub fn set_move_number(&mut self, number: Option<u32>) {
+        self.move_number = number;
+    }
+
+    /// Sets the side to move.
+    pub fn set_turn(&mut self, turn: Color) {
+        self.turn = turn;
+    }
+
+    /// The same position without clocks: what the tables see.
+    #[must_use]
+    pub fn without_clocks(&self) -> Position {
+        Position {
+            clock: None,
+            move_number: None,
+            ..self.clone()
+        }
+    }
+
+    /// The position mirrored across the central file (`a` <-> `g`); same side to move.
+    #[must_use]
+    pub fn mirrored(&self) -> Position {
+        self.transformed(|b, s| b.mirror_file(s), false)
+    }
+
+    /// The position with ranks flipped and colours swapped, and the other side to move: the
+    /// same game seen from the other side.
+    #[must_use]
+    pub fn color_flipped(&self) -> Position {
+        self.transformed(|b, s| b.mirror_rank(s), true)
+    }
+
+    fn transformed(&self, map: impl Fn(&Board, Square) -> Square, swap: bool) -> Position {
+        let board = self.board();
+        let mut out = Position::empty(self.rules, if swap { self.turn.other() } else { self.turn });
+        out.clock = self.clock;
+        out.move_number = self.move_number;
+        for (piece, sq) in self.pieces() {
+            let color = if swap {
+                piece.color.other()
+            } else {
+                piece.color
+            };
+            out.put(Piece::new(color, piece.animal), map(board, sq))
+                .expect("the board's symmetries map legal placements to legal placements");
+        }
+        for sq in board.squares().filter(|&s| self.hidden & bit(s) != 0) {
+            out.put_hidden(map(board, sq)).expect("symmetric board");
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self} [{}])", self.rules)
+    }
+}
+
+/// A half-move clock above the rule set's limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClockError {
+    /// The clock given.
+    pub clock: u32,
+    /// The largest clock the rule set allows.
+    pub limit: u32,
+}
+
+impl fmt::Display for ClockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "half-move clock {} is above the limit of {} for this rule set",
+            self.clock, self.limit
+        )
+    }
+}
+
+impl Error for ClockError {}

@@ -1,0 +1,119 @@
+//! Game values: win/draw/loss and distance to mate.
+
+use std::fmt;
+
+/// Win, draw or loss, for the side to move unless said otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side loses with best play.
+    Loss,
+    /// Neither side can force a result.
+    Draw,
+    /// The side wins with best play.
+    Win,
+}
+
+impl Wdl {
+    /// The same result seen from the other side.
+    #[must_use]
+    pub const fn flipped(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+
+    /// `win`, `draw` or `loss`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Wdl::Loss => "loss",
+            Wdl::Draw => "draw",
+            Wdl::Win => "win",
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A value with its distance to mate: a draw, or a win or loss in a number of plies.
+///
+/// Ordered from the mover's point of view: a shorter win is better than a longer one, a longer
+/// loss better than a shorter one, and any win better than a draw better than any loss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Win in this many plies (at least 1).
+    Win(u16),
+    /// Draw.
+    Draw,
+    /// Loss in this many plies (0: the mover has no move).
+    Loss(u16),
+}
+
+impl Value {
+    /// Win, draw or loss.
+    #[must_use]
+    pub const fn wdl(self) -> Wdl {
+        match self {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+
+    /// Plies to the end of the game, `None` for a draw.
+    #[must_use]
+    pub const fn dtm(self) -> Option<u16> {
+        match self {
+            Value::Win(n) | Value::Loss(n) => Some(n),
+            Value::Draw => None,
+        }
+    }
+
+    /// The value of the position before a move that leads to `self` (seen from the side that
+    /// moves next): one ply further, and from the other side.
+    #[must_use]
+    pub const fn back_one_ply(self) -> Value {
+        match self {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Draw => Value::Draw,
+            Value::Loss(n) => Value::Win(n + 1),
+        }
+    }
+
+    /// A number that orders values from the mover's point of view: larger is better.
+    const fn score(self) -> i32 {
+        match self {
+            Value::Win(n) => 100_000 - n as i32,
+            Value::Draw => 0,
+            Value::Loss(n) => -100_000 + n as i32,
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> std::cmp::Ordering {
+        self.score().cmp(&other.score())
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(n) => write!(f, "win in {n}"),
+            Value::Draw => f.write_str("draw"),
+            Value::Loss(n) => write!(f, "loss in {n}"),
+        }
+    }
+}

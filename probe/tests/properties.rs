@@ -1,0 +1,109 @@
+//! Property tests: move lists commute with the board's symmetries, text round-trips, and no
+//! string panics the parser.
+
+use jtb_probe::{Animal, Color, Move, Piece, Position, RuleSet, Square};
+use proptest::prelude::*;
+
+/// A random legal placement: each of the 16 pieces is tried on a random square and kept when
+/// the placement rules allow it.
+fn arb_position() -> impl Strategy<Value = Position> {
+    (
+        prop::sample::select(RuleSet::ALL.to_vec()),
+        any::<bool>(),
+        prop::collection::vec((any::<bool>(), any::<bool>(), 0u8..72), 16),
+    )
+        .prop_map(|(rules, blue, tries)| {
+            let turn = if blue { Color::Blue } else { Color::Red };
+            let mut pos = Position::empty(rules, turn);
+            let board = rules.board();
+            for (i, (keep, extra, sq)) in tries.into_iter().enumerate() {
+                let piece = Piece::new(Color::ALL[i / 8], Animal::ALL[i % 8]);
+                let sq = Square::new(sq % board.width, (sq / 8) % board.height);
+                // Keep roughly a third of the pieces, so that positions stay open.
+                if keep && extra {
+                    let _ = pos.put(piece, sq);
+                }
+            }
+            pos
+        })
+}
+
+fn moves_text(p: &Position) -> Vec<String> {
+    p.legal_moves().iter().map(ToString::to_string).collect()
+}
+
+fn mapped(moves: &[Move], f: impl Fn(Square) -> Square) -> Vec<String> {
+    let mut out: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            Move {
+                from: f(m.from),
+                to: f(m.to),
+            }
+            .to_string()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn moves_commute_with_the_file_mirror(p in arb_position()) {
+        let board = p.board();
+        let expected = mapped(&p.legal_moves(), |s| board.mirror_file(s));
+        prop_assert_eq!(moves_text(&p.mirrored()), expected);
+    }
+
+    #[test]
+    fn moves_commute_with_the_colour_flip(p in arb_position()) {
+        let board = p.board();
+        let expected = mapped(&p.legal_moves(), |s| board.mirror_rank(s));
+        prop_assert_eq!(moves_text(&p.color_flipped()), expected);
+    }
+
+    #[test]
+    fn move_lists_are_sorted_as_text(p in arb_position()) {
+        let moves = moves_text(&p);
+        let mut sorted = moves.clone();
+        sorted.sort();
+        prop_assert_eq!(moves, sorted);
+    }
+
+    #[test]
+    fn text_round_trips(p in arb_position(), clock in prop::option::of(0u32..=40), number in prop::option::of(1u32..500)) {
+        let mut p = p;
+        p.set_clock(clock).unwrap();
+        p.set_move_number(clock.and(number));
+        let text = p.to_string();
+        let back = Position::parse(&text, Some(p.rules())).unwrap();
+        prop_assert_eq!(&back, &p);
+        prop_assert_eq!(back.to_string(), text);
+    }
+
+    #[test]
+    fn random_strings_never_panic(s in "\\PC{0,80}") {
+        let _ = Position::parse(&s, None);
+        let _ = s.parse::<RuleSet>();
+    }
+
+    #[test]
+    fn near_miss_texts_never_panic(s in "[1-9rcdwptleRCDWPTLE?/ x0-]{0,90}") {
+        for rules in [None, Some(RuleSet::Mistboard), Some(RuleSet::Flip4x4)] {
+            if let Ok(p) = Position::parse(&s, rules) {
+                // Whatever parses, prints and parses back to itself.
+                prop_assert_eq!(Position::parse(&p.to_string(), Some(p.rules())).unwrap(), p.clone());
+                let _ = p.legal_moves();
+            }
+        }
+    }
+
+    #[test]
+    fn every_legal_move_plays(p in arb_position()) {
+        for m in p.legal_moves() {
+            prop_assert!(p.play(m).is_ok());
+        }
+    }
+}
