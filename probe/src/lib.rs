@@ -18,6 +18,8 @@
 #![warn(missing_docs)]
 
 mod board;
+mod index;
+mod material;
 mod moves;
 mod piece;
 mod position;
@@ -27,6 +29,8 @@ mod value;
 
 pub use crate::{
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
+    index::{Entry, Layout},
+    material::{BadMaterial, Material},
     moves::{EndReason, IllegalMove, Move, MoveKind, Outcome},
     piece::{Animal, Color, Piece},
     position::{ClockError, Position, PositionError},

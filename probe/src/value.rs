@@ -86,6 +86,27 @@ impl Value {
         }
     }
 
+    /// The 16-bit code of the table files: 0 draw, `2d + 1` win in `d`, `2d + 2` loss in `d`.
+    #[must_use]
+    pub const fn code(self) -> u16 {
+        match self {
+            Value::Draw => 0,
+            Value::Win(d) => 2 * d + 1,
+            Value::Loss(d) => 2 * d + 2,
+        }
+    }
+
+    /// The value of a code ([`Value::code`]); `None` for the unused code 1 (a win in 0).
+    #[must_use]
+    pub const fn from_code(code: u16) -> Option<Value> {
+        match code {
+            0 => Some(Value::Draw),
+            1 => None,
+            c if c % 2 == 1 => Some(Value::Win(c / 2)),
+            c => Some(Value::Loss(c / 2 - 1)),
+        }
+    }
+
     /// A number that orders values from the mover's point of view: larger is better.
     const fn score(self) -> i32 {
         match self {

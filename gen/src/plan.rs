@@ -1,0 +1,73 @@
+//! Which tables a generation needs, and in what order.
+
+use std::collections::BTreeSet;
+
+use jtb_probe::{Color, Material, Piece, RuleSet};
+
+/// The materials a capture (or, in the flip game, a trade) from `material` leads into, in
+/// canonical orientation; finished games (a side without pieces) are not tables.
+#[must_use]
+pub fn successors(rules: RuleSet, material: Material) -> Vec<Material> {
+    let mut out = BTreeSet::new();
+    let pieces: Vec<Piece> = material.pieces().collect();
+    for &p in &pieces {
+        out.insert(material.without(p));
+        if !rules.is_jungle() && p.color == Color::Red {
+            let twin = Piece::new(Color::Blue, p.animal);
+            if material.has(twin) {
+                out.insert(material.without(p).without(twin));
+            }
+        }
+    }
+    out.into_iter()
+        .filter(|m| m.count(Color::Red) > 0 && m.count(Color::Blue) > 0)
+        .map(Material::canonical)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// `targets` and every table they need, grouped by piece count, fewest first. Tables of one
+/// group depend only on earlier groups.
+#[must_use]
+pub fn closure(rules: RuleSet, targets: &[Material]) -> Vec<Vec<Material>> {
+    let mut all = BTreeSet::new();
+    let mut todo: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    while let Some(m) = todo.pop() {
+        if all.insert(m) {
+            todo.extend(successors(rules, m));
+        }
+    }
+    let max = all.iter().map(|m| m.total()).max().unwrap_or(0);
+    (2..=max)
+        .map(|n| {
+            all.iter()
+                .copied()
+                .filter(|m| m.total() == n)
+                .collect::<Vec<_>>()
+        })
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captures_and_trades_lead_to_smaller_tables() {
+        let m: Material = "LRvET".parse().unwrap();
+        let names: Vec<String> = successors(RuleSet::Mistboard, m)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(names.len(), 4);
+        for n in ["LRvE", "LRvT", "ETvL", "ETvR"] {
+            assert!(names.contains(&n.to_string()), "{n} in {names:?}");
+        }
+        let m: Material = "LRvL".parse().unwrap();
+        let flip = successors(RuleSet::Flip4x4, m);
+        assert!(!flip.iter().any(|s| s.total() == 1));
+        assert_eq!(closure(RuleSet::Mistboard, &[m]).len(), 2);
+    }
+}

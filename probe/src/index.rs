@@ -1,0 +1,330 @@
+//! Table indexing: where a position's entry lives in its material's table, and back.
+//!
+//! A table holds its material in canonical orientation ([`Material::canonical`]); a position of
+//! the flipped orientation is looked up colour-flipped (ranks mirrored, colours swapped, other
+//! side to move). The first piece (Red's strongest) is kept on the left half of the board
+//! (files `a`..=`d` in Jungle, `a`..=`b` on the 4x4 board): a position with it further right is
+//! looked up mirrored. Each piece ranges over the squares it may stand on (no dens; water only
+//! for rats), and the index is mixed-radix: side to move, then the pieces in table order.
+//! Entries where two pieces share a square are unused.
+
+use crate::{
+    board::Square,
+    material::Material,
+    piece::{Animal, Color, Piece},
+    position::Position,
+    rules::RuleSet,
+};
+
+const NO_SLOT: u8 = u8::MAX;
+
+/// The index scheme of one material's table under one rule set.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    rules: RuleSet,
+    material: Material,
+    pieces: Vec<Piece>,
+    /// Per piece, its squares in slot order.
+    domains: Vec<Vec<Square>>,
+    /// Per piece, the slot of each square ([`NO_SLOT`] outside the domain).
+    slots: Vec<[u8; Square::LIMIT]>,
+    /// Per piece, the index stride.
+    strides: Vec<usize>,
+    side_stride: usize,
+}
+
+/// The placement of a table entry: side to move and the square of each piece, in table order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Side to move.
+    pub turn: Color,
+    /// The square of each piece of [`Layout::pieces`].
+    pub squares: Vec<Square>,
+}
+
+impl Layout {
+    /// The layout of `material` (either orientation) under `rules`.
+    ///
+    /// # Panics
+    /// If a side of the material has no piece.
+    #[must_use]
+    pub fn new(rules: RuleSet, material: Material) -> Layout {
+        let material = material.canonical();
+        assert!(
+            material.count(Color::Red) > 0 && material.count(Color::Blue) > 0,
+            "a table needs a piece on each side"
+        );
+        let board = rules.board();
+        let half = (board.width - 1) / 2;
+        let pieces: Vec<Piece> = material.pieces().collect();
+        let domains: Vec<Vec<Square>> = pieces
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                board
+                    .squares()
+                    .filter(|&s| rules.may_enter(p, s) && !board.is_den(s))
+                    .filter(|&s| i > 0 || s.file() <= half)
+                    .collect()
+            })
+            .collect();
+        let slots = domains
+            .iter()
+            .map(|d| {
+                let mut slots = [NO_SLOT; Square::LIMIT];
+                for (i, s) in d.iter().enumerate() {
+                    slots[s.index()] = i as u8;
+                }
+                slots
+            })
+            .collect();
+        let mut strides = vec![0; pieces.len()];
+        let mut stride = 1;
+        for i in (0..pieces.len()).rev() {
+            strides[i] = stride;
+            stride *= domains[i].len();
+        }
+        Layout {
+            rules,
+            material,
+            pieces,
+            domains,
+            slots,
+            strides,
+            side_stride: stride,
+        }
+    }
+
+    /// The rule set.
+    #[must_use]
+    pub const fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The material, in canonical orientation.
+    #[must_use]
+    pub const fn material(&self) -> Material {
+        self.material
+    }
+
+    /// The pieces in table order.
+    #[must_use]
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    /// The squares piece `i` ranges over, in slot order.
+    #[must_use]
+    pub fn domain(&self, i: usize) -> &[Square] {
+        &self.domains[i]
+    }
+
+    /// The slot of `sq` in piece `i`'s domain.
+    #[must_use]
+    pub fn slot(&self, i: usize, sq: Square) -> Option<usize> {
+        let s = self.slots[i][sq.index()];
+        (s != NO_SLOT).then_some(s as usize)
+    }
+
+    /// The index stride of piece `i`.
+    #[must_use]
+    pub fn stride(&self, i: usize) -> usize {
+        self.strides[i]
+    }
+
+    /// Entries per side to move.
+    #[must_use]
+    pub const fn side_len(&self) -> usize {
+        self.side_stride
+    }
+
+    /// Number of entries (both sides to move).
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        2 * self.side_stride
+    }
+
+    /// Never true: every table has entries.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The index of a placement already in table orientation (`squares` in table order, the first
+    /// on the left half). `None` when a square is outside its piece's domain.
+    #[must_use]
+    pub fn index_of_entry(&self, turn: Color, squares: &[Square]) -> Option<usize> {
+        let mut idx = turn.index() * self.side_stride;
+        for (i, &sq) in squares.iter().enumerate() {
+            idx += self.slot(i, sq)? * self.strides[i];
+        }
+        Some(idx)
+    }
+
+    /// The index of `pos`, whose material must be this table's in either orientation.
+    /// `None` when it is not.
+    #[must_use]
+    pub fn index_of(&self, pos: &Position) -> Option<usize> {
+        let mut squares = [Square::new(0, 0); 16];
+        if pos.rules() != self.rules {
+            return None;
+        }
+        let (turn, k) = self.orient(
+            Material::of(pos),
+            pos.turn(),
+            |p| pos.square_of(p),
+            &mut squares,
+        )?;
+        self.index_of_entry(turn, &squares[..k])
+    }
+
+    /// The index of the placement `placed` with `turn` to move, whose material must be this
+    /// table's in either orientation. `None` when it is not, or a square is not allowed.
+    #[must_use]
+    pub fn index_of_placement(&self, turn: Color, placed: &[(Piece, Square)]) -> Option<usize> {
+        let mut material = Material::from_sets(0, 0);
+        let mut at = [[None; 8]; 2];
+        for &(p, s) in placed {
+            material = material.with(p);
+            at[p.color.index()][p.animal as usize] = Some(s);
+        }
+        let mut squares = [Square::new(0, 0); 16];
+        let (turn, k) = self.orient(
+            material,
+            turn,
+            |p| at[p.color.index()][p.animal as usize],
+            &mut squares,
+        )?;
+        self.index_of_entry(turn, &squares[..k])
+    }
+
+    /// Puts the squares of a placement in table order and orientation into `out`; returns the
+    /// side to move (in table orientation) and the number of pieces.
+    fn orient(
+        &self,
+        material: Material,
+        turn: Color,
+        square_of: impl Fn(Piece) -> Option<Square>,
+        out: &mut [Square; 16],
+    ) -> Option<(Color, usize)> {
+        let flip = if material == self.material {
+            false
+        } else if material.flipped() == self.material {
+            true
+        } else {
+            return None;
+        };
+        let board = self.rules.board();
+        for (i, &p) in self.pieces.iter().enumerate() {
+            let original = if flip {
+                Piece::new(p.color.other(), p.animal)
+            } else {
+                p
+            };
+            let sq = square_of(original)?;
+            out[i] = if flip { board.mirror_rank(sq) } else { sq };
+        }
+        let k = self.pieces.len();
+        if out[0].file() > (board.width - 1) / 2 {
+            for s in &mut out[..k] {
+                *s = board.mirror_file(*s);
+            }
+        }
+        let turn = if flip { turn.other() } else { turn };
+        Some((turn, k))
+    }
+
+    /// The placement of entry `idx`, or `None` for an unused entry (two pieces on a square) or
+    /// an index past the end.
+    #[must_use]
+    pub fn entry(&self, idx: usize) -> Option<Entry> {
+        if idx >= self.len() {
+            return None;
+        }
+        let turn = Color::ALL[idx / self.side_stride];
+        let mut rest = idx % self.side_stride;
+        let mut squares = Vec::with_capacity(self.pieces.len());
+        for (i, d) in self.domains.iter().enumerate() {
+            let sq = d[rest / self.strides[i]];
+            rest %= self.strides[i];
+            if squares.contains(&sq) {
+                return None;
+            }
+            squares.push(sq);
+        }
+        Some(Entry { turn, squares })
+    }
+
+    /// The position of entry `idx` (table orientation), or `None` for an unused entry.
+    #[must_use]
+    pub fn position(&self, idx: usize) -> Option<Position> {
+        let e = self.entry(idx)?;
+        Position::from_pieces(
+            self.rules,
+            e.turn,
+            self.pieces.iter().copied().zip(e.squares),
+        )
+        .ok()
+    }
+
+    /// Whether the entry's first piece stands on the mirror's central file, so that its mirror
+    /// image is a separate entry; otherwise the entry stands for two positions (itself and its
+    /// mirror image). Boards of even width have no central file.
+    #[must_use]
+    pub fn on_mirror_axis(&self, squares: &[Square]) -> bool {
+        let board = self.rules.board();
+        board.width % 2 == 1 && squares[0].file() == board.width / 2
+    }
+
+    /// Whether the material has a rat (rats may swim, so their domain is larger).
+    #[must_use]
+    pub fn has_rat(&self) -> bool {
+        self.pieces.iter().any(|p| p.animal == Animal::Rat)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domain_sizes() {
+        let l = Layout::new(RuleSet::Mistboard, "LvR".parse().unwrap());
+        assert_eq!(l.domain(0).len(), 28);
+        assert_eq!(l.domain(1).len(), 61);
+        let l = Layout::new(RuleSet::Mistboard, "RvL".parse().unwrap());
+        assert_eq!(l.material().to_string(), "LvR");
+        let l = Layout::new(RuleSet::Flip4x4, "RvE".parse().unwrap());
+        assert_eq!((l.domain(0).len(), l.domain(1).len()), (8, 16));
+    }
+
+    #[test]
+    fn entries_round_trip_through_positions() {
+        for (rules, m) in [
+            (RuleSet::Mistboard, "LRvE"),
+            (RuleSet::Leiden, "RvR"),
+            (RuleSet::Flip4x4, "ECvR"),
+        ] {
+            let l = Layout::new(rules, m.parse().unwrap());
+            let mut used = 0;
+            for idx in 0..l.len() {
+                if let Some(p) = l.position(idx) {
+                    used += 1;
+                    assert_eq!(l.index_of(&p), Some(idx), "{p}");
+                    // The mirror image and the colour flip find an entry of the same placement
+                    // class (itself, or its mirror twin on the central file).
+                    let flipped = p.color_flipped();
+                    let back = l.position(l.index_of(&flipped).unwrap()).unwrap();
+                    // A symmetric material stores the flipped position as itself.
+                    let same = if l.material().is_symmetric() {
+                        flipped
+                    } else {
+                        p.clone()
+                    };
+                    assert!(back == same || back == same.mirrored(), "{p} -> {back}");
+                }
+            }
+            assert!(used > 0);
+        }
+    }
+}
