@@ -1,11 +1,18 @@
 //! `jtb`: generate, probe and verify Jungle and flip-game endgame tablebases.
 //!
-//! Exit status: 0 when every input was answered, 1 when some input line was bad (each bad line
-//! is reported in place and the command goes on), 2 for a usage error or a failure that stops
-//! the command.
+//! Exit status: 0 when every input was answered (and every check passed), 1 when some input
+//! line was bad or a check failed (each reported in place; the command goes on), 2 for a usage
+//! error or a failure that stops the command.
 
+mod adjudicate;
+mod board;
+mod gen;
+mod info;
 mod input;
 mod moves;
+mod probe;
+mod stats;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -23,12 +30,33 @@ struct Cli {
 enum Command {
     /// List the legal moves of positions.
     Moves(moves::Args),
+    /// Generate tables (resumable: complete tables are kept).
+    Gen(gen::Args),
+    /// Probe positions: value, distance to mate, best move, line.
+    Probe(probe::Args),
+    /// Say whether positions are decided (dead draws) for an engine.
+    Adjudicate(adjudicate::Args),
+    /// Show what table files hold.
+    Info(info::Args),
+    /// Check table files: checksums, then every entry against its successors.
+    Verify(verify::Args),
+    /// Win/draw/loss counts and longest wins per material.
+    Stats(stats::Args),
 }
+
+/// An error that stops a command, shown as one line.
+pub type CliResult = Result<bool, Box<dyn std::error::Error>>;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Moves(args) => moves::run(&args),
+        Command::Moves(args) => moves::run(&args).map_err(Into::into),
+        Command::Gen(args) => gen::run(&args),
+        Command::Probe(args) => probe::run(&args),
+        Command::Adjudicate(args) => adjudicate::run(&args),
+        Command::Info(args) => info::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Stats(args) => stats::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -7,8 +7,11 @@
 
 mod bits;
 pub mod plan;
+pub mod run;
 mod solve;
 mod tables;
+pub mod verify;
+pub mod write;
 
 use std::{error::Error, fmt};
 
@@ -47,6 +50,33 @@ pub enum GenError {
     MissingTable(Material),
     /// A distance does not fit the generator's counters.
     DistanceOverflow(Material, u32),
+    /// A table needs more memory than allowed.
+    TooLarge {
+        /// The table.
+        material: Material,
+        /// Estimated bytes.
+        need: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
+    /// Writing failed (full disk, missing directory, permissions).
+    Io(std::io::Error),
+    /// A table file could not be read back.
+    Table(jtb_probe::TableError),
+    /// A table file's contents make no sense.
+    Corrupt(String),
+}
+
+impl From<std::io::Error> for GenError {
+    fn from(e: std::io::Error) -> GenError {
+        GenError::Io(e)
+    }
+}
+
+impl From<jtb_probe::TableError> for GenError {
+    fn from(e: jtb_probe::TableError) -> GenError {
+        GenError::Table(e)
+    }
 }
 
 impl fmt::Display for GenError {
@@ -61,8 +91,29 @@ impl fmt::Display for GenError {
                     "table {m}: distance {d} is beyond what the generator counts"
                 )
             }
+            GenError::TooLarge {
+                material,
+                need,
+                limit,
+            } => write!(
+                f,
+                "table {material} needs about {} MiB of memory, more than the {} MiB allowed",
+                need >> 20,
+                limit >> 20
+            ),
+            GenError::Io(e) => write!(f, "{e}"),
+            GenError::Table(e) => write!(f, "{e}"),
+            GenError::Corrupt(why) => f.write_str(why),
         }
     }
 }
 
-impl Error for GenError {}
+impl Error for GenError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            GenError::Io(e) => Some(e),
+            GenError::Table(e) => Some(e),
+            _ => None,
+        }
+    }
+}

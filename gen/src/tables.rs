@@ -67,6 +67,15 @@ impl SubTables {
         self.get(material).is_some()
     }
 
+    /// The value of `pos` for its side to move (see [`SubTables::value`]).
+    ///
+    /// # Errors
+    /// [`GenError::MissingTable`] when the position's table is not present.
+    pub fn value_of_position(&self, pos: &jtb_probe::Position) -> Result<Value, GenError> {
+        let placed: Vec<(Piece, Square)> = pos.pieces().collect();
+        self.value(pos.turn(), &placed)
+    }
+
     /// The value for `turn` of the placement `placed`: a finished game when a side has no piece
     /// (the side to move has lost, won, or both are gone: a draw), else the table's entry.
     ///

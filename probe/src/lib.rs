@@ -18,23 +18,29 @@
 #![warn(missing_docs)]
 
 mod board;
+mod file;
+pub mod format;
 mod index;
 mod material;
 mod moves;
 mod piece;
 mod position;
 mod rules;
+mod tablebase;
 mod text;
 mod value;
 
 pub use crate::{
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
+    file::TableFile,
+    format::{Header, Kind, SideStats, TableError, TableErrorKind},
     index::{Entry, Layout},
     material::{BadMaterial, Material},
     moves::{EndReason, IllegalMove, Move, MoveKind, Outcome},
     piece::{Animal, Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},
+    tablebase::{LineStep, ProbeError, ProbeResult, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
     text::ParseError,
     value::{Value, Wdl},
 };

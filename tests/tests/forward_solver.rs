@@ -16,7 +16,10 @@ fn all_positions(rules: RuleSet, material: Material) -> Vec<Position> {
     if !material.is_symmetric() {
         orientations.push(material.flipped());
     }
-    for (m, turn) in orientations.into_iter().flat_map(|m| Color::ALL.map(|t| (m, t))) {
+    for (m, turn) in orientations
+        .into_iter()
+        .flat_map(|m| Color::ALL.map(|t| (m, t)))
+    {
         let pieces: Vec<Piece> = m.pieces().collect();
         let mut stack = vec![Position::empty(rules, turn)];
         for &piece in &pieces {
@@ -44,7 +47,11 @@ enum Succ {
 }
 
 /// Solves `material` by forward iteration, given the values of every smaller material.
-fn forward(rules: RuleSet, material: Material, smaller: &HashMap<Position, Value>) -> HashMap<Position, Value> {
+fn forward(
+    rules: RuleSet,
+    material: Material,
+    smaller: &HashMap<Position, Value>,
+) -> HashMap<Position, Value> {
     let nodes = all_positions(rules, material);
     let index: HashMap<&Position, usize> = nodes.iter().enumerate().map(|(i, p)| (p, i)).collect();
     let succs: Vec<Vec<Succ>> = nodes
@@ -112,7 +119,11 @@ fn forward(rules: RuleSet, material: Material, smaller: &HashMap<Position, Value
             values[i] = Some(v);
         }
     }
-    nodes.into_iter().zip(values).map(|(p, v)| (p, v.unwrap_or(Value::Draw))).collect()
+    nodes
+        .into_iter()
+        .zip(values)
+        .map(|(p, v)| (p, v.unwrap_or(Value::Draw)))
+        .collect()
 }
 
 /// Solves `target` and everything it needs both ways and compares every position.

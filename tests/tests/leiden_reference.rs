@@ -19,7 +19,10 @@ fn leiden_two_piece_tables_reproduce_the_published_table() {
         let pos = Position::from_pieces(
             RuleSet::Leiden,
             Color::Red,
-            [(red, Square::new(n(1), n(2))), (blue, Square::new(n(4), n(5)))],
+            [
+                (red, Square::new(n(1), n(2))),
+                (blue, Square::new(n(4), n(5))),
+            ],
         )
         .unwrap_or_else(|e| panic!("row {line}: {e}"));
         let table = tables.get(Material::of(&pos)).unwrap();

@@ -1,0 +1,108 @@
+//! `jtb adjudicate`: is a position decided? Jungle positions by their tables.
+
+use std::{io::Write, path::PathBuf};
+
+use jtb_probe::{ProbeError, RuleSet, Value};
+use serde_json::json;
+
+use crate::{input, probe::Tablebases, CliResult};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
+    #[arg(long)]
+    rules: Option<RuleSet>,
+    /// Table root directory.
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    tables: PathBuf,
+    /// Half-move clock, overriding the position text's.
+    #[arg(long)]
+    clock: Option<u32>,
+    /// One JSON object per line.
+    #[arg(long)]
+    json: bool,
+    /// Positions in position text; `-` reads one per line from standard input.
+    #[arg(required = true, value_name = "POSITION")]
+    positions: Vec<String>,
+}
+
+/// The verdict on one position.
+pub struct Verdict {
+    pub dead_draw: bool,
+    pub value: Option<Value>,
+    pub reason: String,
+}
+
+fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Verdict, String> {
+    let mut pos = input::parse(text, args.rules).map_err(|e| e.to_string())?;
+    if args.clock.is_some() {
+        pos.set_clock(args.clock).map_err(|e| e.to_string())?;
+    }
+    let tb = match tbs.get(pos.rules()) {
+        Ok(tb) => tb,
+        Err(e) => {
+            return Ok(Verdict {
+                dead_draw: false,
+                value: None,
+                reason: format!("not covered: {e}"),
+            })
+        }
+    };
+    match tb.probe_dtm(&pos) {
+        Ok(Value::Draw) => Ok(Verdict {
+            dead_draw: true,
+            value: Some(Value::Draw),
+            reason: "the tables say neither side can force a win".into(),
+        }),
+        Ok(v) => Ok(Verdict {
+            dead_draw: false,
+            value: Some(v),
+            reason: format!("{} to move: {v}", pos.turn()),
+        }),
+        Err(e @ (ProbeError::TooManyPieces { .. } | ProbeError::MissingTable { .. })) => {
+            Ok(Verdict {
+                dead_draw: false,
+                value: None,
+                reason: format!("not covered: {e}"),
+            })
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let mut tbs = Tablebases::new(args.tables.clone());
+    let mut out = std::io::stdout().lock();
+    let mut all_good = true;
+    let mut io_result = Ok(());
+    input::for_each_input(&args.positions, |text| {
+        if io_result.is_err() {
+            return;
+        }
+        let verdict = judge(&mut tbs, text, args);
+        all_good &= verdict.is_ok();
+        io_result = match (verdict, args.json) {
+            (Ok(v), true) => writeln!(
+                out,
+                "{}",
+                json!({
+                    "position": text,
+                    "dead_draw": v.dead_draw,
+                    "wdl": v.value.map(|x| x.wdl().name()),
+                    "dtm": v.value.and_then(Value::dtm),
+                    "reason": v.reason,
+                })
+            ),
+            (Ok(v), false) => writeln!(
+                out,
+                "{}: {}",
+                if v.dead_draw { "dead draw" } else { "play on" },
+                v.reason
+            ),
+            (Err(e), true) => writeln!(out, "{}", json!({"position": text, "error": e})),
+            (Err(e), false) => writeln!(out, "error: {e}"),
+        };
+    })?;
+    io_result?;
+    Ok(all_good)
+}

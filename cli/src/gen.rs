@@ -1,0 +1,180 @@
+//! `jtb gen`: generate tables with progress.
+
+use std::{
+    io::IsTerminal,
+    path::PathBuf,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use jtb_gen::run::{available_memory, generate, GenOptions, Progress, Silent};
+use jtb_probe::{Material, RuleSet};
+
+use crate::CliResult;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set.
+    #[arg(long, default_value = "mistboard")]
+    rules: RuleSet,
+    /// Generate every material of 2 up to this many pieces (ignored with --material).
+    #[arg(long, default_value_t = 4)]
+    max_pieces: usize,
+    /// A material to generate, e.g. `LRvE` (Red's animals, `v`, Blue's); repeatable. The tables
+    /// it needs come first.
+    #[arg(long = "material", value_name = "M")]
+    materials: Vec<Material>,
+    /// Table root directory (tables go to DIR/<rules>/).
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Memory the generation may use, in MiB (default: what the machine has available).
+    #[arg(long, value_name = "MIB")]
+    memory_limit: Option<u64>,
+    /// No progress output.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Progress bars on a terminal.
+struct Bars {
+    multi: MultiProgress,
+    overall: ProgressBar,
+    working: Mutex<Vec<(Material, ProgressBar)>>,
+    tables: Mutex<(usize, usize)>,
+}
+
+impl Progress for Bars {
+    fn planned(&self, tables: usize, entries: u64) {
+        self.overall.set_length(entries);
+        *self.tables.lock().unwrap() = (0, tables);
+        self.overall.set_message(format!("0/{tables} tables"));
+    }
+    fn kept(&self, _: Material) {
+        self.tables.lock().unwrap().0 += 1;
+    }
+    fn replacing(&self, m: Material, why: &str) {
+        let _ = self.multi.println(format!("regenerating {m}: {why}"));
+    }
+    fn started(&self, m: Material, entries: u64) {
+        let bar = self.multi.add(ProgressBar::new_spinner());
+        bar.set_message(format!("solving {m} ({entries} entries)"));
+        bar.enable_steady_tick(Duration::from_millis(200));
+        self.working.lock().unwrap().push((m, bar));
+    }
+    fn finished(&self, m: Material, entries: u64, _: Duration) {
+        let mut working = self.working.lock().unwrap();
+        if let Some(i) = working.iter().position(|(w, _)| *w == m) {
+            let (_, bar) = working.remove(i);
+            bar.finish_and_clear();
+            self.multi.remove(&bar);
+        }
+        let mut t = self.tables.lock().unwrap();
+        t.0 += 1;
+        self.overall.set_message(format!("{}/{} tables", t.0, t.1));
+        self.overall.inc(entries);
+    }
+}
+
+/// Plain log lines when standard error is not a terminal.
+struct Log {
+    start: Instant,
+}
+
+impl Progress for Log {
+    fn planned(&self, tables: usize, entries: u64) {
+        eprintln!("plan: {tables} tables, {entries} entries to generate");
+    }
+    fn kept(&self, m: Material) {
+        eprintln!("kept {m}: complete");
+    }
+    fn replacing(&self, m: Material, why: &str) {
+        eprintln!("regenerating {m}: {why}");
+    }
+    fn started(&self, _: Material, _: u64) {}
+    fn finished(&self, m: Material, entries: u64, took: Duration) {
+        eprintln!(
+            "[{:>8.1}s] solved {m}: {entries} entries in {:.2}s",
+            self.start.elapsed().as_secs_f64(),
+            took.as_secs_f64()
+        );
+    }
+}
+
+/// Peak resident memory of this process in bytes, where the system tells.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+pub fn run(args: &Args) -> CliResult {
+    if let Some(n) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()?;
+    }
+    let targets = if args.materials.is_empty() {
+        if !(2..=8).contains(&args.max_pieces) {
+            return Err(format!("--max-pieces {} out of range 2..=8", args.max_pieces).into());
+        }
+        Material::all(2, args.max_pieces)
+    } else {
+        for m in &args.materials {
+            if m.total() > 8 {
+                return Err(format!("{m}: more than 8 pieces").into());
+            }
+        }
+        args.materials.clone()
+    };
+    let memory_limit = args
+        .memory_limit
+        .map(|m| m << 20)
+        .or_else(available_memory)
+        .unwrap_or(u64::MAX);
+    let opts = GenOptions {
+        rules: args.rules,
+        targets,
+        out: args.out.clone(),
+        memory_limit,
+    };
+    let start = Instant::now();
+    let summary = if args.quiet {
+        generate(&opts, &Silent)?
+    } else if std::io::stderr().is_terminal() {
+        let multi = MultiProgress::new();
+        let overall = multi.add(ProgressBar::new(0));
+        overall.set_style(
+            ProgressStyle::with_template(
+                "{msg:>14} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
+            )?
+            .progress_chars("=> "),
+        );
+        let bars = Bars {
+            multi,
+            overall,
+            working: Mutex::new(Vec::new()),
+            tables: Mutex::new((0, 0)),
+        };
+        let s = generate(&opts, &bars)?;
+        bars.overall.finish();
+        s
+    } else {
+        generate(&opts, &Log { start })?
+    };
+    if !args.quiet {
+        let peak =
+            peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
+        eprintln!(
+            "generated {} tables ({} entries), kept {}, in {:.1}s{peak}",
+            summary.generated.len(),
+            summary.entries,
+            summary.kept.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(true)
+}

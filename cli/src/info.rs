@@ -1,0 +1,116 @@
+//! `jtb info`: what table files hold.
+
+use std::path::{Path, PathBuf};
+
+use jtb_probe::{Header, TableFile};
+use serde_json::json;
+
+use crate::CliResult;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A table file, or a directory (searched with its rule-set subdirectories).
+    path: PathBuf,
+    /// One JSON object per file.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Table files at `path`: the file itself, or the `.wdl`/`.dtm` files of a directory and of its
+/// subdirectories, sorted.
+pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        std::fs::metadata(path)?;
+        return Ok(vec![path.to_owned()]);
+    }
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(path)? {
+        let p = entry?.path();
+        if p.is_dir() {
+            out.extend(table_files(&p)?);
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("wdl" | "dtm")) {
+            out.push(p);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+pub fn header_json(path: &Path, h: &Header, bytes: usize) -> serde_json::Value {
+    let sides: Vec<serde_json::Value> = ["red", "blue"]
+        .iter()
+        .zip(&h.stats)
+        .map(|(side, s)| {
+            json!({
+                "to_move": side,
+                "wins": s.wins,
+                "draws": s.draws,
+                "losses": s.losses,
+                "longest_win": s.longest_win,
+                "longest_win_position": (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position),
+            })
+        })
+        .collect();
+    json!({
+        "file": path.display().to_string(),
+        "kind": h.kind.to_string(),
+        "rules": h.rules.name(),
+        "material": h.material.to_string(),
+        "format_version": jtb_probe::format::FORMAT_VERSION,
+        "index_scheme": h.index_scheme,
+        "encoding": format!("{:?}", h.encoding),
+        "entries": h.entries,
+        "block_entries": h.block_entries,
+        "blocks": h.blocks,
+        "bytes": bytes,
+        "generator": h.generator,
+        "stats": sides,
+    })
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let files = table_files(&args.path).map_err(|e| format!("{}: {e}", args.path.display()))?;
+    if files.is_empty() {
+        return Err(format!("{}: no table files", args.path.display()).into());
+    }
+    let mut ok = true;
+    for path in files {
+        match TableFile::open(&path) {
+            Ok(t) => {
+                let h = t.header();
+                if args.json {
+                    println!("{}", header_json(&path, h, t.len()));
+                } else {
+                    println!("{}", path.display());
+                    println!("  {} table of {} under {}, {} entries in {} blocks of {}, {} bytes ({:.3} bits/entry)",
+                        h.kind, h.material, h.rules, h.entries, h.blocks, h.block_entries, t.len(),
+                        t.len() as f64 * 8.0 / h.entries as f64);
+                    println!(
+                        "  format {} / index scheme {} / {:?}, written by {}",
+                        jtb_probe::format::FORMAT_VERSION,
+                        h.index_scheme,
+                        h.encoding,
+                        h.generator
+                    );
+                    for (side, s) in ["red", "blue"].iter().zip(&h.stats) {
+                        println!("  {side} to move: {} wins, {} draws, {} losses; longest win {} plies{}",
+                            s.wins, s.draws, s.losses, s.longest_win,
+                            if s.longest_win_position.is_empty() { String::new() } else { format!(" ({})", s.longest_win_position) });
+                    }
+                }
+            }
+            Err(e) => {
+                ok = false;
+                if args.json {
+                    println!(
+                        "{}",
+                        json!({"file": path.display().to_string(), "error": e.to_string()})
+                    );
+                } else {
+                    println!("{e}");
+                }
+            }
+        }
+    }
+    Ok(ok)
+}

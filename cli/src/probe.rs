@@ -1,0 +1,141 @@
+//! `jtb probe`: value, distance to mate, best move and line of positions.
+
+use std::{collections::HashMap, io::Write, path::PathBuf};
+
+use jtb_probe::{Position, ProbeError, RuleSet, Tablebase, Value};
+use serde_json::json;
+
+use crate::{board, input, CliResult};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
+    #[arg(long)]
+    rules: Option<RuleSet>,
+    /// Table root directory.
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    tables: PathBuf,
+    /// One JSON object per line.
+    #[arg(long)]
+    json: bool,
+    /// Also give the whole best line.
+    #[arg(long)]
+    line: bool,
+    /// Positions in position text; `-` reads one per line from standard input.
+    #[arg(required = true, value_name = "POSITION")]
+    positions: Vec<String>,
+}
+
+/// Tablebases of each rule set under one root, opened on first use.
+pub struct Tablebases {
+    root: PathBuf,
+    open: HashMap<RuleSet, Result<Tablebase, String>>,
+}
+
+impl Tablebases {
+    pub fn new(root: PathBuf) -> Tablebases {
+        Tablebases {
+            root,
+            open: HashMap::new(),
+        }
+    }
+
+    pub fn get(&mut self, rules: RuleSet) -> Result<&Tablebase, String> {
+        let root = &self.root;
+        self.open
+            .entry(rules)
+            .or_insert_with(|| Tablebase::open(root, rules).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+struct Answer {
+    pos: Position,
+    value: Value,
+    best: Option<String>,
+    line: Option<Vec<String>>,
+}
+
+fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, String> {
+    let pos = input::parse(text, args.rules).map_err(|e| e.to_string())?;
+    let tb = tbs.get(pos.rules())?;
+    let err = |e: ProbeError| e.to_string();
+    let value = tb.probe_dtm(&pos).map_err(err)?;
+    let best = if value == Value::Draw {
+        None
+    } else {
+        tb.best_move(&pos).map_err(err)?.map(|m| m.mv.to_string())
+    };
+    let line = if args.line {
+        Some(
+            tb.line(&pos)
+                .map_err(err)?
+                .iter()
+                .map(|s| s.mv.to_string())
+                .collect(),
+        )
+    } else {
+        None
+    };
+    Ok(Answer {
+        pos,
+        value,
+        best,
+        line,
+    })
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let mut tbs = Tablebases::new(args.tables.clone());
+    let mut out = std::io::stdout().lock();
+    let mut all_good = true;
+    let mut io_result = Ok(());
+    input::for_each_input(&args.positions, |text| {
+        if io_result.is_err() {
+            return;
+        }
+        let result = answer(&mut tbs, text, args);
+        all_good &= result.is_ok();
+        let printed = match (result, args.json) {
+            (Ok(a), true) => {
+                let mut obj = json!({
+                    "position": text,
+                    "rules": a.pos.rules().name(),
+                    "wdl": a.value.wdl().name(),
+                    "dtm": a.value.dtm(),
+                    "best": a.best,
+                });
+                if let Some(line) = a.line {
+                    obj["line"] = json!(line);
+                }
+                writeln!(out, "{obj}")
+            }
+            (Err(e), true) => writeln!(out, "{}", json!({"position": text, "error": e})),
+            (Ok(a), false) => {
+                let who = a.pos.turn();
+                let mut s = format!("{}\n{}", text, board::draw(&a.pos));
+                s += &format!("rules: {}\n", a.pos.rules());
+                s += &match a.value {
+                    Value::Draw => "value: draw\n".to_owned(),
+                    v => format!(
+                        "value: {} for {who} to move, {} plies to the end\n",
+                        v.wdl(),
+                        v.dtm().unwrap_or(0)
+                    ),
+                };
+                if let Some(b) = &a.best {
+                    s += &format!("best: {b}\n");
+                }
+                if let Some(line) = &a.line {
+                    s += &format!("line: {}\n", line.join(" "));
+                }
+                writeln!(out, "{s}")
+            }
+            (Err(e), false) => writeln!(out, "{text}\nerror: {e}\n"),
+        };
+        io_result = printed;
+    })?;
+    io_result?;
+    Ok(all_good)
+}

@@ -1,0 +1,129 @@
+//! `jtb verify`: checksums, then every entry against the best of its successors.
+
+use std::{collections::BTreeSet, path::PathBuf, sync::Arc};
+
+use jtb_gen::{plan, run::load, verify::verify_table, write::table_path, SubTables};
+use jtb_probe::{Kind, Material, RuleSet, TableFile, Tablebase};
+
+use crate::CliResult;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Table root directory.
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    tables: PathBuf,
+    /// Rule set.
+    #[arg(long, default_value = "mistboard")]
+    rules: RuleSet,
+    /// Materials to verify (default: every table present); repeatable.
+    #[arg(long = "material", value_name = "M")]
+    materials: Vec<Material>,
+    /// Only check checksums, not values.
+    #[arg(long)]
+    checksums_only: bool,
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let rules = args.rules;
+    let materials: Vec<Material> = if args.materials.is_empty() {
+        Tablebase::open(&args.tables, rules)?.materials()
+    } else {
+        args.materials.iter().map(|m| m.canonical()).collect()
+    };
+    if materials.is_empty() {
+        return Err(format!("no tables of {rules} under {}", args.tables.display()).into());
+    }
+    let mut ok = true;
+    let mut intact = BTreeSet::new();
+    for &m in &materials {
+        let mut good = true;
+        for kind in [Kind::Dtm, Kind::Wdl] {
+            let path = table_path(&args.tables, rules, m, kind);
+            let result =
+                TableFile::open_expecting(&path, rules, m, kind).and_then(|f| f.verify_checksum());
+            if let Err(e) = result {
+                println!("FAIL {e}");
+                good = false;
+            }
+        }
+        if good {
+            intact.insert(m);
+        } else {
+            ok = false;
+        }
+    }
+    println!(
+        "checksums: {} of {} tables intact",
+        intact.len(),
+        materials.len()
+    );
+    if args.checksums_only {
+        return Ok(ok);
+    }
+    for m in materials.iter().filter(|m| intact.contains(m)) {
+        let mut tables = SubTables::new();
+        let table = Arc::new(load(&args.tables, rules, *m)?);
+        tables.insert(Arc::clone(&table));
+        for s in plan::successors(rules, *m) {
+            match load(&args.tables, rules, s) {
+                Ok(t) => tables.insert(Arc::new(t)),
+                Err(e) => return Err(format!("verifying {m} needs {s}: {e}").into()),
+            }
+        }
+        let wdl_ok = check_wdl_file(&args.tables, rules, *m, &table)?;
+        let mismatches = verify_table(&table, &tables, 10)?;
+        let path = table_path(&args.tables, rules, *m, Kind::Dtm);
+        for x in &mismatches {
+            println!(
+                "FAIL {}: {}: stored {}, successors give {}",
+                path.display(),
+                x.position,
+                x.stored,
+                x.computed
+            );
+        }
+        if mismatches.is_empty() && wdl_ok {
+            println!(
+                "ok   {m}: {} entries agree with their successors",
+                table.codes.len()
+            );
+        } else {
+            ok = false;
+        }
+    }
+    Ok(ok)
+}
+
+/// Every WDL entry agrees with the DTM entry's value.
+fn check_wdl_file(
+    root: &std::path::Path,
+    rules: RuleSet,
+    m: Material,
+    table: &jtb_gen::Solved,
+) -> Result<bool, Box<dyn std::error::Error>> {
+    let path = table_path(root, rules, m, Kind::Wdl);
+    let file = TableFile::open_expecting(&path, rules, m, Kind::Wdl)?;
+    let per = file.header().block_entries as usize;
+    let mut ok = true;
+    for b in 0..file.header().blocks {
+        let block = file.block(b)?;
+        for i in 0..file.header().entries_in(b) {
+            let idx = b as usize * per + i;
+            let wdl = file.wdl_entry(&block, i)?;
+            if wdl != table.value(idx).wdl() && table.layout.entry(idx).is_some() {
+                println!(
+                    "FAIL {}: entry {idx} ({}): WDL file says {wdl}, DTM file says {}",
+                    path.display(),
+                    table
+                        .layout
+                        .position(idx)
+                        .map_or_else(String::new, |p| p.to_string()),
+                    table.value(idx)
+                );
+                ok = false;
+                break;
+            }
+        }
+    }
+    Ok(ok)
+}

@@ -1,0 +1,232 @@
+//! A whole generation: plan, skip what is done, solve group by group, write, report.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use jtb_probe::{Kind, Layout, Material, RuleSet, TableFile, Value};
+use rayon::prelude::*;
+
+use crate::{
+    plan, solve,
+    write::{table_path, write_table},
+    GenError, Solved, SubTables,
+};
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct GenOptions {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The tables asked for (either orientation); the tables they need come first.
+    pub targets: Vec<Material>,
+    /// The table root directory (files go to `out/<rules>/`).
+    pub out: PathBuf,
+    /// Bytes of memory the generation may use; a table whose estimate exceeds it is refused.
+    pub memory_limit: u64,
+}
+
+/// Events of a generation, for progress display. Called from worker threads.
+pub trait Progress: Sync {
+    /// The plan: tables to consider, and the entries of those still to generate.
+    fn planned(&self, tables: usize, entries: u64);
+    /// A table already present and intact was kept.
+    fn kept(&self, material: Material);
+    /// A table present but unusable is generated again.
+    fn replacing(&self, material: Material, why: &str);
+    /// Solving a table began.
+    fn started(&self, material: Material, entries: u64);
+    /// A table was solved and written.
+    fn finished(&self, material: Material, entries: u64, took: Duration);
+}
+
+/// A progress sink that shows nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn planned(&self, _: usize, _: u64) {}
+    fn kept(&self, _: Material) {}
+    fn replacing(&self, _: Material, _: &str) {}
+    fn started(&self, _: Material, _: u64) {}
+    fn finished(&self, _: Material, _: u64, _: Duration) {}
+}
+
+/// What a generation did.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Tables written.
+    pub generated: Vec<Material>,
+    /// Tables found complete and kept.
+    pub kept: Vec<Material>,
+    /// Entries solved.
+    pub entries: u64,
+}
+
+/// Whether both files of a table are present and intact (checksums included). `Ok(false)` when
+/// either file is absent; `Err(why)` when present but unusable.
+pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bool, String> {
+    let mut present = 0;
+    for kind in [Kind::Dtm, Kind::Wdl] {
+        let path = table_path(root, rules, material, kind);
+        if !path.exists() {
+            continue;
+        }
+        present += 1;
+        let file =
+            TableFile::open_expecting(&path, rules, material, kind).map_err(|e| e.to_string())?;
+        file.verify_checksum().map_err(|e| e.to_string())?;
+        if file.header().entries != Layout::new(rules, material).len() as u64 {
+            return Err(format!("{}: wrong number of entries", path.display()));
+        }
+    }
+    match present {
+        2 => Ok(true),
+        0 => Ok(false),
+        _ => Err("one of its two files is missing".into()),
+    }
+}
+
+/// Reads a table's DTM file back into memory.
+///
+/// # Errors
+/// [`GenError::Table`] for an unreadable or corrupted file.
+pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, GenError> {
+    let path = table_path(root, rules, material, Kind::Dtm);
+    let file = TableFile::open_expecting(&path, rules, material, Kind::Dtm)?;
+    let layout = Layout::new(rules, material);
+    let mut codes = Vec::with_capacity(layout.len());
+    for b in 0..file.header().blocks {
+        let block = file.block(b)?;
+        for i in 0..file.header().entries_in(b) {
+            codes.push(file.dtm_entry(&block, i)?.code());
+        }
+    }
+    if codes.len() != layout.len() {
+        return Err(GenError::Corrupt(format!(
+            "{}: wrong number of entries",
+            path.display()
+        )));
+    }
+    Ok(Solved { layout, codes })
+}
+
+/// A generous estimate of the bytes needed to solve and write `material`.
+#[must_use]
+pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
+    let layout = Layout::new(rules, material);
+    let k = layout.pieces().len();
+    let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
+    let entries = layout.len() as u64;
+    // 11 bitboard arrays per side, capture bytes (2 per side per bit), codes (u16) twice
+    // (solver and writer), raw and compressed file images.
+    words * 8 * 23 + words * 64 * 4 + entries * 2 * 2 + entries * 2
+}
+
+/// The memory this machine can give, from `/proc/meminfo` (`None` where unknown).
+#[must_use]
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Generates the tables of `opts` and everything they need, skipping tables already complete.
+///
+/// # Errors
+/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the
+/// memory limit, or a corrupted smaller table that cannot be read.
+pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
+    let rules = opts.rules;
+    let groups = plan::closure(rules, &opts.targets);
+    let mut summary = Summary::default();
+    let mut todo: Vec<Vec<Material>> = Vec::new();
+    let mut total = 0u64;
+    for group in &groups {
+        let mut missing = Vec::new();
+        for &m in group {
+            match check_table(&opts.out, rules, m) {
+                Ok(true) => {
+                    progress.kept(m);
+                    summary.kept.push(m);
+                }
+                Ok(false) => missing.push(m),
+                Err(why) => {
+                    progress.replacing(m, &why);
+                    missing.push(m);
+                }
+            }
+        }
+        total += missing
+            .iter()
+            .map(|&m| Layout::new(rules, m).len() as u64)
+            .sum::<u64>();
+        todo.push(missing);
+    }
+    progress.planned(groups.iter().map(Vec::len).sum(), total);
+    for m in todo.iter().flatten() {
+        let need = memory_estimate(rules, *m);
+        if need > opts.memory_limit {
+            return Err(GenError::TooLarge {
+                material: *m,
+                need,
+                limit: opts.memory_limit,
+            });
+        }
+    }
+
+    let mut solved_here: HashMap<Material, Arc<Solved>> = HashMap::new();
+    for missing in todo {
+        if missing.is_empty() {
+            continue;
+        }
+        // The smaller tables these captures lead into, from this run or from disk.
+        let mut subs = SubTables::new();
+        let needed: std::collections::BTreeSet<Material> = missing
+            .iter()
+            .flat_map(|&m| plan::successors(rules, m))
+            .collect();
+        for m in needed {
+            let table = match solved_here.get(&m) {
+                Some(t) => Arc::clone(t),
+                None => Arc::new(load(&opts.out, rules, m)?),
+            };
+            subs.insert(table);
+        }
+        // Tables of one piece count are independent: solve them in parallel, the larger first
+        // so that the last one to finish is small.
+        let mut order = missing.clone();
+        order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));
+        let results: Vec<Arc<Solved>> = order
+            .par_iter()
+            .map(|&m| {
+                let start = Instant::now();
+                let entries = Layout::new(rules, m).len() as u64;
+                progress.started(m, entries);
+                let solved = solve(rules, m, &subs)?;
+                write_table(&opts.out, &solved)?;
+                progress.finished(m, entries, start.elapsed());
+                Ok(Arc::new(solved))
+            })
+            .collect::<Result<_, GenError>>()?;
+        for s in results {
+            summary.entries += s.codes.len() as u64;
+            summary.generated.push(s.layout.material());
+            solved_here.insert(s.layout.material(), s);
+        }
+        // Keep only what later groups can still need: captures go down one piece (two for a
+        // flip trade).
+        let smallest_next = missing.iter().map(|m| m.total()).max().unwrap_or(0) + 1;
+        solved_here.retain(|m, _| m.total() + 2 >= smallest_next);
+    }
+    Ok(summary)
+}
+
+/// The value of a position's entry in a solved table (tests and verification).
+#[must_use]
+pub fn value_of(table: &Solved, pos: &jtb_probe::Position) -> Option<Value> {
+    table.layout.index_of(pos).map(|i| table.value(i))
+}

@@ -1,0 +1,412 @@
+//! The table file format: one reader's and one writer's idea of the bytes.
+//!
+//! ```text
+//! header      HEADER_LEN bytes, little-endian fields (see Header)
+//! block index (blocks + 1) u64 offsets of the blocks, relative to the end of the index
+//! blocks      zstd frames (with content checksums), one per block of `block_entries` entries
+//! trailer     u64 xxh3 of every byte before it
+//! ```
+//! The header ends with an xxh3 of the header and block index, checked on open; each block's
+//! frame checksum is checked when it is read; the trailer is checked by `verify`.
+//!
+//! Two kinds of file hold a table: a small WDL file (2 bits per entry: 0 draw, 1 win, 2 loss)
+//! and a DTM file (value codes of [`crate::Value::code`], one or two bytes per entry). Unused
+//! entries (two pieces on one square) repeat the entry before them, which compresses best.
+
+use std::{error::Error, fmt, io, path::PathBuf};
+
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::{material::Material, rules::RuleSet};
+
+/// The first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"JTBTABLE";
+/// The format version this library reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+/// The only index scheme so far (see [`crate::Layout`]).
+pub const INDEX_SCHEME: u8 = 1;
+/// Bytes in the header, its checksum included.
+pub const HEADER_LEN: usize = 512;
+const TEXT_LEN: usize = 96;
+
+/// Which form of a table a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Win/draw/loss, 2 bits per entry.
+    Wdl,
+    /// Distance to mate: value codes.
+    Dtm,
+}
+
+impl Kind {
+    /// The file-name extension.
+    #[must_use]
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Kind::Wdl => "wdl",
+            Kind::Dtm => "dtm",
+        }
+    }
+
+    const fn byte(self) -> u8 {
+        match self {
+            Kind::Wdl => 1,
+            Kind::Dtm => 2,
+        }
+    }
+
+    fn from_byte(b: u8) -> Option<Kind> {
+        match b {
+            1 => Some(Kind::Wdl),
+            2 => Some(Kind::Dtm),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Wdl => "WDL",
+            Kind::Dtm => "DTM",
+        })
+    }
+}
+
+/// How entries are stored in the decompressed blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Four entries per byte, lowest bits first: 0 draw, 1 win, 2 loss.
+    Wdl2,
+    /// One byte per entry: a value code below 256.
+    Code8,
+    /// Two bytes per entry, little-endian value codes.
+    Code16,
+}
+
+impl Encoding {
+    const fn byte(self) -> u8 {
+        match self {
+            Encoding::Wdl2 => 1,
+            Encoding::Code8 => 2,
+            Encoding::Code16 => 3,
+        }
+    }
+
+    fn from_byte(b: u8) -> Option<Encoding> {
+        match b {
+            1 => Some(Encoding::Wdl2),
+            2 => Some(Encoding::Code8),
+            3 => Some(Encoding::Code16),
+            _ => None,
+        }
+    }
+
+    /// Bytes that `entries` entries take decompressed.
+    #[must_use]
+    pub const fn bytes_for(self, entries: usize) -> usize {
+        match self {
+            Encoding::Wdl2 => entries.div_ceil(4),
+            Encoding::Code8 => entries,
+            Encoding::Code16 => 2 * entries,
+        }
+    }
+}
+
+/// Win/draw/loss counts and the longest win of one side to move, over every legal position of
+/// the material (before symmetry).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SideStats {
+    /// Positions the side to move wins.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions the side to move loses.
+    pub losses: u64,
+    /// The longest win in plies (0 when there is no win).
+    pub longest_win: u16,
+    /// The smallest position text (ASCII order) of a longest win; empty when there is no win.
+    pub longest_win_position: String,
+}
+
+/// Everything a table file says about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// WDL or DTM.
+    pub kind: Kind,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The material, canonical orientation.
+    pub material: Material,
+    /// The index scheme ([`INDEX_SCHEME`]).
+    pub index_scheme: u8,
+    /// Entry encoding.
+    pub encoding: Encoding,
+    /// Entries in the table.
+    pub entries: u64,
+    /// Entries per block (the last block may hold fewer).
+    pub block_entries: u32,
+    /// Number of blocks.
+    pub blocks: u32,
+    /// Red to move, then Blue to move.
+    pub stats: [SideStats; 2],
+    /// The program that wrote the file.
+    pub generator: String,
+}
+
+/// What is wrong with a table file.
+#[derive(Debug)]
+pub enum TableErrorKind {
+    /// Reading failed.
+    Io(io::Error),
+    /// The file does not start with the table magic: not a table file.
+    NotATable,
+    /// A format version this library does not read.
+    UnsupportedVersion(u16),
+    /// A field the format does not know.
+    UnknownField(&'static str, u64),
+    /// The file holds a table of another rule set.
+    WrongRules {
+        /// The rule set asked for.
+        expected: RuleSet,
+        /// The rule set in the file.
+        found: String,
+    },
+    /// The file holds another material or kind than its name says.
+    Mismatch(String),
+    /// The file is shorter or longer than its header says.
+    Truncated {
+        /// Size the header implies.
+        expected: u64,
+        /// Actual size.
+        actual: u64,
+    },
+    /// The header or block index fails its checksum.
+    HeaderChecksum,
+    /// The whole-file checksum fails.
+    FileChecksum,
+    /// A block does not decompress to what the header says.
+    CorruptBlock(u32, String),
+}
+
+/// An error of one table file, naming the file.
+#[derive(Debug)]
+pub struct TableError {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong.
+    pub kind: TableErrorKind,
+}
+
+impl TableError {
+    /// An error of `path`.
+    #[must_use]
+    pub fn new(path: impl Into<PathBuf>, kind: TableErrorKind) -> TableError {
+        TableError {
+            path: path.into(),
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.path.display())?;
+        match &self.kind {
+            TableErrorKind::Io(e) => write!(f, "{e}"),
+            TableErrorKind::NotATable => f.write_str("not a jungle-tablebase table file (bad magic)"),
+            TableErrorKind::UnsupportedVersion(v) => write!(
+                f,
+                "table format version {v} is not supported (this build reads version {FORMAT_VERSION})"
+            ),
+            TableErrorKind::UnknownField(name, v) => write!(f, "unknown {name} {v} in header"),
+            TableErrorKind::WrongRules { expected, found } => {
+                write!(f, "table of rule set `{found}`, but rule set `{expected}` was asked for")
+            }
+            TableErrorKind::Mismatch(what) => f.write_str(what),
+            TableErrorKind::Truncated { expected, actual } => write!(
+                f,
+                "file is {actual} bytes, its header says {expected}: truncated or damaged"
+            ),
+            TableErrorKind::HeaderChecksum => f.write_str("header checksum mismatch: file is corrupted"),
+            TableErrorKind::FileChecksum => f.write_str("file checksum mismatch: file is corrupted"),
+            TableErrorKind::CorruptBlock(b, why) => write!(f, "block {b} is corrupted: {why}"),
+        }
+    }
+}
+
+impl Error for TableError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match &self.kind {
+            TableErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+fn put_text(out: &mut Vec<u8>, s: &str, len: usize) {
+    let b = s.as_bytes();
+    assert!(b.len() <= len, "header text too long: {s}");
+    out.extend_from_slice(b);
+    out.resize(out.len() + len - b.len(), 0);
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> &[u8] {
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        s
+    }
+    fn u8(&mut self) -> u8 {
+        self.take(1)[0]
+    }
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.take(2).try_into().expect("2 bytes"))
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take(4).try_into().expect("4 bytes"))
+    }
+    fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.take(8).try_into().expect("8 bytes"))
+    }
+    fn text(&mut self, len: usize) -> String {
+        let raw = self.take(len);
+        let end = raw.iter().position(|&b| b == 0).unwrap_or(len);
+        String::from_utf8_lossy(&raw[..end]).into_owned()
+    }
+}
+
+impl Header {
+    /// The header bytes without the trailing checksum (`HEADER_LEN - 8` bytes).
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.push(self.kind.byte());
+        out.push(self.index_scheme);
+        out.push(self.encoding.byte());
+        out.extend_from_slice(&[0; 3]);
+        put_text(&mut out, self.rules.name(), 16);
+        put_text(&mut out, &self.material.to_string(), 24);
+        out.extend_from_slice(&self.entries.to_le_bytes());
+        out.extend_from_slice(&self.block_entries.to_le_bytes());
+        out.extend_from_slice(&self.blocks.to_le_bytes());
+        for s in &self.stats {
+            out.extend_from_slice(&s.wins.to_le_bytes());
+            out.extend_from_slice(&s.draws.to_le_bytes());
+            out.extend_from_slice(&s.losses.to_le_bytes());
+            out.extend_from_slice(&s.longest_win.to_le_bytes());
+            put_text(&mut out, &s.longest_win_position, TEXT_LEN);
+        }
+        put_text(&mut out, &self.generator, 32);
+        assert!(out.len() <= HEADER_LEN - 8);
+        out.resize(HEADER_LEN - 8, 0);
+        out
+    }
+
+    /// Decodes and checks the header of `bytes` (a whole file), without checksums. Returns the
+    /// header.
+    ///
+    /// # Errors
+    /// [`TableErrorKind`] naming the first problem.
+    pub fn decode(bytes: &[u8]) -> Result<Header, TableErrorKind> {
+        if bytes.len() < 8 || bytes[..8] != MAGIC {
+            return Err(TableErrorKind::NotATable);
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(TableErrorKind::Truncated {
+                expected: HEADER_LEN as u64,
+                actual: bytes.len() as u64,
+            });
+        }
+        let mut r = Reader { bytes, at: 8 };
+        let version = r.u16();
+        if version != FORMAT_VERSION {
+            return Err(TableErrorKind::UnsupportedVersion(version));
+        }
+        let kind_byte = r.u8();
+        let kind = Kind::from_byte(kind_byte)
+            .ok_or(TableErrorKind::UnknownField("kind", kind_byte.into()))?;
+        let index_scheme = r.u8();
+        if index_scheme != INDEX_SCHEME {
+            return Err(TableErrorKind::UnknownField(
+                "index scheme",
+                index_scheme.into(),
+            ));
+        }
+        let enc = r.u8();
+        let encoding = Encoding::from_byte(enc)
+            .ok_or(TableErrorKind::UnknownField("entry encoding", enc.into()))?;
+        r.take(3);
+        let rules_name = r.text(16);
+        let rules: RuleSet = rules_name.parse().map_err(|_| {
+            TableErrorKind::Mismatch(format!("unknown rule set `{rules_name}` in header"))
+        })?;
+        let material_name = r.text(24);
+        let material: Material = material_name.parse().map_err(|_| {
+            TableErrorKind::Mismatch(format!("bad material `{material_name}` in header"))
+        })?;
+        let entries = r.u64();
+        let block_entries = r.u32();
+        let blocks = r.u32();
+        let mut stats: [SideStats; 2] = Default::default();
+        for s in &mut stats {
+            s.wins = r.u64();
+            s.draws = r.u64();
+            s.losses = r.u64();
+            s.longest_win = r.u16();
+            s.longest_win_position = r.text(TEXT_LEN);
+        }
+        let generator = r.text(32);
+        let header = Header {
+            kind,
+            rules,
+            material,
+            index_scheme,
+            encoding,
+            entries,
+            block_entries,
+            blocks,
+            stats,
+            generator,
+        };
+        let expected_blocks = entries.div_ceil(u64::from(block_entries.max(1)));
+        if block_entries == 0 || u64::from(blocks) != expected_blocks {
+            return Err(TableErrorKind::Mismatch(format!(
+                "header says {blocks} blocks of {block_entries} entries for {entries} entries"
+            )));
+        }
+        Ok(header)
+    }
+
+    /// Where the block index starts.
+    #[must_use]
+    pub const fn index_start() -> usize {
+        HEADER_LEN
+    }
+
+    /// Where the blocks start.
+    #[must_use]
+    pub const fn data_start(&self) -> usize {
+        HEADER_LEN + 8 * (self.blocks as usize + 1)
+    }
+
+    /// Entries in block `b`.
+    #[must_use]
+    pub fn entries_in(&self, b: u32) -> usize {
+        let start = u64::from(b) * u64::from(self.block_entries);
+        (self.entries - start).min(u64::from(self.block_entries)) as usize
+    }
+}
+
+/// The checksum of the format: xxh3, 64 bits.
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    xxh3_64(bytes)
+}

@@ -1,0 +1,420 @@
+//! The public probing API: a directory of tables for one rule set.
+
+use std::{
+    collections::HashMap,
+    error::Error,
+    fmt,
+    path::{Path, PathBuf},
+    sync::{Arc, OnceLock},
+};
+
+use quick_cache::{sync::Cache, Weighter};
+
+use crate::{
+    file::TableFile,
+    format::{Kind, TableError},
+    index::Layout,
+    material::Material,
+    moves::{Move, Outcome},
+    position::Position,
+    rules::RuleSet,
+    value::{Value, Wdl},
+};
+
+/// Default bound of the decoded-block cache, in bytes.
+pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
+
+/// Why a probe could not answer.
+#[derive(Debug)]
+pub enum ProbeError {
+    /// The table directory does not exist or cannot be read.
+    NoDirectory(PathBuf, std::io::Error),
+    /// The game is over (a side has no piece): there is nothing to probe.
+    GameOver,
+    /// A flip position with face-down tiles: outside every table.
+    HiddenTiles,
+    /// The position is of another rule set than the tablebase.
+    WrongRules {
+        /// The tablebase's rule set.
+        tablebase: RuleSet,
+        /// The position's rule set.
+        position: RuleSet,
+    },
+    /// More pieces than any table in the directory holds.
+    TooManyPieces {
+        /// Pieces in the position.
+        pieces: usize,
+        /// The most pieces of any table present.
+        max: usize,
+    },
+    /// The table of this material is not in the directory.
+    MissingTable {
+        /// The material, canonical orientation.
+        material: Material,
+        /// Where its file was looked for.
+        path: PathBuf,
+    },
+    /// A table file is unreadable, corrupted, or of the wrong kind.
+    Table(Box<TableError>),
+    /// Table values contradict each other: some file is corrupted.
+    Inconsistent(String),
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::NoDirectory(p, e) => write!(f, "table directory {}: {e}", p.display()),
+            ProbeError::GameOver => f.write_str("game over: a side has no piece left"),
+            ProbeError::HiddenTiles => f.write_str(
+                "face-down tiles left: flip positions with hidden tiles are outside the tables",
+            ),
+            ProbeError::WrongRules {
+                tablebase,
+                position,
+            } => write!(
+                f,
+                "position of rule set {position} probed in tables of rule set {tablebase}"
+            ),
+            ProbeError::TooManyPieces { pieces, max } => write!(
+                f,
+                "{pieces} pieces: more than the tables cover (at most {max} here)"
+            ),
+            ProbeError::MissingTable { material, path } => {
+                write!(
+                    f,
+                    "missing table {material} (looked for {})",
+                    path.display()
+                )
+            }
+            ProbeError::Table(e) => e.fmt(f),
+            ProbeError::Inconsistent(why) => write!(f, "inconsistent tables: {why}"),
+        }
+    }
+}
+
+impl Error for ProbeError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            ProbeError::NoDirectory(_, e) => Some(e),
+            ProbeError::Table(e) => Some(e.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+impl From<TableError> for ProbeError {
+    fn from(e: TableError) -> ProbeError {
+        ProbeError::Table(Box::new(e))
+    }
+}
+
+/// The result type of probes.
+pub type ProbeResult<T> = Result<T, ProbeError>;
+
+#[derive(Clone)]
+struct BlockWeight;
+
+impl Weighter<u64, Arc<[u8]>> for BlockWeight {
+    fn weight(&self, _key: &u64, val: &Arc<[u8]>) -> u64 {
+        val.len() as u64 + 64
+    }
+}
+
+/// One material's table: layout and lazily opened files.
+struct Table {
+    id: u64,
+    layout: Layout,
+    files: [OnceLock<TableFile>; 2],
+}
+
+/// A move with the value it leads to, for the side that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoredMove {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the mover (as the position's value when the move is best).
+    pub value: Value,
+}
+
+/// A step of a best line: the move, and the value of the position after it for the side then
+/// to move (`None` once the move ended the game).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineStep {
+    /// The move played.
+    pub mv: Move,
+    /// The position after it, or `None` when the move ended the game.
+    pub position: Option<Position>,
+    /// The value after the move for the side then to move (`None` when the game ended).
+    pub value: Option<Value>,
+}
+
+/// The tables of one rule set in a directory, opened lazily, probed from any number of threads.
+pub struct Tablebase {
+    rules: RuleSet,
+    dir: PathBuf,
+    tables: HashMap<Material, Table>,
+    max_pieces: usize,
+    cache: Cache<u64, Arc<[u8]>, BlockWeight>,
+}
+
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("rules", &self.rules)
+            .field("dir", &self.dir)
+            .field("tables", &self.tables.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tablebase {
+    /// The tables of `rules` under `root` (in `root/<rules>/`, as `jtb gen` writes them). Files
+    /// are found now and opened on first use.
+    ///
+    /// # Errors
+    /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
+    pub fn open(root: impl AsRef<Path>, rules: RuleSet) -> ProbeResult<Tablebase> {
+        Tablebase::with_cache(root, rules, DEFAULT_CACHE_BYTES)
+    }
+
+    /// As [`Tablebase::open`], with a bound on the decoded-block cache in bytes.
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    pub fn with_cache(
+        root: impl AsRef<Path>,
+        rules: RuleSet,
+        cache_bytes: u64,
+    ) -> ProbeResult<Tablebase> {
+        let dir = root.as_ref().join(rules.name());
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;
+        let mut tables = HashMap::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".dtm")) else {
+                continue;
+            };
+            let Ok(material) = stem.parse::<Material>() else {
+                continue;
+            };
+            if material != material.canonical() || tables.contains_key(&material) {
+                continue;
+            }
+            tables.insert(
+                material,
+                Table {
+                    id: tables.len() as u64,
+                    layout: Layout::new(rules, material),
+                    files: Default::default(),
+                },
+            );
+        }
+        let max_pieces = tables.keys().map(|m| m.total()).max().unwrap_or(0);
+        Ok(Tablebase {
+            rules,
+            dir,
+            tables,
+            max_pieces,
+            cache: Cache::with_weighter(1024, cache_bytes, BlockWeight),
+        })
+    }
+
+    /// The rule set.
+    #[must_use]
+    pub const fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The materials present, canonical orientation, sorted.
+    #[must_use]
+    pub fn materials(&self) -> Vec<Material> {
+        let mut m: Vec<Material> = self.tables.keys().copied().collect();
+        m.sort_by_key(|m| (m.total(), m.to_string()));
+        m
+    }
+
+    /// The most pieces of any table present.
+    #[must_use]
+    pub const fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    fn table_for(&self, pos: &Position) -> ProbeResult<&Table> {
+        if pos.rules() != self.rules {
+            return Err(ProbeError::WrongRules {
+                tablebase: self.rules,
+                position: pos.rules(),
+            });
+        }
+        if pos.hidden() != 0 {
+            return Err(ProbeError::HiddenTiles);
+        }
+        if pos.is_game_over() {
+            return Err(ProbeError::GameOver);
+        }
+        let material = Material::of(pos).canonical();
+        if let Some(t) = self.tables.get(&material) {
+            return Ok(t);
+        }
+        let pieces = material.total();
+        if pieces > self.max_pieces {
+            return Err(ProbeError::TooManyPieces {
+                pieces,
+                max: self.max_pieces,
+            });
+        }
+        Err(ProbeError::MissingTable {
+            material,
+            path: self.dir.join(format!("{material}.dtm")),
+        })
+    }
+
+    fn file<'a>(&self, table: &'a Table, kind: Kind) -> ProbeResult<&'a TableFile> {
+        let slot = &table.files[usize::from(kind == Kind::Dtm)];
+        if let Some(f) = slot.get() {
+            return Ok(f);
+        }
+        let material = table.layout.material();
+        let path = self.dir.join(format!("{material}.{}", kind.extension()));
+        if !path.exists() {
+            return Err(ProbeError::MissingTable { material, path });
+        }
+        let opened = TableFile::open_expecting(&path, self.rules, material, kind)?;
+        if opened.header().entries != table.layout.len() as u64 {
+            return Err(ProbeError::Inconsistent(format!(
+                "{}: {} entries, the layout of {material} has {}",
+                path.display(),
+                opened.header().entries,
+                table.layout.len()
+            )));
+        }
+        // Another thread may have opened it meanwhile; either copy serves.
+        let _ = slot.set(opened);
+        Ok(slot.get().expect("just set"))
+    }
+
+    /// The decoded block holding entry `idx` of `table`'s `kind` file, and the entry's offset in it.
+    fn block<'a>(
+        &self,
+        table: &'a Table,
+        kind: Kind,
+        idx: usize,
+    ) -> ProbeResult<(&'a TableFile, Arc<[u8]>, usize)> {
+        let file = self.file(table, kind)?;
+        let per = file.header().block_entries as usize;
+        let b = (idx / per) as u32;
+        let key = table.id << 33 | u64::from(kind == Kind::Dtm) << 32 | u64::from(b);
+        let data = self
+            .cache
+            .get_or_insert_with(&key, || file.block(b).map(Arc::from))?;
+        Ok((file, data, idx % per))
+    }
+
+    fn index(table: &Table, pos: &Position) -> usize {
+        table
+            .layout
+            .index_of(pos)
+            .expect("a legal position of the table's material has an index")
+    }
+
+    /// Win, draw or loss for the side to move, from the small WDL file.
+    ///
+    /// # Errors
+    /// A [`ProbeError`]: finished game, face-down tiles, wrong rule set, too many pieces,
+    /// missing table, or a bad file.
+    pub fn probe_wdl(&self, pos: &Position) -> ProbeResult<Wdl> {
+        let table = self.table_for(pos)?;
+        let (file, block, i) = self.block(table, Kind::Wdl, Tablebase::index(table, pos))?;
+        Ok(file.wdl_entry(&block, i)?)
+    }
+
+    /// The value with its distance to mate, for the side to move, from the DTM file.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_wdl`].
+    pub fn probe_dtm(&self, pos: &Position) -> ProbeResult<Value> {
+        let table = self.table_for(pos)?;
+        let (file, block, i) = self.block(table, Kind::Dtm, Tablebase::index(table, pos))?;
+        Ok(file.dtm_entry(&block, i)?)
+    }
+
+    /// Every legal move with the value it leads to for the mover, in move order (ASCII).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`], for the position or any successor.
+    pub fn scored_moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredMove>> {
+        self.table_for(pos)?;
+        let pos = pos.without_clocks();
+        pos.legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let value = match pos.play(mv).expect("generated moves are legal") {
+                    Outcome::Over { result, .. } => match result {
+                        Wdl::Win => Value::Win(1),
+                        Wdl::Draw => Value::Draw,
+                        Wdl::Loss => Value::Loss(1),
+                    },
+                    Outcome::Ongoing(next) => self.probe_dtm(&next)?.back_one_ply(),
+                };
+                Ok(ScoredMove { mv, value })
+            })
+            .collect()
+    }
+
+    /// The best move and its value: the shortest win, else a draw, else the longest loss;
+    /// among equals the smallest in ASCII order. `None` when the side to move has no move
+    /// (a loss in 0).
+    ///
+    /// # Errors
+    /// As [`Tablebase::scored_moves`], and [`ProbeError::Inconsistent`] when the best move's
+    /// value is not the position's stored value.
+    pub fn best_move(&self, pos: &Position) -> ProbeResult<Option<ScoredMove>> {
+        let root = self.probe_dtm(pos)?;
+        let moves = self.scored_moves(pos)?;
+        // `max_by_key` keeps the last maximum; scan in reverse to keep the first (ASCII order).
+        let best = moves.into_iter().rev().max_by_key(|m| m.value);
+        let found = best.map_or(Value::Loss(0), |m| m.value);
+        if found != root {
+            return Err(ProbeError::Inconsistent(format!(
+                "{pos}: stored {root}, best move gives {found}"
+            )));
+        }
+        Ok(best)
+    }
+
+    /// The whole best line from `pos` to the end of the game (empty for a draw and for a loss
+    /// in 0). Its length is the distance to mate.
+    ///
+    /// # Errors
+    /// As [`Tablebase::best_move`].
+    pub fn line(&self, pos: &Position) -> ProbeResult<Vec<LineStep>> {
+        let mut line = Vec::new();
+        if self.probe_dtm(pos)? == Value::Draw {
+            return Ok(line);
+        }
+        let mut current = pos.without_clocks();
+        while let Some(best) = self.best_move(&current)? {
+            match current.play(best.mv).expect("best move is legal") {
+                Outcome::Over { .. } => {
+                    line.push(LineStep {
+                        mv: best.mv,
+                        position: None,
+                        value: None,
+                    });
+                    break;
+                }
+                Outcome::Ongoing(next) => {
+                    let value = self.probe_dtm(&next)?;
+                    line.push(LineStep {
+                        mv: best.mv,
+                        position: Some(next.clone()),
+                        value: Some(value),
+                    });
+                    current = next;
+                }
+            }
+        }
+        Ok(line)
+    }
+}
