@@ -110,7 +110,11 @@ pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, G
             path.display()
         )));
     }
-    Ok(Solved { layout, codes })
+    Ok(Solved {
+        layout,
+        codes,
+        capture_wins: Vec::new(),
+    })
 }
 
 /// A generous estimate of the bytes needed to solve and write `material`.

@@ -1,0 +1,221 @@
+//! Table files: deterministic bytes, resumable generation, and rejection of damaged or foreign
+//! files with a clear error.
+
+use std::{fs, path::Path};
+
+use jtb_gen::{
+    run::{generate, GenOptions, Silent},
+    write::table_path,
+};
+use jtb_probe::{
+    Kind, Material, Position, ProbeError, RuleSet, TableErrorKind, TableFile, Tablebase,
+};
+
+fn gen(dir: &Path, rules: RuleSet, targets: &[&str]) -> jtb_gen::run::Summary {
+    let opts = GenOptions {
+        rules,
+        targets: targets.iter().map(|m| m.parse().unwrap()).collect(),
+        out: dir.to_owned(),
+        memory_limit: u64::MAX,
+    };
+    generate(&opts, &Silent).unwrap()
+}
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| gen(a.path(), RuleSet::Mistboard, &["LRvE", "TvW"]));
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+        .install(|| gen(b.path(), RuleSet::Mistboard, &["LRvE", "TvW"]));
+    let (fa, fb) = (
+        files(&a.path().join("mistboard")),
+        files(&b.path().join("mistboard")),
+    );
+    assert_eq!(fa.len(), 8);
+    assert_eq!(fa, fb);
+
+    // An interrupted run: a stray temporary file, a table with only its DTM file, one
+    // truncated, one missing.
+    let dir = a.path().join("mistboard");
+    fs::write(dir.join(".EvL.dtm.999.tmp"), b"partial").unwrap();
+    fs::remove_file(dir.join("LRvE.wdl")).unwrap();
+    let el = dir.join("EvL.dtm");
+    let bytes = fs::read(&el).unwrap();
+    fs::write(&el, &bytes[..bytes.len() / 2]).unwrap();
+    fs::remove_file(dir.join("TvW.dtm")).unwrap();
+    fs::remove_file(dir.join("TvW.wdl")).unwrap();
+    let summary = gen(a.path(), RuleSet::Mistboard, &["LRvE", "TvW"]);
+    let mut redone: Vec<String> = summary.generated.iter().map(ToString::to_string).collect();
+    redone.sort();
+    assert_eq!(redone, ["EvL", "LRvE", "TvW"]);
+    assert_eq!(summary.kept.len(), 1);
+    fs::remove_file(dir.join(".EvL.dtm.999.tmp")).unwrap();
+    assert_eq!(files(&dir), fb);
+}
+
+fn expect_error(path: &Path, rules: RuleSet, material: &str, kind: Kind) -> TableErrorKind {
+    let m: Material = material.parse().unwrap();
+    match TableFile::open_expecting(path, rules, m, kind).and_then(|f| {
+        f.verify_checksum()?;
+        for b in 0..f.header().blocks {
+            f.block(b)?;
+        }
+        Ok(f)
+    }) {
+        Ok(_) => panic!("{} accepted", path.display()),
+        Err(e) => {
+            assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+            e.kind
+        }
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
+    gen(dir.path(), RuleSet::Leiden, &["LvE"]);
+    let good = table_path(
+        dir.path(),
+        RuleSet::Mistboard,
+        "LvE".parse().unwrap(),
+        Kind::Dtm,
+    );
+    let bytes = fs::read(&good).unwrap();
+    let bad = dir.path().join("bad.dtm");
+
+    // Truncated.
+    for cut in [0, 7, 100, 600, bytes.len() - 1] {
+        fs::write(&bad, &bytes[..cut]).unwrap();
+        let k = expect_error(&bad, RuleSet::Mistboard, "LvE", Kind::Dtm);
+        assert!(
+            matches!(
+                k,
+                TableErrorKind::Truncated { .. } | TableErrorKind::NotATable
+            ),
+            "{cut}: {k:?}"
+        );
+    }
+    // A flipped byte anywhere is caught (header checksum, block checksum or file checksum).
+    for at in [
+        9,
+        20,
+        300,
+        520,
+        bytes.len() / 2,
+        bytes.len() - 20,
+        bytes.len() - 3,
+    ] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        fs::write(&bad, &b).unwrap();
+        expect_error(&bad, RuleSet::Mistboard, "LvE", Kind::Dtm);
+    }
+    // Not a table at all.
+    fs::write(&bad, b"hello, world, this is not a table file at all").unwrap();
+    assert!(matches!(
+        expect_error(&bad, RuleSet::Mistboard, "LvE", Kind::Dtm),
+        TableErrorKind::NotATable
+    ));
+    // Unknown format version.
+    let mut b = bytes.clone();
+    b[8] = 99;
+    fs::write(&bad, &b).unwrap();
+    assert!(matches!(
+        expect_error(&bad, RuleSet::Mistboard, "LvE", Kind::Dtm),
+        TableErrorKind::UnsupportedVersion(99)
+    ));
+    // Another rule set's table.
+    let leiden = table_path(
+        dir.path(),
+        RuleSet::Leiden,
+        "LvE".parse().unwrap(),
+        Kind::Dtm,
+    );
+    assert!(matches!(
+        expect_error(&leiden, RuleSet::Mistboard, "LvE", Kind::Dtm),
+        TableErrorKind::WrongRules { .. }
+    ));
+    // Another material or kind under this name.
+    assert!(matches!(
+        expect_error(&good, RuleSet::Mistboard, "EvR", Kind::Dtm),
+        TableErrorKind::Mismatch(_)
+    ));
+    assert!(matches!(
+        expect_error(&good, RuleSet::Mistboard, "LvE", Kind::Wdl),
+        TableErrorKind::Mismatch(_)
+    ));
+}
+
+#[test]
+fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
+    gen(dir.path(), RuleSet::Leiden, &["LvE"]);
+    let pos = Position::parse("7/7/7/7/7/3l3/7/3E3/7 r", None).unwrap();
+    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    assert!(tb.probe_dtm(&pos).is_ok());
+
+    // The leiden file copied over the mistboard one.
+    let m = "LvE".parse().unwrap();
+    for kind in [Kind::Dtm, Kind::Wdl] {
+        fs::copy(
+            table_path(dir.path(), RuleSet::Leiden, m, kind),
+            table_path(dir.path(), RuleSet::Mistboard, m, kind),
+        )
+        .unwrap();
+    }
+    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    assert!(matches!(tb.probe_dtm(&pos), Err(ProbeError::Table(_))));
+    assert!(matches!(tb.probe_wdl(&pos), Err(ProbeError::Table(_))));
+
+    // Truncated files.
+    gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
+    for kind in [Kind::Dtm, Kind::Wdl] {
+        let p = table_path(dir.path(), RuleSet::Mistboard, m, kind);
+        let b = fs::read(&p).unwrap();
+        fs::write(&p, &b[..b.len() - 5]).unwrap();
+    }
+    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let e = tb.probe_dtm(&pos).unwrap_err().to_string();
+    assert!(e.contains("EvL.dtm") && e.contains("truncated"), "{e}");
+
+    // Missing tables and too many pieces.
+    let p = Position::parse("7/7/7/7/7/3l3/7/3T3/7 r", None).unwrap();
+    assert!(matches!(
+        tb.probe_dtm(&p),
+        Err(ProbeError::MissingTable { .. })
+    ));
+    let p = Position::parse("7/7/7/7/7/3l3/7/3TE2/7 r", None).unwrap();
+    assert!(matches!(
+        tb.probe_dtm(&p),
+        Err(ProbeError::TooManyPieces { pieces: 3, max: 2 })
+    ));
+    assert!(matches!(
+        Tablebase::open(dir.path().join("nowhere"), RuleSet::Mistboard),
+        Err(ProbeError::NoDirectory(..))
+    ));
+}

@@ -1,0 +1,200 @@
+//! The probe library against the generator: every position of every table up to 3 pieces,
+//! lines that play out to the promised end, symmetry, and many threads at once.
+
+use std::sync::Arc;
+
+use jtb_gen::{
+    run::{generate, GenOptions, Silent},
+    solve_all,
+    write::for_each_used_entry,
+};
+use jtb_probe::{Material, Outcome, Position, RuleSet, Tablebase, Value, Wdl};
+use rayon::prelude::*;
+
+fn generate_into(dir: &std::path::Path, rules: RuleSet, targets: &[Material]) {
+    let opts = GenOptions {
+        rules,
+        targets: targets.to_vec(),
+        out: dir.to_owned(),
+        memory_limit: u64::MAX,
+    };
+    generate(&opts, &Silent).unwrap();
+}
+
+#[test]
+fn every_position_up_to_three_pieces_probes_as_generated() {
+    let dir = tempfile::tempdir().unwrap();
+    for rules in [RuleSet::Mistboard, RuleSet::Flip4x4] {
+        let targets = Material::all(2, 3);
+        generate_into(dir.path(), rules, &targets);
+        let solved = solve_all(rules, &targets).unwrap();
+        let tb = Tablebase::open(dir.path(), rules).unwrap();
+        assert_eq!(tb.materials().len(), 260);
+        tb.materials().par_iter().for_each(|&m| {
+            let table = solved.get(m).unwrap();
+            let mut n = 0usize;
+            for_each_used_entry(&table.layout, |idx, _| {
+                let pos = table.layout.position(idx).unwrap();
+                let expected = table.value(idx);
+                assert_eq!(tb.probe_dtm(&pos).unwrap(), expected, "{pos}");
+                // WDL and the symmetric positions on a sample (every position would double the
+                // test's time for little more evidence).
+                if n % 5 == 0 {
+                    assert_eq!(tb.probe_wdl(&pos).unwrap(), expected.wdl(), "{pos}");
+                    assert_eq!(
+                        tb.probe_dtm(&pos.mirrored()).unwrap(),
+                        expected,
+                        "mirror of {pos}"
+                    );
+                    assert_eq!(
+                        tb.probe_dtm(&pos.color_flipped()).unwrap(),
+                        expected,
+                        "flip of {pos}"
+                    );
+                }
+                n += 1;
+            });
+        });
+    }
+}
+
+/// Plays the best line from `pos` and checks it move by move.
+fn check_line(tb: &Tablebase, pos: &Position) {
+    let value = tb.probe_dtm(pos).unwrap();
+    let line = tb.line(pos).unwrap();
+    match value {
+        Value::Draw => assert!(line.is_empty()),
+        Value::Win(d) | Value::Loss(d) => assert_eq!(line.len(), usize::from(d), "{pos}"),
+    }
+    let mut current = pos.clone();
+    let mut expected = value;
+    for (i, step) in line.iter().enumerate() {
+        let best = tb.best_move(&current).unwrap().unwrap();
+        assert_eq!(best.mv, step.mv);
+        assert_eq!(best.value, expected, "{current}");
+        match current.play(step.mv).expect("legal") {
+            Outcome::Over { result, .. } => {
+                assert_eq!(
+                    i + 1,
+                    line.len(),
+                    "the game ends only at the end of the line"
+                );
+                assert_eq!(
+                    result,
+                    if value.wdl() == Wdl::Win {
+                        if i % 2 == 0 {
+                            Wdl::Win
+                        } else {
+                            Wdl::Loss
+                        }
+                    } else if i % 2 == 0 {
+                        Wdl::Loss
+                    } else {
+                        Wdl::Win
+                    }
+                );
+            }
+            Outcome::Ongoing(next) => {
+                let after = tb.probe_dtm(&next).unwrap();
+                assert_eq!(Some(after), step.value);
+                // One ply on, from the other side.
+                assert_eq!(after.back_one_ply(), expected, "{current} {}", step.mv);
+                expected = after;
+                current = next;
+            }
+        }
+    }
+    if !matches!(value, Value::Draw) && line.len() % 2 == 0 {
+        // A loss ends with the opponent's winning move; a loss in 0 has no move at all.
+        assert!(current.legal_moves().is_empty() || !line.is_empty());
+    }
+}
+
+#[test]
+fn lines_play_out_to_the_promised_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = RuleSet::Mistboard;
+    let targets: Vec<Material> = ["LRvET", "WDvT"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    generate_into(dir.path(), rules, &targets);
+    let tb = Tablebase::open(dir.path(), rules).unwrap();
+    for text in [
+        "7/5e1/7/7/7/7/t6/5R1/L6 r",
+        "7/5e1/t6/7/7/7/7/5R1/L6 b",
+        "7/7/2w4/3d3/7/7/7/7/1T5 r",
+        "cE5/L6/7/7/7/7/7/7/7 b",
+    ] {
+        let pos = Position::parse(text, Some(rules)).unwrap();
+        if pos.count(jtb_probe::Color::Red) + pos.count(jtb_probe::Color::Blue) <= 4
+            && tb.probe_dtm(&pos).is_ok()
+        {
+            check_line(&tb, &pos);
+        }
+    }
+    // A sample of every 4-piece entry's neighbourhood.
+    let table = solve_all(rules, &targets[..1]).unwrap();
+    let lr = table.get(targets[0]).unwrap();
+    let mut n = 0;
+    for_each_used_entry(&lr.layout, |idx, _| {
+        n += 1;
+        if n % 50_021 == 0 {
+            check_line(&tb, &lr.layout.position(idx).unwrap());
+        }
+    });
+    let pos = Position::parse("7/5e1/7/7/7/7/t6/5R1/L6 r", None).unwrap();
+    assert_eq!(tb.line(&pos).unwrap().len(), 83);
+}
+
+#[test]
+fn many_threads_agree_with_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = RuleSet::Mistboard;
+    let targets: Vec<Material> = ["LRvE", "TDvW"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    generate_into(dir.path(), rules, &targets);
+    // A small cache, so that threads evict each other's blocks.
+    let tb = Arc::new(Tablebase::with_cache(dir.path(), rules, 64 << 10).unwrap());
+    let solved = solve_all(rules, &targets).unwrap();
+    let mut positions = Vec::new();
+    for m in &targets {
+        let t = solved.get(*m).unwrap();
+        for_each_used_entry(&t.layout, |idx, _| {
+            if idx % 97 == 0 {
+                positions.push((t.layout.position(idx).unwrap(), t.value(idx)));
+            }
+        });
+    }
+    let single: Vec<Value> = positions
+        .iter()
+        .map(|(p, _)| tb.probe_dtm(p).unwrap())
+        .collect();
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let tb = Arc::clone(&tb);
+            let positions = positions.clone();
+            std::thread::spawn(move || {
+                let mut out = vec![None; positions.len()];
+                for k in 0..positions.len() {
+                    let i = (k * 7919 + t * 1013) % positions.len();
+                    out[i] = Some((
+                        tb.probe_dtm(&positions[i].0).unwrap(),
+                        tb.probe_wdl(&positions[i].0).unwrap(),
+                    ));
+                }
+                out
+            })
+        })
+        .collect();
+    for h in threads {
+        for (i, got) in h.join().unwrap().into_iter().enumerate() {
+            let (dtm, wdl) = got.unwrap();
+            assert_eq!(dtm, single[i]);
+            assert_eq!(dtm, positions[i].1);
+            assert_eq!(wdl, dtm.wdl());
+        }
+    }
+}
