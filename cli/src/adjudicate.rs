@@ -1,8 +1,9 @@
-//! `jtb adjudicate`: is a position decided? Jungle positions by their tables.
+//! `jtb adjudicate`: is a position decided? Jungle positions by their tables, flip positions
+//! by the built-in one-animal-each check.
 
 use std::{io::Write, path::PathBuf};
 
-use jtb_probe::{ProbeError, RuleSet, Value};
+use jtb_probe::{dead_draw, Adjudication, ProbeError, RuleSet, Value};
 use serde_json::json;
 
 use crate::{input, probe::Tablebases, CliResult};
@@ -38,6 +39,9 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Verdict, Strin
     if args.clock.is_some() {
         pos.set_clock(args.clock).map_err(|e| e.to_string())?;
     }
+    if pos.rules() == RuleSet::Flip4x4 {
+        return Ok(flip_verdict(&pos));
+    }
     let tb = match tbs.get(pos.rules()) {
         Ok(tb) => tb,
         Err(e) => {
@@ -67,6 +71,23 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Verdict, Strin
             })
         }
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The flip game's one-animal-each check; needs no tables.
+fn flip_verdict(pos: &jtb_probe::Position) -> Verdict {
+    let adjudication = dead_draw(pos, None);
+    let reason = match adjudication {
+        Adjudication::DeadDraw(r) => r.to_string(),
+        Adjudication::PlayOn { winner, dtm } => {
+            format!("{winner} forces the capture in {dtm} plies")
+        }
+        Adjudication::NotApplicable(r) => format!("not applicable: {r}"),
+    };
+    Verdict {
+        dead_draw: matches!(adjudication, Adjudication::DeadDraw(_)),
+        value: adjudication.value_for(pos),
+        reason,
     }
 }
 

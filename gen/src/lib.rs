@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 mod bits;
+pub mod dead_draw;
 pub mod plan;
 pub mod run;
 mod solve;

@@ -1,7 +1,7 @@
 //! A whole generation: plan, skip what is done, solve group by group, write, report.
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeSet, HashMap},
     path::{Path, PathBuf},
     sync::Arc,
     time::{Duration, Instant},
@@ -183,48 +183,57 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
     }
 
     let mut solved_here: HashMap<Material, Arc<Solved>> = HashMap::new();
-    for missing in todo {
+    for (g, missing) in todo.iter().enumerate() {
         if missing.is_empty() {
             continue;
         }
         // The smaller tables these captures lead into, from this run or from disk.
         let mut subs = SubTables::new();
-        let needed: std::collections::BTreeSet<Material> = missing
+        let needed: BTreeSet<Material> = missing
             .iter()
             .flat_map(|&m| plan::successors(rules, m))
             .collect();
-        for m in needed {
+        for &m in &needed {
             let table = match solved_here.get(&m) {
                 Some(t) => Arc::clone(t),
                 None => Arc::new(load(&opts.out, rules, m)?),
             };
             subs.insert(table);
         }
+        // Only tables that later groups capture into stay in memory.
+        let needed_later: BTreeSet<Material> = todo[g + 1..]
+            .iter()
+            .flatten()
+            .flat_map(|&m| plan::successors(rules, m))
+            .collect();
+        solved_here.retain(|m, _| needed_later.contains(m));
         // Tables of one piece count are independent: solve them in parallel, the larger first
         // so that the last one to finish is small.
         let mut order = missing.clone();
         order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));
-        let results: Vec<Arc<Solved>> = order
+        let results: Vec<(Material, u64, Option<Arc<Solved>>)> = order
             .par_iter()
             .map(|&m| {
                 let start = Instant::now();
                 let entries = Layout::new(rules, m).len() as u64;
                 progress.started(m, entries);
-                let solved = solve(rules, m, &subs)?;
+                let mut solved = solve(rules, m, &subs)?;
                 write_table(&opts.out, &solved)?;
                 progress.finished(m, entries, start.elapsed());
-                Ok(Arc::new(solved))
+                let keep = needed_later.contains(&m).then(|| {
+                    solved.capture_wins = Vec::new();
+                    Arc::new(solved)
+                });
+                Ok((m, entries, keep))
             })
             .collect::<Result<_, GenError>>()?;
-        for s in results {
-            summary.entries += s.codes.len() as u64;
-            summary.generated.push(s.layout.material());
-            solved_here.insert(s.layout.material(), s);
+        for (m, entries, kept) in results {
+            summary.entries += entries;
+            summary.generated.push(m);
+            if let Some(t) = kept {
+                solved_here.insert(m, t);
+            }
         }
-        // Keep only what later groups can still need: captures go down one piece (two for a
-        // flip trade).
-        let smallest_next = missing.iter().map(|m| m.total()).max().unwrap_or(0) + 1;
-        solved_here.retain(|m, _| m.total() + 2 >= smallest_next);
     }
     Ok(summary)
 }

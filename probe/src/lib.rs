@@ -19,6 +19,7 @@
 
 mod board;
 mod file;
+pub mod flip;
 pub mod format;
 mod index;
 mod material;
@@ -33,6 +34,7 @@ mod value;
 pub use crate::{
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     file::TableFile,
+    flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
     format::{Header, Kind, SideStats, TableError, TableErrorKind},
     index::{Entry, Layout},
     material::{BadMaterial, Material},

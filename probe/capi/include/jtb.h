@@ -1,0 +1,65 @@
+/* jtb.h: C ABI of the jungle-tablebase probe library.
+ *
+ * Link with libjtb_capi.a (plus -lpthread -ldl -lm) or libjtb_capi.so.
+ * Every function returns JTB_OK (0) or an error code; after an error, jtb_last_error() gives a
+ * message for the calling thread. No Rust panic crosses this boundary (JTB_ERR_INTERNAL).
+ * A jtb_tablebase may be used from many threads at once.
+ */
+#ifndef JTB_H
+#define JTB_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct jtb_tablebase jtb_tablebase;
+
+enum jtb_status {
+    JTB_OK = 0,
+    JTB_ERR_ARGUMENT = 1,        /* a null pointer, bad UTF-8, unknown rule set, small buffer */
+    JTB_ERR_POSITION = 2,        /* malformed position text */
+    JTB_ERR_GAME_OVER = 3,       /* a side has no piece left */
+    JTB_ERR_NOT_COVERED = 4,     /* more pieces than the tables cover, or a missing table */
+    JTB_ERR_WRONG_RULES = 5,     /* position of another rule set, or a table file of another */
+    JTB_ERR_TABLE = 6,           /* unreadable, truncated or corrupted table file */
+    JTB_ERR_DIRECTORY = 7,       /* the table directory cannot be read */
+    JTB_ERR_INTERNAL = 8         /* a bug: please report */
+};
+
+enum jtb_wdl { JTB_LOSS = -1, JTB_DRAW = 0, JTB_WIN = 1 };
+
+/* Opens the tables of rule set `rules` ("mistboard", "tiger-lengthwise", "leiden", "flip4x4")
+ * under `root` (files in root/<rules>/). */
+int jtb_open(const char *root, const char *rules, jtb_tablebase **out);
+
+/* Closes a tablebase (NULL is allowed). */
+void jtb_close(jtb_tablebase *tb);
+
+/* Win (1), draw (0) or loss (-1) for the side to move. */
+int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);
+
+/* Value and distance to mate in plies (0 for a draw). */
+int jtb_probe_dtm(const jtb_tablebase *tb, const char *position, int *wdl, int *dtm);
+
+/* The best move as text ("b3b7"), NUL-terminated, into buf of len bytes (at least 5); an empty
+ * string when the side to move has no move. */
+int jtb_best_move(const jtb_tablebase *tb, const char *position, char *buf, size_t len);
+
+/* Whether the position is decided. Flip positions (4x4) use the built-in one-animal-each check
+ * and need no tables (tb may be NULL); Jungle positions use the tables. clock < 0 takes the
+ * clock from the position text. *dead_draw is 1 for a dead draw, else 0; *wdl and *dtm give the
+ * value for the side to move when known (*known = 1), else *known = 0. */
+int jtb_adjudicate(const jtb_tablebase *tb, const char *position, int clock,
+                   int *dead_draw, int *known, int *wdl, int *dtm);
+
+/* The message of the last error of the calling thread ("" if none). Valid until the next call
+ * on this thread. */
+const char *jtb_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* JTB_H */

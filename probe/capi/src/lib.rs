@@ -1,0 +1,245 @@
+//! C ABI of the probe library; the header is `include/jtb.h`.
+//!
+//! Every exported function catches panics, checks its pointers and returns a status code; the
+//! message of the last error is kept per thread.
+
+#![allow(clippy::missing_safety_doc)] // the safety contract is the C header's
+
+use std::{
+    cell::RefCell,
+    ffi::{c_char, c_int, CStr, CString},
+    panic::{catch_unwind, AssertUnwindSafe},
+    ptr,
+};
+
+use jtb_probe::{dead_draw, Adjudication, Position, ProbeError, RuleSet, Tablebase, Value, Wdl};
+
+/// Status codes (see `jtb.h`).
+pub const JTB_OK: c_int = 0;
+const ERR_ARGUMENT: c_int = 1;
+const ERR_POSITION: c_int = 2;
+const ERR_GAME_OVER: c_int = 3;
+const ERR_NOT_COVERED: c_int = 4;
+const ERR_WRONG_RULES: c_int = 5;
+const ERR_TABLE: c_int = 6;
+const ERR_DIRECTORY: c_int = 7;
+const ERR_INTERNAL: c_int = 8;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// An error: status code and message.
+struct Failure(c_int, String);
+
+fn set_error(msg: &str) {
+    let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+/// Runs `f`, turning errors and panics into status codes.
+fn guard(f: impl FnOnce() -> Result<(), Failure>) -> c_int {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => JTB_OK,
+        Ok(Err(Failure(code, msg))) => {
+            set_error(&msg);
+            code
+        }
+        Err(_) => {
+            set_error("internal error (panic) in jtb");
+            ERR_INTERNAL
+        }
+    }
+}
+
+fn probe_failure(e: &ProbeError) -> Failure {
+    let code = match e {
+        ProbeError::NoDirectory(..) => ERR_DIRECTORY,
+        ProbeError::GameOver => ERR_GAME_OVER,
+        ProbeError::HiddenTiles
+        | ProbeError::TooManyPieces { .. }
+        | ProbeError::MissingTable { .. } => ERR_NOT_COVERED,
+        ProbeError::WrongRules { .. } => ERR_WRONG_RULES,
+        ProbeError::Table(t) if matches!(t.kind, jtb_probe::TableErrorKind::WrongRules { .. }) => {
+            ERR_WRONG_RULES
+        }
+        ProbeError::Table(_) | ProbeError::Inconsistent(_) => ERR_TABLE,
+    };
+    Failure(code, e.to_string())
+}
+
+unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, Failure> {
+    if p.is_null() {
+        return Err(Failure(ERR_ARGUMENT, format!("{what} is a null pointer")));
+    }
+    // Safety: the caller passes a NUL-terminated string that outlives the call (jtb.h).
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map_err(|_| Failure(ERR_ARGUMENT, format!("{what} is not UTF-8")))
+}
+
+unsafe fn tablebase<'a>(tb: *const Tablebase) -> Result<&'a Tablebase, Failure> {
+    // Safety: a non-null `tb` comes from jtb_open and has not been closed (jtb.h).
+    unsafe { tb.as_ref() }
+        .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
+}
+
+fn parse(tb: &Tablebase, text: &str) -> Result<Position, Failure> {
+    Position::parse(text, Some(tb.rules())).map_err(|e| Failure(ERR_POSITION, e.to_string()))
+}
+
+fn wdl_int(w: Wdl) -> c_int {
+    match w {
+        Wdl::Loss => -1,
+        Wdl::Draw => 0,
+        Wdl::Win => 1,
+    }
+}
+
+fn out<T>(p: *mut T, v: T) -> Result<(), Failure> {
+    if p.is_null() {
+        return Err(Failure(ERR_ARGUMENT, "output pointer is null".into()));
+    }
+    // Safety: non-null output pointers point to writable memory of the caller (jtb.h).
+    unsafe { p.write(v) };
+    Ok(())
+}
+
+/// Opens the tables of a rule set under a root directory.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_open(
+    root: *const c_char,
+    rules: *const c_char,
+    tb_out: *mut *mut Tablebase,
+) -> c_int {
+    guard(|| {
+        // Safety: see `text`.
+        let root = unsafe { text(root, "root") }?;
+        let rules: RuleSet = unsafe { text(rules, "rules") }?
+            .parse()
+            .map_err(|e: jtb_probe::UnknownRuleSet| Failure(ERR_ARGUMENT, e.to_string()))?;
+        let tb = Tablebase::open(root, rules).map_err(|e| probe_failure(&e))?;
+        out(tb_out, Box::into_raw(Box::new(tb)))
+    })
+}
+
+/// Closes a tablebase.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_close(tb: *mut Tablebase) {
+    if !tb.is_null() {
+        // Safety: `tb` came from jtb_open and is closed once (jtb.h).
+        drop(unsafe { Box::from_raw(tb) });
+    }
+}
+
+/// Win, draw or loss for the side to move.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_wdl(
+    tb: *const Tablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
+        let pos = parse(tb, unsafe { text(position, "position") }?)?;
+        let w = tb.probe_wdl(&pos).map_err(|e| probe_failure(&e))?;
+        out(wdl, wdl_int(w))
+    })
+}
+
+/// Value and distance to mate.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_dtm(
+    tb: *const Tablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+    dtm: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
+        let pos = parse(tb, unsafe { text(position, "position") }?)?;
+        let v = tb.probe_dtm(&pos).map_err(|e| probe_failure(&e))?;
+        out(wdl, wdl_int(v.wdl()))?;
+        out(dtm, c_int::from(v.dtm().unwrap_or(0)))
+    })
+}
+
+/// The best move as text.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_best_move(
+    tb: *const Tablebase,
+    position: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    guard(|| {
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
+        let pos = parse(tb, unsafe { text(position, "position") }?)?;
+        let best = tb.best_move(&pos).map_err(|e| probe_failure(&e))?;
+        let s = best.map(|m| m.mv.to_string()).unwrap_or_default();
+        if buf.is_null() || len < s.len() + 1 {
+            return Err(Failure(
+                ERR_ARGUMENT,
+                format!("buffer of {len} bytes too small"),
+            ));
+        }
+        // Safety: `buf` holds `len` writable bytes (jtb.h), and `s.len() + 1 <= len`.
+        unsafe {
+            ptr::copy_nonoverlapping(s.as_ptr().cast::<c_char>(), buf, s.len());
+            buf.add(s.len()).write(0);
+        }
+        Ok(())
+    })
+}
+
+/// Whether a position is decided.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_adjudicate(
+    tb: *const Tablebase,
+    position: *const c_char,
+    clock: c_int,
+    dead: *mut c_int,
+    known: *mut c_int,
+    wdl: *mut c_int,
+    dtm: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // Safety: see `text`.
+        let text_in = unsafe { text(position, "position") }?;
+        let mut pos =
+            Position::parse(text_in, None).map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
+        if clock >= 0 {
+            pos.set_clock(Some(clock as u32))
+                .map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
+        }
+        let (is_dead, value) = if pos.rules() == RuleSet::Flip4x4 {
+            let a = dead_draw(&pos, None);
+            (matches!(a, Adjudication::DeadDraw(_)), a.value_for(&pos))
+        } else {
+            // Safety: see `tablebase`.
+            let tb = unsafe { tablebase(tb) }?;
+            let pos = Position::parse(text_in, Some(tb.rules()))
+                .map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
+            match tb.probe_dtm(&pos) {
+                Ok(v) => (v == Value::Draw, Some(v)),
+                Err(ProbeError::TooManyPieces { .. } | ProbeError::MissingTable { .. }) => {
+                    (false, None)
+                }
+                Err(e) => return Err(probe_failure(&e)),
+            }
+        };
+        out(dead, c_int::from(is_dead))?;
+        out(known, c_int::from(value.is_some()))?;
+        out(wdl, value.map_or(0, |v| wdl_int(v.wdl())))?;
+        out(dtm, value.and_then(Value::dtm).map_or(0, c_int::from))
+    })
+}
+
+/// The last error message of the calling thread.
+#[no_mangle]
+pub extern "C" fn jtb_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}

@@ -1,0 +1,48 @@
+//! Compiles `probe.c` against `jtb.h` and the static library, and runs it on generated tables.
+
+use std::{path::PathBuf, process::Command};
+
+use jtb_gen::run::{generate, GenOptions, Silent};
+use jtb_probe::RuleSet;
+
+#[test]
+fn a_c_program_links_and_probes() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = GenOptions {
+        rules: RuleSet::Mistboard,
+        targets: ["LRvE", "LvE"].iter().map(|m| m.parse().unwrap()).collect(),
+        out: dir.path().to_owned(),
+        memory_limit: u64::MAX,
+    };
+    generate(&opts, &Silent).unwrap();
+
+    // The test binary lives in target/<profile>/deps; the library one level up.
+    let exe = std::env::current_exe().unwrap();
+    let lib_dir = exe.parent().unwrap().parent().unwrap().to_owned();
+    let lib = lib_dir.join("libjtb_capi.a");
+    assert!(lib.exists(), "{} not built", lib.display());
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let program = dir.path().join("probe");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let status = Command::new(&cc)
+        .arg("-std=c99")
+        .arg("-Wall")
+        .arg("-Werror")
+        .arg("-I")
+        .arg(here.join("include"))
+        .arg(here.join("tests/probe.c"))
+        .arg(&lib)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&program)
+        .status()
+        .expect("a C compiler (cc) is needed for this test");
+    assert!(status.success());
+    let out = Command::new(&program).arg(dir.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("all C checks passed"));
+}
