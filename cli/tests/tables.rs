@@ -1,0 +1,216 @@
+//! `jtb gen`, `info`, `verify`, `stats`, `probe` and `adjudicate` end to end.
+
+use std::{
+    path::Path,
+    process::{Command, Output},
+};
+
+fn jtb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jtb"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn gen(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["gen", "--out", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    jtb(&args)
+}
+
+#[test]
+fn generate_inspect_verify_and_probe() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = gen(dir.path(), &["--material", "ELvR"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Not a terminal: plain log lines, and a summary with time and memory.
+    assert!(stderr(&o).contains("solved ELvR"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("generated 3 tables"), "{}", stderr(&o));
+    // Again: everything is kept.
+    let o = gen(dir.path(), &["--material", "RvLE", "--quiet"]);
+    assert!(o.status.success());
+    assert!(stderr(&o).is_empty());
+
+    let o = jtb(&["info", "--json", &format!("{root}/mistboard/ELvR.dtm")]);
+    assert!(o.status.success());
+    let info = &json_lines(&o)[0];
+    assert_eq!(info["kind"], "DTM");
+    assert_eq!(info["rules"], "mistboard");
+    assert_eq!(info["material"], "ELvR");
+    assert_eq!(info["stats"][0]["to_move"], "red");
+    let o = jtb(&["info", root]);
+    assert!(stdout(&o).contains("WDL table of EvR under mistboard"));
+
+    let o = jtb(&["verify", "--tables", root]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("ok   ELvR"));
+
+    let o = jtb(&["stats", "--tables", root, "--json"]);
+    let rows = json_lines(&o);
+    assert_eq!(rows.len(), 6);
+    let elr = rows
+        .iter()
+        .find(|r| r["material"] == "ELvR" && r["to_move"] == "red")
+        .unwrap();
+    assert!(elr["wins"].as_u64().unwrap() > 0);
+    assert!(elr["longest_win_position"]
+        .as_str()
+        .unwrap()
+        .ends_with(" r"));
+
+    let o = jtb(&[
+        "probe",
+        "--tables",
+        root,
+        "--json",
+        "--line",
+        "7/7/7/7/7/7/2L4/2E4/r6 b",
+        "7/7/7/7/7/7/2LT3/2E4/r6 b",
+        "junk",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let rows = json_lines(&o);
+    assert_eq!(rows[0]["rules"], "mistboard");
+    assert!(rows[0]["wdl"] == "loss" || rows[0]["wdl"] == "win" || rows[0]["wdl"] == "draw");
+    if rows[0]["wdl"] != "draw" {
+        assert_eq!(
+            rows[0]["line"].as_array().unwrap().len() as u64,
+            rows[0]["dtm"].as_u64().unwrap()
+        );
+    }
+    assert!(rows[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("more than the tables cover"));
+    assert!(rows[2]["error"].is_string());
+    let o = jtb(&["probe", "--tables", root, "7/7/7/7/7/7/2L4/2E4/r6 b"]);
+    assert!(
+        stdout(&o).contains("value: ") && stdout(&o).contains(" a b c d e f g"),
+        "{}",
+        stdout(&o)
+    );
+
+    let o = jtb(&[
+        "adjudicate",
+        "--tables",
+        root,
+        "--json",
+        "7/7/7/7/7/7/2L4/2E4/r6 b",
+        "7/7/7/7/7/7/2LT3/2E4/r6 b",
+    ]);
+    assert!(o.status.success());
+    let rows = json_lines(&o);
+    assert_eq!(rows[0]["dead_draw"], rows[0]["wdl"] == "draw");
+    assert_eq!(rows[1]["dead_draw"], false);
+    assert!(rows[1]["wdl"].is_null() && rows[1]["dtm"].is_null());
+    assert!(rows[1]["reason"].as_str().unwrap().contains("not covered"));
+
+    // A corrupted file: verify names it and fails.
+    let path = dir.path().join("mistboard/ELvR.dtm");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let o = jtb(&["verify", "--tables", root]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("FAIL") && stdout(&o).contains("ELvR.dtm"),
+        "{}",
+        stdout(&o)
+    );
+    // gen notices and regenerates it.
+    let o = gen(dir.path(), &["--material", "ELvR"]);
+    assert!(stderr(&o).contains("regenerating ELvR"), "{}", stderr(&o));
+    assert!(jtb(&["verify", "--tables", root]).status.success());
+}
+
+#[test]
+fn generation_errors_are_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = gen(dir.path(), &["--material", "ELvR", "--memory-limit", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("needs about") && stderr(&o).contains("MiB"),
+        "{}",
+        stderr(&o)
+    );
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"x").unwrap();
+    let o = gen(&file.join("sub"), &["--material", "LvE"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("file/sub"), "{}", stderr(&o));
+    let o = gen(dir.path(), &["--material", "LvXE"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad material"), "{}", stderr(&o));
+    let o = gen(dir.path(), &["--rules", "chess"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = jtb(&[
+        "probe",
+        "--tables",
+        dir.path().join("none").to_str().unwrap(),
+        "4/4/4/c2L r",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("table directory"), "{}", stdout(&o));
+}
+
+#[test]
+fn flip_positions_in_probe_and_adjudicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = gen(
+        dir.path(),
+        &["--rules", "flip4x4", "--max-pieces", "2", "--quiet"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = jtb(&["probe", "--tables", root, "--json", "4/4/4/c2L r"]);
+    let row = &json_lines(&o)[0];
+    assert_eq!(
+        (
+            row["rules"].as_str(),
+            row["wdl"].as_str(),
+            row["dtm"].as_u64()
+        ),
+        (Some("flip4x4"), Some("win"), Some(9))
+    );
+    let o = jtb(&[
+        "adjudicate",
+        "--json",
+        "--clock",
+        "31",
+        "4/4/4/c2L r",
+        "4/4/4/c2L b",
+    ]);
+    let rows = json_lines(&o);
+    assert_eq!(rows[0]["dead_draw"], false);
+    assert_eq!(rows[0]["dtm"], 9);
+    let o = jtb(&["adjudicate", "--json", "--clock", "32", "4/4/4/c2L r"]);
+    let rows = json_lines(&o);
+    assert_eq!(
+        (rows[0]["dead_draw"].as_bool(), rows[0]["wdl"].as_str()),
+        (Some(true), Some("draw"))
+    );
+    assert!(rows[0]["dtm"].is_null());
+    let o = jtb(&["adjudicate", "--json", "--clock", "41", "4/4/4/c2L r"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(json_lines(&o)[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("above the limit"));
+}

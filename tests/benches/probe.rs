@@ -1,0 +1,168 @@
+//! Probe latency over uniformly random legal positions: WDL and DTM, cached and first touch,
+//! best move and line, the flip dead-draw check, and throughput at 1 and 2 threads.
+//!
+//! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
+//! `LRvET` and the tables it needs, generated first. `JTB_BENCH_MATERIAL` picks the table.
+
+use std::{hint::black_box, path::PathBuf, sync::Arc, time::Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use jtb_gen::{
+    run::{generate, GenOptions, Silent},
+    write::for_each_used_entry,
+};
+use jtb_probe::{dead_draw, Layout, Material, Position, RuleSet, Tablebase};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn tables(material: Material) -> (PathBuf, Option<tempfile::TempDir>) {
+    if let Some(dir) = std::env::var_os("JTB_TABLES") {
+        return (PathBuf::from(dir), None);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let opts = GenOptions {
+        rules: RuleSet::Mistboard,
+        targets: vec![material],
+        out: tmp.path().to_owned(),
+        memory_limit: u64::MAX,
+    };
+    generate(&opts, &Silent).unwrap();
+    (tmp.path().to_owned(), Some(tmp))
+}
+
+/// `n` uniformly random legal positions of `material` (both orientations, both sides to move,
+/// before symmetry).
+fn random_positions(material: Material, n: usize) -> Vec<Position> {
+    let layout = Layout::new(RuleSet::Mistboard, material);
+    let mut used = Vec::new();
+    for_each_used_entry(&layout, |idx, squares| {
+        // An entry off the mirror axis stands for two positions: count it twice.
+        let copies = if layout.on_mirror_axis(squares) { 1 } else { 2 };
+        for c in 0..copies {
+            used.push((idx, c == 1));
+        }
+    });
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    (0..n)
+        .map(|_| {
+            let (idx, mirror) = used[(rng.next() % used.len() as u64) as usize];
+            let mut p = layout.position(idx).unwrap();
+            if mirror {
+                p = p.mirrored();
+            }
+            if rng.next() % 2 == 0 && !material.is_symmetric() {
+                p = p.color_flipped();
+            }
+            p
+        })
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let material: Material = std::env::var("JTB_BENCH_MATERIAL")
+        .unwrap_or_else(|_| "LRvET".into())
+        .parse()
+        .unwrap();
+    let (root, _keep) = tables(material);
+    let positions = random_positions(material, 1 << 14);
+    let tb = Tablebase::open(&root, RuleSet::Mistboard).unwrap();
+    for p in &positions {
+        tb.probe_wdl(p).unwrap();
+        tb.probe_dtm(p).unwrap();
+    }
+    let mut g = c.benchmark_group("probe");
+    let mut i = 0;
+    g.bench_function("wdl cached", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            black_box(tb.probe_wdl(&positions[i]).unwrap())
+        })
+    });
+    g.bench_function("dtm cached", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            black_box(tb.probe_dtm(&positions[i]).unwrap())
+        })
+    });
+    // A cache too small for any block: every probe decompresses its block (the file itself is
+    // in the page cache after the warm-up above).
+    let cold = Tablebase::with_cache(&root, RuleSet::Mistboard, 1).unwrap();
+    g.bench_function("wdl first touch", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            black_box(cold.probe_wdl(&positions[i]).unwrap())
+        })
+    });
+    g.bench_function("dtm first touch", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            black_box(cold.probe_dtm(&positions[i]).unwrap())
+        })
+    });
+    g.sample_size(20);
+    g.bench_function("best move", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            black_box(tb.best_move(&positions[i]).unwrap())
+        })
+    });
+    g.bench_function("line", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            black_box(tb.line(&positions[i]).unwrap())
+        })
+    });
+    g.finish();
+
+    let flip: Vec<Position> = [
+        "4/4/4/c2L r",
+        "4/4/4/c1L1 r",
+        "4/4/4/R2e b",
+        "4/1l2/4/2C1 b 12",
+    ]
+    .iter()
+    .map(|t| t.parse().unwrap())
+    .collect();
+    c.bench_function("dead_draw", |b| {
+        b.iter(|| {
+            i = (i + 1) % flip.len();
+            black_box(dead_draw(&flip[i], None))
+        })
+    });
+
+    // Throughput: cached DTM probes per second at 1 and 2 threads.
+    let tb = Arc::new(tb);
+    let positions = Arc::new(positions);
+    for threads in [1, 2] {
+        let per_thread = 2_000_000;
+        let start = Instant::now();
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (tb, positions) = (Arc::clone(&tb), Arc::clone(&positions));
+                std::thread::spawn(move || {
+                    for k in 0..per_thread {
+                        let p = &positions[(k * 31 + t * 7) % positions.len()];
+                        black_box(tb.probe_dtm(p).unwrap());
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        let rate = (threads * per_thread) as f64 / start.elapsed().as_secs_f64();
+        println!("throughput: {threads} thread(s): {rate:.0} DTM probes per second");
+    }
+}
+
+criterion_group!(probe_benches, benches);
+criterion_main!(probe_benches);
