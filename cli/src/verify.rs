@@ -100,8 +100,7 @@ pub fn run(args: &Args) -> CliResult {
     Ok(ok)
 }
 
-/// Every position's WDL as the probe reads it (the WDL file, plus the moves out of the table
-/// for its free entries) agrees with the DTM file's value.
+/// Every position's WDL as the probe reads it agrees with the DTM file's value.
 fn check_wdl_file(
     root: &std::path::Path,
     rules: RuleSet,

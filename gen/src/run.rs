@@ -110,11 +110,7 @@ pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, G
             path.display()
         )));
     }
-    Ok(Solved {
-        layout,
-        codes,
-        capture_wins: Vec::new(),
-    })
+    Ok(Solved { layout, codes })
 }
 
 /// A generous estimate of the bytes needed to solve and write `material`.
@@ -217,13 +213,10 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
                 let start = Instant::now();
                 let entries = Layout::new(rules, m).len() as u64;
                 progress.started(m, entries);
-                let mut solved = solve(rules, m, &subs)?;
+                let solved = solve(rules, m, &subs)?;
                 write_table(&opts.out, &solved)?;
                 progress.finished(m, entries, start.elapsed());
-                let keep = needed_later.contains(&m).then(|| {
-                    solved.capture_wins = Vec::new();
-                    Arc::new(solved)
-                });
+                let keep = needed_later.contains(&m).then(|| Arc::new(solved));
                 Ok((m, entries, keep))
             })
             .collect::<Result<_, GenError>>()?;

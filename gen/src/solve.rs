@@ -565,20 +565,5 @@ pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Sol
             break;
         }
     }
-    let mut capture_wins = vec![0u64; layout.len().div_ceil(64)];
-    for mover in Color::ALL {
-        for o in 0..n {
-            for b in ones(captures[mover.index()].win_any[o] & frame.legal[o]) {
-                let idx = mover.index() * side_len
-                    + o * frame.n_inner
-                    + frame.inner_slot[b as usize] as usize;
-                capture_wins[idx / 64] |= 1 << (idx % 64);
-            }
-        }
-    }
-    Ok(Solved {
-        layout,
-        codes,
-        capture_wins,
-    })
+    Ok(Solved { layout, codes })
 }

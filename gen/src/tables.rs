@@ -14,9 +14,6 @@ pub struct Solved {
     pub layout: Layout,
     /// One code per entry.
     pub codes: Vec<u16>,
-    /// One bit per entry: the side to move wins at once by leaving the table (a den entry, or
-    /// a capture or trade into a won position). Empty when not known (a table read back).
-    pub capture_wins: Vec<u64>,
 }
 
 impl Solved {
@@ -27,14 +24,6 @@ impl Solved {
     #[must_use]
     pub fn value(&self, idx: usize) -> Value {
         Value::from_code(self.codes[idx]).expect("the solver writes only valid codes")
-    }
-
-    /// Whether entry `idx` is won by a move out of the table (see [`Solved::capture_wins`]).
-    #[must_use]
-    pub fn capture_win(&self, idx: usize) -> bool {
-        self.capture_wins
-            .get(idx / 64)
-            .is_some_and(|w| w >> (idx % 64) & 1 != 0)
     }
 }
 

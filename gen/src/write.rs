@@ -159,11 +159,6 @@ pub fn encode(solved: &Solved) -> io::Result<(Vec<u8>, Vec<u8>)> {
     let (stats, used) = summarize(solved);
     let is_used = |i: usize| used[i / 64] >> (i % 64) & 1 != 0;
     let codes = fill_dont_care(solved.codes.iter().copied(), is_used);
-    // WDL: a position won by leaving the table (den entry, winning capture) is found by the
-    // probe's one-ply look at those moves, so its entry is free too.
-    let wdl_codes = fill_dont_care(solved.codes.iter().copied(), |i| {
-        is_used(i) && !solved.capture_win(i)
-    });
     let header = |kind, encoding| Header {
         kind,
         rules: layout.rules(),
@@ -189,7 +184,7 @@ pub fn encode(solved: &Solved) -> io::Result<(Vec<u8>, Vec<u8>)> {
         Some(Value::Loss(_)) => 2,
         _ => 0,
     };
-    let raw: Vec<u8> = wdl_codes
+    let raw: Vec<u8> = codes
         .chunks(4)
         .map(|q| {
             q.iter()

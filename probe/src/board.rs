@@ -106,7 +106,10 @@ pub struct Board {
     dens: [Option<Square>; 2],
     traps: [SquareSet; 2],
     steps: [[Option<Square>; 4]; Square::LIMIT],
+    /// All jumps, grouped by starting square.
     jumps: Vec<Jump>,
+    /// Per square, the range of `jumps` that start there.
+    jumps_at: [(u8, u8); Square::LIMIT],
 }
 
 impl Board {
@@ -173,7 +176,8 @@ impl Board {
 
     /// River jumps starting on `sq`.
     pub fn jumps_from(&self, sq: Square) -> impl Iterator<Item = &Jump> + '_ {
-        self.jumps.iter().filter(move |j| j.from == sq)
+        let (start, end) = self.jumps_at[sq.index()];
+        self.jumps[start as usize..end as usize].iter()
     }
 
     /// All river jumps of the board.
@@ -204,6 +208,7 @@ impl Board {
             traps: [0; 2],
             steps: [[None; 4]; Square::LIMIT],
             jumps: Vec::new(),
+            jumps_at: [(0, 0); Square::LIMIT],
         };
         for rank in 0..height {
             for file in 0..width {
@@ -224,6 +229,14 @@ impl Board {
             }
         }
         board.jumps = board.find_jumps();
+        board.jumps.sort_by_key(|j| j.from);
+        for (i, j) in board.jumps.iter().enumerate() {
+            let range = &mut board.jumps_at[j.from.index()];
+            if range.1 == 0 {
+                range.0 = i as u8;
+            }
+            range.1 = i as u8 + 1;
+        }
         board
     }
 

@@ -4,7 +4,7 @@
 use std::{error::Error, fmt};
 
 use crate::{
-    board::{bit, Square},
+    board::Square,
     piece::{Animal, Color},
     position::Position,
     rules::Capture,
@@ -126,12 +126,11 @@ impl Position {
             for to in board.steps(from).into_iter().flatten() {
                 consider(to);
             }
+            if !matches!(piece.animal, Animal::Lion | Animal::Tiger) {
+                continue;
+            }
             for jump in board.jumps_from(from) {
-                let path_clear = board
-                    .squares()
-                    .filter(|&s| jump.path & bit(s) != 0)
-                    .all(|s| self.piece_at(s).is_none());
-                if rules.can_jump(piece.animal, jump.axis) && path_clear {
+                if rules.can_jump(piece.animal, jump.axis) && self.occupied() & jump.path == 0 {
                     consider(jump.to);
                 }
             }

@@ -176,6 +176,16 @@ impl Position {
         self.turn
     }
 
+    /// The squares holding a piece.
+    #[must_use]
+    pub fn occupied(&self) -> SquareSet {
+        self.squares
+            .iter()
+            .flatten()
+            .flatten()
+            .fold(0, |set, &s| set | bit(s))
+    }
+
     /// The piece on `sq`, if any.
     #[must_use]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {

@@ -15,7 +15,7 @@ use crate::{
     format::{Kind, TableError},
     index::Layout,
     material::Material,
-    moves::{Move, MoveKind, Outcome},
+    moves::{Move, Outcome},
     position::Position,
     rules::RuleSet,
     value::{Value, Wdl},
@@ -320,44 +320,13 @@ impl Tablebase {
 
     /// Win, draw or loss for the side to move, from the small WDL file.
     ///
-    /// The WDL file leaves free the entries of positions won by a move out of the table (a den
-    /// entry, or a capture or trade into a lost position), which compresses it better; those
-    /// moves are looked at first.
-    ///
     /// # Errors
     /// A [`ProbeError`]: finished game, face-down tiles, wrong rule set, too many pieces,
     /// missing table, or a bad file.
     pub fn probe_wdl(&self, pos: &Position) -> ProbeResult<Wdl> {
         let table = self.table_for(pos)?;
-        if self.wins_by_leaving(pos)? {
-            return Ok(Wdl::Win);
-        }
         let (file, block, i) = self.block(table, Kind::Wdl, Tablebase::index(table, pos))?;
         Ok(file.wdl_entry(&block, i)?)
-    }
-
-    /// Whether a den entry, capture or trade wins for the side to move.
-    fn wins_by_leaving(&self, pos: &Position) -> ProbeResult<bool> {
-        let mut leaving = Vec::new();
-        pos.for_each_move(|mv, kind| {
-            if kind != MoveKind::Quiet {
-                leaving.push((mv, kind));
-            }
-        });
-        for (mv, kind) in leaving {
-            match pos.play_unchecked(mv, kind) {
-                Outcome::Over {
-                    result: Wdl::Win, ..
-                } => return Ok(true),
-                Outcome::Over { .. } => {}
-                Outcome::Ongoing(next) => {
-                    if self.probe_wdl(&next)? == Wdl::Loss {
-                        return Ok(true);
-                    }
-                }
-            }
-        }
-        Ok(false)
     }
 
     /// The value with its distance to mate, for the side to move, from the DTM file.
