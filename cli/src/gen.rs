@@ -88,9 +88,7 @@ impl Progress for Log {
     fn planned(&self, tables: usize, entries: u64) {
         eprintln!("plan: {tables} tables, {entries} entries to generate");
     }
-    fn kept(&self, m: Material) {
-        eprintln!("kept {m}: complete");
-    }
+    fn kept(&self, _: Material) {}
     fn replacing(&self, m: Material, why: &str) {
         eprintln!("regenerating {m}: {why}");
     }

@@ -214,3 +214,48 @@ fn flip_positions_in_probe_and_adjudicate() {
         .unwrap()
         .contains("above the limit"));
 }
+
+#[test]
+fn a_generation_killed_midway_resumes_to_identical_files() {
+    let clean = tempfile::tempdir().unwrap();
+    let killed = tempfile::tempdir().unwrap();
+    let args = [
+        "--material",
+        "LRvET",
+        "--material",
+        "TDvW",
+        "--quiet",
+        "--threads",
+        "1",
+    ];
+    assert!(gen(clean.path(), &args).status.success());
+    for delay_ms in [30, 150, 400] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jtb"))
+            .args(["gen", "--out", killed.path().to_str().unwrap()])
+            .args(args)
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    assert!(gen(killed.path(), &args).status.success());
+    let tables = |d: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d.join("mistboard"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (a, b) = (tables(clean.path()), tables(killed.path()));
+    assert_eq!(a.len(), b.len());
+    assert!(a == b, "files differ after resuming");
+}

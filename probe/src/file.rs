@@ -49,7 +49,9 @@ impl TableFile {
             map,
             header,
         };
-        let expected = index_end + table.offset(table.header.blocks) + 8;
+        let expected = index_end
+            .saturating_add(table.offset(table.header.blocks))
+            .saturating_add(8);
         if actual != expected {
             return Err(err(TableErrorKind::Truncated { expected, actual }));
         }

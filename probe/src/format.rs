@@ -28,6 +28,9 @@ pub const INDEX_SCHEME: u8 = 1;
 /// Bytes in the header, its checksum included.
 pub const HEADER_LEN: usize = 512;
 const TEXT_LEN: usize = 96;
+/// Bounds that no table reaches, so that a damaged header cannot ask for absurd allocations.
+const MAX_BLOCK_ENTRIES: u32 = 1 << 20;
+const MAX_ENTRIES: u64 = 1 << 40;
 
 /// Which form of a table a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -377,7 +380,11 @@ impl Header {
             generator,
         };
         let expected_blocks = entries.div_ceil(u64::from(block_entries.max(1)));
-        if block_entries == 0 || u64::from(blocks) != expected_blocks {
+        if block_entries == 0
+            || block_entries > MAX_BLOCK_ENTRIES
+            || entries > MAX_ENTRIES
+            || u64::from(blocks) != expected_blocks
+        {
             return Err(TableErrorKind::Mismatch(format!(
                 "header says {blocks} blocks of {block_entries} entries for {entries} entries"
             )));

@@ -1,19 +1,47 @@
-//! Jungle (Dou Shou Qi) and Mistboard flip-game endgame tablebases: the rules, position text,
-//! legal moves, and (as they land) table files and probing.
+//! Jungle (Dou Shou Qi) and Mistboard flip-game endgame tablebases: the rules, position text
+//! and legal moves of every rule set, the table format, and probing.
+//!
+//! Probe a directory of tables written by `jtb gen` (the `jtb-gen` crate):
+//!
+//! ```no_run
+//! use jtb_probe::{Position, RuleSet, Tablebase, Value, Wdl};
+//!
+//! let tb = Tablebase::open("tables", RuleSet::Mistboard)?; // tables/mistboard/*.{wdl,dtm}
+//! let pos: Position = "7/7/7/7/7/7/2L4/1e5/R6 r".parse()?;
+//! assert_eq!(tb.probe_wdl(&pos)?, Wdl::Win);
+//! assert_eq!(tb.probe_dtm(&pos)?, Value::Win(35));
+//! assert_eq!(tb.best_move(&pos)?.unwrap().mv.to_string(), "a1b1");
+//! assert_eq!(tb.line(&pos)?.len(), 35);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The rules and the flip game's dead-draw check need no tables:
 //!
 //! ```
-//! use jtb_probe::{Position, RuleSet};
+//! use jtb_probe::{dead_draw, Adjudication, Color, DeadReason, Position, RuleSet};
 //!
 //! let pos: Position = "7/7/7/7/7/7/7/3R3/2e4 b".parse()?;
 //! assert_eq!(pos.rules(), RuleSet::Mistboard);
 //! let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["c1b1", "c1c2", "c1d1"]); // c1d1 enters the red den
+//!
+//! let flip: Position = "4/4/4/c2L r".parse()?;
+//! assert_eq!(dead_draw(&flip, None), Adjudication::PlayOn { winner: Color::Red, dtm: 9 });
+//! assert_eq!(
+//!     dead_draw(&flip, Some(32)),
+//!     Adjudication::DeadDraw(DeadReason::TooSlow { dtm: 9, clock: 32 })
+//! );
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Errors
-//! Position text that breaks any rule gives a [`ParseError`] naming the problem; nothing here
-//! panics on user input.
+//! Position text that breaks any rule gives a [`ParseError`] naming the problem; probes give a
+//! [`ProbeError`] (game over, too many pieces, missing table, wrong rule set), with a
+//! [`TableError`] naming the file for unreadable, truncated, corrupted or foreign files.
+//! Nothing here panics on user input or on a damaged file.
+//!
+//! # Features
+//! None: the crate always reads zstd-compressed, memory-mapped table files.
 
 #![warn(missing_docs)]
 

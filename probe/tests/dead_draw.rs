@@ -184,3 +184,9 @@ fn not_applicable_inputs() {
         Na(NotApplicable::ClockAboveLimit(41))
     );
 }
+
+#[test]
+fn tablebase_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<jtb_probe::Tablebase>();
+}

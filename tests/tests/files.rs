@@ -219,3 +219,40 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
         Err(ProbeError::NoDirectory(..))
     ));
 }
+
+#[test]
+fn random_damage_is_always_an_error_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
+    let m: Material = "LvE".parse().unwrap();
+    for kind in [Kind::Dtm, Kind::Wdl] {
+        let good = table_path(dir.path(), RuleSet::Mistboard, m, kind);
+        let bytes = fs::read(&good).unwrap();
+        let bad = dir.path().join(format!("bad.{}", kind.extension()));
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let mut b = bytes.clone();
+            let at = (next() % b.len() as u64) as usize;
+            b[at] ^= (next() % 255 + 1) as u8;
+            if next() % 4 == 0 {
+                b.truncate((next() % b.len() as u64) as usize);
+            }
+            fs::write(&bad, &b).unwrap();
+            let checked =
+                TableFile::open_expecting(&bad, RuleSet::Mistboard, m, kind).and_then(|f| {
+                    f.verify_checksum()?;
+                    for blk in 0..f.header().blocks {
+                        f.block(blk)?;
+                    }
+                    Ok(())
+                });
+            assert!(checked.is_err(), "damage at byte {at} went unnoticed");
+        }
+    }
+}

@@ -1,5 +1,6 @@
-//! One-ply verification: every entry of every table up to 3 pieces (mistboard, leiden, and the
-//! flip game), and of some 4-piece tables, equals the best of its successors.
+//! One-ply verification: every entry of every table up to 3 pieces (mistboard, leiden), of every
+//! flip table up to 4 animals, and of some 4-piece Jungle tables, equals the best of its
+//! successors.
 
 use jtb_gen::{solve_all, verify::verify_table};
 use jtb_probe::{Material, RuleSet};
