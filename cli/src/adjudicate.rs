@@ -1,7 +1,7 @@
 //! `jtb adjudicate`: is a position decided? Jungle positions by their tables, flip positions
 //! by the built-in one-animal-each check.
 
-use std::{io::Write, path::PathBuf};
+use std::path::PathBuf;
 
 use jtb_probe::{dead_draw, Adjudication, ProbeError, RuleSet, Value};
 use serde_json::json;
@@ -93,37 +93,27 @@ fn flip_verdict(pos: &jtb_probe::Position) -> Verdict {
 
 pub fn run(args: &Args) -> CliResult {
     let mut tbs = Tablebases::new(args.tables.clone());
-    let mut out = std::io::stdout().lock();
-    let mut all_good = true;
-    let mut io_result = Ok(());
-    input::for_each_input(&args.positions, |text| {
-        if io_result.is_err() {
-            return;
-        }
-        let verdict = judge(&mut tbs, text, args);
-        all_good &= verdict.is_ok();
-        io_result = match (verdict, args.json) {
-            (Ok(v), true) => writeln!(
-                out,
-                "{}",
-                json!({
-                    "position": text,
-                    "dead_draw": v.dead_draw,
-                    "wdl": v.value.map(|x| x.wdl().name()),
-                    "dtm": v.value.and_then(Value::dtm),
-                    "reason": v.reason,
-                })
-            ),
-            (Ok(v), false) => writeln!(
-                out,
-                "{}: {}",
-                if v.dead_draw { "dead draw" } else { "play on" },
-                v.reason
-            ),
-            (Err(e), true) => writeln!(out, "{}", json!({"position": text, "error": e})),
-            (Err(e), false) => writeln!(out, "error: {e}"),
-        };
+    let all_good = input::answer_each(&args.positions, args.json, |text| {
+        let v = judge(&mut tbs, text, args).map_err(|e| {
+            if args.json {
+                e
+            } else {
+                format!("{text}: {e}")
+            }
+        })?;
+        Ok(if args.json {
+            json!({
+                "position": text,
+                "dead_draw": v.dead_draw,
+                "wdl": v.value.map(|x| x.wdl().name()),
+                "dtm": v.value.and_then(Value::dtm),
+                "reason": v.reason,
+            })
+            .to_string()
+        } else {
+            let verdict = if v.dead_draw { "dead draw" } else { "play on" };
+            format!("{text}: {verdict}: {}", v.reason)
+        })
     })?;
-    io_result?;
     Ok(all_good)
 }

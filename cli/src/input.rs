@@ -1,8 +1,9 @@
 //! Positions from the command line or, for `-`, from standard input, one per line.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Write};
 
 use jtb_probe::{ParseError, Position, RuleSet};
+use serde_json::json;
 
 /// The positions named on the command line, with `-` expanded to the lines of standard input
 /// (blank lines skipped). Calls `f` with each input text in order.
@@ -29,4 +30,36 @@ pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()
 /// Parses `text` under `rules`, or by the board's shape when no rule set was given.
 pub fn parse(text: &str, rules: Option<RuleSet>) -> Result<Position, ParseError> {
     Position::parse(text, rules)
+}
+
+/// Prints one answer per input position: `answer` gives the text to print, or an error message,
+/// printed as `{"position": ..., "error": ...}` with `json` and as `error: <message>` otherwise.
+/// Returns whether every position was answered.
+///
+/// # Errors
+/// Reading standard input or writing standard output failed.
+pub fn answer_each(
+    positions: &[String],
+    json: bool,
+    mut answer: impl FnMut(&str) -> Result<String, String>,
+) -> io::Result<bool> {
+    let mut out = io::stdout().lock();
+    let mut all_good = true;
+    let mut written = Ok(());
+    for_each_input(positions, |text| {
+        if written.is_err() {
+            return;
+        }
+        let line = answer(text).unwrap_or_else(|e| {
+            all_good = false;
+            if json {
+                json!({"position": text, "error": e}).to_string()
+            } else {
+                format!("error: {e}")
+            }
+        });
+        written = writeln!(out, "{line}");
+    })?;
+    written?;
+    Ok(all_good)
 }

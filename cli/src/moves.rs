@@ -1,6 +1,6 @@
 //! `jtb moves`: the legal moves of positions.
 
-use std::io::{self, Write};
+use std::io;
 
 use jtb_probe::{Position, RuleSet};
 use serde_json::json;
@@ -30,23 +30,12 @@ fn moves_of(text: &str, rules: Option<RuleSet>) -> Result<Vec<String>, String> {
 
 /// Prints the moves of each position; `Ok(false)` when some line was bad.
 pub fn run(args: &Args) -> io::Result<bool> {
-    let mut out = io::stdout().lock();
-    let mut all_good = true;
-    let mut result = Ok(());
-    input::for_each_input(&args.positions, |text| {
-        if result.is_err() {
-            return;
-        }
-        let answer = moves_of(text, args.rules);
-        all_good &= answer.is_ok();
-        let line = match (&answer, args.json) {
-            (Ok(moves), false) => moves.join(" "),
-            (Err(e), false) => format!("error: {e}"),
-            (Ok(moves), true) => json!({"position": text, "moves": moves}).to_string(),
-            (Err(e), true) => json!({"position": text, "error": e}).to_string(),
-        };
-        result = writeln!(out, "{line}");
-    })?;
-    result?;
-    Ok(all_good)
+    input::answer_each(&args.positions, args.json, |text| {
+        let moves = moves_of(text, args.rules)?;
+        Ok(if args.json {
+            json!({"position": text, "moves": moves}).to_string()
+        } else {
+            moves.join(" ")
+        })
+    })
 }

@@ -1,6 +1,6 @@
 //! `jtb probe`: value, distance to mate, best move and line of positions.
 
-use std::{collections::HashMap, io::Write, path::PathBuf};
+use std::{collections::HashMap, path::PathBuf};
 
 use jtb_probe::{Position, ProbeError, RuleSet, Tablebase, Value};
 use serde_json::json;
@@ -86,56 +86,45 @@ fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, Strin
     })
 }
 
+fn print(text: &str, a: &Answer, json: bool) -> String {
+    if json {
+        let mut obj = json!({
+            "position": text,
+            "rules": a.pos.rules().name(),
+            "wdl": a.value.wdl().name(),
+            "dtm": a.value.dtm(),
+            "best": a.best,
+        });
+        if let Some(line) = &a.line {
+            obj["line"] = json!(line);
+        }
+        return obj.to_string();
+    }
+    let mut s = format!("{text}\n{}rules: {}\n", board::draw(&a.pos), a.pos.rules());
+    s += &match a.value {
+        Value::Draw => "value: draw\n".to_owned(),
+        v => format!(
+            "value: {} for {} to move, {} plies to the end\n",
+            v.wdl(),
+            a.pos.turn(),
+            v.dtm().unwrap_or(0)
+        ),
+    };
+    if let Some(b) = &a.best {
+        s += &format!("best: {b}\n");
+    }
+    if let Some(line) = &a.line {
+        s += &format!("line: {}\n", line.join(" "));
+    }
+    s
+}
+
 pub fn run(args: &Args) -> CliResult {
     let mut tbs = Tablebases::new(args.tables.clone());
-    let mut out = std::io::stdout().lock();
-    let mut all_good = true;
-    let mut io_result = Ok(());
-    input::for_each_input(&args.positions, |text| {
-        if io_result.is_err() {
-            return;
-        }
-        let result = answer(&mut tbs, text, args);
-        all_good &= result.is_ok();
-        let printed = match (result, args.json) {
-            (Ok(a), true) => {
-                let mut obj = json!({
-                    "position": text,
-                    "rules": a.pos.rules().name(),
-                    "wdl": a.value.wdl().name(),
-                    "dtm": a.value.dtm(),
-                    "best": a.best,
-                });
-                if let Some(line) = a.line {
-                    obj["line"] = json!(line);
-                }
-                writeln!(out, "{obj}")
-            }
-            (Err(e), true) => writeln!(out, "{}", json!({"position": text, "error": e})),
-            (Ok(a), false) => {
-                let who = a.pos.turn();
-                let mut s = format!("{}\n{}", text, board::draw(&a.pos));
-                s += &format!("rules: {}\n", a.pos.rules());
-                s += &match a.value {
-                    Value::Draw => "value: draw\n".to_owned(),
-                    v => format!(
-                        "value: {} for {who} to move, {} plies to the end\n",
-                        v.wdl(),
-                        v.dtm().unwrap_or(0)
-                    ),
-                };
-                if let Some(b) = &a.best {
-                    s += &format!("best: {b}\n");
-                }
-                if let Some(line) = &a.line {
-                    s += &format!("line: {}\n", line.join(" "));
-                }
-                writeln!(out, "{s}")
-            }
-            (Err(e), false) => writeln!(out, "{text}\nerror: {e}\n"),
-        };
-        io_result = printed;
+    let all_good = input::answer_each(&args.positions, args.json, |text| {
+        answer(&mut tbs, text, args)
+            .map(|a| print(text, &a, args.json))
+            .map_err(|e| if args.json { e } else { format!("{text}: {e}") })
     })?;
-    io_result?;
     Ok(all_good)
 }

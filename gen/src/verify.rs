@@ -1,6 +1,6 @@
 //! One-ply verification: every entry equals the best of its successors.
 
-use jtb_probe::{Outcome, Position, Value, Wdl};
+use jtb_probe::{Outcome, Position, Value};
 use rayon::prelude::*;
 
 use crate::{write::for_each_used_entry, GenError, Solved, SubTables};
@@ -25,11 +25,7 @@ pub fn one_ply(pos: &Position, tables: &SubTables) -> Result<Value, GenError> {
     let mut best = Value::Loss(0);
     for mv in pos.legal_moves() {
         let v = match pos.play(mv).expect("generated moves are legal") {
-            Outcome::Over { result, .. } => match result {
-                Wdl::Win => Value::Win(1),
-                Wdl::Draw => Value::Draw,
-                Wdl::Loss => Value::Loss(1),
-            },
+            Outcome::Over { result, .. } => result.of_final_move(),
             Outcome::Ongoing(next) => tables.value_of_position(&next)?.back_one_ply(),
         };
         best = best.max(v);

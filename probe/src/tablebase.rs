@@ -350,11 +350,7 @@ impl Tablebase {
             .into_iter()
             .map(|mv| {
                 let value = match pos.play(mv).expect("generated moves are legal") {
-                    Outcome::Over { result, .. } => match result {
-                        Wdl::Win => Value::Win(1),
-                        Wdl::Draw => Value::Draw,
-                        Wdl::Loss => Value::Loss(1),
-                    },
+                    Outcome::Over { result, .. } => result.of_final_move(),
                     Outcome::Ongoing(next) => self.probe_dtm(&next)?.back_one_ply(),
                 };
                 Ok(ScoredMove { mv, value })

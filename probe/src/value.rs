@@ -24,6 +24,17 @@ impl Wdl {
         }
     }
 
+    /// The value, for the side that made it, of a move that ended the game with this result:
+    /// a win or a loss one ply away, or a draw (RULES.md section 3).
+    #[must_use]
+    pub const fn of_final_move(self) -> Value {
+        match self {
+            Wdl::Win => Value::Win(1),
+            Wdl::Draw => Value::Draw,
+            Wdl::Loss => Value::Loss(1),
+        }
+    }
+
     /// `win`, `draw` or `loss`.
     #[must_use]
     pub const fn name(self) -> &'static str {
