@@ -89,6 +89,35 @@ pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bo
     }
 }
 
+/// Removes temporary files (`.NAME.PID.tmp`, see [`crate::write::write_atomic`]) left in `dir`
+/// by generations that were killed. Only where the system lists live processes in `/proc`, and
+/// only files of processes that no longer run.
+fn remove_stale_temporaries(dir: &Path) {
+    let proc = Path::new("/proc");
+    let (true, Ok(entries)) = (proc.join("self").exists(), std::fs::read_dir(dir)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(stem) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix('.')?.strip_suffix(".tmp"))
+        else {
+            continue;
+        };
+        let Some(pid) = stem
+            .rsplit('.')
+            .next()
+            .filter(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        if !pid.is_empty() && !proc.join(pid).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Reads a table's DTM file back into memory.
 ///
 /// # Errors
@@ -141,6 +170,7 @@ pub fn available_memory() -> Option<u64> {
 /// memory limit, or a corrupted smaller table that cannot be read.
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
     let rules = opts.rules;
+    remove_stale_temporaries(&opts.out.join(rules.name()));
     let groups = plan::closure(rules, &opts.targets);
     let mut summary = Summary::default();
     let mut todo: Vec<Vec<Material>> = Vec::new();

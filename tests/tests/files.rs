@@ -60,7 +60,8 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
     // An interrupted run: a stray temporary file, a table with only its DTM file, one
     // truncated, one missing.
     let dir = a.path().join("mistboard");
-    fs::write(dir.join(".EvL.dtm.999.tmp"), b"partial").unwrap();
+    // (pid 4999999 is above the largest pid_max, 2^22: a process that no longer runs.)
+    fs::write(dir.join(".EvL.dtm.4999999.tmp"), b"partial").unwrap();
     fs::remove_file(dir.join("LRvE.wdl")).unwrap();
     let el = dir.join("EvL.dtm");
     let bytes = fs::read(&el).unwrap();
@@ -72,7 +73,10 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
     redone.sort();
     assert_eq!(redone, ["EvL", "LRvE", "TvW"]);
     assert_eq!(summary.kept.len(), 1);
-    fs::remove_file(dir.join(".EvL.dtm.999.tmp")).unwrap();
+    assert!(
+        !dir.join(".EvL.dtm.4999999.tmp").exists(),
+        "stale temporary removed"
+    );
     assert_eq!(files(&dir), fb);
 }
 
