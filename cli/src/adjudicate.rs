@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use jtb_probe::{dead_draw, Adjudication, ProbeError, RuleSet, Value};
+use jtb_probe::{dead_draw, Adjudication, NotApplicable, ProbeError, RuleSet, Value};
 use serde_json::json;
 
 use crate::{input, probe::Tablebases, CliResult};
@@ -40,7 +40,7 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Verdict, Strin
         pos.set_clock(args.clock).map_err(|e| e.to_string())?;
     }
     if pos.rules() == RuleSet::Flip4x4 {
-        return Ok(flip_verdict(&pos));
+        return flip_verdict(&pos);
     }
     let tb = match tbs.get(pos.rules()) {
         Ok(tb) => tb,
@@ -75,8 +75,11 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Verdict, Strin
 }
 
 /// The flip game's one-animal-each check; needs no tables.
-fn flip_verdict(pos: &jtb_probe::Position) -> Verdict {
+fn flip_verdict(pos: &jtb_probe::Position) -> Result<Verdict, String> {
     let adjudication = dead_draw(pos, None);
+    if adjudication == Adjudication::NotApplicable(NotApplicable::GameOver) {
+        return Err(NotApplicable::GameOver.to_string());
+    }
     let reason = match adjudication {
         Adjudication::DeadDraw(r) => r.to_string(),
         Adjudication::PlayOn { winner, dtm } => {
@@ -84,11 +87,11 @@ fn flip_verdict(pos: &jtb_probe::Position) -> Verdict {
         }
         Adjudication::NotApplicable(r) => format!("not applicable: {r}"),
     };
-    Verdict {
+    Ok(Verdict {
         dead_draw: matches!(adjudication, Adjudication::DeadDraw(_)),
         value: adjudication.value_for(pos),
         reason,
-    }
+    })
 }
 
 pub fn run(args: &Args) -> CliResult {

@@ -128,11 +128,12 @@ pub fn run(args: &Args) -> CliResult {
         }
         args.materials.clone()
     };
-    let memory_limit = args
-        .memory_limit
-        .map(|m| m << 20)
-        .or_else(available_memory)
-        .unwrap_or(u64::MAX);
+    let memory_limit = match args.memory_limit {
+        Some(mib) => mib
+            .checked_mul(1 << 20)
+            .ok_or("--memory-limit is too large")?,
+        None => available_memory().unwrap_or(u64::MAX),
+    };
     let opts = GenOptions {
         rules: args.rules,
         targets,

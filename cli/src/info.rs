@@ -84,7 +84,7 @@ pub fn run(args: &Args) -> CliResult {
                     println!("{}", path.display());
                     println!("  {} table of {} under {}, {} entries in {} blocks of {}, {} bytes ({:.3} bits/entry)",
                         h.kind, h.material, h.rules, h.entries, h.blocks, h.block_entries, t.len(),
-                        t.len() as f64 * 8.0 / h.entries as f64);
+                        t.len() as f64 * 8.0 / h.entries.max(1) as f64);
                     println!(
                         "  format {} / index scheme {} / {:?}, written by {}",
                         jtb_probe::format::FORMAT_VERSION,

@@ -13,8 +13,10 @@ use serde_json::json;
 pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()> {
     for arg in args {
         if arg == "-" {
-            for line in io::stdin().lock().lines() {
-                let line = line?;
+            for line in io::stdin().lock().split(b'\n') {
+                // A line that is not UTF-8 becomes a bad position (its error line says so),
+                // not the end of the command.
+                let line = String::from_utf8_lossy(&line?).into_owned();
                 let text = line.trim();
                 if !text.is_empty() {
                     f(text);

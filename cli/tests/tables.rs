@@ -207,6 +207,14 @@ fn flip_positions_in_probe_and_adjudicate() {
         (Some(true), Some("draw"))
     );
     assert!(rows[0]["dtm"].is_null());
+    let o = jtb(&["adjudicate", "--json", "4/4/4/3L r", "4/4/4/4 b"]);
+    assert_eq!(o.status.code(), Some(1));
+    for row in json_lines(&o) {
+        assert!(
+            row["error"].as_str().unwrap().contains("game over"),
+            "{row}"
+        );
+    }
     let o = jtb(&["adjudicate", "--json", "--clock", "41", "4/4/4/c2L r"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(json_lines(&o)[0]["error"]

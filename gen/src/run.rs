@@ -126,6 +126,12 @@ pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, G
     let path = table_path(root, rules, material, Kind::Dtm);
     let file = TableFile::open_expecting(&path, rules, material, Kind::Dtm)?;
     let layout = Layout::new(rules, material);
+    if file.header().entries != layout.len() as u64 {
+        return Err(GenError::Corrupt(format!(
+            "{}: wrong number of entries",
+            path.display()
+        )));
+    }
     let mut codes = Vec::with_capacity(layout.len());
     for b in 0..file.header().blocks {
         let block = file.block(b)?;

@@ -207,7 +207,7 @@ impl TableFile {
     fn bad_entry(&self, why: &str) -> TableError {
         TableError::new(
             &self.path,
-            TableErrorKind::CorruptBlock(u32::MAX, why.to_owned()),
+            TableErrorKind::Mismatch(format!("corrupted entry: {why}")),
         )
     }
 }

@@ -33,6 +33,8 @@ pub enum NotApplicable {
     NotFlipGame,
     /// Face-down tiles are left.
     FaceDownTiles,
+    /// The game is over: a side has no animal left (RULES.md section 4: a typed "game over").
+    GameOver,
     /// Not exactly one animal per side.
     NotOneEach {
         /// Red animals.
@@ -49,6 +51,7 @@ impl fmt::Display for NotApplicable {
         match self {
             NotApplicable::NotFlipGame => f.write_str("not a flip-game position"),
             NotApplicable::FaceDownTiles => f.write_str("face-down tiles are left"),
+            NotApplicable::GameOver => f.write_str("game over: a side has no animal left"),
             NotApplicable::NotOneEach { red, blue } => {
                 write!(f, "not one animal each (red has {red}, blue has {blue})")
             }
@@ -184,6 +187,9 @@ pub fn dead_draw(pos: &Position, clock: Option<u32>) -> Adjudication {
     }
     if pos.hidden() != 0 {
         return Adjudication::NotApplicable(NotApplicable::FaceDownTiles);
+    }
+    if pos.is_game_over() {
+        return Adjudication::NotApplicable(NotApplicable::GameOver);
     }
     let clock = clock.or(pos.clock()).unwrap_or(0);
     if clock > RuleSet::Flip4x4.clock_limit() {

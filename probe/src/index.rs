@@ -46,10 +46,15 @@ impl Layout {
     /// The layout of `material` (either orientation) under `rules`.
     ///
     /// # Panics
-    /// If a side of the material has no piece.
+    /// If a side of the material has no piece, or it has more than [`Layout::MAX_PIECES`].
     #[must_use]
     pub fn new(rules: RuleSet, material: Material) -> Layout {
         let material = material.canonical();
+        assert!(
+            material.total() <= Layout::MAX_PIECES,
+            "at most {} pieces per table",
+            Layout::MAX_PIECES
+        );
         assert!(
             material.count(Color::Red) > 0 && material.count(Color::Blue) > 0,
             "a table needs a piece on each side"
@@ -94,6 +99,9 @@ impl Layout {
             side_stride: stride,
         }
     }
+
+    /// The most pieces a table may have (the index must fit in 64 bits with room to spare).
+    pub const MAX_PIECES: usize = 8;
 
     /// The rule set.
     #[must_use]

@@ -206,7 +206,7 @@ impl Position {
                 .expect("clamped");
         }
         if let (Some(n), Color::Blue) = (self.move_number(), mover) {
-            next.set_move_number(Some(n + 1));
+            next.set_move_number(Some(n.saturating_add(1)));
         }
         Outcome::Ongoing(next)
     }

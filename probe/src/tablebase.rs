@@ -198,7 +198,10 @@ impl Tablebase {
             let Ok(material) = stem.parse::<Material>() else {
                 continue;
             };
-            if material != material.canonical() || tables.contains_key(&material) {
+            let plausible = material.total() <= Layout::MAX_PIECES
+                && material.count(crate::piece::Color::Red) > 0
+                && material.count(crate::piece::Color::Blue) > 0;
+            if !plausible || material != material.canonical() || tables.contains_key(&material) {
                 continue;
             }
             tables.insert(

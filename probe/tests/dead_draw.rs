@@ -169,11 +169,15 @@ fn not_applicable_inputs() {
     );
     assert_eq!(
         dead_draw(&pos("4/4/4/3L r"), None),
-        Na(NotApplicable::NotOneEach { red: 1, blue: 0 })
+        Na(NotApplicable::GameOver)
     );
     assert_eq!(
         dead_draw(&pos("4/4/4/4 r"), None),
-        Na(NotApplicable::NotOneEach { red: 0, blue: 0 })
+        Na(NotApplicable::GameOver)
+    );
+    assert_eq!(
+        dead_draw(&pos("4/4/4/ClR1 r"), None),
+        Na(NotApplicable::NotOneEach { red: 2, blue: 1 })
     );
     assert_eq!(
         dead_draw(&pos("7/7/7/7/7/7/7/3R3/2e4 b"), None),
