@@ -1,7 +1,23 @@
 //! Retrograde generation of Jungle and flip-game endgame tables.
 //!
 //! [`solve`] solves one material, given the smaller tables its captures lead into
-//! ([`SubTables`]); values and distances follow RULES.md section 3 exactly.
+//! ([`SubTables`]); values and distances follow RULES.md section 3 exactly. [`solve_all`] does a
+//! whole closure in memory; [`run::generate`] writes files (resumable), [`verify`] checks tables
+//! one ply deep, and [`dead_draw`] builds the flip game's built-in one-each table.
+//!
+//! ```
+//! use jtb_gen::solve_all;
+//! use jtb_probe::{Material, Position, RuleSet, Value};
+//!
+//! let lve: Material = "LvE".parse()?;
+//! let tables = solve_all(RuleSet::Mistboard, &[lve])?;
+//! let pos: Position = "7/7/7/7/7/3l3/7/3E3/7 r".parse()?;
+//! assert_eq!(tables.value_of_position(&pos)?, Value::Win(17));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Errors
+//! Everything that can stop a generation is a [`GenError`].
 
 #![warn(missing_docs)]
 
