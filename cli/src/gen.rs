@@ -148,8 +148,11 @@ pub fn run(args: &Args) -> CliResult {
         let overall = multi.add(ProgressBar::new(0));
         overall.set_style(
             ProgressStyle::with_template(
-                "{msg:>14} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
+                "{msg:>14} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, {rate}, ETA {eta}",
             )?
+            .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
+            })
             .progress_chars("=> "),
         );
         let bars = Bars {
