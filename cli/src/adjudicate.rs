@@ -10,21 +10,14 @@ use crate::{input, probe::Tablebases, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
-    #[arg(long)]
-    rules: Option<RuleSet>,
+    #[command(flatten)]
+    input: input::PositionArgs,
     /// Table root directory.
     #[arg(long, default_value = "tables", value_name = "DIR")]
     tables: PathBuf,
     /// Half-move clock, overriding the position text's.
     #[arg(long)]
     clock: Option<u32>,
-    /// One JSON object per line.
-    #[arg(long)]
-    json: bool,
-    /// Positions in position text; `-` reads one per line from standard input.
-    #[arg(required = true, value_name = "POSITION")]
-    positions: Vec<String>,
 }
 
 /// The verdict on one position.
@@ -35,7 +28,7 @@ pub struct Verdict {
 }
 
 fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Verdict, String> {
-    let mut pos = input::parse(text, args.rules).map_err(|e| e.to_string())?;
+    let mut pos = input::parse(text, args.input.rules).map_err(|e| e.to_string())?;
     if args.clock.is_some() {
         pos.set_clock(args.clock).map_err(|e| e.to_string())?;
     }
@@ -96,15 +89,15 @@ fn flip_verdict(pos: &jtb_probe::Position) -> Result<Verdict, String> {
 
 pub fn run(args: &Args) -> CliResult {
     let mut tbs = Tablebases::new(args.tables.clone());
-    let all_good = input::answer_each(&args.positions, args.json, |text| {
+    let all_good = input::answer_each(&args.input.positions, args.input.json, |text| {
         let v = judge(&mut tbs, text, args).map_err(|e| {
-            if args.json {
+            if args.input.json {
                 e
             } else {
                 format!("{text}: {e}")
             }
         })?;
-        Ok(if args.json {
+        Ok(if args.input.json {
             json!({
                 "position": text,
                 "dead_draw": v.dead_draw,

@@ -5,6 +5,20 @@ use std::io::{self, BufRead, Write};
 use jtb_probe::{ParseError, Position, RuleSet};
 use serde_json::json;
 
+/// Options of the commands that answer positions one per line.
+#[derive(clap::Args)]
+pub struct PositionArgs {
+    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
+    #[arg(long)]
+    pub rules: Option<RuleSet>,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+    /// Positions in position text; `-` reads one per line from standard input.
+    #[arg(required = true, value_name = "POSITION")]
+    pub positions: Vec<String>,
+}
+
 /// The positions named on the command line, with `-` expanded to the lines of standard input
 /// (blank lines skipped). Calls `f` with each input text in order.
 ///

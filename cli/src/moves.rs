@@ -9,15 +9,8 @@ use crate::input;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
-    #[arg(long)]
-    rules: Option<RuleSet>,
-    /// One JSON object per line instead of plain text.
-    #[arg(long)]
-    json: bool,
-    /// Positions in position text; `-` reads one per line from standard input.
-    #[arg(required = true, value_name = "POSITION")]
-    positions: Vec<String>,
+    #[command(flatten)]
+    input: input::PositionArgs,
 }
 
 fn moves_of(text: &str, rules: Option<RuleSet>) -> Result<Vec<String>, String> {
@@ -30,9 +23,9 @@ fn moves_of(text: &str, rules: Option<RuleSet>) -> Result<Vec<String>, String> {
 
 /// Prints the moves of each position; `Ok(false)` when some line was bad.
 pub fn run(args: &Args) -> io::Result<bool> {
-    input::answer_each(&args.positions, args.json, |text| {
-        let moves = moves_of(text, args.rules)?;
-        Ok(if args.json {
+    input::answer_each(&args.input.positions, args.input.json, |text| {
+        let moves = moves_of(text, args.input.rules)?;
+        Ok(if args.input.json {
             json!({"position": text, "moves": moves}).to_string()
         } else {
             moves.join(" ")

@@ -9,21 +9,14 @@ use crate::{board, input, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
-    #[arg(long)]
-    rules: Option<RuleSet>,
+    #[command(flatten)]
+    input: input::PositionArgs,
     /// Table root directory.
     #[arg(long, default_value = "tables", value_name = "DIR")]
     tables: PathBuf,
-    /// One JSON object per line.
-    #[arg(long)]
-    json: bool,
     /// Also give the whole best line.
     #[arg(long)]
     line: bool,
-    /// Positions in position text; `-` reads one per line from standard input.
-    #[arg(required = true, value_name = "POSITION")]
-    positions: Vec<String>,
 }
 
 /// Tablebases of each rule set under one root, opened on first use.
@@ -58,7 +51,7 @@ struct Answer {
 }
 
 fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, String> {
-    let pos = input::parse(text, args.rules).map_err(|e| e.to_string())?;
+    let pos = input::parse(text, args.input.rules).map_err(|e| e.to_string())?;
     let tb = tbs.get(pos.rules())?;
     let err = |e: ProbeError| e.to_string();
     let value = tb.probe_dtm(&pos).map_err(err)?;
@@ -121,10 +114,16 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
 
 pub fn run(args: &Args) -> CliResult {
     let mut tbs = Tablebases::new(args.tables.clone());
-    let all_good = input::answer_each(&args.positions, args.json, |text| {
+    let all_good = input::answer_each(&args.input.positions, args.input.json, |text| {
         answer(&mut tbs, text, args)
-            .map(|a| print(text, &a, args.json))
-            .map_err(|e| if args.json { e } else { format!("{text}: {e}") })
+            .map(|a| print(text, &a, args.input.json))
+            .map_err(|e| {
+                if args.input.json {
+                    e
+                } else {
+                    format!("{text}: {e}")
+                }
+            })
     })?;
     Ok(all_good)
 }

@@ -351,6 +351,9 @@ fn captures_of(
         Ok(subs.value(mover.other(), &placed[..n])?.back_one_ply())
     };
 
+    let mut record =
+        |b: u32, v: Value| note(material, v, &mut win[b as usize], &mut loss[b as usize]);
+
     // Moves of outer pieces.
     for (j, &piece) in frame.outer.iter().enumerate() {
         if piece.color != mover {
@@ -363,12 +366,7 @@ fn captures_of(
             }
             if t.den {
                 for b in ones(legal) {
-                    note(
-                        material,
-                        Value::Win(1),
-                        &mut win[b as usize],
-                        &mut loss[b as usize],
-                    )?;
+                    record(b, Value::Win(1))?;
                 }
                 continue;
             }
@@ -388,7 +386,7 @@ fn captures_of(
                     } else {
                         after(Some((j, t.to)), &[m], Some(inner_at))?
                     };
-                    note(material, v, &mut win[b as usize], &mut loss[b as usize])?;
+                    record(b, v)?;
                 }
             } else if frame.inner.color != mover {
                 let b = frame.bits.bit(t.to);
@@ -403,7 +401,7 @@ fn captures_of(
                 } else {
                     after(Some((j, t.to)), &[], None)?
                 };
-                note(material, v, &mut win[b as usize], &mut loss[b as usize])?;
+                record(b, v)?;
             }
         }
     }
@@ -417,12 +415,7 @@ fn captures_of(
                     continue;
                 }
                 if t.den {
-                    note(
-                        material,
-                        Value::Win(1),
-                        &mut win[b as usize],
-                        &mut loss[b as usize],
-                    )?;
+                    record(b, Value::Win(1))?;
                     continue;
                 }
                 let Some(m) = sq.iter().position(|&s| s == t.to) else {
@@ -440,7 +433,7 @@ fn captures_of(
                 } else {
                     after(None, &[m], Some(t.to))?
                 };
-                note(material, v, &mut win[b as usize], &mut loss[b as usize])?;
+                record(b, v)?;
             }
         }
     }
