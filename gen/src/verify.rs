@@ -22,15 +22,16 @@ pub struct Mismatch {
 /// # Errors
 /// [`GenError::MissingTable`] when a successor's table is absent.
 pub fn one_ply(pos: &Position, tables: &SubTables) -> Result<Value, GenError> {
-    let mut best = Value::Loss(0);
-    for mv in pos.legal_moves() {
-        let v = match pos.play(mv).expect("generated moves are legal") {
-            Outcome::Over { result, .. } => result.of_final_move(),
-            Outcome::Ongoing(next) => tables.value_of_position(&next)?.back_one_ply(),
+    let mut best = Ok(Value::Loss(0));
+    pos.for_each_outcome(|_, outcome| {
+        let Ok(so_far) = best else { return };
+        let v = match outcome {
+            Outcome::Over { result, .. } => Ok(result.of_final_move()),
+            Outcome::Ongoing(next) => tables.value_of_position(&next).map(Value::back_one_ply),
         };
-        best = best.max(v);
-    }
-    Ok(best)
+        best = v.map(|v| so_far.max(v));
+    });
+    best
 }
 
 /// Checks every used entry of `table` against its successors; `tables` must hold `table`

@@ -8,8 +8,23 @@ use std::{fmt, sync::LazyLock};
 use crate::piece::Color;
 
 /// A square: file `a`.. and rank `1`.., packed as `rank * 8 + file` (both 0-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Squares order by file, then rank: the ASCII order of their text (`a1 < a2 < b1`), so that
+/// moves sort as their text does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Square(u8);
+
+impl Ord for Square {
+    fn cmp(&self, other: &Square) -> std::cmp::Ordering {
+        (self.file(), self.rank()).cmp(&(other.file(), other.rank()))
+    }
+}
+
+impl PartialOrd for Square {
+    fn partial_cmp(&self, other: &Square) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl Square {
     /// The square on `file` and `rank` (both 0-based).

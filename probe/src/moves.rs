@@ -11,7 +11,7 @@ use crate::{
     value::Wdl,
 };
 
-/// A move: from-square, to-square. Prints as `b3b7`.
+/// A move: from-square, to-square. Prints as `b3b7`; orders as its text does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     /// Where the piece stands.
@@ -142,8 +142,8 @@ impl Position {
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         self.for_each_move(|m, _| moves.push(m));
-        // File then rank of each square is exactly the ASCII order of the text.
-        moves.sort_by_key(|m| (m.from.file(), m.from.rank(), m.to.file(), m.to.rank()));
+        // Squares order as their text does, so this is the ASCII order of the moves.
+        moves.sort_unstable();
         moves
     }
 
@@ -170,6 +170,12 @@ impl Position {
             position: self.to_string(),
         })?;
         Ok(self.play_unchecked(mv, kind))
+    }
+
+    /// Calls `f` with every legal move and its outcome, in no set order: what a solver or a
+    /// one-ply check needs, without looking each move up again as [`Position::play`] does.
+    pub fn for_each_outcome(&self, mut f: impl FnMut(Move, Outcome)) {
+        self.for_each_move(|mv, kind| f(mv, self.play_unchecked(mv, kind)));
     }
 
     /// Plays a move known to be legal, of the given kind.

@@ -349,10 +349,13 @@ impl Tablebase {
     pub fn scored_moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredMove>> {
         self.table_for(pos)?;
         let pos = pos.without_clocks();
-        pos.legal_moves()
+        let mut outcomes = Vec::new();
+        pos.for_each_outcome(|mv, outcome| outcomes.push((mv, outcome)));
+        outcomes.sort_unstable_by_key(|&(mv, _)| mv);
+        outcomes
             .into_iter()
-            .map(|mv| {
-                let value = match pos.play(mv).expect("generated moves are legal") {
+            .map(|(mv, outcome)| {
+                let value = match outcome {
                     Outcome::Over { result, .. } => result.of_final_move(),
                     Outcome::Ongoing(next) => self.probe_dtm(&next)?.back_one_ply(),
                 };
