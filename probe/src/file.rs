@@ -1,6 +1,6 @@
 //! Reading table files: memory-mapped, checked on open, blocks decompressed on demand.
 
-use std::{fs::File, path::Path, path::PathBuf};
+use std::{cell::RefCell, fs::File, path::Path, path::PathBuf};
 
 use memmap2::Mmap;
 use xxhash_rust::xxh3::Xxh3;
@@ -11,6 +11,21 @@ use crate::{
     rules::RuleSet,
     value::{Value, Wdl},
 };
+
+/// Decompresses one zstd frame of at most `capacity` bytes, reusing this thread's
+/// decompression context (creating one per block costs as much as a small block's decoding).
+fn decompress(frame: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+    thread_local! {
+        static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
+    }
+    CONTEXT.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(zstd::bulk::Decompressor::new()?);
+        }
+        slot.as_mut().expect("just set").decompress(frame, capacity)
+    })
+}
 
 /// An open table file (WDL or DTM form).
 #[derive(Debug)]
@@ -150,8 +165,8 @@ impl TableFile {
         let expected = self.header.encoding.bytes_for(self.header.entries_in(b));
         let corrupt =
             |why: String| TableError::new(&self.path, TableErrorKind::CorruptBlock(b, why));
-        let data = zstd::bulk::decompress(&self.map[start..end], expected)
-            .map_err(|e| corrupt(e.to_string()))?;
+        let data =
+            decompress(&self.map[start..end], expected).map_err(|e| corrupt(e.to_string()))?;
         if data.len() != expected {
             return Err(corrupt(format!(
                 "{} bytes, expected {expected}",
