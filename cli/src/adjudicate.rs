@@ -1,8 +1,6 @@
 //! `jtb adjudicate`: is a position decided? Jungle positions by their tables, flip positions
 //! by the built-in one-animal-each check.
 
-use std::path::PathBuf;
-
 use jtb_probe::{dead_draw, Adjudication, NotApplicable, ProbeError, RuleSet, Value};
 use serde_json::json;
 
@@ -12,9 +10,8 @@ use crate::{input, probe::Tablebases, CliResult};
 pub struct Args {
     #[command(flatten)]
     input: input::PositionArgs,
-    /// Table root directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: input::TablesArg,
     /// Half-move clock, overriding the position text's.
     #[arg(long)]
     clock: Option<u32>,
@@ -88,7 +85,7 @@ fn flip_verdict(pos: &jtb_probe::Position) -> Result<Verdict, String> {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let mut tbs = Tablebases::new(args.tables.clone());
+    let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, |text| {
         let v = judge(&mut tbs, text, args).map_err(|e| {
             if args.input.json {

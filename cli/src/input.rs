@@ -1,6 +1,9 @@
 //! Positions from the command line or, for `-`, from standard input, one per line.
 
-use std::io::{self, BufRead, Write};
+use std::{
+    io::{self, BufRead, Write},
+    path::PathBuf,
+};
 
 use jtb_probe::{ParseError, Position, RuleSet};
 use serde_json::json;
@@ -17,6 +20,24 @@ pub struct PositionArgs {
     /// Positions in position text; `-` reads one per line from standard input.
     #[arg(required = true, value_name = "POSITION")]
     pub positions: Vec<String>,
+}
+
+/// The table root directory.
+#[derive(clap::Args)]
+pub struct TablesArg {
+    /// Table root directory (a rule set's tables are in DIR/<rules>/).
+    #[arg(long = "tables", default_value = "tables", value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// The tables of one rule set, for the commands that work on whole tables.
+#[derive(clap::Args)]
+pub struct TableSetArgs {
+    #[command(flatten)]
+    pub tables: TablesArg,
+    /// Rule set.
+    #[arg(long, default_value = "mistboard")]
+    pub rules: RuleSet,
 }
 
 /// The positions named on the command line, with `-` expanded to the lines of standard input

@@ -11,9 +11,8 @@ use crate::{board, input, CliResult};
 pub struct Args {
     #[command(flatten)]
     input: input::PositionArgs,
-    /// Table root directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
-    tables: PathBuf,
+    #[command(flatten)]
+    tables: input::TablesArg,
     /// Also give the whole best line.
     #[arg(long)]
     line: bool,
@@ -113,7 +112,7 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let mut tbs = Tablebases::new(args.tables.clone());
+    let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, |text| {
         answer(&mut tbs, text, args)
             .map(|a| print(text, &a, args.input.json))

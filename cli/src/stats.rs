@@ -1,28 +1,22 @@
 //! `jtb stats`: win/draw/loss counts and longest wins per material and side to move.
 
-use std::path::PathBuf;
-
-use jtb_probe::{Kind, RuleSet, TableFile, Tablebase};
+use jtb_probe::{Kind, TableFile, Tablebase};
 use serde_json::json;
 
-use crate::CliResult;
+use crate::{input, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Table root directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
-    tables: PathBuf,
-    /// Rule set.
-    #[arg(long, default_value = "mistboard")]
-    rules: RuleSet,
+    #[command(flatten)]
+    set: input::TableSetArgs,
     /// One JSON object per material and side to move.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let tb = Tablebase::open(&args.tables, args.rules)?;
-    let dir = args.tables.join(args.rules.name());
+    let tb = Tablebase::open(&args.set.tables.dir, args.set.rules)?;
+    let dir = args.set.tables.dir.join(args.set.rules.name());
     if !args.json {
         println!(
             "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8}  longest win",
@@ -32,7 +26,7 @@ pub fn run(args: &Args) -> CliResult {
     let mut ok = true;
     for m in tb.materials() {
         let path = dir.join(format!("{m}.{}", Kind::Dtm.extension()));
-        let file = match TableFile::open_expecting(&path, args.rules, m, Kind::Dtm) {
+        let file = match TableFile::open_expecting(&path, args.set.rules, m, Kind::Dtm) {
             Ok(f) => f,
             Err(e) => {
                 ok = false;

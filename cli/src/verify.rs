@@ -1,6 +1,6 @@
 //! `jtb verify`: checksums, then every entry against the best of its successors.
 
-use std::{collections::BTreeSet, path::PathBuf, sync::Arc};
+use std::{collections::BTreeSet, sync::Arc};
 
 use jtb_gen::{
     plan,
@@ -11,16 +11,12 @@ use jtb_gen::{
 };
 use jtb_probe::{Kind, Material, RuleSet, TableFile, Tablebase};
 
-use crate::CliResult;
+use crate::{input, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Table root directory.
-    #[arg(long, default_value = "tables", value_name = "DIR")]
-    tables: PathBuf,
-    /// Rule set.
-    #[arg(long, default_value = "mistboard")]
-    rules: RuleSet,
+    #[command(flatten)]
+    set: input::TableSetArgs,
     /// Materials to verify (default: every table present); repeatable.
     #[arg(long = "material", value_name = "M")]
     materials: Vec<Material>,
@@ -30,21 +26,25 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let rules = args.rules;
+    let rules = args.set.rules;
     let materials: Vec<Material> = if args.materials.is_empty() {
-        Tablebase::open(&args.tables, rules)?.materials()
+        Tablebase::open(&args.set.tables.dir, rules)?.materials()
     } else {
         args.materials.iter().map(|m| m.canonical()).collect()
     };
     if materials.is_empty() {
-        return Err(format!("no tables of {rules} under {}", args.tables.display()).into());
+        return Err(format!(
+            "no tables of {rules} under {}",
+            args.set.tables.dir.display()
+        )
+        .into());
     }
     let mut ok = true;
     let mut intact = BTreeSet::new();
     for &m in &materials {
         let mut good = true;
         for kind in [Kind::Dtm, Kind::Wdl] {
-            let path = table_path(&args.tables, rules, m, kind);
+            let path = table_path(&args.set.tables.dir, rules, m, kind);
             let result =
                 TableFile::open_expecting(&path, rules, m, kind).and_then(|f| f.verify_checksum());
             if let Err(e) = result {
@@ -68,17 +68,17 @@ pub fn run(args: &Args) -> CliResult {
     }
     for m in materials.iter().filter(|m| intact.contains(m)) {
         let mut tables = SubTables::new();
-        let table = Arc::new(load(&args.tables, rules, *m)?);
+        let table = Arc::new(load(&args.set.tables.dir, rules, *m)?);
         tables.insert(Arc::clone(&table));
         for s in plan::successors(rules, *m) {
-            match load(&args.tables, rules, s) {
+            match load(&args.set.tables.dir, rules, s) {
                 Ok(t) => tables.insert(Arc::new(t)),
                 Err(e) => return Err(format!("verifying {m} needs {s}: {e}").into()),
             }
         }
-        let wdl_ok = check_wdl_file(&args.tables, rules, *m, &table)?;
+        let wdl_ok = check_wdl_file(&args.set.tables.dir, rules, *m, &table)?;
         let mismatches = verify_table(&table, &tables, 10)?;
-        let path = table_path(&args.tables, rules, *m, Kind::Dtm);
+        let path = table_path(&args.set.tables.dir, rules, *m, Kind::Dtm);
         for x in &mismatches {
             println!(
                 "FAIL {}: {}: stored {}, successors give {}",
