@@ -1,7 +1,7 @@
-//! `jtb adjudicate`: is a position decided? Jungle positions by their tables, flip positions
-//! by the built-in one-animal-each check.
+//! `jtb adjudicate`: is a position decided at its clock? The rule is the library's
+//! ([`jtb_probe::adjudicate`]); this prints it.
 
-use jtb_probe::{dead_draw, Adjudication, NotApplicable, ProbeError, RuleSet, Value};
+use jtb_probe::{RuleSet, Value};
 use serde_json::json;
 
 use crate::{input, probe::Tablebases, CliResult};
@@ -17,95 +17,52 @@ pub struct Args {
     clock: Option<u32>,
 }
 
-/// The verdict on one position.
-pub struct Verdict {
-    pub dead_draw: bool,
-    pub value: Option<Value>,
-    pub reason: String,
-}
-
-fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Verdict, String> {
-    let mut pos = input::parse(text, args.input.rules).map_err(|e| e.to_string())?;
-    if args.clock.is_some() {
-        pos.set_clock(args.clock).map_err(|e| e.to_string())?;
-    }
-    if pos.rules() == RuleSet::Flip4x4 {
-        return flip_verdict(&pos);
-    }
-    let tb = match tbs.get(pos.rules()) {
-        Ok(tb) => tb,
-        Err(e) => {
-            return Ok(Verdict {
-                dead_draw: false,
-                value: None,
-                reason: format!("not covered: {e}"),
-            })
-        }
+fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, String> {
+    let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
+    // The flip game's one-animal-each check needs no tables: a missing directory only matters
+    // where the tables are asked.
+    let (tables, open_error) = match tbs.get(pos.rules()) {
+        Ok(tb) => (Some(tb), None),
+        Err(e) => (None, Some(e.to_string())),
     };
-    match tb.probe_dtm(&pos) {
-        Ok(Value::Draw) => Ok(Verdict {
-            dead_draw: true,
-            value: Some(Value::Draw),
-            reason: "the tables say neither side can force a win".into(),
-        }),
-        Ok(v) => Ok(Verdict {
-            dead_draw: false,
-            value: Some(v),
-            reason: format!("{} to move: {v}", pos.turn()),
-        }),
-        Err(e @ (ProbeError::TooManyPieces { .. } | ProbeError::MissingTable { .. })) => {
-            Ok(Verdict {
-                dead_draw: false,
-                value: None,
-                reason: format!("not covered: {e}"),
-            })
-        }
-        Err(e) => Err(e.to_string()),
+    let v = jtb_probe::adjudicate(tables, &pos).map_err(|e| e.to_string())?;
+    let mut reason = v.reason.to_string();
+    if let (Some(e), jtb_probe::VerdictReason::NotCovered(None)) = (open_error, &v.reason) {
+        reason = format!("not covered: {e}");
     }
-}
-
-/// The flip game's one-animal-each check; needs no tables.
-fn flip_verdict(pos: &jtb_probe::Position) -> Result<Verdict, String> {
-    let adjudication = dead_draw(pos, None);
-    if adjudication == Adjudication::NotApplicable(NotApplicable::GameOver) {
-        return Err(NotApplicable::GameOver.to_string());
-    }
-    let reason = match adjudication {
-        Adjudication::DeadDraw(r) => r.to_string(),
-        Adjudication::PlayOn { winner, dtm } => {
-            format!("{winner} forces the capture in {dtm} plies")
-        }
-        Adjudication::NotApplicable(r) => format!("not applicable: {r}"),
+    let rule_wdl = match (&v.rule, pos.rules()) {
+        (Some(r), _) => Some(r.wdl),
+        // The one-each check is the rule value itself (RULES.md 5.7).
+        (None, RuleSet::Flip4x4) => v.value.map(Value::wdl),
+        (None, _) => None,
     };
-    Ok(Verdict {
-        dead_draw: matches!(adjudication, Adjudication::DeadDraw(_)),
-        value: adjudication.value_for(pos),
-        reason,
+    Ok(if args.input.json {
+        json!({
+            "position": text,
+            "dead_draw": v.dead_draw,
+            "wdl": v.value.map(|x| x.wdl().name()),
+            "dtm": v.value.and_then(Value::dtm),
+            "dtc": v.rule.map_or_else(|| v.value.and_then(Value::dtm), |r| r.dtc.dtm()),
+            "rule_wdl": rule_wdl.map(|w| w.name()),
+            "clock": pos.clock(),
+            "reason": reason,
+        })
+        .to_string()
+    } else {
+        let verdict = if v.dead_draw { "dead draw" } else { "play on" };
+        format!("{text}: {verdict}: {reason}")
     })
 }
 
 pub fn run(args: &Args) -> CliResult {
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, |text| {
-        let v = judge(&mut tbs, text, args).map_err(|e| {
+        judge(&mut tbs, text, args).map_err(|e| {
             if args.input.json {
                 e
             } else {
                 format!("{text}: {e}")
             }
-        })?;
-        Ok(if args.input.json {
-            json!({
-                "position": text,
-                "dead_draw": v.dead_draw,
-                "wdl": v.value.map(|x| x.wdl().name()),
-                "dtm": v.value.and_then(Value::dtm),
-                "reason": v.reason,
-            })
-            .to_string()
-        } else {
-            let verdict = if v.dead_draw { "dead draw" } else { "play on" };
-            format!("{text}: {verdict}: {}", v.reason)
         })
     })?;
     Ok(all_good)

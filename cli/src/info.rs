@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use jtb_probe::{Header, TableFile};
+use jtb_probe::{Header, Kind, TableFile};
 use serde_json::json;
 
 use crate::CliResult;
@@ -16,8 +16,8 @@ pub struct Args {
     json: bool,
 }
 
-/// Table files at `path`: the file itself, or the `.wdl`/`.dtm` files of a directory and of its
-/// subdirectories, sorted.
+/// Table files at `path`: the file itself, or the `.wdl`/`.dtm`/`.dtc` files of a directory and
+/// of its subdirectories, sorted.
 pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         std::fs::metadata(path)?;
@@ -28,7 +28,10 @@ pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
         let p = entry?.path();
         if p.is_dir() {
             out.extend(table_files(&p)?);
-        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("wdl" | "dtm")) {
+        } else if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("wdl" | "dtm" | "dtc")
+        ) {
             out.push(p);
         }
     }
@@ -41,14 +44,19 @@ pub fn header_json(path: &Path, h: &Header, bytes: usize) -> serde_json::Value {
         .iter()
         .zip(&h.stats)
         .map(|(side, s)| {
-            json!({
+            let mut obj = json!({
                 "to_move": side,
                 "wins": s.wins,
                 "draws": s.draws,
                 "losses": s.losses,
                 "longest_win": s.longest_win,
                 "longest_win_position": (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position),
-            })
+            });
+            if h.kind == Kind::Dtc {
+                obj["cursed_wins"] = json!(s.cursed_wins);
+                obj["blessed_losses"] = json!(s.blessed_losses);
+            }
+            obj
         })
         .collect();
     json!({
@@ -93,9 +101,18 @@ pub fn run(args: &Args) -> CliResult {
                         h.generator
                     );
                     for (side, s) in ["red", "blue"].iter().zip(&h.stats) {
-                        println!("  {side} to move: {} wins, {} draws, {} losses; longest win {} plies{}",
-                            s.wins, s.draws, s.losses, s.longest_win,
-                            if s.longest_win_position.is_empty() { String::new() } else { format!(" ({})", s.longest_win_position) });
+                        let at = if s.longest_win_position.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", s.longest_win_position)
+                        };
+                        if h.kind == Kind::Dtc {
+                            println!("  {side} to move, clock rule at clock 0: {} wins, {} draws ({} cursed wins, {} blessed losses), {} losses; longest DTC win {} plies{at}",
+                                s.wins, s.draws, s.cursed_wins, s.blessed_losses, s.losses, s.longest_win);
+                        } else {
+                            println!("  {side} to move: {} wins, {} draws, {} losses; longest win {} plies{at}",
+                                s.wins, s.draws, s.losses, s.longest_win);
+                        }
                     }
                 }
             }

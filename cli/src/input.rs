@@ -69,6 +69,18 @@ pub fn parse(text: &str, rules: Option<RuleSet>) -> Result<Position, ParseError>
     Position::parse(text, rules)
 }
 
+/// As [`parse`], with the half-move clock set to `clock` when given (else the text's, else 0).
+pub fn parse_with_clock(
+    text: &str,
+    rules: Option<RuleSet>,
+    clock: Option<u32>,
+) -> Result<Position, String> {
+    let mut pos = parse(text, rules).map_err(|e| e.to_string())?;
+    pos.set_clock(Some(clock.or(pos.clock()).unwrap_or(0)))
+        .map_err(|e| e.to_string())?;
+    Ok(pos)
+}
+
 /// Prints one answer per input position: `answer` gives the text to print, or an error message,
 /// printed as `{"position": ..., "error": ...}` with `json` and as `error: <message>` otherwise.
 /// Returns whether every position was answered.

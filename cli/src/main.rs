@@ -38,7 +38,7 @@ enum Command {
     Adjudicate(adjudicate::Args),
     /// Show what table files hold.
     Info(info::Args),
-    /// Check table files: checksums, then every entry against its successors.
+    /// Check table files: checksums, then every entry (DTM and DTC) against its successors.
     Verify(verify::Args),
     /// Win/draw/loss counts and longest wins per material.
     Stats(stats::Args),

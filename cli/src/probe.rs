@@ -2,7 +2,7 @@
 
 use std::{collections::HashMap, path::PathBuf};
 
-use jtb_probe::{Position, ProbeError, RuleSet, Tablebase, Value};
+use jtb_probe::{Position, ProbeError, RuleSet, RuleValue, Tablebase, Value};
 use serde_json::json;
 
 use crate::{board, input, CliResult};
@@ -13,15 +13,18 @@ pub struct Args {
     input: input::PositionArgs,
     #[command(flatten)]
     tables: input::TablesArg,
-    /// Also give the whole best line.
+    /// Also give the whole best line, and the whole line under the clock rule.
     #[arg(long)]
     line: bool,
+    /// Half-move clock for the clock rule, overriding the position text's.
+    #[arg(long)]
+    clock: Option<u32>,
 }
 
 /// Tablebases of each rule set under one root, opened on first use.
 pub struct Tablebases {
     root: PathBuf,
-    open: HashMap<RuleSet, Result<Tablebase, String>>,
+    open: HashMap<RuleSet, Result<Tablebase, ProbeError>>,
 }
 
 impl Tablebases {
@@ -32,49 +35,56 @@ impl Tablebases {
         }
     }
 
-    pub fn get(&mut self, rules: RuleSet) -> Result<&Tablebase, String> {
+    /// The tables of `rules`, or why the directory could not be opened.
+    pub fn get(&mut self, rules: RuleSet) -> Result<&Tablebase, &ProbeError> {
         let root = &self.root;
         self.open
             .entry(rules)
-            .or_insert_with(|| Tablebase::open(root, rules).map_err(|e| e.to_string()))
+            .or_insert_with(|| Tablebase::open(root, rules))
             .as_ref()
-            .map_err(Clone::clone)
     }
 }
 
 struct Answer {
     pos: Position,
     value: Value,
+    rule: RuleValue,
     best: Option<String>,
     line: Option<Vec<String>>,
+    rule_line: Option<Vec<String>>,
 }
 
 fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, String> {
-    let pos = input::parse(text, args.input.rules).map_err(|e| e.to_string())?;
-    let tb = tbs.get(pos.rules())?;
+    let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
+    let tb = tbs.get(pos.rules()).map_err(ToString::to_string)?;
     let err = |e: ProbeError| e.to_string();
     let value = tb.probe_dtm(&pos).map_err(err)?;
+    let rule = tb.probe_rule(&pos).map_err(err)?;
     let best = if value == Value::Draw {
         None
     } else {
         tb.best_move(&pos).map_err(err)?.map(|m| m.mv.to_string())
     };
-    let line = if args.line {
-        Some(
-            tb.line(&pos)
-                .map_err(err)?
-                .iter()
-                .map(|s| s.mv.to_string())
-                .collect(),
+    let (line, rule_line) = if args.line {
+        let moves = |mvs: &mut dyn Iterator<Item = jtb_probe::Move>| {
+            mvs.map(|m| m.to_string()).collect::<Vec<_>>()
+        };
+        (
+            Some(moves(&mut tb.line(&pos).map_err(err)?.iter().map(|s| s.mv))),
+            Some(moves(
+                &mut tb.rule_line(&pos).map_err(err)?.iter().map(|s| s.mv),
+            )),
         )
     } else {
-        None
+        (None, None)
     };
     Ok(Answer {
         pos,
         value,
+        rule,
         best,
         line,
+        rule_line,
     })
 }
 
@@ -86,9 +96,16 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
             "wdl": a.value.wdl().name(),
             "dtm": a.value.dtm(),
             "best": a.best,
+            "dtc": a.rule.dtc.dtm(),
+            "category": a.rule.category.name(),
+            "clock": a.rule.clock,
+            "rule_wdl": a.rule.wdl.name(),
         });
         if let Some(line) = &a.line {
             obj["line"] = json!(line);
+        }
+        if let Some(line) = &a.rule_line {
+            obj["rule_line"] = json!(line);
         }
         return obj.to_string();
     }
@@ -102,11 +119,25 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
             v.dtm().unwrap_or(0)
         ),
     };
+    s += &format!(
+        "clock rule: {} at clock {} of {} ({}; {})\n",
+        a.rule.wdl,
+        a.rule.clock,
+        a.rule.limit,
+        a.rule.category,
+        match a.rule.dtc.dtm() {
+            Some(d) => format!("{d} plies to the next capture or the end"),
+            None => "no capture can be forced".to_owned(),
+        }
+    );
     if let Some(b) = &a.best {
         s += &format!("best: {b}\n");
     }
     if let Some(line) = &a.line {
         s += &format!("line: {}\n", line.join(" "));
+    }
+    if let Some(line) = &a.rule_line {
+        s += &format!("rule line: {}\n", line.join(" "));
     }
     s
 }

@@ -1,4 +1,5 @@
-//! `jtb stats`: win/draw/loss counts and longest wins per material and side to move.
+//! `jtb stats`: win/draw/loss counts and longest wins per material and side to move, and what
+//! the clock rule changes: the longest DTC, cursed wins and blessed losses.
 
 use jtb_probe::{Kind, TableFile, Tablebase};
 use serde_json::json;
@@ -19,22 +20,34 @@ pub fn run(args: &Args) -> CliResult {
     let dir = args.set.tables.dir.join(args.set.rules.name());
     if !args.json {
         println!(
-            "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8}  longest win",
-            "material", "move", "wins", "draws", "losses", "longest"
+            "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  longest win",
+            "material",
+            "move",
+            "wins",
+            "draws",
+            "losses",
+            "longest",
+            "cursed wins",
+            "blessed losses",
+            "max DTC"
         );
     }
     let mut ok = true;
     for m in tb.materials() {
-        let path = dir.join(format!("{m}.{}", Kind::Dtm.extension()));
-        let file = match TableFile::open_expecting(&path, args.set.rules, m, Kind::Dtm) {
-            Ok(f) => f,
-            Err(e) => {
+        let open = |kind: Kind| {
+            let path = dir.join(format!("{m}.{}", kind.extension()));
+            TableFile::open_expecting(&path, args.set.rules, m, kind)
+        };
+        let (dtm, dtc) = match (open(Kind::Dtm), open(Kind::Dtc)) {
+            (Ok(dtm), Ok(dtc)) => (dtm, dtc),
+            (Err(e), _) | (_, Err(e)) => {
                 ok = false;
                 eprintln!("{e}");
                 continue;
             }
         };
-        for (side, s) in ["red", "blue"].iter().zip(&file.header().stats) {
+        let sides = dtm.header().stats.iter().zip(&dtc.header().stats);
+        for (side, (s, r)) in ["red", "blue"].iter().zip(sides) {
             if args.json {
                 println!(
                     "{}",
@@ -42,17 +55,23 @@ pub fn run(args: &Args) -> CliResult {
                         "material": m.to_string(), "to_move": side, "wins": s.wins, "draws": s.draws,
                         "losses": s.losses, "longest_win": s.longest_win,
                         "longest_win_position": (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position),
+                        "cursed_wins": r.cursed_wins, "blessed_losses": r.blessed_losses,
+                        "longest_dtc": r.longest_win,
+                        "longest_dtc_position": (!r.longest_win_position.is_empty()).then_some(&r.longest_win_position),
                     })
                 );
             } else {
                 println!(
-                    "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8}  {}",
+                    "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  {}",
                     m.to_string(),
                     side,
                     s.wins,
                     s.draws,
                     s.losses,
                     s.longest_win,
+                    r.cursed_wins,
+                    r.blessed_losses,
+                    r.longest_win,
                     s.longest_win_position
                 );
             }

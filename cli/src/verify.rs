@@ -5,9 +5,9 @@ use std::{collections::BTreeSet, sync::Arc};
 use jtb_gen::{
     plan,
     run::load,
-    verify::verify_table,
+    verify::{verify_table, Check},
     write::{for_each_used_entry, table_path},
-    SubTables,
+    Metric, SubTables,
 };
 use jtb_probe::{Kind, Material, RuleSet, TableFile, Tablebase};
 
@@ -43,7 +43,7 @@ pub fn run(args: &Args) -> CliResult {
     let mut intact = BTreeSet::new();
     for &m in &materials {
         let mut good = true;
-        for kind in [Kind::Dtm, Kind::Wdl] {
+        for kind in Kind::ALL {
             let path = table_path(&args.set.tables.dir, rules, m, kind);
             let result =
                 TableFile::open_expecting(&path, rules, m, kind).and_then(|f| f.verify_checksum());
@@ -78,11 +78,15 @@ pub fn run(args: &Args) -> CliResult {
         }
         let wdl_ok = check_wdl_file(&args.set.tables.dir, rules, *m, &table)?;
         let mismatches = verify_table(&table, &tables, 10)?;
-        let path = table_path(&args.set.tables.dir, rules, *m, Kind::Dtm);
         for x in &mismatches {
+            let (kind, what) = match x.check {
+                Check::OnePly(Metric::Dtm) => (Kind::Dtm, "successors give"),
+                Check::OnePly(Metric::Dtc) => (Kind::Dtc, "successors give"),
+                Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
+            };
             println!(
-                "FAIL {}: {}: stored {}, successors give {}",
-                path.display(),
+                "FAIL {}: {}: stored {}, {what} {}",
+                table_path(&args.set.tables.dir, rules, *m, kind).display(),
                 x.position,
                 x.stored,
                 x.computed
@@ -90,7 +94,7 @@ pub fn run(args: &Args) -> CliResult {
         }
         if mismatches.is_empty() && wdl_ok {
             println!(
-                "ok   {m}: {} entries agree with their successors",
+                "ok   {m}: {} entries agree with their successors (DTM and DTC)",
                 table.codes.len()
             );
         } else {

@@ -1,7 +1,8 @@
 //! Retrograde generation of Jungle and flip-game endgame tables.
 //!
 //! [`solve`] solves one material, given the smaller tables its captures lead into
-//! ([`SubTables`]); values and distances follow RULES.md section 3 exactly. [`solve_all`] does a
+//! ([`SubTables`]): values with their distance to mate (RULES.md section 3) and distance to
+//! conversion under the clock rule (section 5), exactly. [`solve_all`] does a
 //! whole closure in memory; [`run::generate`] writes files (resumable), [`verify`] checks tables
 //! one ply deep, and [`dead_draw`] builds the flip game's built-in one-each table.
 //!
@@ -36,7 +37,7 @@ use jtb_probe::Material;
 
 pub use crate::{
     solve::solve,
-    tables::{Solved, SubTables},
+    tables::{Metric, Solved, SubTables},
 };
 
 /// Solves `targets` and every table they need, in memory, on all threads: tables of one piece

@@ -65,13 +65,15 @@ pub struct Summary {
     pub entries: u64,
 }
 
-/// Whether both files of a table are present and intact (checksums included). `Ok(false)` when
-/// either file is absent; `Err(why)` when present but unusable.
+/// Whether every file of a table (DTC, DTM, WDL) is present and intact (checksums included).
+/// `Ok(false)` when none is present; `Err(why)` when some is absent or unusable.
 pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bool, String> {
     let mut present = 0;
-    for kind in [Kind::Dtm, Kind::Wdl] {
+    let mut absent = Vec::new();
+    for kind in Kind::ALL {
         let path = table_path(root, rules, material, kind);
         if !path.exists() {
+            absent.push(kind.extension());
             continue;
         }
         present += 1;
@@ -83,9 +85,9 @@ pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bo
         }
     }
     match present {
-        2 => Ok(true),
         0 => Ok(false),
-        _ => Err("one of its two files is missing".into()),
+        _ if absent.is_empty() => Ok(true),
+        _ => Err(format!("its .{} file is missing", absent.join(" and ."))),
     }
 }
 
@@ -118,34 +120,41 @@ fn remove_stale_temporaries(dir: &Path) {
     }
 }
 
-/// Reads a table's DTM file back into memory.
+/// Reads a table's DTM and DTC files back into memory.
 ///
 /// # Errors
 /// [`GenError::Table`] for an unreadable or corrupted file.
 pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, GenError> {
-    let path = table_path(root, rules, material, Kind::Dtm);
-    let file = TableFile::open_expecting(&path, rules, material, Kind::Dtm)?;
     let layout = Layout::new(rules, material);
+    let codes = load_codes(root, &layout, Kind::Dtm)?;
+    let dtc_codes = load_codes(root, &layout, Kind::Dtc)?;
+    Ok(Solved {
+        layout,
+        codes,
+        dtc_codes,
+    })
+}
+
+/// The value codes of a table's DTM or DTC file.
+fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenError> {
+    let (rules, material) = (layout.rules(), layout.material());
+    let path = table_path(root, rules, material, kind);
+    let file = TableFile::open_expecting(&path, rules, material, kind)?;
+    let wrong_size = || GenError::Corrupt(format!("{}: wrong number of entries", path.display()));
     if file.header().entries != layout.len() as u64 {
-        return Err(GenError::Corrupt(format!(
-            "{}: wrong number of entries",
-            path.display()
-        )));
+        return Err(wrong_size());
     }
     let mut codes = Vec::with_capacity(layout.len());
     for b in 0..file.header().blocks {
         let block = file.block(b)?;
         for i in 0..file.header().entries_in(b) {
-            codes.push(file.dtm_entry(&block, i)?.code());
+            codes.push(file.value_entry(&block, i)?.code());
         }
     }
     if codes.len() != layout.len() {
-        return Err(GenError::Corrupt(format!(
-            "{}: wrong number of entries",
-            path.display()
-        )));
+        return Err(wrong_size());
     }
-    Ok(Solved { layout, codes })
+    Ok(codes)
 }
 
 /// A generous estimate of the bytes needed to solve and write `material`.
@@ -155,9 +164,9 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     let k = layout.pieces().len();
     let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
     let entries = layout.len() as u64;
-    // 11 bitboard arrays per side, capture bytes (2 per side per bit), codes (u16) twice
-    // (solver and writer), raw and compressed file images.
-    words * 8 * 23 + words * 64 * 4 + entries * 2 * 2 + entries * 2
+    // 11 bitboard arrays per side, capture bytes (2 per side per bit), codes (u16) of both
+    // metrics twice (solver and writer), raw and compressed file images.
+    words * 8 * 23 + words * 64 * 4 + entries * 2 * 4 + entries * 2
 }
 
 /// The memory this machine can give, from `/proc/meminfo` (`None` where unknown).

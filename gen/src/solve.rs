@@ -16,13 +16,18 @@
 //! The first level at which a position qualifies is its distance (RULES.md section 3). The
 //! loop stops once a level finds nothing and no capture distance is still to come; what is left
 //! is a draw.
+//!
+//! The same machinery solves both metrics ([`Metric`]): distance to mate, where a capture is
+//! worth the smaller table's value one ply further, and distance to conversion (the clock rule,
+//! RULES.md section 5), where every capture or trade is worth the smaller position's rule value
+//! at clock 0, one ply away.
 
 use jtb_probe::{Board, Color, Layout, Material, Piece, RuleSet, Square, SquareSet, Value};
 use rayon::prelude::*;
 
 use crate::{
     bits::{ones, Bits},
-    GenError, Solved, SubTables,
+    GenError, Metric, Solved, SubTables,
 };
 
 /// Capture marks: `ESCAPE` in the loss byte means a capture wins or draws.
@@ -242,14 +247,19 @@ struct Captures {
 }
 
 impl Captures {
-    fn compute(frame: &Frame<'_>, subs: &SubTables, mover: Color) -> Result<Captures, GenError> {
+    fn compute(
+        frame: &Frame<'_>,
+        subs: &SubTables,
+        metric: Metric,
+        mover: Color,
+    ) -> Result<Captures, GenError> {
         let n = frame.n_outer;
         let mut win = vec![NONE; n * 64];
         let mut loss = vec![NONE; n * 64];
         win.par_chunks_mut(64)
             .zip(loss.par_chunks_mut(64))
             .enumerate()
-            .try_for_each(|(o, (w, l))| captures_of(frame, subs, mover, o, w, l))?;
+            .try_for_each(|(o, (w, l))| captures_of(frame, subs, metric, mover, o, w, l))?;
         let any = |bytes: &[u8]| {
             bytes
                 .par_chunks(64)
@@ -314,6 +324,7 @@ fn note(material: Material, value: Value, win: &mut u8, loss: &mut u8) -> Result
 fn captures_of(
     frame: &Frame<'_>,
     subs: &SubTables,
+    metric: Metric,
     mover: Color,
     o: usize,
     win: &mut [u8],
@@ -348,7 +359,7 @@ fn captures_of(
             placed[n] = (frame.inner, s);
             n += 1;
         }
-        Ok(subs.value(mover.other(), &placed[..n])?.back_one_ply())
+        subs.exit_value(metric, mover.other(), &placed[..n])
     };
 
     let mut record =
@@ -454,7 +465,8 @@ struct SideState {
     new_loss: Vec<u64>,
 }
 
-/// Solves `material` under `rules`: every entry's value and distance to mate.
+/// Solves `material` under `rules`: every entry's value with its distance to mate, and its
+/// distance to conversion.
 ///
 /// # Errors
 /// [`GenError::MissingTable`] when a table that captures lead into is not in `subs`;
@@ -462,11 +474,23 @@ struct SideState {
 pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
+    let codes = solve_metric(&frame, subs, Metric::Dtm)?;
+    let dtc_codes = solve_metric(&frame, subs, Metric::Dtc)?;
+    Ok(Solved {
+        layout,
+        codes,
+        dtc_codes,
+    })
+}
+
+/// Every entry's value code in `metric`.
+fn solve_metric(frame: &Frame<'_>, subs: &SubTables, metric: Metric) -> Result<Vec<u16>, GenError> {
+    let layout = frame.layout;
     let material = layout.material();
     let n = frame.n_outer;
     let captures = [
-        Captures::compute(&frame, subs, Color::Red)?,
-        Captures::compute(&frame, subs, Color::Blue)?,
+        Captures::compute(frame, subs, metric, Color::Red)?,
+        Captures::compute(frame, subs, metric, Color::Blue)?,
     ];
     let max_capture = captures
         .iter()
@@ -558,5 +582,5 @@ pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Sol
             break;
         }
     }
-    Ok(Solved { layout, codes })
+    Ok(codes)
 }

@@ -2,28 +2,76 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use jtb_probe::{Color, Layout, Material, Piece, RuleSet, Square, Value};
+use jtb_probe::{clock, Color, Layout, Material, Piece, RuleSet, Square, Value};
 
 use crate::GenError;
 
-/// A solved table: its layout and one value code per entry ([`Value::code`]; unused entries
-/// hold 0).
+/// Which distance a table's values count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Distance to mate, the game without a clock (RULES.md section 3).
+    Dtm,
+    /// Distance to conversion, the clock rule (RULES.md section 5): a capture or trade into a
+    /// smaller table is worth its rule value at clock 0, one ply away.
+    Dtc,
+}
+
+/// A solved table: its layout and, per entry, one value code ([`Value::code`]; unused entries
+/// hold 0) of each metric.
 #[derive(Debug, Clone)]
 pub struct Solved {
     /// The index scheme.
     pub layout: Layout,
-    /// One code per entry.
+    /// Distance to mate, one code per entry.
     pub codes: Vec<u16>,
+    /// Distance to conversion, one code per entry.
+    pub dtc_codes: Vec<u16>,
 }
 
 impl Solved {
-    /// The value of entry `idx` for its side to move.
+    /// The value (distance to mate) of entry `idx` for its side to move.
     ///
     /// # Panics
     /// If `idx` is out of range or the code is the unused code 1 (never written by the solver).
     #[must_use]
     pub fn value(&self, idx: usize) -> Value {
-        Value::from_code(self.codes[idx]).expect("the solver writes only valid codes")
+        self.value_in(Metric::Dtm, idx)
+    }
+
+    /// The distance to conversion of entry `idx` for its side to move.
+    ///
+    /// # Panics
+    /// As [`Solved::value`].
+    #[must_use]
+    pub fn dtc(&self, idx: usize) -> Value {
+        self.value_in(Metric::Dtc, idx)
+    }
+
+    /// The value of entry `idx` in `metric`.
+    ///
+    /// # Panics
+    /// As [`Solved::value`].
+    #[must_use]
+    pub fn value_in(&self, metric: Metric, idx: usize) -> Value {
+        Value::from_code(self.codes_of(metric)[idx]).expect("the solver writes only valid codes")
+    }
+
+    /// The codes of `metric`.
+    #[must_use]
+    pub fn codes_of(&self, metric: Metric) -> &[u16] {
+        match metric {
+            Metric::Dtm => &self.codes,
+            Metric::Dtc => &self.dtc_codes,
+        }
+    }
+
+    /// The rule value at clock 0 of entry `idx` (RULES.md 5.4).
+    ///
+    /// # Panics
+    /// As [`Solved::value`].
+    #[must_use]
+    pub fn rule_wdl_at_zero(&self, idx: usize) -> jtb_probe::Wdl {
+        clock::rule_wdl(self.dtc(idx), 0, self.layout.rules().clock_limit())
     }
 }
 
@@ -76,21 +124,65 @@ impl SubTables {
         self.value(pos.turn(), &placed)
     }
 
-    /// The value for `turn` of the placement `placed`: a finished game when a side has no piece
-    /// (the side to move has lost, won, or both are gone: a draw), else the table's entry.
+    /// The value (distance to mate) for `turn` of the placement `placed`: a finished game when
+    /// a side has no piece (the side to move has lost, won, or both are gone: a draw), else the
+    /// table's entry.
     ///
     /// # Errors
     /// [`GenError::MissingTable`] when the placement's table is not present.
     pub fn value(&self, turn: Color, placed: &[(Piece, Square)]) -> Result<Value, GenError> {
+        self.value_in(Metric::Dtm, turn, placed)
+    }
+
+    /// As [`SubTables::value`], in `metric`.
+    ///
+    /// # Errors
+    /// [`GenError::MissingTable`] when the placement's table is not present.
+    pub fn value_in(
+        &self,
+        metric: Metric,
+        turn: Color,
+        placed: &[(Piece, Square)],
+    ) -> Result<Value, GenError> {
+        Ok(match self.lookup(turn, placed)? {
+            Lookup::Over(v) => v,
+            Lookup::Entry(table, idx) => table.value_in(metric, idx),
+        })
+    }
+
+    /// The value in `metric`, for the side that made it, of a move that leaves its table (a
+    /// capture or trade) for the placement `placed` with `turn` to move. In DTM the smaller
+    /// table's value one ply further; in DTC a conversion worth the smaller position's rule value
+    /// at clock 0, one ply away; a finished game the same in both.
+    ///
+    /// # Errors
+    /// [`GenError::MissingTable`] when the placement's table is not present.
+    pub fn exit_value(
+        &self,
+        metric: Metric,
+        turn: Color,
+        placed: &[(Piece, Square)],
+    ) -> Result<Value, GenError> {
+        Ok(match (self.lookup(turn, placed)?, metric) {
+            (Lookup::Over(v), _) => v.back_one_ply(),
+            (Lookup::Entry(table, idx), Metric::Dtm) => table.value(idx).back_one_ply(),
+            (Lookup::Entry(table, idx), Metric::Dtc) => {
+                clock::conversion_value(table.rule_wdl_at_zero(idx))
+            }
+        })
+    }
+
+    /// Where the placement `placed` with `turn` to move stands: a finished game, or an entry.
+    fn lookup(&self, turn: Color, placed: &[(Piece, Square)]) -> Result<Lookup<'_>, GenError> {
         let mut material = Material::from_sets(0, 0);
         for &(p, _) in placed {
             material = material.with(p);
         }
         let (mine, theirs) = (material.count(turn), material.count(turn.other()));
         match (mine, theirs) {
-            (0, 0) => return Ok(Value::Draw),
-            (0, _) => return Ok(Value::Loss(0)),
-            (_, 0) => return Ok(Value::Win(0)),
+            (0, 0) => return Ok(Lookup::Over(Value::Draw)),
+            (0, _) => return Ok(Lookup::Over(Value::Loss(0))),
+            (_, 0) => return Ok(Lookup::Over(Value::Win(0))),
             _ => {}
         }
         let table = self
@@ -100,6 +192,12 @@ impl SubTables {
             .layout
             .index_of_placement(turn, placed)
             .expect("a legal placement of the table's material has an index");
-        Ok(table.value(idx))
+        Ok(Lookup::Entry(table, idx))
     }
+}
+
+/// A placement: a finished game with its value for the side to move, or a table entry.
+enum Lookup<'a> {
+    Over(Value),
+    Entry(&'a Solved, usize),
 }

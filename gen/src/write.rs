@@ -1,4 +1,4 @@
-//! Writing a solved table as its two files (DTM and WDL), atomically.
+//! Writing a solved table as its three files (DTC, DTM and WDL), atomically.
 
 use std::{
     fs::{self, File},
@@ -7,6 +7,7 @@ use std::{
 };
 
 use jtb_probe::{
+    clock::Category,
     format::{checksum, Encoding, Header, Kind, SideStats, HEADER_LEN, INDEX_SCHEME},
     Layout, Material, RuleSet, Square, Value,
 };
@@ -20,7 +21,7 @@ use crate::Solved;
 const ZSTD_LEVEL: i32 = 12;
 
 /// The path of the `kind` file of `material` under `rules` in the table directory `root`:
-/// `root/<rules>/<material>.<wdl|dtm>`.
+/// `root/<rules>/<material>.<wdl|dtm|dtc>`.
 #[must_use]
 pub fn table_path(root: &Path, rules: RuleSet, material: Material, kind: Kind) -> PathBuf {
     root.join(rules.name())
@@ -52,43 +53,86 @@ pub fn for_each_used_entry(layout: &Layout, mut f: impl FnMut(usize, &[Square]))
     }
 }
 
-/// Statistics of a solved table, and a bitmap of its used entries.
-pub fn summarize(solved: &Solved) -> ([SideStats; 2], Vec<u64>) {
-    let layout = &solved.layout;
-    let mut stats: [SideStats; 2] = Default::default();
-    let mut longest: [Vec<usize>; 2] = Default::default();
-    let mut used = vec![0u64; layout.len().div_ceil(64)];
-    for_each_used_entry(layout, |idx, squares| {
-        used[idx / 64] |= 1 << (idx % 64);
-        let side = idx / layout.side_len();
-        let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
-        let s = &mut stats[side];
-        match solved.value(idx) {
-            Value::Win(d) => {
-                s.wins += weight;
-                if d > s.longest_win {
-                    s.longest_win = d;
-                    longest[side].clear();
-                }
-                if d == s.longest_win {
-                    longest[side].push(idx);
-                }
-            }
-            Value::Draw => s.draws += weight,
-            Value::Loss(_) => s.losses += weight,
+/// The longest win of one side and the entries that have it.
+#[derive(Default)]
+struct Longest {
+    plies: u16,
+    entries: Vec<usize>,
+}
+
+impl Longest {
+    fn note(&mut self, plies: u16, idx: usize) {
+        if plies > self.plies {
+            self.plies = plies;
+            self.entries.clear();
         }
-    });
-    for (s, idxs) in stats.iter_mut().zip(&longest) {
-        s.longest_win_position = idxs
+        if plies == self.plies {
+            self.entries.push(idx);
+        }
+    }
+
+    /// The smallest position text (ASCII order) of the longest win, over both mirror images.
+    fn position(&self, layout: &Layout) -> String {
+        self.entries
             .iter()
             .flat_map(|&i| {
                 let p = layout.position(i).expect("used entry");
                 [p.to_string(), p.mirrored().to_string()]
             })
             .min()
-            .unwrap_or_default();
+            .unwrap_or_default()
     }
-    (stats, used)
+}
+
+/// Statistics of a solved table: plain values (for the WDL and DTM files), values under the
+/// clock rule at clock 0 (for the DTC file), and a bitmap of its used entries.
+pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) {
+    let layout = &solved.layout;
+    let limit = layout.rules().clock_limit();
+    let mut plain: [SideStats; 2] = Default::default();
+    let mut rule: [SideStats; 2] = Default::default();
+    let mut longest: [[Longest; 2]; 2] = Default::default();
+    let mut used = vec![0u64; layout.len().div_ceil(64)];
+    for_each_used_entry(layout, |idx, squares| {
+        used[idx / 64] |= 1 << (idx % 64);
+        let side = idx / layout.side_len();
+        let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
+        let value = solved.value(idx);
+        let s = &mut plain[side];
+        match value {
+            Value::Win(d) => {
+                s.wins += weight;
+                longest[0][side].note(d, idx);
+            }
+            Value::Draw => s.draws += weight,
+            Value::Loss(_) => s.losses += weight,
+        }
+        let dtc = solved.dtc(idx);
+        let s = &mut rule[side];
+        match Category::of(value.wdl(), dtc, limit) {
+            Category::Win => s.wins += weight,
+            Category::Loss => s.losses += weight,
+            Category::Draw => s.draws += weight,
+            Category::CursedWin => {
+                s.draws += weight;
+                s.cursed_wins += weight;
+            }
+            Category::BlessedLoss => {
+                s.draws += weight;
+                s.blessed_losses += weight;
+            }
+        }
+        if let Value::Win(d) = dtc {
+            longest[1][side].note(d, idx);
+        }
+    });
+    for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
+        for (s, l) in stats.iter_mut().zip(longest) {
+            s.longest_win = l.plies;
+            s.longest_win_position = l.position(layout);
+        }
+    }
+    (plain, rule, used)
 }
 
 /// `values` with every entry that `keep` rejects replaced by the entry before it (0 at the
@@ -149,36 +193,29 @@ fn assemble(
     Ok(out)
 }
 
-/// The bytes of both files of a solved table: `(dtm, wdl)`. The same table always gives the
-/// same bytes.
+/// The bytes of the files of a solved table, in the order [`Kind::ALL`] writes them: DTC, DTM,
+/// WDL. The same table always gives the same bytes.
 ///
 /// # Errors
 /// Compression failed.
-pub fn encode(solved: &Solved) -> io::Result<(Vec<u8>, Vec<u8>)> {
+pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
     let layout = &solved.layout;
-    let (stats, used) = summarize(solved);
+    let (plain, rule, used) = summarize(solved);
     let is_used = |i: usize| used[i / 64] >> (i % 64) & 1 != 0;
-    let codes = fill_dont_care(solved.codes.iter().copied(), is_used);
-    let header = |kind, encoding| Header {
+    let header = |kind, stats: &[SideStats; 2]| Header {
         kind,
         rules: layout.rules(),
         material: layout.material(),
         index_scheme: INDEX_SCHEME,
-        encoding,
-        entries: codes.len() as u64,
+        encoding: Encoding::Code8,
+        entries: layout.len() as u64,
         block_entries: 0,
         blocks: 0,
         stats: stats.clone(),
         generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
     };
-    let wide = codes.iter().any(|&c| c > 0xff);
-    let dtm = if wide {
-        let raw: Vec<u8> = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
-        assemble(header(Kind::Dtm, Encoding::Code16), &raw, 1 << 14, 1 << 13)?
-    } else {
-        let raw: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
-        assemble(header(Kind::Dtm, Encoding::Code8), &raw, 1 << 14, 1 << 14)?
-    };
+    let codes = fill_dont_care(solved.codes.iter().copied(), is_used);
+    let dtm = encode_codes(header(Kind::Dtm, &plain), &codes)?;
     let wdl2 = |c: u16| match Value::from_code(c) {
         Some(Value::Win(_)) => 1u8,
         Some(Value::Loss(_)) => 2,
@@ -192,8 +229,38 @@ pub fn encode(solved: &Solved) -> io::Result<(Vec<u8>, Vec<u8>)> {
                 .fold(0u8, |b, (i, &c)| b | wdl2(c) << (2 * i))
         })
         .collect();
-    let wdl = assemble(header(Kind::Wdl, Encoding::Wdl2), &raw, 1 << 14, 1 << 16)?;
-    Ok((dtm, wdl))
+    let wdl = assemble(
+        Header {
+            encoding: Encoding::Wdl2,
+            ..header(Kind::Wdl, &plain)
+        },
+        &raw,
+        1 << 14,
+        1 << 16,
+    )?;
+    drop(codes);
+    let dtc_codes = fill_dont_care(solved.dtc_codes.iter().copied(), is_used);
+    let dtc = encode_codes(header(Kind::Dtc, &rule), &dtc_codes)?;
+    Ok([(Kind::Dtc, dtc), (Kind::Dtm, dtm), (Kind::Wdl, wdl)])
+}
+
+/// A DTM or DTC file of value codes: one byte per entry when every code fits, else two.
+fn encode_codes(header: Header, codes: &[u16]) -> io::Result<Vec<u8>> {
+    if codes.iter().any(|&c| c > 0xff) {
+        let raw: Vec<u8> = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let header = Header {
+            encoding: Encoding::Code16,
+            ..header
+        };
+        assemble(header, &raw, 1 << 14, 1 << 13)
+    } else {
+        let raw: Vec<u8> = codes.iter().map(|&c| c as u8).collect();
+        let header = Header {
+            encoding: Encoding::Code8,
+            ..header
+        };
+        assemble(header, &raw, 1 << 14, 1 << 14)
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
@@ -226,23 +293,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes both files of a solved table under `root` (DTM first, then WDL: a table counts as
-/// present only when both are).
+/// Writes the files of a solved table under `root` in the order of [`Kind::ALL`] (the WDL file
+/// last: a table counts as present only when all are).
 ///
 /// # Errors
 /// Any I/O error, naming the file.
 pub fn write_table(root: &Path, solved: &Solved) -> io::Result<()> {
     let layout = &solved.layout;
-    let (dtm, wdl) = encode(solved)?;
+    let files = encode(solved)?;
     let dir = root.join(layout.rules().name());
     fs::create_dir_all(&dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    write_atomic(
-        &table_path(root, layout.rules(), layout.material(), Kind::Dtm),
-        &dtm,
-    )?;
-    write_atomic(
-        &table_path(root, layout.rules(), layout.material(), Kind::Wdl),
-        &wdl,
-    )
+    for (kind, bytes) in &files {
+        write_atomic(
+            &table_path(root, layout.rules(), layout.material(), *kind),
+            bytes,
+        )?;
+    }
+    Ok(())
 }

@@ -1,4 +1,4 @@
-//! Reading table files: memory-mapped, checked on open, blocks decompressed on demand.
+//! Reading table files (WDL, DTM, DTC): memory-mapped, checked on open, blocks decompressed on demand.
 
 use std::{cell::RefCell, fs::File, path::Path, path::PathBuf};
 
@@ -190,11 +190,11 @@ impl TableFile {
         }
     }
 
-    /// Entry `i` of a decompressed block of a DTM file, as a value.
+    /// Entry `i` of a decompressed block of a DTM or DTC file, as a value.
     ///
     /// # Errors
     /// A [`TableError`] for a code that no table holds.
-    pub fn dtm_entry(&self, block: &[u8], i: usize) -> Result<Value, TableError> {
+    pub fn value_entry(&self, block: &[u8], i: usize) -> Result<Value, TableError> {
         let code = match self.header.encoding {
             Encoding::Code8 => u16::from(block[i]),
             Encoding::Code16 => u16::from_le_bytes([block[2 * i], block[2 * i + 1]]),
@@ -209,7 +209,7 @@ impl TableFile {
     /// A [`TableError`] for a code that no table holds.
     pub fn wdl_entry(&self, block: &[u8], i: usize) -> Result<Wdl, TableError> {
         if self.header.encoding != Encoding::Wdl2 {
-            return Ok(self.dtm_entry(block, i)?.wdl());
+            return Ok(self.value_entry(block, i)?.wdl());
         }
         match (block[i / 4] >> (2 * (i % 4))) & 3 {
             0 => Ok(Wdl::Draw),

@@ -9,9 +9,10 @@
 //! The header ends with an xxh3 of the header and block index, checked on open; each block's
 //! frame checksum is checked when it is read; the trailer is checked by `verify`.
 //!
-//! Two kinds of file hold a table: a small WDL file (2 bits per entry: 0 draw, 1 win, 2 loss)
-//! and a DTM file (value codes of [`crate::Value::code`], one or two bytes per entry). Unused
-//! entries (two pieces on one square) repeat the entry before them, which compresses best.
+//! Three kinds of file hold a table: a small WDL file (2 bits per entry: 0 draw, 1 win, 2 loss),
+//! a DTM file and a DTC file (value codes of [`crate::Value::code`], one or two bytes per entry:
+//! distance to mate, and distance to conversion under the clock rule). Unused entries (two pieces
+//! on one square) repeat the entry before them, which compresses best.
 
 use std::{error::Error, fmt, io, path::PathBuf};
 
@@ -39,22 +40,36 @@ pub enum Kind {
     Wdl,
     /// Distance to mate: value codes.
     Dtm,
+    /// Distance to conversion (the clock rule): value codes.
+    Dtc,
 }
 
 impl Kind {
+    /// Every kind, in the order a table's files are written (the WDL file last: a table is
+    /// complete once it is there).
+    pub const ALL: [Kind; 3] = [Kind::Dtc, Kind::Dtm, Kind::Wdl];
+
     /// The file-name extension.
     #[must_use]
     pub const fn extension(self) -> &'static str {
         match self {
             Kind::Wdl => "wdl",
             Kind::Dtm => "dtm",
+            Kind::Dtc => "dtc",
         }
+    }
+
+    /// A small number per kind (0, 1, 2), for arrays indexed by kind.
+    #[must_use]
+    pub const fn slot(self) -> usize {
+        self.byte() as usize - 1
     }
 
     const fn byte(self) -> u8 {
         match self {
             Kind::Wdl => 1,
             Kind::Dtm => 2,
+            Kind::Dtc => 3,
         }
     }
 
@@ -62,6 +77,7 @@ impl Kind {
         match b {
             1 => Some(Kind::Wdl),
             2 => Some(Kind::Dtm),
+            3 => Some(Kind::Dtc),
             _ => None,
         }
     }
@@ -72,6 +88,7 @@ impl fmt::Display for Kind {
         f.write_str(match self {
             Kind::Wdl => "WDL",
             Kind::Dtm => "DTM",
+            Kind::Dtc => "DTC",
         })
     }
 }
@@ -118,6 +135,10 @@ impl Encoding {
 
 /// Win/draw/loss counts and the longest win of one side to move, over every legal position of
 /// the material (before symmetry).
+///
+/// In WDL and DTM files these are the plain values. In a DTC file they are the values under the
+/// clock rule at clock 0 (a cursed win counts as a draw), the longest win is the longest DTC of a
+/// win, and the cursed wins and blessed losses are counted too (they are 0 in the other files).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SideStats {
     /// Positions the side to move wins.
@@ -130,12 +151,16 @@ pub struct SideStats {
     pub longest_win: u16,
     /// The smallest position text (ASCII order) of a longest win; empty when there is no win.
     pub longest_win_position: String,
+    /// DTC files: plain wins that are rule draws at clock 0.
+    pub cursed_wins: u64,
+    /// DTC files: plain losses that are rule draws at clock 0.
+    pub blessed_losses: u64,
 }
 
 /// Everything a table file says about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
-    /// WDL or DTM.
+    /// WDL, DTM or DTC.
     pub kind: Kind,
     /// The rule set.
     pub rules: RuleSet,
@@ -308,6 +333,12 @@ impl Header {
             put_text(&mut out, &s.longest_win_position, TEXT_LEN);
         }
         put_text(&mut out, &self.generator, 32);
+        // Added with the DTC files in the header's free space, zero in the other kinds: files
+        // written before keep their bytes and their meaning.
+        for s in &self.stats {
+            out.extend_from_slice(&s.cursed_wins.to_le_bytes());
+            out.extend_from_slice(&s.blessed_losses.to_le_bytes());
+        }
         assert!(out.len() <= HEADER_LEN - 8);
         out.resize(HEADER_LEN - 8, 0);
         out
@@ -367,6 +398,10 @@ impl Header {
             s.longest_win_position = r.text(TEXT_LEN);
         }
         let generator = r.text(32);
+        for s in &mut stats {
+            s.cursed_wins = r.u64();
+            s.blessed_losses = r.u64();
+        }
         let header = Header {
             kind,
             rules,

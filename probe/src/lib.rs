@@ -45,7 +45,9 @@
 
 #![warn(missing_docs)]
 
+mod adjudicate;
 mod board;
+pub mod clock;
 mod file;
 pub mod flip;
 pub mod format;
@@ -60,7 +62,9 @@ mod text;
 mod value;
 
 pub use crate::{
+    adjudicate::{adjudicate, Verdict, VerdictReason},
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
+    clock::{Category, RuleValue},
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
     format::{Header, Kind, SideStats, TableError, TableErrorKind},
@@ -70,7 +74,10 @@ pub use crate::{
     piece::{Animal, Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},
-    tablebase::{LineStep, ProbeError, ProbeResult, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
+    tablebase::{
+        LineStep, ProbeError, ProbeResult, RuleMove, RuleStep, ScoredMove, Tablebase,
+        DEFAULT_CACHE_BYTES,
+    },
     text::ParseError,
     value::{Value, Wdl},
 };

@@ -11,6 +11,7 @@ use std::{
 use quick_cache::{sync::Cache, Weighter};
 
 use crate::{
+    clock::{self, Category, RuleValue},
     file::TableFile,
     format::{Kind, TableError},
     index::Layout,
@@ -124,7 +125,7 @@ impl Weighter<u64, Arc<[u8]>> for BlockWeight {
 struct Table {
     id: u64,
     layout: Layout,
-    files: [OnceLock<TableFile>; 2],
+    files: [OnceLock<TableFile>; 3],
 }
 
 /// A move with the value it leads to, for the side that made it.
@@ -146,6 +147,28 @@ pub struct LineStep {
     pub position: Option<Position>,
     /// The value after the move for the side then to move (`None` when the game ended).
     pub value: Option<Value>,
+}
+
+/// A move with what it is worth under the clock rule, for the side that makes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleMove {
+    /// The move.
+    pub mv: Move,
+    /// Its DTC value for the mover: a capture, trade or game end is a win, draw or loss in 1.
+    pub dtc: Value,
+    /// The rule value for the mover after it, at the clock it leaves (0 after a capture).
+    pub wdl: Wdl,
+}
+
+/// A step of a line under the clock rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleStep {
+    /// The move played.
+    pub mv: Move,
+    /// The position after it, with its clock, or `None` when the move ended the game.
+    pub position: Option<Position>,
+    /// The rule value after the move for the side then to move (`None` when the game ended).
+    pub rule: Option<RuleValue>,
 }
 
 /// The tables of one rule set in a directory, opened lazily, probed from any number of threads.
@@ -274,7 +297,7 @@ impl Tablebase {
     }
 
     fn file<'a>(&self, table: &'a Table, kind: Kind) -> ProbeResult<&'a TableFile> {
-        let slot = &table.files[usize::from(kind == Kind::Dtm)];
+        let slot = &table.files[kind.slot()];
         if let Some(f) = slot.get() {
             return Ok(f);
         }
@@ -307,7 +330,7 @@ impl Tablebase {
         let file = self.file(table, kind)?;
         let per = file.header().block_entries as usize;
         let b = (idx / per) as u32;
-        let key = table.id << 33 | u64::from(kind == Kind::Dtm) << 32 | u64::from(b);
+        let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
         let data = self
             .cache
             .get_or_insert_with(&key, || file.block(b).map(Arc::from))?;
@@ -339,7 +362,149 @@ impl Tablebase {
     pub fn probe_dtm(&self, pos: &Position) -> ProbeResult<Value> {
         let table = self.table_for(pos)?;
         let (file, block, i) = self.block(table, Kind::Dtm, Tablebase::index(table, pos))?;
-        Ok(file.dtm_entry(&block, i)?)
+        Ok(file.value_entry(&block, i)?)
+    }
+
+    /// The distance to conversion for the side to move, from the DTC file (RULES.md 5.3): a win
+    /// or loss in so many plies to the first capture, trade or end of the game, with captures
+    /// valued by the clock rule; a draw where neither can be forced. The clock is ignored.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_wdl`].
+    pub fn probe_dtc(&self, pos: &Position) -> ProbeResult<Value> {
+        let table = self.table_for(pos)?;
+        let (file, block, i) = self.block(table, Kind::Dtc, Tablebase::index(table, pos))?;
+        Ok(file.value_entry(&block, i)?)
+    }
+
+    /// The value under the clock rule at the position's half-move clock (0 when it has none):
+    /// win, draw or loss, with the DTC and the category at clock 0 (RULES.md 5.4, 5.5). One DTC
+    /// lookup; a DTC draw also reads the WDL file for its category.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_wdl`].
+    pub fn probe_rule(&self, pos: &Position) -> ProbeResult<RuleValue> {
+        let dtc = self.probe_dtc(pos)?;
+        let limit = self.rules.clock_limit();
+        let category = match Category::of_decided_dtc(dtc, limit) {
+            Some(c) => c,
+            None => Category::of(self.probe_wdl(pos)?, dtc, limit),
+        };
+        Ok(RuleValue::new(
+            self.rules,
+            pos.clock().unwrap_or(0),
+            dtc,
+            category,
+        ))
+    }
+
+    /// Every legal move with what it is worth under the clock rule at the position's clock, in
+    /// move order (ASCII). A position at the clock limit is drawn and has no such moves.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtc`], for the position or any successor.
+    pub fn rule_moves(&self, pos: &Position) -> ProbeResult<Vec<RuleMove>> {
+        self.table_for(pos)?;
+        let limit = self.rules.clock_limit();
+        let clock = pos.clock().unwrap_or(0);
+        if clock >= limit {
+            return Ok(Vec::new());
+        }
+        let pieces = pos.pieces().count();
+        let mut outcomes = Vec::new();
+        pos.for_each_outcome(|mv, outcome| outcomes.push((mv, outcome)));
+        outcomes.sort_unstable_by_key(|&(mv, _)| mv);
+        outcomes
+            .into_iter()
+            .map(|(mv, outcome)| {
+                let (dtc, wdl) = match outcome {
+                    Outcome::Over { result, .. } => (result.of_final_move(), result),
+                    Outcome::Ongoing(next) => {
+                        let after = self.probe_dtc(&next)?;
+                        if next.pieces().count() < pieces {
+                            let at_zero = clock::rule_wdl(after, 0, limit);
+                            (clock::conversion_value(at_zero), at_zero.flipped())
+                        } else {
+                            let wdl = clock::rule_wdl(after, clock + 1, limit).flipped();
+                            (after.back_one_ply(), wdl)
+                        }
+                    }
+                };
+                Ok(RuleMove { mv, dtc, wdl })
+            })
+            .collect()
+    }
+
+    /// The best move under the clock rule at the position's clock (RULES.md 5.6): in a rule win
+    /// the move that keeps it with the smallest DTC, in a rule loss the largest DTC, in a rule
+    /// draw the first move that keeps the draw; among equals the smallest in ASCII order.
+    /// `None` when the side to move has no move, or the clock has reached the limit (the game
+    /// is drawn).
+    ///
+    /// # Errors
+    /// As [`Tablebase::rule_moves`], and [`ProbeError::Inconsistent`] when the moves contradict
+    /// the position's stored DTC.
+    pub fn rule_best_move(&self, pos: &Position) -> ProbeResult<Option<RuleMove>> {
+        let root = self.probe_rule(pos)?;
+        let moves = self.rule_moves(pos)?;
+        if moves.is_empty() {
+            return Ok(None);
+        }
+        let best = match root.wdl {
+            Wdl::Draw => moves.into_iter().find(|m| m.wdl == Wdl::Draw),
+            wdl => moves
+                .into_iter()
+                .rev()
+                .filter(|m| m.wdl == wdl)
+                .max_by_key(|m| m.dtc)
+                .filter(|m| m.dtc == root.dtc),
+        };
+        match best {
+            Some(m) => Ok(Some(m)),
+            None => Err(ProbeError::Inconsistent(format!(
+                "{pos}: stored DTC {} ({} at clock {}), no move agrees",
+                root.dtc, root.wdl, root.clock
+            ))),
+        }
+    }
+
+    /// The whole line under the clock rule from `pos` at its clock to the end of the game: rule
+    /// best moves by both sides, the clock advancing and restarting at each capture (empty for a
+    /// rule draw). It reaches the first conversion after exactly DTC plies.
+    ///
+    /// # Errors
+    /// As [`Tablebase::rule_best_move`].
+    pub fn rule_line(&self, pos: &Position) -> ProbeResult<Vec<RuleStep>> {
+        let mut line = Vec::new();
+        if self.probe_rule(pos)?.is_draw() {
+            return Ok(line);
+        }
+        let mut current = pos.clone();
+        current
+            .set_clock(Some(pos.clock().unwrap_or(0)))
+            .expect("the position's own clock is within the limit");
+        while let Some(best) = self.rule_best_move(&current)? {
+            match current.play(best.mv).expect("best move is legal") {
+                Outcome::Over { .. } => {
+                    line.push(RuleStep {
+                        mv: best.mv,
+                        position: None,
+                        rule: None,
+                    });
+                    break;
+                }
+                Outcome::Ongoing(next) => {
+                    let rule = self.probe_rule(&next)?;
+                    line.push(RuleStep {
+                        mv: best.mv,
+                        position: Some(next.clone()),
+                        rule: Some(rule),
+                    });
+                    current = next;
+                }
+            }
+        }
+        Ok(line)
     }
 
     /// Every legal move with the value it leads to for the mover, in move order (ASCII).

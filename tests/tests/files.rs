@@ -54,15 +54,16 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
         files(&a.path().join("mistboard")),
         files(&b.path().join("mistboard")),
     );
-    assert_eq!(fa.len(), 8);
+    assert_eq!(fa.len(), 12);
     assert_eq!(fa, fb);
 
-    // An interrupted run: a stray temporary file, a table with only its DTM file, one
-    // truncated, one missing.
+    // An interrupted run: a stray temporary file, a table without its WDL file, one without its
+    // DTC file (as tables written before the clock rule), one truncated, one missing.
     let dir = a.path().join("mistboard");
     // (pid 4999999 is above the largest pid_max, 2^22: a process that no longer runs.)
     fs::write(dir.join(".EvL.dtm.4999999.tmp"), b"partial").unwrap();
     fs::remove_file(dir.join("LRvE.wdl")).unwrap();
+    fs::remove_file(dir.join("EvR.dtc")).unwrap();
     let el = dir.join("EvL.dtm");
     let bytes = fs::read(&el).unwrap();
     fs::write(&el, &bytes[..bytes.len() / 2]).unwrap();
@@ -71,8 +72,8 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
     let summary = gen(a.path(), RuleSet::Mistboard, &["LRvE", "TvW"]);
     let mut redone: Vec<String> = summary.generated.iter().map(ToString::to_string).collect();
     redone.sort();
-    assert_eq!(redone, ["EvL", "LRvE", "TvW"]);
-    assert_eq!(summary.kept.len(), 1);
+    assert_eq!(redone, ["EvL", "EvR", "LRvE", "TvW"]);
+    assert!(summary.kept.is_empty());
     assert!(
         !dir.join(".EvL.dtm.4999999.tmp").exists(),
         "stale temporary removed"
@@ -172,6 +173,10 @@ fn damaged_and_foreign_files_are_rejected() {
         expect_error(&good, RuleSet::Mistboard, "LvE", Kind::Wdl),
         TableErrorKind::Mismatch(_)
     ));
+    assert!(matches!(
+        expect_error(&good, RuleSet::Mistboard, "LvE", Kind::Dtc),
+        TableErrorKind::Mismatch(_)
+    ));
 }
 
 #[test]
@@ -185,7 +190,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
 
     // The leiden file copied over the mistboard one.
     let m = "LvE".parse().unwrap();
-    for kind in [Kind::Dtm, Kind::Wdl] {
+    for kind in Kind::ALL {
         fs::copy(
             table_path(dir.path(), RuleSet::Leiden, m, kind),
             table_path(dir.path(), RuleSet::Mistboard, m, kind),
@@ -195,10 +200,12 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
     let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
     assert!(matches!(tb.probe_dtm(&pos), Err(ProbeError::Table(_))));
     assert!(matches!(tb.probe_wdl(&pos), Err(ProbeError::Table(_))));
+    assert!(matches!(tb.probe_dtc(&pos), Err(ProbeError::Table(_))));
+    assert!(matches!(tb.probe_rule(&pos), Err(ProbeError::Table(_))));
 
     // Truncated files.
     gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
-    for kind in [Kind::Dtm, Kind::Wdl] {
+    for kind in Kind::ALL {
         let p = table_path(dir.path(), RuleSet::Mistboard, m, kind);
         let b = fs::read(&p).unwrap();
         fs::write(&p, &b[..b.len() - 5]).unwrap();
@@ -206,6 +213,18 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
     let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
     let e = tb.probe_dtm(&pos).unwrap_err().to_string();
     assert!(e.contains("EvL.dtm") && e.contains("truncated"), "{e}");
+    let e = tb.probe_rule(&pos).unwrap_err().to_string();
+    assert!(e.contains("EvL.dtc") && e.contains("truncated"), "{e}");
+
+    // A missing DTC file (tables written before the clock rule) is a missing table naming it.
+    gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
+    fs::remove_file(table_path(dir.path(), RuleSet::Mistboard, m, Kind::Dtc)).unwrap();
+    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    assert!(tb.probe_dtm(&pos).is_ok());
+    match tb.probe_dtc(&pos) {
+        Err(ProbeError::MissingTable { path, .. }) => assert!(path.ends_with("EvL.dtc")),
+        other => panic!("{other:?}"),
+    }
 
     // Missing tables and too many pieces.
     let p = Position::parse("7/7/7/7/7/3l3/7/3T3/7 r", None).unwrap();
@@ -229,7 +248,7 @@ fn random_damage_is_always_an_error_never_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
     let m: Material = "LvE".parse().unwrap();
-    for kind in [Kind::Dtm, Kind::Wdl] {
+    for kind in Kind::ALL {
         let good = table_path(dir.path(), RuleSet::Mistboard, m, kind);
         let bytes = fs::read(&good).unwrap();
         let bad = dir.path().join(format!("bad.{}", kind.extension()));
