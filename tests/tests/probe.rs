@@ -37,6 +37,7 @@ fn every_position_up_to_three_pieces_probes_as_generated() {
                 let pos = table.layout.position(idx).unwrap();
                 let expected = table.value(idx);
                 assert_eq!(tb.probe_dtm(&pos).unwrap(), expected, "{pos}");
+                assert_eq!(tb.probe_dtc(&pos).unwrap(), table.dtc(idx), "DTC of {pos}");
                 // WDL and the symmetric positions on a sample (every position would double the
                 // test's time for little more evidence).
                 if n % 5 == 0 {
@@ -50,6 +51,11 @@ fn every_position_up_to_three_pieces_probes_as_generated() {
                         tb.probe_dtm(&pos.color_flipped()).unwrap(),
                         expected,
                         "flip of {pos}"
+                    );
+                    assert_eq!(
+                        tb.probe_dtc(&pos.color_flipped().mirrored()).unwrap(),
+                        table.dtc(idx),
+                        "DTC of the flip and mirror of {pos}"
                     );
                 }
                 n += 1;
