@@ -267,3 +267,173 @@ fn a_generation_killed_midway_resumes_to_identical_files() {
     assert_eq!(a.len(), b.len());
     assert!(a == b, "files differ after resuming");
 }
+
+#[test]
+fn clock_rule_in_probe_adjudicate_info_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    assert!(gen(dir.path(), &["--material", "LvE", "--quiet"])
+        .status
+        .success());
+    let win = "7/7/7/7/7/3l3/7/3E3/7 r"; // red wins in 17, the first capture or den entry in 17
+    let probe = |extra: &[&str]| {
+        let mut args = vec!["probe", "--tables", root, "--json", "--line"];
+        args.extend_from_slice(extra);
+        json_lines(&jtb(&args))
+    };
+    let rows = probe(&[win, &format!("{win} 83"), &format!("{win} 84")]);
+    for row in &rows {
+        // The plain fields stay as they were.
+        assert_eq!(
+            (row["wdl"].as_str(), row["dtm"].as_u64()),
+            (Some("win"), Some(17))
+        );
+        assert_eq!(row["line"].as_array().unwrap().len(), 17);
+        assert_eq!(
+            (row["dtc"].as_u64(), row["category"].as_str()),
+            (Some(17), Some("win"))
+        );
+    }
+    assert_eq!(
+        (rows[0]["clock"].as_u64(), rows[0]["rule_wdl"].as_str()),
+        (Some(0), Some("win"))
+    );
+    assert_eq!(
+        (rows[1]["clock"].as_u64(), rows[1]["rule_wdl"].as_str()),
+        (Some(83), Some("win"))
+    );
+    assert_eq!(rows[1]["rule_line"].as_array().unwrap().len(), 17);
+    assert_eq!(
+        (rows[2]["clock"].as_u64(), rows[2]["rule_wdl"].as_str()),
+        (Some(84), Some("draw"))
+    );
+    assert!(rows[2]["rule_line"].as_array().unwrap().is_empty());
+    // --clock overrides the text's clock.
+    let rows = probe(&["--clock", "84", &format!("{win} 3")]);
+    assert_eq!(rows[0]["rule_wdl"], "draw");
+    // The human output shows the rule value beside the plain one.
+    let text = stdout(&jtb(&["probe", "--tables", root, &format!("{win} 84")]));
+    assert!(
+        text.contains("value: win") && text.contains("clock rule: draw at clock 84"),
+        "{text}"
+    );
+
+    // Bad clocks are errors naming the problem.
+    let o = jtb(&["probe", "--tables", root, "--json", "--clock", "101", win]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(json_lines(&o)[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("above the limit"));
+    let o = jtb(&["probe", "--tables", root, "--json", &format!("{win} x")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(json_lines(&o)[0]["error"].is_string());
+    let o = jtb(&["probe", "--tables", root, "--clock", "x", win]);
+    assert_eq!(o.status.code(), Some(2));
+
+    let adjudicate = |positions: &[&str]| {
+        let mut args = vec!["adjudicate", "--tables", root, "--json"];
+        args.extend_from_slice(positions);
+        json_lines(&jtb(&args))
+    };
+    let rows = adjudicate(&[
+        &format!("{win} 83"),
+        &format!("{win} 84"),
+        &format!("{win} 100"),
+        "7/7/7/7/e6/7/7/7/1L5 r",
+        "7/7/7/7/7/3l3/7/3E3/7 b 90",
+    ]);
+    assert_eq!(rows[0]["dead_draw"], false);
+    assert_eq!(
+        (rows[0]["dtc"].as_u64(), rows[0]["rule_wdl"].as_str()),
+        (Some(17), Some("win"))
+    );
+    assert_eq!(rows[1]["dead_draw"], true);
+    assert_eq!(
+        (rows[1]["wdl"].as_str(), rows[1]["dtm"].as_u64()),
+        (Some("win"), Some(17))
+    );
+    assert_eq!(
+        (rows[1]["dtc"].as_u64(), rows[1]["rule_wdl"].as_str()),
+        (Some(17), Some("draw"))
+    );
+    let reason = |i: usize| rows[i]["reason"].as_str().unwrap().to_owned();
+    assert!(
+        reason(1).contains("no conversion can be forced"),
+        "{}",
+        reason(1)
+    );
+    assert!(reason(2).contains("clock has run out"), "{}", reason(2));
+    assert_eq!(rows[3]["dead_draw"], true);
+    assert!(reason(3).contains("the tables say"), "{}", reason(3));
+    assert_eq!(rows[4]["clock"], 90);
+
+    // Face-down tiles are outside every table: an error, not a verdict.
+    let o = jtb(&["adjudicate", "--json", "4/4/4/?2L r"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(json_lines(&o)[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("face-down"));
+
+    // info and stats show what the clock rule changes.
+    let o = jtb(&["info", "--json", &format!("{root}/mistboard/EvL.dtc")]);
+    let info = &json_lines(&o)[0];
+    assert_eq!(info["kind"], "DTC");
+    assert!(info["stats"][0]["cursed_wins"].is_u64());
+    let o = jtb(&["stats", "--tables", root, "--json"]);
+    for row in json_lines(&o) {
+        assert!(row["longest_dtc"].as_u64().unwrap() <= row["longest_win"].as_u64().unwrap());
+        assert_eq!(
+            (row["cursed_wins"].as_u64(), row["blessed_losses"].as_u64()),
+            (Some(0), Some(0))
+        );
+    }
+    let o = jtb(&["verify", "--tables", root]);
+    assert!(
+        o.status.success() && stdout(&o).contains("DTC"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn flip_positions_of_more_animals_adjudicate_by_the_clock_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = gen(
+        dir.path(),
+        &["--rules", "flip4x4", "--material", "ERvL", "--quiet"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pos = "l3/4/4/ER2 r";
+    let probe = json_lines(&jtb(&["probe", "--tables", root, "--json", pos]));
+    let dtc = probe[0]["dtc"].as_u64().expect("a decided position");
+    let rows = json_lines(&jtb(&[
+        "adjudicate",
+        "--tables",
+        root,
+        "--json",
+        &format!("{pos} {}", 40 - dtc),
+        &format!("{pos} {}", 41 - dtc),
+    ]));
+    assert_eq!(rows[0]["dead_draw"], false);
+    assert_eq!(rows[0]["rule_wdl"], probe[0]["wdl"]);
+    assert_eq!(rows[1]["dead_draw"], true);
+    assert_eq!(rows[1]["rule_wdl"], "draw");
+    // Without tables such a position is not covered; one animal each needs none.
+    let none = dir.path().join("none");
+    let rows = json_lines(&jtb(&[
+        "adjudicate",
+        "--tables",
+        none.to_str().unwrap(),
+        "--json",
+        pos,
+        "4/4/4/c2L r",
+    ]));
+    assert!(rows[0]["reason"].as_str().unwrap().contains("not covered"));
+    assert_eq!(
+        (rows[1]["dead_draw"].as_bool(), rows[1]["dtc"].as_u64()),
+        (Some(false), Some(9))
+    );
+}

@@ -30,6 +30,15 @@ enum jtb_status {
 
 enum jtb_wdl { JTB_LOSS = -1, JTB_DRAW = 0, JTB_WIN = 1 };
 
+/* Where a position stands under the clock rule at clock 0. */
+enum jtb_category {
+    JTB_CATEGORY_LOSS = -2,
+    JTB_CATEGORY_BLESSED_LOSS = -1, /* a loss without the clock, drawn by it */
+    JTB_CATEGORY_DRAW = 0,
+    JTB_CATEGORY_CURSED_WIN = 1,    /* a win without the clock, drawn by it */
+    JTB_CATEGORY_WIN = 2
+};
+
 /* Opens the tables of rule set `rules` ("mistboard", "tiger-lengthwise", "leiden", "flip4x4")
  * under `root` (files in root/<rules>/). */
 int jtb_open(const char *root, const char *rules, jtb_tablebase **out);
@@ -47,10 +56,25 @@ int jtb_probe_dtm(const jtb_tablebase *tb, const char *position, int *wdl, int *
  * string when the side to move has no move. */
 int jtb_best_move(const jtb_tablebase *tb, const char *position, char *buf, size_t len);
 
-/* Whether the position is decided. Flip positions (4x4) use the built-in one-animal-each check
- * and need no tables (tb may be NULL); Jungle positions use the tables. clock < 0 takes the
- * clock from the position text. *dead_draw is 1 for a dead draw, else 0; *wdl and *dtm give the
- * value for the side to move when known (*known = 1), else *known = 0. */
+/* The value under the clock rule (drawn after 100 half-moves without a capture in Jungle, 40 in
+ * the flip game) at a half-move clock: clock < 0 takes the clock from the position text (0
+ * without one); a clock above the limit is JTB_ERR_POSITION. *wdl is the rule value at that
+ * clock for the side to move, *dtc the distance to the next capture or the end of the game in
+ * plies (-1 when none can be forced), *category one of enum jtb_category. */
+int jtb_probe_rule(const jtb_tablebase *tb, const char *position, int clock,
+                   int *wdl, int *dtc, int *category);
+
+/* The best move under the clock rule at a clock (as for jtb_probe_rule) as text, like
+ * jtb_best_move; an empty string when the side to move has no move or the clock has run out. */
+int jtb_rule_best_move(const jtb_tablebase *tb, const char *position, int clock,
+                       char *buf, size_t len);
+
+/* Whether the position is decided at its clock (clock < 0 takes the clock from the position
+ * text): *dead_draw is 1 when neither side can force a win before the clock runs out, else 0.
+ * One-animal-each flip positions use the built-in check and need no tables (tb may be NULL);
+ * Jungle positions and flip positions of more animals use the tables' clock rule. *wdl and *dtm
+ * give the value without the clock for the side to move when known (*known = 1), else
+ * *known = 0. Face-down tiles are JTB_ERR_NOT_COVERED; a finished game JTB_ERR_GAME_OVER. */
 int jtb_adjudicate(const jtb_tablebase *tb, const char *position, int clock,
                    int *dead_draw, int *known, int *wdl, int *dtm);
 

@@ -12,7 +12,7 @@ use std::{
     ptr,
 };
 
-use jtb_probe::{dead_draw, Adjudication, Position, ProbeError, RuleSet, Tablebase, Value, Wdl};
+use jtb_probe::{Category, Position, ProbeError, RuleSet, Tablebase, Value, Wdl};
 
 /// Status codes (see `jtb.h`).
 pub const JTB_OK: c_int = 0;
@@ -86,6 +86,40 @@ unsafe fn tablebase<'a>(tb: *const Tablebase) -> Result<&'a Tablebase, Failure> 
 
 fn parse(tb: &Tablebase, text: &str) -> Result<Position, Failure> {
     Position::parse(text, Some(tb.rules())).map_err(|e| Failure(ERR_POSITION, e.to_string()))
+}
+
+/// Sets the clock of `pos` to `clock`, or keeps the text's (0 without one) when it is negative.
+fn with_clock(mut pos: Position, clock: c_int) -> Result<Position, Failure> {
+    let clock = u32::try_from(clock).ok().or(pos.clock()).unwrap_or(0);
+    pos.set_clock(Some(clock))
+        .map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
+    Ok(pos)
+}
+
+fn category_int(c: Category) -> c_int {
+    match c {
+        Category::Loss => -2,
+        Category::BlessedLoss => -1,
+        Category::Draw => 0,
+        Category::CursedWin => 1,
+        Category::Win => 2,
+    }
+}
+
+/// Writes `s` and a NUL into `buf` of `len` bytes.
+fn copy_out(s: &str, buf: *mut c_char, len: usize) -> Result<(), Failure> {
+    if buf.is_null() || len < s.len() + 1 {
+        return Err(Failure(
+            ERR_ARGUMENT,
+            format!("buffer of {len} bytes too small"),
+        ));
+    }
+    // Safety: `buf` holds `len` writable bytes (jtb.h), and `s.len() + 1 <= len`.
+    unsafe {
+        ptr::copy_nonoverlapping(s.as_ptr().cast::<c_char>(), buf, s.len());
+        buf.add(s.len()).write(0);
+    }
+    Ok(())
 }
 
 fn wdl_int(w: Wdl) -> c_int {
@@ -179,23 +213,58 @@ pub unsafe extern "C" fn jtb_best_move(
         let tb = unsafe { tablebase(tb) }?;
         let pos = parse(tb, unsafe { text(position, "position") }?)?;
         let best = tb.best_move(&pos).map_err(|e| probe_failure(&e))?;
-        let s = best.map(|m| m.mv.to_string()).unwrap_or_default();
-        if buf.is_null() || len < s.len() + 1 {
-            return Err(Failure(
-                ERR_ARGUMENT,
-                format!("buffer of {len} bytes too small"),
-            ));
-        }
-        // Safety: `buf` holds `len` writable bytes (jtb.h), and `s.len() + 1 <= len`.
-        unsafe {
-            ptr::copy_nonoverlapping(s.as_ptr().cast::<c_char>(), buf, s.len());
-            buf.add(s.len()).write(0);
-        }
-        Ok(())
+        copy_out(
+            &best.map(|m| m.mv.to_string()).unwrap_or_default(),
+            buf,
+            len,
+        )
     })
 }
 
-/// Whether a position is decided.
+/// The value under the clock rule at a clock, with the distance to conversion and the category.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_rule(
+    tb: *const Tablebase,
+    position: *const c_char,
+    clock: c_int,
+    wdl: *mut c_int,
+    dtc: *mut c_int,
+    category: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
+        let pos = with_clock(parse(tb, unsafe { text(position, "position") }?)?, clock)?;
+        let rule = tb.probe_rule(&pos).map_err(|e| probe_failure(&e))?;
+        out(wdl, wdl_int(rule.wdl))?;
+        out(dtc, rule.dtc.dtm().map_or(-1, c_int::from))?;
+        out(category, category_int(rule.category))
+    })
+}
+
+/// The best move under the clock rule at a clock, as text.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_rule_best_move(
+    tb: *const Tablebase,
+    position: *const c_char,
+    clock: c_int,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    guard(|| {
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
+        let pos = with_clock(parse(tb, unsafe { text(position, "position") }?)?, clock)?;
+        let best = tb.rule_best_move(&pos).map_err(|e| probe_failure(&e))?;
+        copy_out(
+            &best.map(|m| m.mv.to_string()).unwrap_or_default(),
+            buf,
+            len,
+        )
+    })
+}
+
+/// Whether a position is decided at its clock: [`jtb_probe::adjudicate`].
 #[no_mangle]
 pub unsafe extern "C" fn jtb_adjudicate(
     tb: *const Tablebase,
@@ -207,31 +276,15 @@ pub unsafe extern "C" fn jtb_adjudicate(
     dtm: *mut c_int,
 ) -> c_int {
     guard(|| {
-        // Safety: see `text`.
+        // Safety: see `text`; a null `tb` means no tables (jtb.h).
         let text_in = unsafe { text(position, "position") }?;
-        let mut pos =
+        let tables = unsafe { tb.as_ref() };
+        let pos =
             Position::parse(text_in, None).map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
-        if clock >= 0 {
-            pos.set_clock(Some(clock as u32))
-                .map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
-        }
-        let (is_dead, value) = if pos.rules() == RuleSet::Flip4x4 {
-            let a = dead_draw(&pos, None);
-            (matches!(a, Adjudication::DeadDraw(_)), a.value_for(&pos))
-        } else {
-            // Safety: see `tablebase`.
-            let tb = unsafe { tablebase(tb) }?;
-            let pos = Position::parse(text_in, Some(tb.rules()))
-                .map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
-            match tb.probe_dtm(&pos) {
-                Ok(v) => (v == Value::Draw, Some(v)),
-                Err(ProbeError::TooManyPieces { .. } | ProbeError::MissingTable { .. }) => {
-                    (false, None)
-                }
-                Err(e) => return Err(probe_failure(&e)),
-            }
-        };
-        out(dead, c_int::from(is_dead))?;
+        let verdict = jtb_probe::adjudicate(tables, &with_clock(pos, clock)?)
+            .map_err(|e| probe_failure(&e))?;
+        let value = verdict.value;
+        out(dead, c_int::from(verdict.dead_draw))?;
         out(known, c_int::from(value.is_some()))?;
         out(wdl, value.map_or(0, |v| wdl_int(v.wdl())))?;
         out(dtm, value.and_then(Value::dtm).map_or(0, c_int::from))

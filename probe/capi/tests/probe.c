@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv) {
     jtb_tablebase *tb = NULL;
-    int wdl = 9, dtm = -1, dead = -1, known = -1;
+    int wdl = 9, dtm = -1, dead = -1, known = -1, dtc = -5, category = -5;
     char best[16];
     if (argc != 2) return 2;
 
@@ -28,6 +28,18 @@ int main(int argc, char **argv) {
     CHECK(jtb_adjudicate(tb, "7/7/7/7/e6/7/7/7/1L5 r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 1 && known == 1, "jungle dead draw");
     CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 0 && dtm == 35, "jungle play on");
     CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2LT3/1e5/R6 r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 0 && known == 0, "not covered");
+
+    /* The clock rule: red forces the first capture (the elephant takes the lion, and the rat
+     * then wins) in 7 plies, so the win in 35 holds up to clock 93. */
+    CHECK(jtb_probe_rule(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", -1, &wdl, &dtc, &category) == JTB_OK && wdl == JTB_WIN && dtc == 7 && category == JTB_CATEGORY_WIN, "rule value");
+    CHECK(jtb_probe_rule(tb, "7/7/7/7/7/7/2L4/1e5/R6 r 93", -1, &wdl, &dtc, &category) == JTB_OK && wdl == JTB_WIN, "rule win at clock 93");
+    CHECK(jtb_probe_rule(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", 94, &wdl, &dtc, &category) == JTB_OK && wdl == JTB_DRAW && dtc == 7, "rule draw at clock 94");
+    CHECK(jtb_probe_rule(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", 101, &wdl, &dtc, &category) == JTB_ERR_POSITION, "clock above the limit");
+    CHECK(jtb_probe_rule(tb, "7/7/7/7/e6/7/7/7/1L5 r", -1, &wdl, &dtc, &category) == JTB_OK && wdl == JTB_DRAW && dtc == -1 && category == JTB_CATEGORY_DRAW, "rule draw");
+    CHECK(jtb_rule_best_move(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", 10, best, sizeof best) == JTB_OK && strcmp(best, "c3d3") == 0, "rule best move");
+    CHECK(jtb_rule_best_move(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", 100, best, sizeof best) == JTB_OK && best[0] == 0, "no move once the clock has run out");
+    CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", 93, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 0, "jungle play on at clock 93");
+    CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", 94, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 1 && known == 1 && wdl == JTB_WIN && dtm == 35, "jungle dead draw at clock 94");
 
     /* Flip positions need no tables. */
     CHECK(jtb_adjudicate(NULL, "4/4/4/c2L r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 0 && wdl == JTB_WIN && dtm == 9, "flip play on");
