@@ -1,30 +1,10 @@
-//! Shared helpers of the end-to-end tests: reference files and solved tables.
+//! Shared data of the end-to-end tests: the reference vectors, compiled in (see
+//! `data/reference/PROVENANCE.md`), so that no test depends on files outside the repository.
 
-use std::path::PathBuf;
+/// Positions with values and DTM from a solver outside this project: `rules`, position, value
+/// for the side to move, DTM (`-` for a draw), tab-separated, `#` comments.
+pub const KNOWN_VALUES: &str = include_str!("data/reference/known-values.tsv");
 
-/// The directory of the project's reference vectors (`shared/reference` beside the clone), or
-/// the directory named by `JTB_REFERENCE_DIR`.
-#[must_use]
-pub fn reference_dir() -> PathBuf {
-    std::env::var_os("JTB_REFERENCE_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference"),
-        PathBuf::from,
-    )
-}
-
-/// The text of a reference file, or `None` (with a note on stderr saying the test is skipped)
-/// when it is absent.
-#[must_use]
-pub fn reference_file(name: &str) -> Option<String> {
-    let path = reference_dir().join(name);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(e) => {
-            eprintln!(
-                "SKIPPED: reference file {} not readable ({e})",
-                path.display()
-            );
-            None
-        }
-    }
-}
+/// The published Leiden 2-piece table (van Rijn & Vis 2014; OpenML 41027), one CSV row per
+/// position with Red to move.
+pub const LEIDEN_2PC: &str = include_str!("data/reference/leiden-2pc-openml41027.csv");

@@ -164,9 +164,9 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     let k = layout.pieces().len();
     let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
     let entries = layout.len() as u64;
-    // 11 bitboard arrays per side, capture bytes (2 per side per bit), codes (u16) of both
-    // metrics twice (solver and writer), raw and compressed file images.
-    words * 8 * 23 + words * 64 * 4 + entries * 2 * 4 + entries * 2
+    // 11 bitboard arrays per side, capture bytes of one metric (2 per side per bit), codes (u16)
+    // of both metrics, and the writer's raw (up to 2 bytes per entry) and compressed images.
+    words * 8 * 23 + words * 64 * 4 + entries * 2 * 2 + entries * 2 * 2
 }
 
 /// The memory this machine can give, from `/proc/meminfo` (`None` where unknown).

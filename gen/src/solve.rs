@@ -474,6 +474,8 @@ struct SideState {
 pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
+    // One metric after the other, each with its own captures: only one set of capture bytes
+    // (the largest arrays after the codes) is alive at a time.
     let codes = solve_metric(&frame, subs, Metric::Dtm)?;
     let dtc_codes = solve_metric(&frame, subs, Metric::Dtc)?;
     Ok(Solved {

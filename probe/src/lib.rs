@@ -1,17 +1,26 @@
 //! Jungle (Dou Shou Qi) and Mistboard flip-game endgame tablebases: the rules, position text
-//! and legal moves of every rule set, the table format, and probing.
+//! and legal moves of every rule set, the table format, and probing: values, distance to mate,
+//! and the clock rule exact at every half-move clock ([`clock`]).
 //!
 //! Probe a directory of tables written by `jtb gen` (the `jtb-gen` crate):
 //!
 //! ```no_run
-//! use jtb_probe::{Position, RuleSet, Tablebase, Value, Wdl};
+//! use jtb_probe::{Category, Position, RuleSet, Tablebase, Value, Wdl};
 //!
-//! let tb = Tablebase::open("tables", RuleSet::Mistboard)?; // tables/mistboard/*.{wdl,dtm}
+//! let tb = Tablebase::open("tables", RuleSet::Mistboard)?; // tables/mistboard/*.{wdl,dtm,dtc}
 //! let pos: Position = "7/7/7/7/7/7/2L4/1e5/R6 r".parse()?;
 //! assert_eq!(tb.probe_wdl(&pos)?, Wdl::Win);
 //! assert_eq!(tb.probe_dtm(&pos)?, Value::Win(35));
 //! assert_eq!(tb.best_move(&pos)?.unwrap().mv.to_string(), "a1b1");
 //! assert_eq!(tb.line(&pos)?.len(), 35);
+//!
+//! // The clock rule: 100 half-moves without a capture draw the game. Red forces the first
+//! // capture in 7 plies, so the win holds up to clock 93 and is a dead draw from clock 94.
+//! let mut pos = pos;
+//! pos.set_clock(Some(94))?;
+//! let rule = tb.probe_rule(&pos)?;
+//! assert_eq!((rule.dtc, rule.wdl, rule.category), (Value::Win(7), Wdl::Draw, Category::Win));
+//! assert!(jtb_probe::adjudicate(Some(&tb), &pos)?.dead_draw);
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!

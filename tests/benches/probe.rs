@@ -1,5 +1,6 @@
-//! Probe latency over uniformly random legal positions: WDL and DTM, cached and first touch,
-//! best move and line, the flip dead-draw check, and throughput at 1 and 2 threads.
+//! Probe latency over uniformly random legal positions: WDL, DTM and the clock rule (DTC with the
+//! rule value at a random clock), cached and first touch, best move and line, the flip
+//! dead-draw check, and throughput at 1 and 2 threads.
 //!
 //! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
 //! `LRvET` and the tables it needs, generated first. `JTB_BENCH_MATERIAL` picks the table.
@@ -78,7 +79,17 @@ fn benches(c: &mut Criterion) {
     for p in &positions {
         tb.probe_wdl(p).unwrap();
         tb.probe_dtm(p).unwrap();
+        tb.probe_rule(p).unwrap();
     }
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let clocked: Vec<Position> = positions
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            p.set_clock(Some((rng.next() % 101) as u32)).unwrap();
+            p
+        })
+        .collect();
     let mut g = c.benchmark_group("probe");
     let mut i = 0;
     g.bench_function("wdl cached", |b| {
@@ -91,6 +102,12 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % positions.len();
             black_box(tb.probe_dtm(&positions[i]).unwrap())
+        })
+    });
+    g.bench_function("rule cached", |b| {
+        b.iter(|| {
+            i = (i + 1) % clocked.len();
+            black_box(tb.probe_rule(&clocked[i]).unwrap())
         })
     });
     // A cache too small for any block: every probe decompresses its block (the file itself is
@@ -119,6 +136,18 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % positions.len();
             black_box(tb.line(&positions[i]).unwrap())
+        })
+    });
+    g.bench_function("rule best move", |b| {
+        b.iter(|| {
+            i = (i + 1) % clocked.len();
+            black_box(tb.rule_best_move(&clocked[i]).unwrap())
+        })
+    });
+    g.bench_function("rule line", |b| {
+        b.iter(|| {
+            i = (i + 1) % clocked.len();
+            black_box(tb.rule_line(&clocked[i]).unwrap())
         })
     });
     g.finish();

@@ -1,14 +1,12 @@
 //! The `leiden` 2-piece tables reproduce the published Leiden table (van Rijn & Vis, 2014):
-//! every row of `shared/reference/leiden-2pc-openml41027.csv`.
+//! every row of `tests/data/reference/leiden-2pc-openml41027.csv`.
 
 use jtb_gen::solve_all;
 use jtb_probe::{Animal, Color, Material, Piece, Position, RuleSet, Square, Wdl};
 
 #[test]
 fn leiden_two_piece_tables_reproduce_the_published_table() {
-    let Some(text) = jtb_tests::reference_file("leiden-2pc-openml41027.csv") else {
-        return;
-    };
+    let text = jtb_tests::LEIDEN_2PC;
     let tables = solve_all(RuleSet::Leiden, &Material::all(2, 2)).unwrap();
     let mut rows = 0;
     for line in text.lines().skip(1) {
