@@ -9,7 +9,7 @@ use std::{
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use jtb_gen::run::{available_memory, generate, GenOptions, Progress, Silent};
-use jtb_probe::{Material, RuleSet};
+use jtb_probe::{Layout, Material, RuleSet};
 
 use crate::CliResult;
 
@@ -19,20 +19,20 @@ pub struct Args {
     #[arg(long, default_value = "mistboard")]
     rules: RuleSet,
     /// Generate every material of 2 up to this many pieces (ignored with --material).
-    #[arg(long, default_value_t = 4)]
-    max_pieces: usize,
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
+    max_pieces: u8,
     /// A material to generate, e.g. `LRvE` (Red's animals, `v`, Blue's); repeatable. The tables
     /// it needs come first.
-    #[arg(long = "material", value_name = "M")]
+    #[arg(long = "material", value_name = "M", value_parser = crate::input::table_material)]
     materials: Vec<Material>,
     /// Table root directory (tables go to DIR/<rules>/).
     #[arg(long, default_value = "tables", value_name = "DIR")]
     out: PathBuf,
     /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     /// Memory the generation may use, in MiB (default: what the machine has available).
-    #[arg(long, value_name = "MIB")]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=u64::MAX >> 20))]
     memory_limit: Option<u64>,
     /// No progress output.
     #[arg(long)]
@@ -112,28 +112,18 @@ pub fn peak_memory() -> Option<u64> {
 pub fn run(args: &Args) -> CliResult {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
+            .num_threads(n.into())
             .build_global()?;
     }
     let targets = if args.materials.is_empty() {
-        if !(2..=8).contains(&args.max_pieces) {
-            return Err(format!("--max-pieces {} out of range 2..=8", args.max_pieces).into());
-        }
-        Material::all(2, args.max_pieces)
+        Material::all(2, args.max_pieces.into())
     } else {
-        for m in &args.materials {
-            if m.total() > 8 {
-                return Err(format!("{m}: more than 8 pieces").into());
-            }
-        }
         args.materials.clone()
     };
-    let memory_limit = match args.memory_limit {
-        Some(mib) => mib
-            .checked_mul(1 << 20)
-            .ok_or("--memory-limit is too large")?,
-        None => available_memory().unwrap_or(u64::MAX),
-    };
+    // The parser bounds the limit, so that it fits in bytes.
+    let memory_limit = args
+        .memory_limit
+        .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
     let opts = GenOptions {
         rules: args.rules,
         targets,

@@ -1,5 +1,6 @@
 //! `jtb info`: what table files hold.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use jtb_probe::{Header, Kind, TableFile};
@@ -77,6 +78,7 @@ pub fn header_json(path: &Path, h: &Header, bytes: usize) -> serde_json::Value {
 }
 
 pub fn run(args: &Args) -> CliResult {
+    let mut out = std::io::stdout().lock();
     let files = table_files(&args.path).map_err(|e| format!("{}: {e}", args.path.display()))?;
     if files.is_empty() {
         return Err(format!("{}: no table files", args.path.display()).into());
@@ -87,19 +89,20 @@ pub fn run(args: &Args) -> CliResult {
             Ok(t) => {
                 let h = t.header();
                 if args.json {
-                    println!("{}", header_json(&path, h, t.len()));
+                    writeln!(out, "{}", header_json(&path, h, t.len()))?;
                 } else {
-                    println!("{}", path.display());
-                    println!("  {} table of {} under {}, {} entries in {} blocks of {}, {} bytes ({:.3} bits/entry)",
+                    writeln!(out, "{}", path.display())?;
+                    writeln!(out, "  {} table of {} under {}, {} entries in {} blocks of {}, {} bytes ({:.3} bits/entry)",
                         h.kind, h.material, h.rules, h.entries, h.blocks, h.block_entries, t.len(),
-                        t.len() as f64 * 8.0 / h.entries.max(1) as f64);
-                    println!(
+                        t.len() as f64 * 8.0 / h.entries.max(1) as f64)?;
+                    writeln!(
+                        out,
                         "  format {} / index scheme {} / {:?}, written by {}",
                         jtb_probe::format::FORMAT_VERSION,
                         h.index_scheme,
                         h.encoding,
                         h.generator
-                    );
+                    )?;
                     for (side, s) in ["red", "blue"].iter().zip(&h.stats) {
                         let at = if s.longest_win_position.is_empty() {
                             String::new()
@@ -107,11 +110,11 @@ pub fn run(args: &Args) -> CliResult {
                             format!(" ({})", s.longest_win_position)
                         };
                         if h.kind == Kind::Dtc {
-                            println!("  {side} to move, clock rule at clock 0: {} wins, {} draws ({} cursed wins, {} blessed losses), {} losses; longest DTC win {} plies{at}",
-                                s.wins, s.draws, s.cursed_wins, s.blessed_losses, s.losses, s.longest_win);
+                            writeln!(out, "  {side} to move, clock rule at clock 0: {} wins, {} draws ({} cursed wins, {} blessed losses), {} losses; longest DTC win {} plies{at}",
+                                s.wins, s.draws, s.cursed_wins, s.blessed_losses, s.losses, s.longest_win)?;
                         } else {
-                            println!("  {side} to move: {} wins, {} draws, {} losses; longest win {} plies{at}",
-                                s.wins, s.draws, s.losses, s.longest_win);
+                            writeln!(out, "  {side} to move: {} wins, {} draws, {} losses; longest win {} plies{at}",
+                                s.wins, s.draws, s.losses, s.longest_win)?;
                         }
                     }
                 }
@@ -119,12 +122,13 @@ pub fn run(args: &Args) -> CliResult {
             Err(e) => {
                 ok = false;
                 if args.json {
-                    println!(
+                    writeln!(
+                        out,
                         "{}",
                         json!({"file": path.display().to_string(), "error": e.to_string()})
-                    );
+                    )?;
                 } else {
-                    println!("{e}");
+                    writeln!(out, "{e}")?;
                 }
             }
         }

@@ -5,7 +5,7 @@ use std::{
     path::PathBuf,
 };
 
-use jtb_probe::{ParseError, Position, RuleSet};
+use jtb_probe::{Layout, Material, ParseError, Position, RuleSet};
 use serde_json::json;
 
 /// Options of the commands that answer positions one per line.
@@ -62,6 +62,22 @@ pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()
         }
     }
     Ok(())
+}
+
+/// A material that tables can hold (clap's parser of `--material`): a side of each colour and
+/// at most [`Layout::MAX_PIECES`] pieces.
+pub fn table_material(text: &str) -> Result<Material, String> {
+    let m: Material = text
+        .parse()
+        .map_err(|e: jtb_probe::BadMaterial| e.to_string())?;
+    if m.total() > Layout::MAX_PIECES {
+        return Err(format!(
+            "{m} has {} pieces; tables hold at most {}",
+            m.total(),
+            Layout::MAX_PIECES
+        ));
+    }
+    Ok(m)
 }
 
 /// Parses `text` under `rules`, or by the board's shape when no rule set was given.

@@ -2,7 +2,8 @@
 //!
 //! Exit status: 0 when every input was answered (and every check passed), 1 when some input
 //! line was bad or a check failed (each reported in place; the command goes on), 2 for a usage
-//! error or a failure that stops the command.
+//! error or a failure that stops the command. A closed output pipe ends the command quietly
+//! with 0, as it does for ripgrep.
 
 mod adjudicate;
 mod board;
@@ -61,9 +62,25 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        // A reader that closed the pipe (`jtb moves - | head -1`) wants no more: end quietly.
+        Err(e) if is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("jtb: {e}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether `e`, or an error it came from, is a closed pipe.
+fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }

@@ -3,6 +3,7 @@
 
 use jtb_probe::{Kind, TableFile, Tablebase};
 use serde_json::json;
+use std::io::Write;
 
 use crate::{input, CliResult};
 
@@ -16,10 +17,12 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
+    let mut out = std::io::stdout().lock();
     let tb = Tablebase::open(&args.set.tables.dir, args.set.rules)?;
     let dir = args.set.tables.dir.join(args.set.rules.name());
     if !args.json {
-        println!(
+        writeln!(
+            out,
             "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  longest win",
             "material",
             "move",
@@ -30,7 +33,7 @@ pub fn run(args: &Args) -> CliResult {
             "cursed wins",
             "blessed losses",
             "max DTC"
-        );
+        )?;
     }
     let mut ok = true;
     for m in tb.materials() {
@@ -49,7 +52,8 @@ pub fn run(args: &Args) -> CliResult {
         let sides = dtm.header().stats.iter().zip(&dtc.header().stats);
         for (side, (s, r)) in ["red", "blue"].iter().zip(sides) {
             if args.json {
-                println!(
+                writeln!(
+                    out,
                     "{}",
                     json!({
                         "material": m.to_string(), "to_move": side, "wins": s.wins, "draws": s.draws,
@@ -59,9 +63,10 @@ pub fn run(args: &Args) -> CliResult {
                         "longest_dtc": r.longest_win,
                         "longest_dtc_position": (!r.longest_win_position.is_empty()).then_some(&r.longest_win_position),
                     })
-                );
+                )?;
             } else {
-                println!(
+                writeln!(
+                    out,
                     "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  {}",
                     m.to_string(),
                     side,
@@ -73,7 +78,7 @@ pub fn run(args: &Args) -> CliResult {
                     r.blessed_losses,
                     r.longest_win,
                     s.longest_win_position
-                );
+                )?;
             }
         }
     }

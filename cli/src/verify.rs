@@ -1,5 +1,6 @@
 //! `jtb verify`: checksums, then every entry against the best of its successors.
 
+use std::io::Write;
 use std::{collections::BTreeSet, sync::Arc};
 
 use jtb_gen::{
@@ -18,7 +19,7 @@ pub struct Args {
     #[command(flatten)]
     set: input::TableSetArgs,
     /// Materials to verify (default: every table present); repeatable.
-    #[arg(long = "material", value_name = "M")]
+    #[arg(long = "material", value_name = "M", value_parser = input::table_material)]
     materials: Vec<Material>,
     /// Only check checksums, not values.
     #[arg(long)]
@@ -26,6 +27,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> CliResult {
+    let mut out = std::io::stdout().lock();
     let rules = args.set.rules;
     let materials: Vec<Material> = if args.materials.is_empty() {
         Tablebase::open(&args.set.tables.dir, rules)?.materials()
@@ -48,7 +50,7 @@ pub fn run(args: &Args) -> CliResult {
             let result =
                 TableFile::open_expecting(&path, rules, m, kind).and_then(|f| f.verify_checksum());
             if let Err(e) = result {
-                println!("FAIL {e}");
+                writeln!(out, "FAIL {e}")?;
                 good = false;
             }
         }
@@ -58,11 +60,12 @@ pub fn run(args: &Args) -> CliResult {
             ok = false;
         }
     }
-    println!(
+    writeln!(
+        out,
         "checksums: {} of {} tables intact",
         intact.len(),
         materials.len()
-    );
+    )?;
     if args.checksums_only {
         return Ok(ok);
     }
@@ -76,7 +79,7 @@ pub fn run(args: &Args) -> CliResult {
                 Err(e) => return Err(format!("verifying {m} needs {s}: {e}").into()),
             }
         }
-        let wdl_ok = check_wdl_file(&args.set.tables.dir, rules, *m, &table)?;
+        let wdl_ok = check_wdl_file(&mut out, &args.set.tables.dir, rules, *m, &table)?;
         let mismatches = verify_table(&table, &tables, 10)?;
         for x in &mismatches {
             let (kind, what) = match x.check {
@@ -84,19 +87,21 @@ pub fn run(args: &Args) -> CliResult {
                 Check::OnePly(Metric::Dtc) => (Kind::Dtc, "successors give"),
                 Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
             };
-            println!(
+            writeln!(
+                out,
                 "FAIL {}: {}: stored {}, {what} {}",
                 table_path(&args.set.tables.dir, rules, *m, kind).display(),
                 x.position,
                 x.stored,
                 x.computed
-            );
+            )?;
         }
         if mismatches.is_empty() && wdl_ok {
-            println!(
+            writeln!(
+                out,
                 "ok   {m}: {} entries agree with their successors (DTM and DTC)",
                 table.codes.len()
-            );
+            )?;
         } else {
             ok = false;
         }
@@ -106,6 +111,7 @@ pub fn run(args: &Args) -> CliResult {
 
 /// Every position's WDL as the probe reads it agrees with the DTM file's value.
 fn check_wdl_file(
+    out: &mut impl Write,
     root: &std::path::Path,
     rules: RuleSet,
     m: Material,
@@ -129,7 +135,7 @@ fn check_wdl_file(
         }
     });
     if let Some(why) = &bad {
-        println!("FAIL {}: {why}", path.display());
+        writeln!(out, "FAIL {}: {why}", path.display())?;
     }
     Ok(bad.is_none())
 }

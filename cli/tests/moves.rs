@@ -82,3 +82,50 @@ fn rule_set_option() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown rule set"));
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_0() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jtb"))
+        .args(["moves", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the first line is written (as `head -1` does after one).
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    for _ in 0..1000 {
+        if stdin
+            .write_all(b"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r\n")
+            .is_err()
+        {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_by_the_parser() {
+    for args in [
+        &["gen", "--max-pieces", "9"][..],
+        &["gen", "--max-pieces", "1"],
+        &["gen", "--threads", "0"],
+        &["gen", "--memory-limit", "0"],
+        &["gen", "--material", "RCDWPEvTLD"],
+        &["verify", "--material", "RCDWPvTLEW"],
+    ] {
+        let o = jtb(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("invalid value"), "{args:?}: {err}");
+    }
+}

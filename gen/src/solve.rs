@@ -17,7 +17,7 @@
 //! loop stops once a level finds nothing and no capture distance is still to come; what is left
 //! is a draw.
 //!
-//! The same machinery solves both metrics ([`Metric`]): distance to mate, where a capture is
+//! The same machinery solves both metrics ([`crate::Metric`]): distance to mate, where a capture is
 //! worth the smaller table's value one ply further, and distance to conversion (the clock rule,
 //! RULES.md section 5), where every capture or trade is worth the smaller position's rule value
 //! at clock 0, one ply away.
@@ -27,8 +27,12 @@ use rayon::prelude::*;
 
 use crate::{
     bits::{ones, Bits},
-    GenError, Metric, Solved, SubTables,
+    GenError, Solved, SubTables,
 };
+
+/// The longest distance the solver counts: a loss in `d` is stored as the code `2d + 2`, which
+/// must fit a `u16`.
+const MAX_LEVEL: u16 = (u16::MAX - 2) / 2;
 
 /// Capture marks: `ESCAPE` in the loss byte means a capture wins or draws.
 const ESCAPE: u8 = u8::MAX;
@@ -203,7 +207,7 @@ impl<'a> Frame<'a> {
                     None => {
                         // The first piece leaves its half of the board: the successor is
                         // stored mirrored.
-                        let mut moved = [Square::new(0, 0); 16];
+                        let mut moved = [Square::new(0, 0); Layout::MAX_PIECES];
                         for (i, &s) in sq.iter().enumerate() {
                             let s = if i == j { t.to } else { s };
                             moved[i] = self.board.mirror_file(s);
@@ -247,31 +251,35 @@ struct Captures {
 }
 
 impl Captures {
+    /// The captures with `mover` to move in both metrics (distance to mate, distance to
+    /// conversion), from one pass over the moves that leave the table.
     fn compute(
         frame: &Frame<'_>,
         subs: &SubTables,
-        metric: Metric,
         mover: Color,
-    ) -> Result<Captures, GenError> {
+    ) -> Result<[Captures; 2], GenError> {
         let n = frame.n_outer;
-        let mut win = vec![NONE; n * 64];
-        let mut loss = vec![NONE; n * 64];
-        win.par_chunks_mut(64)
-            .zip(loss.par_chunks_mut(64))
+        let mut bytes: [[Vec<u8>; 2]; 2] =
+            std::array::from_fn(|_| [vec![NONE; n * 64], vec![NONE; n * 64]]);
+        let [[dtm_win, dtm_loss], [dtc_win, dtc_loss]] = &mut bytes;
+        dtm_win
+            .par_chunks_mut(64)
+            .zip(dtm_loss.par_chunks_mut(64))
+            .zip(dtc_win.par_chunks_mut(64).zip(dtc_loss.par_chunks_mut(64)))
             .enumerate()
-            .try_for_each(|(o, (w, l))| captures_of(frame, subs, metric, mover, o, w, l))?;
+            .try_for_each(|(o, (dtm, dtc))| captures_of(frame, subs, mover, o, [dtm, dtc]))?;
         let any = |bytes: &[u8]| {
             bytes
                 .par_chunks(64)
                 .map(|c| mask(c, |b| b != NONE))
                 .collect()
         };
-        Ok(Captures {
+        Ok(bytes.map(|[win, loss]| Captures {
             win_any: any(&win),
             loss_any: any(&loss),
             win,
             loss,
-        })
+        }))
     }
 
     fn max_distance(&self) -> u8 {
@@ -320,15 +328,14 @@ fn note(material: Material, value: Value, win: &mut u8, loss: &mut u8) -> Result
     Ok(())
 }
 
-/// Fills the capture bytes of configuration `o` with `mover` to move.
+/// Fills the capture bytes (win, loss) of configuration `o` with `mover` to move, of both
+/// metrics.
 fn captures_of(
     frame: &Frame<'_>,
     subs: &SubTables,
-    metric: Metric,
     mover: Color,
     o: usize,
-    win: &mut [u8],
-    loss: &mut [u8],
+    mut bytes: [(&mut [u8], &mut [u8]); 2],
 ) -> Result<(), GenError> {
     let legal = frame.legal[o];
     if legal == 0 {
@@ -338,11 +345,11 @@ fn captures_of(
     let material = frame.layout.material();
     let sq = frame.squares(o);
     // The placement after a capture: outer pieces (one moved, one or two gone) and the inner.
-    let mut placed = [(frame.inner, Square::new(0, 0)); 16];
+    let mut placed = [(frame.inner, Square::new(0, 0)); Layout::MAX_PIECES];
     let mut after = |moved: Option<(usize, Square)>,
                      gone: &[usize],
                      inner_at: Option<Square>|
-     -> Result<Value, GenError> {
+     -> Result<[Value; 2], GenError> {
         let mut n = 0;
         for (i, (&p, &s)) in frame.outer.iter().zip(sq).enumerate() {
             if gone.contains(&i) {
@@ -359,11 +366,16 @@ fn captures_of(
             placed[n] = (frame.inner, s);
             n += 1;
         }
-        subs.exit_value(metric, mover.other(), &placed[..n])
+        subs.exit_values(mover.other(), &placed[..n])
     };
 
-    let mut record =
-        |b: u32, v: Value| note(material, v, &mut win[b as usize], &mut loss[b as usize]);
+    let mut record = |b: u32, values: [Value; 2]| -> Result<(), GenError> {
+        for ((win, loss), v) in bytes.iter_mut().zip(values) {
+            note(material, v, &mut win[b as usize], &mut loss[b as usize])?;
+        }
+        Ok(())
+    };
+    let den = [Value::Win(1); 2];
 
     // Moves of outer pieces.
     for (j, &piece) in frame.outer.iter().enumerate() {
@@ -377,7 +389,7 @@ fn captures_of(
             }
             if t.den {
                 for b in ones(legal) {
-                    record(b, Value::Win(1))?;
+                    record(b, den)?;
                 }
                 continue;
             }
@@ -426,7 +438,7 @@ fn captures_of(
                     continue;
                 }
                 if t.den {
-                    record(b, Value::Win(1))?;
+                    record(b, den)?;
                     continue;
                 }
                 let Some(m) = sq.iter().position(|&s| s == t.to) else {
@@ -448,9 +460,11 @@ fn captures_of(
             }
         }
     }
-    for (w, l) in win.iter().zip(loss.iter_mut()) {
-        if *w != NONE {
-            *l = ESCAPE;
+    for (win, loss) in bytes {
+        for (w, l) in win.iter().zip(loss.iter_mut()) {
+            if *w != NONE {
+                *l = ESCAPE;
+            }
         }
     }
     Ok(())
@@ -474,10 +488,13 @@ struct SideState {
 pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
-    // One metric after the other, each with its own captures: only one set of capture bytes
-    // (the largest arrays after the codes) is alive at a time.
-    let codes = solve_metric(&frame, subs, Metric::Dtm)?;
-    let dtc_codes = solve_metric(&frame, subs, Metric::Dtc)?;
+    // The captures of both metrics come from one pass; each set is dropped when its solve ends.
+    // (Its peak, both sets and the DTM codes, is no higher than the DTC solve's: one set and
+    // the codes of both metrics.)
+    let [red_dtm, red_dtc] = Captures::compute(&frame, subs, Color::Red)?;
+    let [blue_dtm, blue_dtc] = Captures::compute(&frame, subs, Color::Blue)?;
+    let codes = solve_metric(&frame, [red_dtm, blue_dtm])?;
+    let dtc_codes = solve_metric(&frame, [red_dtc, blue_dtc])?;
     Ok(Solved {
         layout,
         codes,
@@ -485,15 +502,11 @@ pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Sol
     })
 }
 
-/// Every entry's value code in `metric`.
-fn solve_metric(frame: &Frame<'_>, subs: &SubTables, metric: Metric) -> Result<Vec<u16>, GenError> {
+/// Every entry's value code in the metric of `captures` (Red's, Blue's).
+fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, GenError> {
     let layout = frame.layout;
     let material = layout.material();
     let n = frame.n_outer;
-    let captures = [
-        Captures::compute(frame, subs, metric, Color::Red)?,
-        Captures::compute(frame, subs, metric, Color::Blue)?,
-    ];
     let max_capture = captures
         .iter()
         .map(Captures::max_distance)
@@ -512,7 +525,7 @@ fn solve_metric(frame: &Frame<'_>, subs: &SubTables, metric: Metric) -> Result<V
     for level in 0u32.. {
         let level16 = u16::try_from(level)
             .ok()
-            .filter(|&l| l < u16::MAX / 2 - 1)
+            .filter(|&l| l <= MAX_LEVEL)
             .ok_or(GenError::DistanceOverflow(material, level))?;
         let mut found = 0u64;
         for mover in Color::ALL {

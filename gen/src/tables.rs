@@ -163,12 +163,29 @@ impl SubTables {
         turn: Color,
         placed: &[(Piece, Square)],
     ) -> Result<Value, GenError> {
-        Ok(match (self.lookup(turn, placed)?, metric) {
-            (Lookup::Over(v), _) => v.back_one_ply(),
-            (Lookup::Entry(table, idx), Metric::Dtm) => table.value(idx).back_one_ply(),
-            (Lookup::Entry(table, idx), Metric::Dtc) => {
-                clock::conversion_value(table.rule_wdl_at_zero(idx))
-            }
+        let [dtm, dtc] = self.exit_values(turn, placed)?;
+        Ok(match metric {
+            Metric::Dtm => dtm,
+            Metric::Dtc => dtc,
+        })
+    }
+
+    /// [`SubTables::exit_value`] in both metrics (distance to mate, distance to conversion),
+    /// from one lookup.
+    ///
+    /// # Errors
+    /// [`GenError::MissingTable`] when the placement's table is not present.
+    pub fn exit_values(
+        &self,
+        turn: Color,
+        placed: &[(Piece, Square)],
+    ) -> Result<[Value; 2], GenError> {
+        Ok(match self.lookup(turn, placed)? {
+            Lookup::Over(v) => [v.back_one_ply(); 2],
+            Lookup::Entry(table, idx) => [
+                table.value(idx).back_one_ply(),
+                clock::conversion_value(table.rule_wdl_at_zero(idx)),
+            ],
         })
     }
 

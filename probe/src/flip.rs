@@ -42,7 +42,7 @@ pub enum NotApplicable {
         /// Blue animals.
         blue: usize,
     },
-    /// The half-move clock is above the limit of 40.
+    /// The half-move clock is above the flip game's limit.
     ClockAboveLimit(u32),
 }
 
@@ -56,7 +56,8 @@ impl fmt::Display for NotApplicable {
                 write!(f, "not one animal each (red has {red}, blue has {blue})")
             }
             NotApplicable::ClockAboveLimit(c) => {
-                write!(f, "half-move clock {c} is above the limit of 40")
+                let limit = RuleSet::Flip4x4.clock_limit();
+                write!(f, "half-move clock {c} is above the limit of {limit}")
             }
         }
     }
@@ -85,7 +86,8 @@ impl fmt::Display for DeadReason {
             DeadReason::CannotForce => f.write_str("the capturing side cannot force the capture"),
             DeadReason::TooSlow { dtm, clock } => write!(
                 f,
-                "the capture takes {dtm} plies, but clock {clock} + {dtm} is past 40"
+                "the capture takes {dtm} plies, but clock {clock} + {dtm} is past {}",
+                RuleSet::Flip4x4.clock_limit()
             ),
         }
     }

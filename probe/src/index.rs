@@ -173,7 +173,7 @@ impl Layout {
     /// `None` when it is not.
     #[must_use]
     pub fn index_of(&self, pos: &Position) -> Option<usize> {
-        let mut squares = [Square::new(0, 0); 16];
+        let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
         if pos.rules() != self.rules {
             return None;
         }
@@ -196,7 +196,7 @@ impl Layout {
             material = material.with(p);
             at[p.color.index()][p.animal as usize] = Some(s);
         }
-        let mut squares = [Square::new(0, 0); 16];
+        let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
         let (turn, k) = self.orient(
             material,
             turn,
@@ -213,7 +213,7 @@ impl Layout {
         material: Material,
         turn: Color,
         square_of: impl Fn(Piece) -> Option<Square>,
-        out: &mut [Square; 16],
+        out: &mut [Square; Layout::MAX_PIECES],
     ) -> Option<(Color, usize)> {
         let flip = if material == self.material {
             false

@@ -56,6 +56,8 @@
 
 mod adjudicate;
 mod board;
+#[doc = include_str!("../RULES.md")]
+pub mod rulebook {}
 pub mod clock;
 mod file;
 pub mod flip;

@@ -79,7 +79,7 @@ fn benches(c: &mut Criterion) {
     for p in &positions {
         tb.probe_wdl(p).unwrap();
         tb.probe_dtm(p).unwrap();
-        tb.probe_rule(p).unwrap();
+        let _ = tb.probe_rule(p).unwrap();
     }
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     let clocked: Vec<Position> = positions
