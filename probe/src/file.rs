@@ -33,6 +33,9 @@ pub struct TableFile {
     path: PathBuf,
     map: Mmap,
     header: Header,
+    /// `log2(block_entries)` when that is a power of two (as every writer so far makes it):
+    /// locating an entry is then a shift and a mask, not a division.
+    block_shift: Option<u32>,
 }
 
 impl TableFile {
@@ -59,10 +62,15 @@ impl TableFile {
                 actual,
             }));
         }
+        let block_shift = header
+            .block_entries
+            .is_power_of_two()
+            .then(|| header.block_entries.trailing_zeros());
         let table = TableFile {
             path: path.to_owned(),
             map,
             header,
+            block_shift,
         };
         let expected = index_end
             .saturating_add(table.offset(table.header.blocks))
@@ -143,6 +151,18 @@ impl TableFile {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
+    }
+
+    /// The block holding entry `idx`, and the entry's place in it.
+    #[must_use]
+    pub fn locate(&self, idx: usize) -> (u32, usize) {
+        match self.block_shift {
+            Some(shift) => ((idx >> shift) as u32, idx & ((1 << shift) - 1)),
+            None => {
+                let per = self.header.block_entries as usize;
+                ((idx / per) as u32, idx % per)
+            }
+        }
     }
 
     fn offset(&self, b: u32) -> u64 {

@@ -173,17 +173,41 @@ impl Layout {
     /// `None` when it is not.
     #[must_use]
     pub fn index_of(&self, pos: &Position) -> Option<usize> {
-        let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+        // The probe's hot path: orientation and index in one pass, no intermediate squares.
         if pos.rules() != self.rules {
             return None;
         }
-        let (turn, k) = self.orient(
-            Material::of(pos),
-            pos.turn(),
-            |p| pos.square_of(p),
-            &mut squares,
-        )?;
-        self.index_of_entry(turn, &squares[..k])
+        let material = Material::of(pos);
+        let flip = if material == self.material {
+            false
+        } else if material.flipped() == self.material {
+            true
+        } else {
+            return None;
+        };
+        let board = self.rules.board();
+        let square = |p: Piece| {
+            let p = if flip {
+                Piece::new(p.color.other(), p.animal)
+            } else {
+                p
+            };
+            let sq = pos.square_of(p)?;
+            Some(if flip { board.mirror_rank(sq) } else { sq })
+        };
+        let mirror = square(self.pieces[0])?.file() > (board.width - 1) / 2;
+        let turn = if flip { pos.turn().other() } else { pos.turn() };
+        let mut idx = turn.index() * self.side_stride;
+        for ((&p, slots), stride) in self.pieces.iter().zip(&self.slots).zip(&self.strides) {
+            let sq = square(p)?;
+            let sq = if mirror { board.mirror_file(sq) } else { sq };
+            let slot = slots[sq.index()];
+            if slot == NO_SLOT {
+                return None;
+            }
+            idx += usize::from(slot) * stride;
+        }
+        Some(idx)
     }
 
     /// The index of the placement `placed` with `turn` to move, whose material must be this

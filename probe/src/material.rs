@@ -24,12 +24,10 @@ impl Material {
 
     /// The material of a position.
     #[must_use]
-    pub fn of(pos: &Position) -> Material {
-        let mut sets = [0u8; 2];
-        for (piece, _) in pos.pieces() {
-            sets[piece.color.index()] |= 1 << piece.animal as u8;
+    pub const fn of(pos: &Position) -> Material {
+        Material {
+            sets: [pos.animal_set(Color::Red), pos.animal_set(Color::Blue)],
         }
-        Material { sets }
     }
 
     /// The animal set of `color`.

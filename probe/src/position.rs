@@ -18,6 +18,9 @@ pub struct Position {
     rules: RuleSet,
     board: [Option<Piece>; Square::LIMIT],
     squares: [[Option<Square>; 8]; 2],
+    /// Per colour, bit `a` set when animal `a` is on the board (what `squares` says, kept at
+    /// hand: every probe starts from the material).
+    animals: [u8; 2],
     hidden: SquareSet,
     turn: Color,
     clock: Option<u32>,
@@ -83,6 +86,7 @@ impl Position {
             rules,
             board: [None; Square::LIMIT],
             squares: [[None; 8]; 2],
+            animals: [0; 2],
             hidden: 0,
             turn,
             clock: None,
@@ -130,6 +134,7 @@ impl Position {
         }
         self.board[sq.index()] = Some(piece);
         self.squares[piece.color.index()][piece.animal as usize] = Some(sq);
+        self.animals[piece.color.index()] |= 1 << piece.animal as u8;
         Ok(())
     }
 
@@ -155,6 +160,7 @@ impl Position {
     pub(crate) fn remove(&mut self, sq: Square) -> Option<Piece> {
         let piece = self.board[sq.index()].take()?;
         self.squares[piece.color.index()][piece.animal as usize] = None;
+        self.animals[piece.color.index()] &= !(1 << piece.animal as u8);
         Some(piece)
     }
 
@@ -198,6 +204,12 @@ impl Position {
         self.squares[piece.color.index()][piece.animal as usize]
     }
 
+    /// The animals of `color` on the board: bit `a` for animal `a` (0 = rat .. 7 = elephant).
+    #[must_use]
+    pub const fn animal_set(&self, color: Color) -> u8 {
+        self.animals[color as usize]
+    }
+
     /// All pieces with their squares: Red before Blue, strongest animal first.
     pub fn pieces(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
         Color::ALL.into_iter().flat_map(move |c| {
@@ -216,7 +228,7 @@ impl Position {
     /// Number of pieces of `color` on the board.
     #[must_use]
     pub fn count(&self, color: Color) -> usize {
-        self.squares[color.index()].iter().flatten().count()
+        self.animals[color.index()].count_ones() as usize
     }
 
     /// Face-down tiles (flip game).

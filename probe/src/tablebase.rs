@@ -1,11 +1,14 @@
 //! The public probing API: a directory of tables for one rule set.
 
 use std::{
-    collections::HashMap,
+    cell::RefCell,
     error::Error,
     fmt,
     path::{Path, PathBuf},
-    sync::{Arc, OnceLock},
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc, OnceLock,
+    },
 };
 
 use quick_cache::{sync::Cache, Weighter};
@@ -121,6 +124,48 @@ impl Weighter<u64, Arc<[u8]>> for BlockWeight {
     }
 }
 
+/// Slots of each thread's front cache of decoded blocks (see [`Tablebase::with_entry`]).
+const FRONT_SLOTS: usize = 1024;
+
+/// A decoded block in a thread's front cache: which tablebase and block it is, and the bytes.
+struct FrontSlot {
+    owner: u64,
+    key: u64,
+    block: Option<Arc<[u8]>>,
+}
+
+thread_local! {
+    /// A direct-mapped cache in front of the shared one: a cached probe then takes no lock and
+    /// touches no shared counter. It holds at most `FRONT_SLOTS` blocks (16 MiB) per thread.
+    static FRONT: RefCell<[FrontSlot; FRONT_SLOTS]> = const {
+        RefCell::new([const { FrontSlot { owner: 0, key: 0, block: None } }; FRONT_SLOTS])
+    };
+}
+
+/// Numbers the tablebases of this process, for the front caches (0 is never used).
+static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
+
+/// The tables present, found by material in one array lookup (a material is two bytes).
+struct MaterialMap {
+    tables: Vec<Table>,
+    /// Per material key, the table's position in `tables` plus one (0: absent).
+    slots: Box<[u16]>,
+}
+
+impl MaterialMap {
+    fn key(m: Material) -> usize {
+        usize::from(m.set(crate::piece::Color::Red)) << 8
+            | usize::from(m.set(crate::piece::Color::Blue))
+    }
+
+    fn get(&self, m: Material) -> Option<&Table> {
+        match self.slots[MaterialMap::key(m)] {
+            0 => None,
+            i => Some(&self.tables[usize::from(i) - 1]),
+        }
+    }
+}
+
 /// One material's table: layout and lazily opened files.
 struct Table {
     id: u64,
@@ -175,7 +220,8 @@ pub struct RuleStep {
 pub struct Tablebase {
     rules: RuleSet,
     dir: PathBuf,
-    tables: HashMap<Material, Table>,
+    owner: u64,
+    tables: MaterialMap,
     max_pieces: usize,
     cache: Cache<u64, Arc<[u8]>, BlockWeight>,
 }
@@ -185,7 +231,7 @@ impl fmt::Debug for Tablebase {
         f.debug_struct("Tablebase")
             .field("rules", &self.rules)
             .field("dir", &self.dir)
-            .field("tables", &self.tables.len())
+            .field("tables", &self.tables.tables.len())
             .finish_non_exhaustive()
     }
 }
@@ -212,7 +258,8 @@ impl Tablebase {
         let dir = root.as_ref().join(rules.name());
         let entries =
             std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;
-        let mut tables = HashMap::new();
+        let mut tables: Vec<Table> = Vec::new();
+        let mut slots = vec![0u16; 1 << 16].into_boxed_slice();
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".dtm")) else {
@@ -224,23 +271,29 @@ impl Tablebase {
             let plausible = material.total() <= Layout::MAX_PIECES
                 && material.count(crate::piece::Color::Red) > 0
                 && material.count(crate::piece::Color::Blue) > 0;
-            if !plausible || material != material.canonical() || tables.contains_key(&material) {
+            let slot = &mut slots[MaterialMap::key(material)];
+            if !plausible || material != material.canonical() || *slot != 0 {
                 continue;
             }
-            tables.insert(
-                material,
-                Table {
-                    id: tables.len() as u64,
-                    layout: Layout::new(rules, material),
-                    files: Default::default(),
-                },
-            );
+            tables.push(Table {
+                id: tables.len() as u64,
+                layout: Layout::new(rules, material),
+                files: Default::default(),
+            });
+            *slot = u16::try_from(tables.len()).expect("fewer tables than materials");
+            // The colour flip names the same table.
+            slots[MaterialMap::key(material.flipped())] = *slot;
         }
-        let max_pieces = tables.keys().map(|m| m.total()).max().unwrap_or(0);
+        let max_pieces = tables
+            .iter()
+            .map(|t| t.layout.material().total())
+            .max()
+            .unwrap_or(0);
         Ok(Tablebase {
             rules,
             dir,
-            tables,
+            owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
+            tables: MaterialMap { tables, slots },
             max_pieces,
             cache: Cache::with_weighter(1024, cache_bytes, BlockWeight),
         })
@@ -255,7 +308,12 @@ impl Tablebase {
     /// The materials present, canonical orientation, sorted.
     #[must_use]
     pub fn materials(&self) -> Vec<Material> {
-        let mut m: Vec<Material> = self.tables.keys().copied().collect();
+        let mut m: Vec<Material> = self
+            .tables
+            .tables
+            .iter()
+            .map(|t| t.layout.material())
+            .collect();
         m.sort_by_key(|m| (m.total(), m.to_string()));
         m
     }
@@ -279,10 +337,11 @@ impl Tablebase {
         if pos.is_game_over() {
             return Err(ProbeError::GameOver);
         }
-        let material = Material::of(pos).canonical();
-        if let Some(t) = self.tables.get(&material) {
+        let material = Material::of(pos);
+        if let Some(t) = self.tables.get(material) {
             return Ok(t);
         }
+        let material = material.canonical();
         let pieces = material.total();
         if pieces > self.max_pieces {
             return Err(ProbeError::TooManyPieces {
@@ -320,21 +379,41 @@ impl Tablebase {
         Ok(slot.get().expect("just set"))
     }
 
-    /// The decoded block holding entry `idx` of `table`'s `kind` file, and the entry's offset in it.
-    fn block<'a>(
+    /// Calls `read` with `table`'s `kind` file, the decoded block holding entry `idx`, and the
+    /// entry's offset in it. Blocks come from this thread's front cache, else from the shared
+    /// cache (decoding them on a miss).
+    fn with_entry<R>(
         &self,
-        table: &'a Table,
+        table: &Table,
         kind: Kind,
         idx: usize,
-    ) -> ProbeResult<(&'a TableFile, Arc<[u8]>, usize)> {
+        read: impl FnOnce(&TableFile, &[u8], usize) -> Result<R, TableError>,
+    ) -> ProbeResult<R> {
         let file = self.file(table, kind)?;
-        let per = file.header().block_entries as usize;
-        let b = (idx / per) as u32;
+        let (b, at) = file.locate(idx);
         let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
-        let data = self
-            .cache
-            .get_or_insert_with(&key, || file.block(b).map(Arc::from))?;
-        Ok((file, data, idx % per))
+        FRONT.with(|front| {
+            let mut front = front.borrow_mut();
+            // Fibonacci hashing spreads neighbouring blocks and tables over the slots.
+            let mix = (key ^ self.owner.rotate_left(40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let slot = &mut front[(mix >> 32) as usize % FRONT_SLOTS];
+            let hit = slot.owner == self.owner && slot.key == key;
+            let block = match &slot.block {
+                Some(block) if hit => block,
+                _ => {
+                    let block = self
+                        .cache
+                        .get_or_insert_with(&key, || file.block(b).map(Arc::from))?;
+                    *slot = FrontSlot {
+                        owner: self.owner,
+                        key,
+                        block: Some(block),
+                    };
+                    slot.block.as_ref().expect("just stored")
+                }
+            };
+            Ok(read(file, block, at)?)
+        })
     }
 
     fn index(table: &Table, pos: &Position) -> usize {
@@ -351,8 +430,12 @@ impl Tablebase {
     /// missing table, or a bad file.
     pub fn probe_wdl(&self, pos: &Position) -> ProbeResult<Wdl> {
         let table = self.table_for(pos)?;
-        let (file, block, i) = self.block(table, Kind::Wdl, Tablebase::index(table, pos))?;
-        Ok(file.wdl_entry(&block, i)?)
+        self.with_entry(
+            table,
+            Kind::Wdl,
+            Tablebase::index(table, pos),
+            |file, block, i| file.wdl_entry(block, i),
+        )
     }
 
     /// The value with its distance to mate, for the side to move, from the DTM file.
@@ -361,8 +444,12 @@ impl Tablebase {
     /// As [`Tablebase::probe_wdl`].
     pub fn probe_dtm(&self, pos: &Position) -> ProbeResult<Value> {
         let table = self.table_for(pos)?;
-        let (file, block, i) = self.block(table, Kind::Dtm, Tablebase::index(table, pos))?;
-        Ok(file.value_entry(&block, i)?)
+        self.with_entry(
+            table,
+            Kind::Dtm,
+            Tablebase::index(table, pos),
+            |file, block, i| file.value_entry(block, i),
+        )
     }
 
     /// The distance to conversion for the side to move, from the DTC file (RULES.md 5.3): a win
@@ -373,8 +460,12 @@ impl Tablebase {
     /// As [`Tablebase::probe_wdl`].
     pub fn probe_dtc(&self, pos: &Position) -> ProbeResult<Value> {
         let table = self.table_for(pos)?;
-        let (file, block, i) = self.block(table, Kind::Dtc, Tablebase::index(table, pos))?;
-        Ok(file.value_entry(&block, i)?)
+        self.with_entry(
+            table,
+            Kind::Dtc,
+            Tablebase::index(table, pos),
+            |file, block, i| file.value_entry(block, i),
+        )
     }
 
     /// The value under the clock rule at the position's half-move clock (0 when it has none):
