@@ -4,7 +4,11 @@
 use jtb_probe::{RuleSet, Value};
 use serde_json::json;
 
-use crate::{input, probe::Tablebases, CliResult};
+use crate::{
+    input::{self, AnswerError},
+    probe::Tablebases,
+    CliResult,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -17,7 +21,7 @@ pub struct Args {
     clock: Option<u32>,
 }
 
-fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, String> {
+fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, AnswerError> {
     let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
     // The flip game's one-animal-each check needs no tables: a missing directory only matters
     // where the tables are asked.
@@ -25,7 +29,7 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, String
         Ok(tb) => (Some(tb), None),
         Err(e) => (None, Some(e.to_string())),
     };
-    let v = jtb_probe::adjudicate(tables, &pos).map_err(|e| e.to_string())?;
+    let v = jtb_probe::adjudicate(tables, &pos)?;
     let mut reason = v.reason.to_string();
     if let (Some(e), jtb_probe::VerdictReason::NotCovered(None)) = (open_error, &v.reason) {
         reason = format!("not covered: {e}");
@@ -56,14 +60,8 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, String
 
 pub fn run(args: &Args) -> CliResult {
     let mut tbs = Tablebases::new(args.tables.dir.clone());
-    let all_good = input::answer_each(&args.input.positions, args.input.json, |text| {
-        judge(&mut tbs, text, args).map_err(|e| {
-            if args.input.json {
-                e
-            } else {
-                format!("{text}: {e}")
-            }
-        })
+    let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
+        judge(&mut tbs, text, args)
     })?;
     Ok(all_good)
 }

@@ -40,7 +40,7 @@ pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-pub fn header_json(path: &Path, h: &Header, bytes: usize) -> serde_json::Value {
+pub fn header_json(path: &Path, h: &Header, bytes: u64) -> serde_json::Value {
     let sides: Vec<serde_json::Value> = ["red", "blue"]
         .iter()
         .zip(&h.stats)

@@ -1,11 +1,14 @@
 //! Positions from the command line or, for `-`, from standard input, one per line.
 
 use std::{
+    error::Error,
+    fmt,
     io::{self, BufRead, Write},
     path::PathBuf,
+    sync::Arc,
 };
 
-use jtb_probe::{Layout, Material, ParseError, Position, RuleSet};
+use jtb_probe::{ClockError, Layout, Material, ParseError, Position, ProbeError, RuleSet};
 use serde_json::json;
 
 /// Options of the commands that answer positions one per line.
@@ -85,20 +88,74 @@ pub fn parse(text: &str, rules: Option<RuleSet>) -> Result<Position, ParseError>
     Position::parse(text, rules)
 }
 
+/// Why one input line got no answer.
+#[derive(Debug)]
+pub enum AnswerError {
+    /// The position text is malformed.
+    Parse(ParseError),
+    /// The clock is above the rule set's limit.
+    Clock(ClockError),
+    /// Face-down tiles: no move list (flips are outside the tables).
+    HiddenTiles,
+    /// The table directory could not be opened.
+    Open(Arc<ProbeError>),
+    /// A probe failed.
+    Probe(ProbeError),
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerError::Parse(e) => e.fmt(f),
+            AnswerError::Clock(e) => e.fmt(f),
+            AnswerError::HiddenTiles => {
+                f.write_str("face-down tiles left: flips are outside the tables, so no move list")
+            }
+            AnswerError::Open(e) => e.fmt(f),
+            AnswerError::Probe(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Error for AnswerError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            AnswerError::Parse(e) => Some(e),
+            AnswerError::Clock(e) => Some(e),
+            AnswerError::HiddenTiles => None,
+            AnswerError::Open(e) => Some(e.as_ref()),
+            AnswerError::Probe(e) => Some(e),
+        }
+    }
+}
+
+impl From<ParseError> for AnswerError {
+    fn from(e: ParseError) -> AnswerError {
+        AnswerError::Parse(e)
+    }
+}
+
+impl From<ProbeError> for AnswerError {
+    fn from(e: ProbeError) -> AnswerError {
+        AnswerError::Probe(e)
+    }
+}
+
 /// As [`parse`], with the half-move clock set to `clock` when given (else the text's, else 0).
 pub fn parse_with_clock(
     text: &str,
     rules: Option<RuleSet>,
     clock: Option<u32>,
-) -> Result<Position, String> {
-    let mut pos = parse(text, rules).map_err(|e| e.to_string())?;
+) -> Result<Position, AnswerError> {
+    let mut pos = parse(text, rules)?;
     pos.set_clock(Some(clock.or(pos.clock()).unwrap_or(0)))
-        .map_err(|e| e.to_string())?;
+        .map_err(AnswerError::Clock)?;
     Ok(pos)
 }
 
 /// Prints one answer per input position: `answer` gives the text to print, or an error message,
-/// printed as `{"position": ..., "error": ...}` with `json` and as `error: <message>` otherwise.
+/// printed as `{"position": ..., "error": ...}` with `json` and as `error: <message>` otherwise
+/// (`error: <position>: <message>` with `name_input`).
 /// Returns whether every position was answered.
 ///
 /// # Errors
@@ -106,7 +163,8 @@ pub fn parse_with_clock(
 pub fn answer_each(
     positions: &[String],
     json: bool,
-    mut answer: impl FnMut(&str) -> Result<String, String>,
+    name_input: bool,
+    mut answer: impl FnMut(&str) -> Result<String, AnswerError>,
 ) -> io::Result<bool> {
     let mut out = io::stdout().lock();
     let mut all_good = true;
@@ -118,7 +176,9 @@ pub fn answer_each(
         let line = answer(text).unwrap_or_else(|e| {
             all_good = false;
             if json {
-                json!({"position": text, "error": e}).to_string()
+                json!({"position": text, "error": e.to_string()}).to_string()
+            } else if name_input {
+                format!("error: {text}: {e}")
             } else {
                 format!("error: {e}")
             }

@@ -1,11 +1,15 @@
 //! `jtb probe`: value, distance to mate, best move and line of positions.
 
-use std::{collections::HashMap, path::PathBuf};
+use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
 use jtb_probe::{Position, ProbeError, RuleSet, RuleValue, Tablebase, Value};
 use serde_json::json;
 
-use crate::{board, input, CliResult};
+use crate::{
+    board,
+    input::{self, AnswerError},
+    CliResult,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,7 +28,7 @@ pub struct Args {
 /// Tablebases of each rule set under one root, opened on first use.
 pub struct Tablebases {
     root: PathBuf,
-    open: HashMap<RuleSet, Result<Tablebase, ProbeError>>,
+    open: HashMap<RuleSet, Result<Tablebase, Arc<ProbeError>>>,
 }
 
 impl Tablebases {
@@ -35,13 +39,16 @@ impl Tablebases {
         }
     }
 
-    /// The tables of `rules`, or why the directory could not be opened.
-    pub fn get(&mut self, rules: RuleSet) -> Result<&Tablebase, &ProbeError> {
+    /// The tables of `rules`, or why the directory could not be opened. The CLI reads table
+    /// files with positioned reads, not memory maps: it probes a few positions per run, where
+    /// a map saves nothing, and a file replaced while it runs cannot crash it.
+    pub fn get(&mut self, rules: RuleSet) -> Result<&Tablebase, AnswerError> {
         let root = &self.root;
         self.open
             .entry(rules)
-            .or_insert_with(|| Tablebase::open(root, rules))
+            .or_insert_with(|| Tablebase::open(root, rules).map_err(Arc::new))
             .as_ref()
+            .map_err(|e| AnswerError::Open(Arc::clone(e)))
     }
 }
 
@@ -54,26 +61,23 @@ struct Answer {
     rule_line: Option<Vec<String>>,
 }
 
-fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, String> {
+fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, AnswerError> {
     let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
-    let tb = tbs.get(pos.rules()).map_err(ToString::to_string)?;
-    let err = |e: ProbeError| e.to_string();
-    let value = tb.probe_dtm(&pos).map_err(err)?;
-    let rule = tb.probe_rule(&pos).map_err(err)?;
+    let tb = tbs.get(pos.rules())?;
+    let value = tb.probe_dtm(&pos)?;
+    let rule = tb.probe_rule(&pos)?;
     let best = if value == Value::Draw {
         None
     } else {
-        tb.best_move(&pos).map_err(err)?.map(|m| m.mv.to_string())
+        tb.best_move(&pos)?.map(|m| m.mv.to_string())
     };
     let (line, rule_line) = if args.line {
         let moves = |mvs: &mut dyn Iterator<Item = jtb_probe::Move>| {
             mvs.map(|m| m.to_string()).collect::<Vec<_>>()
         };
         (
-            Some(moves(&mut tb.line(&pos).map_err(err)?.iter().map(|s| s.mv))),
-            Some(moves(
-                &mut tb.rule_line(&pos).map_err(err)?.iter().map(|s| s.mv),
-            )),
+            Some(moves(&mut tb.line(&pos)?.iter().map(|s| s.mv))),
+            Some(moves(&mut tb.rule_line(&pos)?.iter().map(|s| s.mv))),
         )
     } else {
         (None, None)
@@ -144,16 +148,8 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
 
 pub fn run(args: &Args) -> CliResult {
     let mut tbs = Tablebases::new(args.tables.dir.clone());
-    let all_good = input::answer_each(&args.input.positions, args.input.json, |text| {
-        answer(&mut tbs, text, args)
-            .map(|a| print(text, &a, args.input.json))
-            .map_err(|e| {
-                if args.input.json {
-                    e
-                } else {
-                    format!("{text}: {e}")
-                }
-            })
+    let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
+        answer(&mut tbs, text, args).map(|a| print(text, &a, args.input.json))
     })?;
     Ok(all_good)
 }

@@ -1,7 +1,7 @@
 //! `jtb stats`: win/draw/loss counts and longest wins per material and side to move, and what
 //! the clock rule changes: the longest DTC, cursed wins and blessed losses.
 
-use jtb_probe::{Kind, TableFile, Tablebase};
+use jtb_probe::{format::table_path, Kind, TableFile, Tablebase};
 use serde_json::json;
 use std::io::Write;
 
@@ -19,7 +19,6 @@ pub struct Args {
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
     let tb = Tablebase::open(&args.set.tables.dir, args.set.rules)?;
-    let dir = args.set.tables.dir.join(args.set.rules.name());
     if !args.json {
         writeln!(
             out,
@@ -38,7 +37,7 @@ pub fn run(args: &Args) -> CliResult {
     let mut ok = true;
     for m in tb.materials() {
         let open = |kind: Kind| {
-            let path = dir.join(format!("{m}.{}", kind.extension()));
+            let path = table_path(&args.set.tables.dir, args.set.rules, m, kind);
             TableFile::open_expecting(&path, args.set.rules, m, kind)
         };
         let (dtm, dtc) = match (open(Kind::Dtm), open(Kind::Dtc)) {

@@ -7,10 +7,9 @@ use jtb_gen::{
     plan,
     run::load,
     verify::{verify_table, Check},
-    write::{for_each_used_entry, table_path},
     Metric, SubTables,
 };
-use jtb_probe::{Kind, Material, RuleSet, TableFile, Tablebase};
+use jtb_probe::{format::table_path, Kind, Material, RuleSet, TableFile, Tablebase};
 
 use crate::{input, CliResult};
 
@@ -120,7 +119,7 @@ fn check_wdl_file(
     use rayon::prelude::*;
     let tb = Tablebase::open(root, rules)?;
     let mut used = Vec::new();
-    for_each_used_entry(&table.layout, |idx, _| used.push(idx));
+    table.layout.for_each_used_entry(|idx, _| used.push(idx));
     let path = table_path(root, rules, m, Kind::Wdl);
     let bad = used.par_iter().find_map_any(|&idx| {
         let pos = table.layout.position(idx).expect("used entry");

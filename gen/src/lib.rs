@@ -81,8 +81,6 @@ pub enum GenError {
     Io(std::io::Error),
     /// A table file could not be read back.
     Table(jtb_probe::TableError),
-    /// A table file's contents make no sense.
-    Corrupt(String),
 }
 
 impl From<std::io::Error> for GenError {
@@ -121,7 +119,6 @@ impl fmt::Display for GenError {
             ),
             GenError::Io(e) => write!(f, "{e}"),
             GenError::Table(e) => write!(f, "{e}"),
-            GenError::Corrupt(why) => f.write_str(why),
         }
     }
 }

@@ -7,14 +7,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use jtb_probe::{Kind, Layout, Material, RuleSet, TableFile, Value};
+use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, Value};
 use rayon::prelude::*;
 
-use crate::{
-    plan, solve,
-    write::{table_path, write_table},
-    GenError, Solved, SubTables,
-};
+use crate::{plan, solve, write::write_table, GenError, Solved, SubTables};
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -65,29 +61,57 @@ pub struct Summary {
     pub entries: u64,
 }
 
+/// Why a table on disk cannot be kept.
+#[derive(Debug)]
+pub enum Unusable {
+    /// Some of its files are there, these are not.
+    Missing(Vec<Kind>),
+    /// A file is damaged, foreign or of another table.
+    Damaged(jtb_probe::TableError),
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unusable::Missing(kinds) => {
+                let names: Vec<&str> = kinds.iter().map(|k| k.extension()).collect();
+                write!(f, "its .{} file is missing", names.join(" and ."))
+            }
+            Unusable::Damaged(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Unusable {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Unusable::Missing(_) => None,
+            Unusable::Damaged(e) => Some(e),
+        }
+    }
+}
+
 /// Whether every file of a table (DTC, DTM, WDL) is present and intact (checksums included).
-/// `Ok(false)` when none is present; `Err(why)` when some is absent or unusable.
-pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bool, String> {
-    let mut present = 0;
+/// `Ok(false)` when none is present.
+///
+/// # Errors
+/// [`Unusable`] when some file is absent, or present but damaged or foreign.
+pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bool, Unusable> {
     let mut absent = Vec::new();
     for kind in Kind::ALL {
         let path = table_path(root, rules, material, kind);
         if !path.exists() {
-            absent.push(kind.extension());
+            absent.push(kind);
             continue;
         }
-        present += 1;
-        let file =
-            TableFile::open_expecting(&path, rules, material, kind).map_err(|e| e.to_string())?;
-        file.verify_checksum().map_err(|e| e.to_string())?;
-        if file.header().entries != Layout::new(rules, material).len() as u64 {
-            return Err(format!("{}: wrong number of entries", path.display()));
-        }
+        TableFile::open_expecting(&path, rules, material, kind)
+            .and_then(|file| file.verify_checksum())
+            .map_err(Unusable::Damaged)?;
     }
-    match present {
-        0 => Ok(false),
-        _ if absent.is_empty() => Ok(true),
-        _ => Err(format!("its .{} file is missing", absent.join(" and ."))),
+    match absent.len() {
+        0 => Ok(true),
+        n if n == Kind::ALL.len() => Ok(false),
+        _ => Err(Unusable::Missing(absent)),
     }
 }
 
@@ -139,20 +163,14 @@ pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, G
 fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenError> {
     let (rules, material) = (layout.rules(), layout.material());
     let path = table_path(root, rules, material, kind);
+    // The file's entries are the layout's: `open_expecting` checks the count.
     let file = TableFile::open_expecting(&path, rules, material, kind)?;
-    let wrong_size = || GenError::Corrupt(format!("{}: wrong number of entries", path.display()));
-    if file.header().entries != layout.len() as u64 {
-        return Err(wrong_size());
-    }
     let mut codes = Vec::with_capacity(layout.len());
     for b in 0..file.header().blocks {
         let block = file.block(b)?;
         for i in 0..file.header().entries_in(b) {
             codes.push(file.value_entry(&block, i)?.code());
         }
-    }
-    if codes.len() != layout.len() {
-        return Err(wrong_size());
     }
     Ok(codes)
 }
@@ -186,43 +204,8 @@ pub fn available_memory() -> Option<u64> {
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
     let rules = opts.rules;
     remove_stale_temporaries(&opts.out.join(rules.name()));
-    let groups = plan::closure(rules, &opts.targets);
     let mut summary = Summary::default();
-    let mut todo: Vec<Vec<Material>> = Vec::new();
-    let mut total = 0u64;
-    for group in &groups {
-        let mut missing = Vec::new();
-        for &m in group {
-            match check_table(&opts.out, rules, m) {
-                Ok(true) => {
-                    progress.kept(m);
-                    summary.kept.push(m);
-                }
-                Ok(false) => missing.push(m),
-                Err(why) => {
-                    progress.replacing(m, &why);
-                    missing.push(m);
-                }
-            }
-        }
-        total += missing
-            .iter()
-            .map(|&m| Layout::new(rules, m).len() as u64)
-            .sum::<u64>();
-        todo.push(missing);
-    }
-    progress.planned(groups.iter().map(Vec::len).sum(), total);
-    for m in todo.iter().flatten() {
-        let need = memory_estimate(rules, *m);
-        if need > opts.memory_limit {
-            return Err(GenError::TooLarge {
-                material: *m,
-                need,
-                limit: opts.memory_limit,
-            });
-        }
-    }
-
+    let todo = plan_work(opts, progress, &mut summary)?;
     let mut solved_here: HashMap<Material, Arc<Solved>> = HashMap::new();
     for (g, missing) in todo.iter().enumerate() {
         if missing.is_empty() {
@@ -248,32 +231,90 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
             .flat_map(|&m| plan::successors(rules, m))
             .collect();
         solved_here.retain(|m, _| needed_later.contains(m));
-        // Tables of one piece count are independent: solve them in parallel, the larger first
-        // so that the last one to finish is small.
-        let mut order = missing.clone();
-        order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));
-        let results: Vec<(Material, u64, Option<Arc<Solved>>)> = order
-            .par_iter()
-            .map(|&m| {
-                let start = Instant::now();
-                let entries = Layout::new(rules, m).len() as u64;
-                progress.started(m, entries);
-                let solved = solve(rules, m, &subs)?;
-                write_table(&opts.out, &solved)?;
-                progress.finished(m, entries, start.elapsed());
-                let keep = needed_later.contains(&m).then(|| Arc::new(solved));
-                Ok((m, entries, keep))
-            })
-            .collect::<Result<_, GenError>>()?;
-        for (m, entries, kept) in results {
+        let keep = |m: Material| needed_later.contains(&m);
+        for (m, entries, kept) in solve_group(opts, progress, missing, &subs, keep)? {
             summary.entries += entries;
             summary.generated.push(m);
-            if let Some(t) = kept {
-                solved_here.insert(m, t);
+            if let Some(solved) = kept {
+                solved_here.insert(m, Arc::new(solved));
             }
         }
     }
     Ok(summary)
+}
+
+/// Sorts the tables to generate from those already complete (reported kept), group by group,
+/// and refuses the plan when a table exceeds the memory limit.
+fn plan_work(
+    opts: &GenOptions,
+    progress: &dyn Progress,
+    summary: &mut Summary,
+) -> Result<Vec<Vec<Material>>, GenError> {
+    let rules = opts.rules;
+    let groups = plan::closure(rules, &opts.targets);
+    let mut todo: Vec<Vec<Material>> = Vec::new();
+    let mut total = 0u64;
+    for group in &groups {
+        let mut missing = Vec::new();
+        for &m in group {
+            match check_table(&opts.out, rules, m) {
+                Ok(true) => {
+                    progress.kept(m);
+                    summary.kept.push(m);
+                }
+                Ok(false) => missing.push(m),
+                Err(why) => {
+                    progress.replacing(m, &why.to_string());
+                    missing.push(m);
+                }
+            }
+        }
+        total += missing
+            .iter()
+            .map(|&m| Layout::new(rules, m).len() as u64)
+            .sum::<u64>();
+        todo.push(missing);
+    }
+    progress.planned(groups.iter().map(Vec::len).sum(), total);
+    for &m in todo.iter().flatten() {
+        let need = memory_estimate(rules, m);
+        if need > opts.memory_limit {
+            return Err(GenError::TooLarge {
+                material: m,
+                need,
+                limit: opts.memory_limit,
+            });
+        }
+    }
+    Ok(todo)
+}
+
+/// Solves and writes the tables of one piece count, which are independent of each other: in
+/// parallel, the larger first so that the last one to finish is small. Returns each table's
+/// entries, and the solved table itself where `keep` says a later group needs it (the others
+/// are dropped as soon as they are written).
+fn solve_group(
+    opts: &GenOptions,
+    progress: &dyn Progress,
+    group: &[Material],
+    subs: &SubTables,
+    keep: impl Fn(Material) -> bool + Sync,
+) -> Result<Vec<(Material, u64, Option<Solved>)>, GenError> {
+    let rules = opts.rules;
+    let mut order = group.to_vec();
+    order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));
+    order
+        .par_iter()
+        .map(|&m| {
+            let start = Instant::now();
+            let entries = Layout::new(rules, m).len() as u64;
+            progress.started(m, entries);
+            let solved = solve(rules, m, subs)?;
+            write_table(&opts.out, &solved)?;
+            progress.finished(m, entries, start.elapsed());
+            Ok((m, entries, keep(m).then_some(solved)))
+        })
+        .collect()
 }
 
 /// The value of a position's entry in a solved table (tests and verification).

@@ -22,7 +22,9 @@
 //! RULES.md section 5), where every capture or trade is worth the smaller position's rule value
 //! at clock 0, one ply away.
 
-use jtb_probe::{Board, Color, Layout, Material, Piece, RuleSet, Square, SquareSet, Value};
+use jtb_probe::{
+    Board, Capture, Color, Layout, Material, Piece, RuleSet, Square, SquareSet, Value,
+};
 use rayon::prelude::*;
 
 use crate::{
@@ -335,132 +337,26 @@ fn captures_of(
     subs: &SubTables,
     mover: Color,
     o: usize,
-    mut bytes: [(&mut [u8], &mut [u8]); 2],
+    bytes: [(&mut [u8], &mut [u8]); 2],
 ) -> Result<(), GenError> {
     let legal = frame.legal[o];
     if legal == 0 {
         return Ok(());
     }
-    let rules = frame.rules;
-    let material = frame.layout.material();
-    let sq = frame.squares(o);
-    // The placement after a capture: outer pieces (one moved, one or two gone) and the inner.
-    let mut placed = [(frame.inner, Square::new(0, 0)); Layout::MAX_PIECES];
-    let mut after = |moved: Option<(usize, Square)>,
-                     gone: &[usize],
-                     inner_at: Option<Square>|
-     -> Result<[Value; 2], GenError> {
-        let mut n = 0;
-        for (i, (&p, &s)) in frame.outer.iter().zip(sq).enumerate() {
-            if gone.contains(&i) {
-                continue;
-            }
-            let s = match moved {
-                Some((j, to)) if j == i => to,
-                _ => s,
-            };
-            placed[n] = (p, s);
-            n += 1;
-        }
-        if let Some(s) = inner_at {
-            placed[n] = (frame.inner, s);
-            n += 1;
-        }
-        subs.exit_values(mover.other(), &placed[..n])
+    let mut scan = CaptureScan {
+        frame,
+        subs,
+        mover,
+        sq: frame.squares(o),
+        legal,
+        bytes,
+        placed: [(frame.inner, Square::new(0, 0)); Layout::MAX_PIECES],
     };
-
-    let mut record = |b: u32, values: [Value; 2]| -> Result<(), GenError> {
-        for ((win, loss), v) in bytes.iter_mut().zip(values) {
-            note(material, v, &mut win[b as usize], &mut loss[b as usize])?;
-        }
-        Ok(())
-    };
-    let den = [Value::Win(1); 2];
-
-    // Moves of outer pieces.
-    for (j, &piece) in frame.outer.iter().enumerate() {
-        if piece.color != mover {
-            continue;
-        }
-        let x = sq[j];
-        for t in &frame.outer_targets[j][x.index()] {
-            if t.path != 0 && frame.outer_on(sq, t.path) {
-                continue;
-            }
-            if t.den {
-                for b in ones(legal) {
-                    record(b, den)?;
-                }
-                continue;
-            }
-            if let Some(m) = sq.iter().position(|&s| s == t.to) {
-                let victim = frame.outer[m];
-                if victim.color == mover {
-                    continue;
-                }
-                let Some(kind) = rules.capture(piece, x, victim, t.to) else {
-                    continue;
-                };
-                let trade = kind == jtb_probe::Capture::Trade;
-                for b in ones(legal & !t.path_bits) {
-                    let inner_at = frame.bits.square(b);
-                    let v = if trade {
-                        after(None, &[j, m], Some(inner_at))?
-                    } else {
-                        after(Some((j, t.to)), &[m], Some(inner_at))?
-                    };
-                    record(b, v)?;
-                }
-            } else if frame.inner.color != mover {
-                let b = frame.bits.bit(t.to);
-                if legal & (1 << b) == 0 {
-                    continue;
-                }
-                let Some(kind) = rules.capture(piece, x, frame.inner, t.to) else {
-                    continue;
-                };
-                let v = if kind == jtb_probe::Capture::Trade {
-                    after(None, &[j], None)?
-                } else {
-                    after(Some((j, t.to)), &[], None)?
-                };
-                record(b, v)?;
-            }
-        }
-    }
-
-    // Moves of the inner piece, from each square it may stand on.
+    scan.outer_moves()?;
     if frame.inner.color == mover {
-        for b in ones(legal) {
-            let x = frame.bits.square(b);
-            for t in &frame.inner_targets[x.index()] {
-                if t.path != 0 && frame.outer_on(sq, t.path) {
-                    continue;
-                }
-                if t.den {
-                    record(b, den)?;
-                    continue;
-                }
-                let Some(m) = sq.iter().position(|&s| s == t.to) else {
-                    continue;
-                };
-                let victim = frame.outer[m];
-                if victim.color == mover {
-                    continue;
-                }
-                let Some(kind) = rules.capture(frame.inner, x, victim, t.to) else {
-                    continue;
-                };
-                let v = if kind == jtb_probe::Capture::Trade {
-                    after(None, &[m], None)?
-                } else {
-                    after(None, &[m], Some(t.to))?
-                };
-                record(b, v)?;
-            }
-        }
+        scan.inner_moves()?;
     }
-    for (win, loss) in bytes {
+    for (win, loss) in scan.bytes {
         for (w, l) in win.iter().zip(loss.iter_mut()) {
             if *w != NONE {
                 *l = ESCAPE;
@@ -468,6 +364,197 @@ fn captures_of(
         }
     }
     Ok(())
+}
+
+/// The moves that leave the table from one configuration, and what they are worth.
+struct CaptureScan<'a, 'b> {
+    frame: &'a Frame<'a>,
+    subs: &'a SubTables,
+    mover: Color,
+    /// The outer pieces' squares.
+    sq: &'a [Square],
+    /// The inner squares that make legal positions.
+    legal: u64,
+    /// Per metric, the win and loss bytes of the configuration's 64 positions.
+    bytes: [(&'b mut [u8], &'b mut [u8]); 2],
+    /// Scratch: the placement after a capture.
+    placed: [(Piece, Square); Layout::MAX_PIECES],
+}
+
+impl CaptureScan<'_, '_> {
+    /// The worth in both metrics of a capture that leaves the outer pieces with `moved` moved
+    /// and `gone` taken, and the inner piece on `inner_at` (`None`: taken).
+    fn after(
+        &mut self,
+        moved: Option<(usize, Square)>,
+        gone: &[usize],
+        inner_at: Option<Square>,
+    ) -> Result<[Value; 2], GenError> {
+        let mut n = 0;
+        for (i, (&p, &s)) in self.frame.outer.iter().zip(self.sq).enumerate() {
+            if gone.contains(&i) {
+                continue;
+            }
+            let s = match moved {
+                Some((j, to)) if j == i => to,
+                _ => s,
+            };
+            self.placed[n] = (p, s);
+            n += 1;
+        }
+        if let Some(s) = inner_at {
+            self.placed[n] = (self.frame.inner, s);
+            n += 1;
+        }
+        self.subs.exit_values(self.mover.other(), &self.placed[..n])
+    }
+
+    /// Notes that a move from the position of bit `b` is worth `values`.
+    fn record(&mut self, b: u32, values: [Value; 2]) -> Result<(), GenError> {
+        let material = self.frame.layout.material();
+        for ((win, loss), v) in self.bytes.iter_mut().zip(values) {
+            note(material, v, &mut win[b as usize], &mut loss[b as usize])?;
+        }
+        Ok(())
+    }
+
+    /// Den entries and captures by the mover's outer pieces.
+    fn outer_moves(&mut self) -> Result<(), GenError> {
+        let frame = self.frame;
+        for (j, &piece) in frame.outer.iter().enumerate() {
+            if piece.color != self.mover {
+                continue;
+            }
+            let x = self.sq[j];
+            for t in &frame.outer_targets[j][x.index()] {
+                if t.path != 0 && frame.outer_on(self.sq, t.path) {
+                    continue;
+                }
+                if t.den {
+                    for b in ones(self.legal) {
+                        self.record(b, DEN_ENTRY)?;
+                    }
+                } else if let Some(m) = self.sq.iter().position(|&s| s == t.to) {
+                    let victim = frame.outer[m];
+                    if victim.color == self.mover {
+                        continue;
+                    }
+                    let Some(kind) = frame.rules.capture(piece, x, victim, t.to) else {
+                        continue;
+                    };
+                    for b in ones(self.legal & !t.path_bits) {
+                        let inner_at = Some(frame.bits.square(b));
+                        let v = match kind {
+                            Capture::Trade => self.after(None, &[j, m], inner_at)?,
+                            Capture::Take => self.after(Some((j, t.to)), &[m], inner_at)?,
+                        };
+                        self.record(b, v)?;
+                    }
+                } else if frame.inner.color != self.mover {
+                    let b = frame.bits.bit(t.to);
+                    if self.legal & (1 << b) == 0 {
+                        continue;
+                    }
+                    let Some(kind) = frame.rules.capture(piece, x, frame.inner, t.to) else {
+                        continue;
+                    };
+                    let v = match kind {
+                        Capture::Trade => self.after(None, &[j], None)?,
+                        Capture::Take => self.after(Some((j, t.to)), &[], None)?,
+                    };
+                    self.record(b, v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Den entries and captures by the inner piece (the mover's), from each of its squares.
+    fn inner_moves(&mut self) -> Result<(), GenError> {
+        let frame = self.frame;
+        for b in ones(self.legal) {
+            let x = frame.bits.square(b);
+            for t in &frame.inner_targets[x.index()] {
+                if t.path != 0 && frame.outer_on(self.sq, t.path) {
+                    continue;
+                }
+                if t.den {
+                    self.record(b, DEN_ENTRY)?;
+                    continue;
+                }
+                let Some(m) = self.sq.iter().position(|&s| s == t.to) else {
+                    continue;
+                };
+                let victim = frame.outer[m];
+                if victim.color == self.mover {
+                    continue;
+                }
+                let Some(kind) = frame.rules.capture(frame.inner, x, victim, t.to) else {
+                    continue;
+                };
+                let v = match kind {
+                    Capture::Trade => self.after(None, &[m], None)?,
+                    Capture::Take => self.after(None, &[m], Some(t.to))?,
+                };
+                self.record(b, v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A den entry wins at once, in both metrics.
+const DEN_ENTRY: [Value; 2] = [Value::Win(1); 2];
+
+/// Level `level` for `mover`'s positions (`me`): the wins and losses found, written to `codes`
+/// (that side's) and to `me.new_win`/`me.new_loss`. Returns how many were found.
+fn sweep(
+    frame: &Frame<'_>,
+    mover: Color,
+    caps: &Captures,
+    me: &mut SideState,
+    them: &SideState,
+    codes: &mut [u16],
+    level: u16,
+) -> u64 {
+    let resolved = &me.resolved;
+    me.new_win
+        .par_iter_mut()
+        .zip(me.new_loss.par_iter_mut())
+        .zip(codes.par_chunks_mut(frame.n_inner))
+        .enumerate()
+        .map(|(o, ((nw, nl), codes))| {
+            let unresolved = frame.legal[o] & !resolved[o];
+            if unresolved == 0 {
+                (*nw, *nl) = (0, 0);
+                return 0;
+            }
+            let (into_loss, into_non_win) = frame.predecessors(mover, o, &them.loss_prev, |o2| {
+                frame.legal[o2] & !them.win[o2]
+            });
+            let bytes = o * 64..(o + 1) * 64;
+            let capture_win = if level > 0 && caps.win_any[o] & unresolved != 0 {
+                mask(&caps.win[bytes.clone()], |b| u16::from(b) == level)
+            } else {
+                0
+            };
+            let capture_blocks = if caps.loss_any[o] & unresolved != 0 {
+                mask(&caps.loss[bytes], |b| u16::from(b) > level)
+            } else {
+                0
+            };
+            let w = unresolved & (into_loss | capture_win);
+            let l = unresolved & !w & !into_non_win & !capture_blocks;
+            for b in ones(w) {
+                codes[frame.inner_slot[b as usize] as usize] = Value::Win(level).code();
+            }
+            for b in ones(l) {
+                codes[frame.inner_slot[b as usize] as usize] = Value::Loss(level).code();
+            }
+            (*nw, *nl) = (w, l);
+            u64::from((w | l).count_ones())
+        })
+        .sum()
 }
 
 /// Per side to move: the positions known won, known (won or lost), and lost at the last level.
@@ -539,48 +626,16 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
                     (&mut b[0], &a[0])
                 }
             };
-            let caps = &captures[mover.index()];
             let codes = &mut codes[mover.index() * side_len..(mover.index() + 1) * side_len];
-            let resolved = &me.resolved;
-            found += me
-                .new_win
-                .par_iter_mut()
-                .zip(me.new_loss.par_iter_mut())
-                .zip(codes.par_chunks_mut(frame.n_inner))
-                .enumerate()
-                .map(|(o, ((nw, nl), codes))| {
-                    let unresolved = frame.legal[o] & !resolved[o];
-                    if unresolved == 0 {
-                        (*nw, *nl) = (0, 0);
-                        return 0;
-                    }
-                    let (into_loss, into_non_win) =
-                        frame.predecessors(mover, o, &them.loss_prev, |o2| {
-                            frame.legal[o2] & !them.win[o2]
-                        });
-                    let bytes = o * 64..(o + 1) * 64;
-                    let capture_win = if level > 0 && caps.win_any[o] & unresolved != 0 {
-                        mask(&caps.win[bytes.clone()], |b| u32::from(b) == level)
-                    } else {
-                        0
-                    };
-                    let capture_blocks = if caps.loss_any[o] & unresolved != 0 {
-                        mask(&caps.loss[bytes], |b| u32::from(b) > level)
-                    } else {
-                        0
-                    };
-                    let w = unresolved & (into_loss | capture_win);
-                    let l = unresolved & !w & !into_non_win & !capture_blocks;
-                    for b in ones(w) {
-                        codes[frame.inner_slot[b as usize] as usize] = Value::Win(level16).code();
-                    }
-                    for b in ones(l) {
-                        codes[frame.inner_slot[b as usize] as usize] = Value::Loss(level16).code();
-                    }
-                    (*nw, *nl) = (w, l);
-                    u64::from((w | l).count_ones())
-                })
-                .sum::<u64>();
+            found += sweep(
+                frame,
+                mover,
+                &captures[mover.index()],
+                me,
+                them,
+                codes,
+                level16,
+            );
         }
         for side in &mut sides {
             side.win

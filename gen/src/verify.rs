@@ -4,7 +4,7 @@
 use jtb_probe::{Material, Outcome, Piece, Position, Square, Value};
 use rayon::prelude::*;
 
-use crate::{write::for_each_used_entry, GenError, Metric, Solved, SubTables};
+use crate::{GenError, Metric, Solved, SubTables};
 
 /// Which check an entry failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,7 @@ pub fn verify_table(
 ) -> Result<Vec<Mismatch>, GenError> {
     let layout = &table.layout;
     let mut used = Vec::new();
-    for_each_used_entry(layout, |idx, _| used.push(idx as u32));
+    layout.for_each_used_entry(|idx, _| used.push(idx as u32));
     let mismatches: Vec<Mismatch> = used
         .par_chunks(4096)
         .map(|chunk| -> Result<Vec<Mismatch>, GenError> {

@@ -3,16 +3,15 @@
 use std::{
     fs::{self, File},
     io::{self, Write},
-    path::{Path, PathBuf},
+    path::Path,
 };
 
 use jtb_probe::{
     clock::Category,
-    format::{checksum, Encoding, Header, Kind, SideStats, HEADER_LEN, INDEX_SCHEME},
-    Layout, Material, RuleSet, Square, Value,
+    format::{self, table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
+    Layout, Value,
 };
 use rayon::prelude::*;
-use xxhash_rust::xxh3::Xxh3;
 
 use crate::Solved;
 
@@ -25,39 +24,6 @@ const fn zstd_level(kind: Kind) -> i32 {
     match kind {
         Kind::Wdl | Kind::Dtm => 12,
         Kind::Dtc => 6,
-    }
-}
-
-/// The path of the `kind` file of `material` under `rules` in the table directory `root`:
-/// `root/<rules>/<material>.<wdl|dtm|dtc>`.
-#[must_use]
-pub fn table_path(root: &Path, rules: RuleSet, material: Material, kind: Kind) -> PathBuf {
-    root.join(rules.name())
-        .join(format!("{}.{}", material.canonical(), kind.extension()))
-}
-
-/// Calls `f(idx, squares)` for every used entry of `layout` (no two pieces on a square), in
-/// index order; `squares` are in table order.
-pub fn for_each_used_entry(layout: &Layout, mut f: impl FnMut(usize, &[Square])) {
-    let k = layout.pieces().len();
-    let domains: Vec<&[Square]> = (0..k).map(|i| layout.domain(i)).collect();
-    let mut slots = vec![0usize; k];
-    let mut squares: Vec<Square> = domains.iter().map(|d| d[0]).collect();
-    for idx in 0..layout.len() {
-        let used = (1..k).all(|i| !squares[..i].contains(&squares[i]));
-        if used {
-            f(idx, &squares);
-        }
-        // Advance the odometer; it wraps to all zeros between the two sides to move.
-        for i in (0..k).rev() {
-            slots[i] += 1;
-            if slots[i] < domains[i].len() {
-                squares[i] = domains[i][slots[i]];
-                break;
-            }
-            slots[i] = 0;
-            squares[i] = domains[i][0];
-        }
     }
 }
 
@@ -101,7 +67,7 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) 
     let mut rule: [SideStats; 2] = Default::default();
     let mut longest: [[Longest; 2]; 2] = Default::default();
     let mut used = vec![0u64; layout.len().div_ceil(64)];
-    for_each_used_entry(layout, |idx, squares| {
+    layout.for_each_used_entry(|idx, squares| {
         used[idx / 64] |= 1 << (idx % 64);
         let side = idx / layout.side_len();
         let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
@@ -159,13 +125,12 @@ fn fill_dont_care<'a>(
     })
 }
 
-/// Compresses `raw` in blocks of `block_bytes` and lays out the whole file.
-fn assemble(
-    mut header: Header,
-    raw: &[u8],
-    block_bytes: usize,
-    block_entries: u32,
-) -> io::Result<Vec<u8>> {
+/// The whole file of `header` with the entries `raw` (in the header's encoding), compressed
+/// in blocks in parallel; the layout is the format's ([`format::file_bytes`]).
+fn assemble(header: &Header, raw: &[u8]) -> io::Result<Vec<u8>> {
+    let block_bytes = header
+        .encoding
+        .bytes_for(header.encoding.block_entries() as usize);
     let blocks: Vec<Vec<u8>> = raw
         .par_chunks(block_bytes)
         .map(|chunk| {
@@ -174,29 +139,7 @@ fn assemble(
             c.compress(chunk)
         })
         .collect::<io::Result<_>>()?;
-    header.block_entries = block_entries;
-    header.blocks = u32::try_from(blocks.len()).map_err(|_| io::Error::other("too many blocks"))?;
-    let mut index = Vec::with_capacity(8 * (blocks.len() + 1));
-    let mut offset = 0u64;
-    index.extend_from_slice(&offset.to_le_bytes());
-    for b in &blocks {
-        offset += b.len() as u64;
-        index.extend_from_slice(&offset.to_le_bytes());
-    }
-    let head = header.encode();
-    let mut h = Xxh3::new();
-    h.update(&head);
-    h.update(&index);
-    let mut out = Vec::with_capacity(HEADER_LEN + index.len() + offset as usize + 8);
-    out.extend_from_slice(&head);
-    out.extend_from_slice(&h.digest().to_le_bytes());
-    out.extend_from_slice(&index);
-    for b in &blocks {
-        out.extend_from_slice(b);
-    }
-    let sum = checksum(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    Ok(out)
+    Ok(format::file_bytes(header, &blocks))
 }
 
 /// The bytes of the files of a solved table, in the order [`Kind::ALL`] writes them: DTC, DTM,
@@ -221,23 +164,17 @@ pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
         generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
     };
     let dtm = encode_codes(header(Kind::Dtm, &plain), &solved.codes, is_used)?;
-    let wdl2 = |c: u16| match Value::from_code(c) {
-        Some(Value::Win(_)) => 1u8,
-        Some(Value::Loss(_)) => 2,
-        _ => 0,
-    };
-    let mut raw = vec![0u8; layout.len().div_ceil(4)];
+    let wdl_of = |c: u16| Value::from_code(c).map_or(jtb_probe::Wdl::Draw, Value::wdl);
+    let mut raw = vec![0u8; Encoding::Wdl2.bytes_for(layout.len())];
     for (i, c) in fill_dont_care(&solved.codes, is_used).enumerate() {
-        raw[i / 4] |= wdl2(c) << (2 * (i % 4));
+        format::wdl2_put(&mut raw, i, wdl_of(c));
     }
     let wdl = assemble(
-        Header {
+        &Header {
             encoding: Encoding::Wdl2,
             ..header(Kind::Wdl, &plain)
         },
         &raw,
-        1 << 14,
-        1 << 16,
     )?;
     drop(raw);
     let dtc = encode_codes(header(Kind::Dtc, &rule), &solved.dtc_codes, is_used)?;
@@ -260,14 +197,14 @@ fn encode_codes(
             encoding: Encoding::Code16,
             ..header
         };
-        assemble(header, &raw, 1 << 14, 1 << 13)
+        assemble(&header, &raw)
     } else {
         let raw: Vec<u8> = codes.map(|c| c as u8).collect();
         let header = Header {
             encoding: Encoding::Code8,
             ..header
         };
-        assemble(header, &raw, 1 << 14, 1 << 14)
+        assemble(&header, &raw)
     }
 }
 

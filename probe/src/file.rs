@@ -1,12 +1,18 @@
-//! Reading table files (WDL, DTM, DTC): memory-mapped, checked on open, blocks decompressed on demand.
+//! Reading table files (WDL, DTM, DTC): checked on open, blocks decompressed on demand.
+//!
+//! Two ways in. [`TableFile::open`] reads blocks with positioned reads (`pread`): safe whatever
+//! happens to the file meanwhile. [`TableFile::open_mapped`] maps the file: a block is then a
+//! slice of memory, but a file truncated by another process while mapped makes the next read
+//! of the lost pages a SIGBUS, which is why that constructor is `unsafe`.
 
-use std::{cell::RefCell, fs::File, path::Path, path::PathBuf};
+use std::{cell::RefCell, fs::File, io, os::unix::fs::FileExt, path::Path, path::PathBuf};
 
 use memmap2::Mmap;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::{
-    format::{checksum, Encoding, Header, Kind, TableError, TableErrorKind, HEADER_LEN},
+    format::{BlockFault, Encoding, Header, Kind, TableError, TableErrorKind, HEADER_LEN},
+    index::Layout,
     material::Material,
     rules::RuleSet,
     value::{Value, Wdl},
@@ -14,7 +20,7 @@ use crate::{
 
 /// Decompresses one zstd frame of at most `capacity` bytes, reusing this thread's
 /// decompression context (creating one per block costs as much as a small block's decoding).
-fn decompress(frame: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
+fn decompress(frame: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
     thread_local! {
         static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
     }
@@ -27,106 +33,191 @@ fn decompress(frame: &[u8], capacity: usize) -> std::io::Result<Vec<u8>> {
     })
 }
 
-/// An open table file (WDL or DTM form).
+/// Where a table file's bytes come from.
+#[derive(Debug)]
+enum Source {
+    /// Positioned reads of the open file.
+    Read(File),
+    /// A read-only memory map of the whole file.
+    Mapped(Mmap),
+}
+
+impl Source {
+    /// `len` bytes at `offset`; the caller has checked that they are within the file.
+    fn bytes(&self, offset: u64, len: usize) -> io::Result<std::borrow::Cow<'_, [u8]>> {
+        match self {
+            Source::Read(file) => {
+                let mut buf = vec![0; len];
+                file.read_exact_at(&mut buf, offset)?;
+                Ok(buf.into())
+            }
+            Source::Mapped(map) => {
+                let start = usize::try_from(offset).map_err(io::Error::other)?;
+                map.get(start..start + len)
+                    .map(Into::into)
+                    .ok_or_else(|| io::ErrorKind::UnexpectedEof.into())
+            }
+        }
+    }
+}
+
+/// An open table file (WDL, DTM or DTC form).
 #[derive(Debug)]
 pub struct TableFile {
     path: PathBuf,
-    map: Mmap,
+    source: Source,
+    len: u64,
     header: Header,
+    /// Offsets of the blocks relative to the end of the index, `blocks + 1` of them.
+    offsets: Vec<u64>,
     /// `log2(block_entries)` when that is a power of two (as every writer so far makes it):
     /// locating an entry is then a shift and a mask, not a division.
     block_shift: Option<u32>,
 }
 
 impl TableFile {
-    /// Opens and checks the file at `path`: magic, version, header fields, size and the header
-    /// checksum. Blocks are checked as they are read ([`TableFile::block`]), the whole file by
-    /// [`TableFile::verify_checksum`].
+    /// Opens and checks the file at `path`: magic, version, header fields, size, the block index
+    /// and the header checksum. Blocks are read with positioned reads and checked as they are
+    /// read ([`TableFile::block`]); the whole file by [`TableFile::verify_checksum`].
     ///
     /// # Errors
     /// A [`TableError`] naming the file and what is wrong with it.
     pub fn open(path: &Path) -> Result<TableFile, TableError> {
+        let file = File::open(path).map_err(|e| TableError::new(path, TableErrorKind::Io(e)))?;
+        TableFile::check(path, Source::Read(file))
+    }
+
+    /// As [`TableFile::open`], with the file memory-mapped.
+    ///
+    /// # Errors
+    /// As [`TableFile::open`].
+    ///
+    /// # Safety
+    /// The file must not be truncated or modified while the returned value lives (table files
+    /// are written once, atomically, and never changed in place; replacing one by rename is
+    /// fine). A mapped file truncated by another process makes reading it a SIGBUS, and a file
+    /// modified in place may be read half old, half new.
+    pub unsafe fn open_mapped(path: &Path) -> Result<TableFile, TableError> {
+        let err = |e| TableError::new(path, TableErrorKind::Io(e));
+        let file = File::open(path).map_err(err)?;
+        // Safety: read-only and private; the caller promises the file stays as it is.
+        let map = unsafe { Mmap::map(&file) }.map_err(err)?;
+        TableFile::check(path, Source::Mapped(map))
+    }
+
+    /// Reads and checks the header and block index of `source`.
+    fn check(path: &Path, source: Source) -> Result<TableFile, TableError> {
         let err = |kind| TableError::new(path, kind);
-        let file = File::open(path).map_err(|e| err(TableErrorKind::Io(e)))?;
-        // Safety: the map is read-only and private to this process. Table files are written once
-        // (atomically, by rename) and never modified in place; a file changed underneath a
-        // running probe is outside what this library supports, as for every mmap-based reader.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| err(TableErrorKind::Io(e)))?;
-        let header = Header::decode(&map).map_err(err)?;
-        let data_start = header.data_start();
-        let index_end = data_start as u64;
-        let actual = map.len() as u64;
-        if actual < index_end + 8 {
+        let io = |e| err(TableErrorKind::Io(e));
+        let len = match &source {
+            Source::Read(file) => file.metadata().map_err(io)?.len(),
+            Source::Mapped(map) => map.len() as u64,
+        };
+        let head_len = len.min(HEADER_LEN as u64) as usize;
+        let head = source.bytes(0, head_len).map_err(io)?;
+        let header = Header::decode(&head).map_err(err)?;
+        let data_start = header.data_start() as u64;
+        if len < data_start + 8 {
             return Err(err(TableErrorKind::Truncated {
-                expected: index_end + 8,
-                actual,
+                expected: data_start + 8,
+                actual: len,
             }));
         }
+        let index = source
+            .bytes(HEADER_LEN as u64, (data_start - HEADER_LEN as u64) as usize)
+            .map_err(io)?;
+        let mut h = Xxh3::new();
+        h.update(&head[..HEADER_LEN - 8]);
+        h.update(&index);
+        let stored = u64::from_le_bytes(head[HEADER_LEN - 8..].try_into().expect("8 bytes"));
+        if h.digest() != stored {
+            return Err(err(TableErrorKind::HeaderChecksum));
+        }
+        let offsets: Vec<u64> = index
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        if offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(err(TableErrorKind::BlockIndexOutOfOrder));
+        }
+        let expected = data_start
+            .saturating_add(*offsets.last().expect("blocks + 1 offsets"))
+            .saturating_add(8);
+        if len != expected {
+            return Err(err(TableErrorKind::Truncated {
+                expected,
+                actual: len,
+            }));
+        }
+        drop((head, index));
         let block_shift = header
             .block_entries
             .is_power_of_two()
             .then(|| header.block_entries.trailing_zeros());
-        let table = TableFile {
+        Ok(TableFile {
             path: path.to_owned(),
-            map,
+            source,
+            len,
             header,
+            offsets,
             block_shift,
-        };
-        let expected = index_end
-            .saturating_add(table.offset(table.header.blocks))
-            .saturating_add(8);
-        if actual != expected {
-            return Err(err(TableErrorKind::Truncated { expected, actual }));
-        }
-        let mut h = Xxh3::new();
-        h.update(&table.map[..HEADER_LEN - 8]);
-        h.update(&table.map[HEADER_LEN..data_start]);
-        let stored = u64::from_le_bytes(
-            table.map[HEADER_LEN - 8..HEADER_LEN]
-                .try_into()
-                .expect("8 bytes"),
-        );
-        if h.digest() != stored {
-            return Err(err(TableErrorKind::HeaderChecksum));
-        }
-        if (0..table.header.blocks).any(|b| table.offset(b) > table.offset(b + 1)) {
-            return Err(err(TableErrorKind::Mismatch(
-                "block index out of order".into(),
-            )));
-        }
-        Ok(table)
+        })
     }
 
-    /// Opens `path` and checks that it holds the `kind` form of `material` under `rules`.
+    /// Opens `path` (as [`TableFile::open`]) and checks that it holds the `kind` form of
+    /// `material` under `rules`, with the entries of its layout.
     ///
     /// # Errors
     /// As [`TableFile::open`], and a [`TableError`] when the file holds another rule set,
-    /// material or kind.
+    /// material, kind or number of entries.
     pub fn open_expecting(
         path: &Path,
         rules: RuleSet,
         material: Material,
         kind: Kind,
     ) -> Result<TableFile, TableError> {
-        let table = TableFile::open(path)?;
-        let h = &table.header;
-        let err = |kind| Err(TableError::new(path, kind));
-        if h.rules != rules {
-            return err(TableErrorKind::WrongRules {
+        TableFile::open(path)?.expecting(rules, material, kind)
+    }
+
+    /// Checks that this file holds the `kind` form of `material` under `rules`, with the
+    /// entries of its layout.
+    ///
+    /// # Errors
+    /// A [`TableError`] naming what differs.
+    pub fn expecting(
+        self,
+        rules: RuleSet,
+        material: Material,
+        kind: Kind,
+    ) -> Result<TableFile, TableError> {
+        let h = &self.header;
+        let material = material.canonical();
+        let fault = if h.rules != rules {
+            TableErrorKind::WrongRules {
                 expected: rules,
-                found: h.rules.name().to_owned(),
-            });
-        }
-        if h.material != material.canonical() || h.kind != kind {
-            return err(TableErrorKind::Mismatch(format!(
-                "file holds the {} table of {}, expected the {} table of {}",
-                h.kind,
-                h.material,
-                kind,
-                material.canonical()
-            )));
-        }
-        Ok(table)
+                found: h.rules,
+            }
+        } else if h.material != material {
+            TableErrorKind::WrongMaterial {
+                expected: material,
+                found: h.material,
+            }
+        } else if h.kind != kind {
+            TableErrorKind::WrongKind {
+                expected: kind,
+                found: h.kind,
+            }
+        } else {
+            let expected = Layout::new(rules, material).len() as u64;
+            if h.entries == expected {
+                return Ok(self);
+            }
+            TableErrorKind::WrongEntryCount {
+                expected,
+                found: h.entries,
+            }
+        };
+        Err(TableError::new(&self.path, fault))
     }
 
     /// The file's path.
@@ -143,14 +234,14 @@ impl TableFile {
 
     /// Size of the file in bytes.
     #[must_use]
-    pub fn len(&self) -> usize {
-        self.map.len()
+    pub const fn len(&self) -> u64 {
+        self.len
     }
 
     /// Never true for an opened table.
     #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// The block holding entry `idx`, and the entry's place in it.
@@ -165,33 +256,33 @@ impl TableFile {
         }
     }
 
-    fn offset(&self, b: u32) -> u64 {
-        let at = HEADER_LEN + 8 * b as usize;
-        u64::from_le_bytes(self.map[at..at + 8].try_into().expect("8 bytes"))
-    }
-
     /// The decompressed bytes of block `b`.
     ///
     /// # Errors
-    /// A [`TableError`] when the block does not decompress to its expected size (its zstd frame
-    /// checksum included).
+    /// A [`TableError`] when the block cannot be read or does not decompress to its expected
+    /// size (its zstd frame checksum included).
     ///
     /// # Panics
     /// If `b` is not a block of the table.
     pub fn block(&self, b: u32) -> Result<Vec<u8>, TableError> {
         assert!(b < self.header.blocks, "block {b} out of range");
-        let start = self.header.data_start() + self.offset(b) as usize;
-        let end = self.header.data_start() + self.offset(b + 1) as usize;
+        let (start, end) = (self.offsets[b as usize], self.offsets[b as usize + 1]);
         let expected = self.header.encoding.bytes_for(self.header.entries_in(b));
         let corrupt =
-            |why: String| TableError::new(&self.path, TableErrorKind::CorruptBlock(b, why));
-        let data =
-            decompress(&self.map[start..end], expected).map_err(|e| corrupt(e.to_string()))?;
+            |fault| TableError::new(&self.path, TableErrorKind::CorruptBlock { block: b, fault });
+        let frame = self
+            .source
+            .bytes(
+                self.header.data_start() as u64 + start,
+                (end - start) as usize,
+            )
+            .map_err(|e| TableError::new(&self.path, TableErrorKind::Io(e)))?;
+        let data = decompress(&frame, expected).map_err(|e| corrupt(BlockFault::Zstd(e)))?;
         if data.len() != expected {
-            return Err(corrupt(format!(
-                "{} bytes, expected {expected}",
-                data.len()
-            )));
+            return Err(corrupt(BlockFault::Size {
+                expected,
+                found: data.len(),
+            }));
         }
         Ok(data)
     }
@@ -199,11 +290,21 @@ impl TableFile {
     /// Checks the checksum of the whole file.
     ///
     /// # Errors
-    /// [`TableErrorKind::FileChecksum`] on a mismatch.
+    /// [`TableErrorKind::FileChecksum`] on a mismatch, [`TableErrorKind::Io`] when reading
+    /// fails.
     pub fn verify_checksum(&self) -> Result<(), TableError> {
-        let n = self.map.len() - 8;
-        let stored = u64::from_le_bytes(self.map[n..].try_into().expect("8 bytes"));
-        if checksum(&self.map[..n]) == stored {
+        const CHUNK: usize = 1 << 20;
+        let io = |e| TableError::new(&self.path, TableErrorKind::Io(e));
+        let body = self.len - 8;
+        let mut h = Xxh3::new();
+        let mut at = 0;
+        while at < body {
+            let n = (body - at).min(CHUNK as u64) as usize;
+            h.update(&self.source.bytes(at, n).map_err(io)?);
+            at += n as u64;
+        }
+        let stored = self.source.bytes(body, 8).map_err(io)?;
+        if h.digest() == u64::from_le_bytes(stored[..].try_into().expect("8 bytes")) {
             Ok(())
         } else {
             Err(TableError::new(&self.path, TableErrorKind::FileChecksum))
@@ -218,9 +319,17 @@ impl TableFile {
         let code = match self.header.encoding {
             Encoding::Code8 => u16::from(block[i]),
             Encoding::Code16 => u16::from_le_bytes([block[2 * i], block[2 * i + 1]]),
-            Encoding::Wdl2 => return Err(self.bad_entry("a WDL file holds no distances")),
+            Encoding::Wdl2 => {
+                return Err(TableError::new(
+                    &self.path,
+                    TableErrorKind::WrongKind {
+                        expected: Kind::Dtm,
+                        found: Kind::Wdl,
+                    },
+                ))
+            }
         };
-        Value::from_code(code).ok_or_else(|| self.bad_entry("invalid value code"))
+        Value::from_code(code).ok_or_else(|| self.bad_code(code))
     }
 
     /// Entry `i` of a decompressed block of a WDL file.
@@ -231,18 +340,17 @@ impl TableFile {
         if self.header.encoding != Encoding::Wdl2 {
             return Ok(self.value_entry(block, i)?.wdl());
         }
-        match (block[i / 4] >> (2 * (i % 4))) & 3 {
-            0 => Ok(Wdl::Draw),
-            1 => Ok(Wdl::Win),
-            2 => Ok(Wdl::Loss),
-            _ => Err(self.bad_entry("invalid WDL code")),
-        }
+        let code = crate::format::wdl2_get(block, i);
+        crate::format::wdl_of_wdl2(code).ok_or_else(|| self.bad_code(code.into()))
     }
 
-    fn bad_entry(&self, why: &str) -> TableError {
+    fn bad_code(&self, code: u16) -> TableError {
         TableError::new(
             &self.path,
-            TableErrorKind::Mismatch(format!("corrupted entry: {why}")),
+            TableErrorKind::InvalidCode {
+                kind: self.header.kind,
+                code,
+            },
         )
     }
 }

@@ -149,6 +149,27 @@ pub fn one_each_slots() -> impl Iterator<Item = usize> {
     })
 }
 
+/// The bytes of a one-each table file: magic, version, entries, `generator` (at most 32 bytes),
+/// the `codes` in [`one_each_slots`] order, and an xxh3 checksum of all before it.
+///
+/// # Panics
+/// If there are not [`ONE_EACH_ENTRIES`] codes, or `generator` is longer than 32 bytes.
+#[must_use]
+pub fn one_each_file(codes: &[u8], generator: &str) -> Vec<u8> {
+    assert_eq!(codes.len(), ONE_EACH_ENTRIES, "one code per entry");
+    assert!(generator.len() <= 32, "generator text of at most 32 bytes");
+    let mut out = Vec::with_capacity(ONE_EACH_HEADER + ONE_EACH_ENTRIES + 8);
+    out.extend_from_slice(&ONE_EACH_MAGIC);
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&(ONE_EACH_ENTRIES as u32).to_le_bytes());
+    out.extend_from_slice(generator.as_bytes());
+    out.resize(ONE_EACH_HEADER, 0);
+    out.extend_from_slice(codes);
+    let sum = xxh3_64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
 /// The 30,720 value codes of a one-each table file, after checking its magic, version, size and
 /// checksum; `None` when any is wrong.
 #[must_use]

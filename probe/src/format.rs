@@ -14,11 +14,15 @@
 //! distance to mate, and distance to conversion under the clock rule). Unused entries (two pieces
 //! on one square) repeat the entry before them, which compresses best.
 
-use std::{error::Error, fmt, io, path::PathBuf};
+use std::{
+    error::Error,
+    fmt, io,
+    path::{Path, PathBuf},
+};
 
-use xxhash_rust::xxh3::xxh3_64;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
-use crate::{material::Material, rules::RuleSet};
+use crate::{material::Material, rules::RuleSet, value::Wdl};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"JTBTABLE";
@@ -27,11 +31,83 @@ pub const FORMAT_VERSION: u16 = 1;
 /// The only index scheme so far (see [`crate::Layout`]).
 pub const INDEX_SCHEME: u8 = 1;
 /// Bytes in the header, its checksum included.
-pub const HEADER_LEN: usize = 512;
+pub(crate) const HEADER_LEN: usize = 512;
 const TEXT_LEN: usize = 96;
 /// Bounds that no table reaches, so that a damaged header cannot ask for absurd allocations.
 const MAX_BLOCK_ENTRIES: u32 = 1 << 20;
 const MAX_ENTRIES: u64 = 1 << 40;
+/// Decompressed bytes per block written ([`Encoding::block_entries`]).
+const BLOCK_BYTES: usize = 1 << 14;
+
+/// The path of the `kind` file of `material` under `rules` in the table root `root`:
+/// `root/<rules>/<material>.<wdl|dtm|dtc>`, the material in canonical orientation.
+#[must_use]
+pub fn table_path(root: &Path, rules: RuleSet, material: Material, kind: Kind) -> PathBuf {
+    root.join(rules.name())
+        .join(format!("{}.{}", material.canonical(), kind.extension()))
+}
+
+/// Packs `wdl` as entry `i` of a WDL2 block (four entries a byte, lowest bits first: 0 draw,
+/// 1 win, 2 loss); the entry's bits must be clear.
+pub fn wdl2_put(raw: &mut [u8], i: usize, wdl: Wdl) {
+    let code = match wdl {
+        Wdl::Draw => 0,
+        Wdl::Win => 1,
+        Wdl::Loss => 2,
+    };
+    raw[i / 4] |= code << (2 * (i % 4));
+}
+
+/// The 2-bit code of entry `i` of a WDL2 block.
+pub(crate) const fn wdl2_get(block: &[u8], i: usize) -> u8 {
+    (block[i / 4] >> (2 * (i % 4))) & 3
+}
+
+/// The value of a 2-bit WDL code; `None` for the unused code 3.
+pub(crate) const fn wdl_of_wdl2(code: u8) -> Option<Wdl> {
+    match code {
+        0 => Some(Wdl::Draw),
+        1 => Some(Wdl::Win),
+        2 => Some(Wdl::Loss),
+        _ => None,
+    }
+}
+
+/// The bytes of a whole table file: `header` (its block count and size set here), the block
+/// index, the compressed `blocks` (each one zstd frame of [`Encoding::block_entries`] entries,
+/// the last maybe fewer), and the trailing checksum.
+///
+/// # Panics
+/// If there are more blocks than a `u32` counts.
+#[must_use]
+pub fn file_bytes(header: &Header, blocks: &[Vec<u8>]) -> Vec<u8> {
+    let header = Header {
+        block_entries: header.encoding.block_entries(),
+        blocks: u32::try_from(blocks.len()).expect("fewer than 2^32 blocks"),
+        ..header.clone()
+    };
+    let mut index = Vec::with_capacity(8 * (blocks.len() + 1));
+    let mut offset = 0u64;
+    index.extend_from_slice(&offset.to_le_bytes());
+    for b in blocks {
+        offset += b.len() as u64;
+        index.extend_from_slice(&offset.to_le_bytes());
+    }
+    let head = header.encode();
+    let mut h = Xxh3::new();
+    h.update(&head);
+    h.update(&index);
+    let mut out = Vec::with_capacity(HEADER_LEN + index.len() + offset as usize + 8);
+    out.extend_from_slice(&head);
+    out.extend_from_slice(&h.digest().to_le_bytes());
+    out.extend_from_slice(&index);
+    for b in blocks {
+        out.extend_from_slice(b);
+    }
+    let sum = xxh3_64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
 
 /// Which form of a table a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -122,6 +198,13 @@ impl Encoding {
         }
     }
 
+    /// Entries per block: 16 KiB of decompressed entries, which zstd compresses well and a
+    /// probe decodes in microseconds.
+    #[must_use]
+    pub const fn block_entries(self) -> u32 {
+        (BLOCK_BYTES * 4 / self.bytes_for(4)) as u32
+    }
+
     /// Bytes that `entries` entries take decompressed.
     #[must_use]
     pub const fn bytes_for(self, entries: usize) -> usize {
@@ -193,15 +276,49 @@ pub enum TableErrorKind {
     UnsupportedVersion(u16),
     /// A field the format does not know.
     UnknownField(&'static str, u64),
+    /// The header names a rule set this library does not know.
+    UnknownRuleSet(String),
+    /// The header's material is not a material.
+    BadMaterial(String),
+    /// The header's block count does not fit its entries and block size.
+    BadBlockLayout {
+        /// Entries in the table.
+        entries: u64,
+        /// Entries per block.
+        block_entries: u32,
+        /// Blocks.
+        blocks: u32,
+    },
+    /// The block index is not in increasing order.
+    BlockIndexOutOfOrder,
     /// The file holds a table of another rule set.
     WrongRules {
         /// The rule set asked for.
         expected: RuleSet,
         /// The rule set in the file.
-        found: String,
+        found: RuleSet,
     },
-    /// The file holds another material or kind than its name says.
-    Mismatch(String),
+    /// The file holds another material than its name says.
+    WrongMaterial {
+        /// The material asked for.
+        expected: Material,
+        /// The material in the file.
+        found: Material,
+    },
+    /// The file holds another kind (WDL, DTM, DTC) than its name says.
+    WrongKind {
+        /// The kind asked for.
+        expected: Kind,
+        /// The kind in the file.
+        found: Kind,
+    },
+    /// The file holds another number of entries than the material's layout.
+    WrongEntryCount {
+        /// Entries of the layout.
+        expected: u64,
+        /// Entries in the file.
+        found: u64,
+    },
     /// The file is shorter or longer than its header says.
     Truncated {
         /// Size the header implies.
@@ -214,7 +331,33 @@ pub enum TableErrorKind {
     /// The whole-file checksum fails.
     FileChecksum,
     /// A block does not decompress to what the header says.
-    CorruptBlock(u32, String),
+    CorruptBlock {
+        /// The block.
+        block: u32,
+        /// What is wrong with it.
+        fault: BlockFault,
+    },
+    /// An entry holds a code that no table of its kind holds.
+    InvalidCode {
+        /// The kind of file.
+        kind: Kind,
+        /// The code.
+        code: u16,
+    },
+}
+
+/// What is wrong with a block.
+#[derive(Debug)]
+pub enum BlockFault {
+    /// zstd refused the frame (its content checksum included).
+    Zstd(io::Error),
+    /// It decompressed to another size than its entries take.
+    Size {
+        /// Bytes its entries take.
+        expected: usize,
+        /// Bytes it holds.
+        found: usize,
+    },
 }
 
 /// An error of one table file, naming the file.
@@ -248,17 +391,40 @@ impl fmt::Display for TableError {
                 "table format version {v} is not supported (this build reads version {FORMAT_VERSION})"
             ),
             TableErrorKind::UnknownField(name, v) => write!(f, "unknown {name} {v} in header"),
+            TableErrorKind::UnknownRuleSet(name) => write!(f, "unknown rule set `{name}` in header"),
+            TableErrorKind::BadMaterial(name) => write!(f, "bad material `{name}` in header"),
+            TableErrorKind::BadBlockLayout { entries, block_entries, blocks } => write!(
+                f,
+                "header says {blocks} blocks of {block_entries} entries for {entries} entries"
+            ),
+            TableErrorKind::BlockIndexOutOfOrder => f.write_str("block index out of order"),
             TableErrorKind::WrongRules { expected, found } => {
                 write!(f, "table of rule set `{found}`, but rule set `{expected}` was asked for")
             }
-            TableErrorKind::Mismatch(what) => f.write_str(what),
+            TableErrorKind::WrongMaterial { expected, found } => {
+                write!(f, "file holds the table of {found}, expected {expected}")
+            }
+            TableErrorKind::WrongKind { expected, found } => {
+                write!(f, "file holds a {found} table, expected a {expected} table")
+            }
+            TableErrorKind::WrongEntryCount { expected, found } => {
+                write!(f, "file holds {found} entries, the table has {expected}")
+            }
             TableErrorKind::Truncated { expected, actual } => write!(
                 f,
                 "file is {actual} bytes, its header says {expected}: truncated or damaged"
             ),
             TableErrorKind::HeaderChecksum => f.write_str("header checksum mismatch: file is corrupted"),
             TableErrorKind::FileChecksum => f.write_str("file checksum mismatch: file is corrupted"),
-            TableErrorKind::CorruptBlock(b, why) => write!(f, "block {b} is corrupted: {why}"),
+            TableErrorKind::CorruptBlock { block, fault: BlockFault::Zstd(e) } => {
+                write!(f, "block {block} is corrupted: {e}")
+            }
+            TableErrorKind::CorruptBlock { block, fault: BlockFault::Size { expected, found } } => {
+                write!(f, "block {block} is corrupted: {found} bytes, expected {expected}")
+            }
+            TableErrorKind::InvalidCode { kind, code } => {
+                write!(f, "corrupted entry: code {code} is not a {kind} value")
+            }
         }
     }
 }
@@ -266,7 +432,11 @@ impl fmt::Display for TableError {
 impl Error for TableError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match &self.kind {
-            TableErrorKind::Io(e) => Some(e),
+            TableErrorKind::Io(e)
+            | TableErrorKind::CorruptBlock {
+                fault: BlockFault::Zstd(e),
+                ..
+            } => Some(e),
             _ => None,
         }
     }
@@ -311,8 +481,7 @@ impl Reader<'_> {
 
 impl Header {
     /// The header bytes without the trailing checksum (`HEADER_LEN - 8` bytes).
-    #[must_use]
-    pub fn encode(&self) -> Vec<u8> {
+    fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_LEN);
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -379,13 +548,13 @@ impl Header {
             .ok_or(TableErrorKind::UnknownField("entry encoding", enc.into()))?;
         r.take(3);
         let rules_name = r.text(16);
-        let rules: RuleSet = rules_name.parse().map_err(|_| {
-            TableErrorKind::Mismatch(format!("unknown rule set `{rules_name}` in header"))
-        })?;
+        let rules: RuleSet = rules_name
+            .parse()
+            .map_err(|_| TableErrorKind::UnknownRuleSet(rules_name.clone()))?;
         let material_name = r.text(24);
-        let material: Material = material_name.parse().map_err(|_| {
-            TableErrorKind::Mismatch(format!("bad material `{material_name}` in header"))
-        })?;
+        let material: Material = material_name
+            .parse()
+            .map_err(|_| TableErrorKind::BadMaterial(material_name.clone()))?;
         let entries = r.u64();
         let block_entries = r.u32();
         let blocks = r.u32();
@@ -420,17 +589,13 @@ impl Header {
             || entries > MAX_ENTRIES
             || u64::from(blocks) != expected_blocks
         {
-            return Err(TableErrorKind::Mismatch(format!(
-                "header says {blocks} blocks of {block_entries} entries for {entries} entries"
-            )));
+            return Err(TableErrorKind::BadBlockLayout {
+                entries,
+                block_entries,
+                blocks,
+            });
         }
         Ok(header)
-    }
-
-    /// Where the block index starts.
-    #[must_use]
-    pub const fn index_start() -> usize {
-        HEADER_LEN
     }
 
     /// Where the blocks start.
@@ -445,10 +610,4 @@ impl Header {
         let start = u64::from(b) * u64::from(self.block_entries);
         (self.entries - start).min(u64::from(self.block_entries)) as usize
     }
-}
-
-/// The checksum of the format: xxh3, 64 bits.
-#[must_use]
-pub fn checksum(bytes: &[u8]) -> u64 {
-    xxh3_64(bytes)
 }

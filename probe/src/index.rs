@@ -152,6 +152,32 @@ impl Layout {
         2 * self.side_stride
     }
 
+    /// Calls `f(idx, squares)` for every used entry (no two pieces on a square), in index
+    /// order; `squares` are in table order.
+    pub fn for_each_used_entry(&self, mut f: impl FnMut(usize, &[Square])) {
+        let layout = self;
+        let k = layout.pieces().len();
+        let domains: Vec<&[Square]> = (0..k).map(|i| layout.domain(i)).collect();
+        let mut slots = vec![0usize; k];
+        let mut squares: Vec<Square> = domains.iter().map(|d| d[0]).collect();
+        for idx in 0..layout.len() {
+            let used = (1..k).all(|i| !squares[..i].contains(&squares[i]));
+            if used {
+                f(idx, &squares);
+            }
+            // Advance the odometer; it wraps to all zeros between the two sides to move.
+            for i in (0..k).rev() {
+                slots[i] += 1;
+                if slots[i] < domains[i].len() {
+                    squares[i] = domains[i][slots[i]];
+                    break;
+                }
+                slots[i] = 0;
+                squares[i] = domains[i][0];
+            }
+        }
+    }
+
     /// Never true: every table has entries.
     #[must_use]
     pub const fn is_empty(&self) -> bool {

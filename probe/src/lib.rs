@@ -78,7 +78,7 @@ pub use crate::{
     clock::{Category, RuleValue},
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
-    format::{Header, Kind, SideStats, TableError, TableErrorKind},
+    format::{BlockFault, Header, Kind, SideStats, TableError, TableErrorKind},
     index::{Entry, Layout},
     material::{BadMaterial, Material},
     moves::{EndReason, IllegalMove, Move, MoveKind, Outcome},

@@ -16,7 +16,7 @@ use quick_cache::{sync::Cache, Weighter};
 use crate::{
     clock::{self, Category, RuleValue},
     file::TableFile,
-    format::{Kind, TableError},
+    format::{table_path, Kind, TableError},
     index::Layout,
     material::Material,
     moves::{Move, Outcome},
@@ -60,8 +60,17 @@ pub enum ProbeError {
     },
     /// A table file is unreadable, corrupted, or of the wrong kind.
     Table(Box<TableError>),
-    /// Table values contradict each other: some file is corrupted.
-    Inconsistent(String),
+    /// A position's stored value contradicts its moves' values: some file is corrupted.
+    Inconsistent {
+        /// The position, as text.
+        position: String,
+        /// Which file's value: DTM or DTC.
+        kind: Kind,
+        /// The value stored for the position.
+        stored: Value,
+        /// What its best move gives (`None`: no move keeps the stored value).
+        best: Option<Value>,
+    },
 }
 
 impl fmt::Display for ProbeError {
@@ -91,7 +100,21 @@ impl fmt::Display for ProbeError {
                 )
             }
             ProbeError::Table(e) => e.fmt(f),
-            ProbeError::Inconsistent(why) => write!(f, "inconsistent tables: {why}"),
+            ProbeError::Inconsistent {
+                position,
+                kind,
+                stored,
+                best,
+            } => {
+                write!(
+                    f,
+                    "inconsistent tables: {position}: {kind} file says {stored}, "
+                )?;
+                match best {
+                    Some(v) => write!(f, "its best move gives {v}"),
+                    None => f.write_str("no move agrees"),
+                }
+            }
         }
     }
 }
@@ -224,6 +247,8 @@ pub struct Tablebase {
     tables: MaterialMap,
     max_pieces: usize,
     cache: Cache<u64, Arc<[u8]>, BlockWeight>,
+    /// Whether files are memory-mapped ([`Tablebase::open_mapped`]) or read ([`TableFile::open`]).
+    mapped: bool,
 }
 
 impl fmt::Debug for Tablebase {
@@ -238,7 +263,9 @@ impl fmt::Debug for Tablebase {
 
 impl Tablebase {
     /// The tables of `rules` under `root` (in `root/<rules>/`, as `jtb gen` writes them). Files
-    /// are found now and opened on first use.
+    /// are found now and opened on first use; blocks are read with positioned reads
+    /// (`pread`), which is safe whatever happens to the files meanwhile. A block read once stays
+    /// in the cache: cached probes never touch the file.
     ///
     /// # Errors
     /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
@@ -255,7 +282,31 @@ impl Tablebase {
         rules: RuleSet,
         cache_bytes: u64,
     ) -> ProbeResult<Tablebase> {
-        let dir = root.as_ref().join(rules.name());
+        Tablebase::find(root.as_ref(), rules, cache_bytes, false)
+    }
+
+    /// As [`Tablebase::with_cache`], with the table files memory-mapped: a block read on a
+    /// cache miss is a slice of memory, not a system call.
+    ///
+    /// # Errors
+    /// As [`Tablebase::open`].
+    ///
+    /// # Safety
+    /// The table files must not be truncated or modified in place while the tablebase lives
+    /// (see [`TableFile::open_mapped`]): a mapped file truncated by another process makes the
+    /// next probe that reads it a SIGBUS. Files written by `jtb gen` are only ever replaced by
+    /// rename, which is safe.
+    pub unsafe fn open_mapped(
+        root: impl AsRef<Path>,
+        rules: RuleSet,
+        cache_bytes: u64,
+    ) -> ProbeResult<Tablebase> {
+        Tablebase::find(root.as_ref(), rules, cache_bytes, true)
+    }
+
+    /// Finds the tables under `root`, to be opened mapped or read.
+    fn find(root: &Path, rules: RuleSet, cache_bytes: u64, mapped: bool) -> ProbeResult<Tablebase> {
+        let dir = root.join(rules.name());
         let entries =
             std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;
         let mut tables: Vec<Table> = Vec::new();
@@ -296,6 +347,7 @@ impl Tablebase {
             tables: MaterialMap { tables, slots },
             max_pieces,
             cache: Cache::with_weighter(1024, cache_bytes, BlockWeight),
+            mapped,
         })
     }
 
@@ -351,8 +403,17 @@ impl Tablebase {
         }
         Err(ProbeError::MissingTable {
             material,
-            path: self.dir.join(format!("{material}.dtm")),
+            path: self.path_of(material, Kind::Dtm),
         })
+    }
+
+    fn path_of(&self, material: Material, kind: Kind) -> PathBuf {
+        table_path(
+            self.dir.parent().unwrap_or(Path::new("")),
+            self.rules,
+            material,
+            kind,
+        )
     }
 
     fn file<'a>(&self, table: &'a Table, kind: Kind) -> ProbeResult<&'a TableFile> {
@@ -361,19 +422,17 @@ impl Tablebase {
             return Ok(f);
         }
         let material = table.layout.material();
-        let path = self.dir.join(format!("{material}.{}", kind.extension()));
+        let path = self.path_of(material, kind);
         if !path.exists() {
             return Err(ProbeError::MissingTable { material, path });
         }
-        let opened = TableFile::open_expecting(&path, self.rules, material, kind)?;
-        if opened.header().entries != table.layout.len() as u64 {
-            return Err(ProbeError::Inconsistent(format!(
-                "{}: {} entries, the layout of {material} has {}",
-                path.display(),
-                opened.header().entries,
-                table.layout.len()
-            )));
-        }
+        let opened = if self.mapped {
+            // Safety: `open_mapped`'s caller promised that the files stay as they are.
+            unsafe { TableFile::open_mapped(&path) }
+        } else {
+            TableFile::open(&path)
+        };
+        let opened = opened?.expecting(self.rules, material, kind)?;
         // Another thread may have opened it meanwhile; either copy serves.
         let _ = slot.set(opened);
         Ok(slot.get().expect("just set"))
@@ -552,10 +611,12 @@ impl Tablebase {
         };
         match best {
             Some(m) => Ok(Some(m)),
-            None => Err(ProbeError::Inconsistent(format!(
-                "{pos}: stored DTC {} ({} at clock {}), no move agrees",
-                root.dtc, root.wdl, root.clock
-            ))),
+            None => Err(ProbeError::Inconsistent {
+                position: pos.to_string(),
+                kind: Kind::Dtc,
+                stored: root.dtc,
+                best: None,
+            }),
         }
     }
 
@@ -634,9 +695,12 @@ impl Tablebase {
         let best = moves.into_iter().rev().max_by_key(|m| m.value);
         let found = best.map_or(Value::Loss(0), |m| m.value);
         if found != root {
-            return Err(ProbeError::Inconsistent(format!(
-                "{pos}: stored {root}, best move gives {found}"
-            )));
+            return Err(ProbeError::Inconsistent {
+                position: pos.to_string(),
+                kind: Kind::Dtm,
+                stored: root,
+                best: Some(found),
+            });
         }
         Ok(best)
     }

@@ -152,45 +152,8 @@ impl Position {
             None => return Err(ParseError::RankCount(rows.len())),
         };
         let mut pos = Position::empty(rules, Color::Red);
-        let board = rules.board();
         for (i, row) in rows.iter().enumerate() {
-            let rank = board.height - 1 - i as u8;
-            let label = rank + 1;
-            let mut file = 0usize;
-            let mut after_digit = false;
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    if d == 0 || after_digit {
-                        return Err(ParseError::NonCanonicalDigits { rank: label });
-                    }
-                    file += d as usize;
-                    after_digit = true;
-                    continue;
-                }
-                after_digit = false;
-                let at = (file < board.width as usize).then(|| Square::new(file as u8, rank));
-                if c == '?' {
-                    if let Some(sq) = at {
-                        pos.put_hidden(sq)?;
-                    }
-                } else {
-                    let piece = Piece::from_letter(c).ok_or(ParseError::UnknownLetter {
-                        rank: label,
-                        letter: c,
-                    })?;
-                    if let Some(sq) = at {
-                        pos.put(piece, sq)?;
-                    }
-                }
-                file += 1;
-            }
-            if file != board.width as usize {
-                return Err(ParseError::RankLength {
-                    rank: label,
-                    found: file,
-                    expected: board.width as usize,
-                });
-            }
+            parse_rank(&mut pos, rules.board().height - 1 - i as u8, row)?;
         }
         match side_text {
             Some("r") => pos.set_turn(Color::Red),
@@ -211,6 +174,49 @@ impl Position {
         }
         Ok(pos)
     }
+}
+
+/// Puts the pieces of one rank's text (rank index `rank`, from 0) on `pos`.
+fn parse_rank(pos: &mut Position, rank: u8, row: &str) -> Result<(), ParseError> {
+    let board = pos.board();
+    let label = rank + 1;
+    let mut file = 0usize;
+    let mut after_digit = false;
+    for c in row.chars() {
+        if let Some(d) = c.to_digit(10) {
+            if d == 0 || after_digit {
+                return Err(ParseError::NonCanonicalDigits { rank: label });
+            }
+            file += d as usize;
+            after_digit = true;
+            continue;
+        }
+        after_digit = false;
+        // Past the rank's end nothing is put; the length check below names the rank.
+        let at = (file < board.width as usize).then(|| Square::new(file as u8, rank));
+        if c == '?' {
+            if let Some(sq) = at {
+                pos.put_hidden(sq)?;
+            }
+        } else {
+            let piece = Piece::from_letter(c).ok_or(ParseError::UnknownLetter {
+                rank: label,
+                letter: c,
+            })?;
+            if let Some(sq) = at {
+                pos.put(piece, sq)?;
+            }
+        }
+        file += 1;
+    }
+    if file != board.width as usize {
+        return Err(ParseError::RankLength {
+            rank: label,
+            found: file,
+            expected: board.width as usize,
+        });
+    }
+    Ok(())
 }
 
 impl FromStr for Position {

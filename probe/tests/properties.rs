@@ -107,3 +107,45 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The header decoder and the file reader take any bytes without panicking: each answer
+    /// is a table or an error.
+    #[test]
+    fn arbitrary_bytes_never_panic_the_reader(
+        mut bytes in proptest::collection::vec(any::<u8>(), 0..2048),
+        magic in any::<bool>(),
+        seed_header in any::<bool>(),
+    ) {
+        if magic && bytes.len() >= 8 {
+            bytes[..8].copy_from_slice(b"JTBTABLE");
+        }
+        if seed_header && bytes.len() >= 12 {
+            // A plausible version, kind and index scheme, so that decoding goes further.
+            bytes[8..12].copy_from_slice(&[1, 0, 2, 1]);
+        }
+        let _ = jtb_probe::Header::decode(&bytes);
+        let dir = std::env::temp_dir().join(format!("jtb-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.dtm");
+        std::fs::write(&path, &bytes).unwrap();
+        let files = [
+            jtb_probe::TableFile::open(&path),
+            // Safety: nothing changes the file while it is mapped.
+            unsafe { jtb_probe::TableFile::open_mapped(&path) },
+        ];
+        for f in files.into_iter().flatten() {
+            let _ = f.verify_checksum();
+            for b in 0..f.header().blocks.min(64) {
+                if let Ok(block) = f.block(b) {
+                    for i in 0..f.header().entries_in(b).min(64) {
+                        let _ = f.value_entry(&block, i);
+                        let _ = f.wdl_entry(&block, i);
+                    }
+                }
+            }
+        }
+    }
+}

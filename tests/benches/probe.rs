@@ -8,10 +8,7 @@
 use std::{hint::black_box, path::PathBuf, sync::Arc, time::Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use jtb_gen::{
-    run::{generate, GenOptions, Silent},
-    write::for_each_used_entry,
-};
+use jtb_gen::run::{generate, GenOptions, Silent};
 use jtb_probe::{dead_draw, Layout, Material, Position, RuleSet, Tablebase};
 
 struct Rng(u64);
@@ -45,7 +42,7 @@ fn tables(material: Material) -> (PathBuf, Option<tempfile::TempDir>) {
 fn random_positions(material: Material, n: usize) -> Vec<Position> {
     let layout = Layout::new(RuleSet::Mistboard, material);
     let mut used = Vec::new();
-    for_each_used_entry(&layout, |idx, squares| {
+    layout.for_each_used_entry(|idx, squares| {
         // An entry off the mirror axis stands for two positions: count it twice.
         let copies = if layout.on_mirror_axis(squares) { 1 } else { 2 };
         for c in 0..copies {

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use jtb_gen::{solve_all, write::for_each_used_entry, Solved, SubTables};
+use jtb_gen::{solve_all, Solved, SubTables};
 use jtb_probe::{clock::rule_wdl, Layout, Material, Outcome, RuleSet, Wdl};
 use rayon::prelude::*;
 
@@ -42,7 +42,7 @@ fn induct(
     let layout = Layout::new(rules, material);
     let limit = rules.clock_limit();
     let mut used = Vec::new();
-    for_each_used_entry(&layout, |idx, _| used.push(idx));
+    layout.for_each_used_entry(|idx, _| used.push(idx));
     // Successors in compressed rows: `moves[starts[k]..starts[k + 1]]` for used entry k.
     let rows: Vec<Vec<u32>> = used
         .par_iter()

@@ -3,12 +3,10 @@
 
 use std::{fs, path::Path};
 
-use jtb_gen::{
-    run::{generate, GenOptions, Silent},
-    write::table_path,
-};
+use jtb_gen::run::{generate, GenOptions, Silent};
 use jtb_probe::{
-    Kind, Material, Position, ProbeError, RuleSet, TableErrorKind, TableFile, Tablebase,
+    format::table_path, Kind, Material, Position, ProbeError, RuleSet, TableErrorKind, TableFile,
+    Tablebase,
 };
 
 fn gen(dir: &Path, rules: RuleSet, targets: &[&str]) -> jtb_gen::run::Summary {
@@ -162,20 +160,26 @@ fn damaged_and_foreign_files_are_rejected() {
     );
     assert!(matches!(
         expect_error(&leiden, RuleSet::Mistboard, "LvE", Kind::Dtm),
-        TableErrorKind::WrongRules { .. }
+        TableErrorKind::WrongRules {
+            expected: RuleSet::Mistboard,
+            found: RuleSet::Leiden
+        }
     ));
     // Another material or kind under this name.
     assert!(matches!(
         expect_error(&good, RuleSet::Mistboard, "EvR", Kind::Dtm),
-        TableErrorKind::Mismatch(_)
+        TableErrorKind::WrongMaterial { .. }
     ));
     assert!(matches!(
         expect_error(&good, RuleSet::Mistboard, "LvE", Kind::Wdl),
-        TableErrorKind::Mismatch(_)
+        TableErrorKind::WrongKind {
+            expected: Kind::Wdl,
+            found: Kind::Dtm
+        }
     ));
     assert!(matches!(
         expect_error(&good, RuleSet::Mistboard, "LvE", Kind::Dtc),
-        TableErrorKind::Mismatch(_)
+        TableErrorKind::WrongKind { .. }
     ));
 }
 
@@ -267,15 +271,53 @@ fn random_damage_is_always_an_error_never_a_panic() {
                 b.truncate((next() % b.len() as u64) as usize);
             }
             fs::write(&bad, &b).unwrap();
-            let checked =
-                TableFile::open_expecting(&bad, RuleSet::Mistboard, m, kind).and_then(|f| {
-                    f.verify_checksum()?;
-                    for blk in 0..f.header().blocks {
-                        f.block(blk)?;
-                    }
-                    Ok(())
-                });
-            assert!(checked.is_err(), "damage at byte {at} went unnoticed");
+            let read_all = |f: TableFile| {
+                let f = f.expecting(RuleSet::Mistboard, m, kind)?;
+                f.verify_checksum()?;
+                for blk in 0..f.header().blocks {
+                    f.block(blk)?;
+                }
+                Ok::<_, jtb_probe::TableError>(())
+            };
+            let read = TableFile::open(&bad).and_then(read_all);
+            assert!(read.is_err(), "damage at byte {at} went unnoticed");
+            // Safety: nothing changes the file while it is mapped.
+            let mapped = unsafe { TableFile::open_mapped(&bad) }.and_then(read_all);
+            assert!(
+                mapped.is_err(),
+                "damage at byte {at} went unnoticed when mapped"
+            );
         }
     }
+}
+
+#[test]
+fn mapped_and_read_files_probe_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), RuleSet::Mistboard, &["LRvE"]);
+    let read = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    // Safety: the files are not changed while the tablebase lives.
+    let mapped =
+        unsafe { Tablebase::open_mapped(dir.path(), RuleSet::Mistboard, 1 << 20) }.unwrap();
+    let layout = jtb_probe::Layout::new(RuleSet::Mistboard, "LRvE".parse().unwrap());
+    let mut n = 0;
+    layout.for_each_used_entry(|idx, _| {
+        if idx % 7 == 0 {
+            let pos = layout.position(idx).unwrap();
+            assert_eq!(
+                read.probe_dtm(&pos).unwrap(),
+                mapped.probe_dtm(&pos).unwrap()
+            );
+            assert_eq!(
+                read.probe_dtc(&pos).unwrap(),
+                mapped.probe_dtc(&pos).unwrap()
+            );
+            assert_eq!(
+                read.probe_wdl(&pos).unwrap(),
+                mapped.probe_wdl(&pos).unwrap()
+            );
+            n += 1;
+        }
+    });
+    assert!(n > 10_000);
 }

@@ -1,7 +1,7 @@
 //! The flip game: the built-in one-each table regenerates byte for byte and agrees with the
 //! flip tables; symmetry of flip values under the board's mirrors and the colour swap.
 
-use jtb_gen::{dead_draw::one_each_table, solve_all, write::for_each_used_entry};
+use jtb_gen::{dead_draw::one_each_table, solve_all};
 use jtb_probe::{dead_draw, Animal, Color, Material, Piece, Position, RuleSet, Square, Value};
 
 #[test]
@@ -63,7 +63,7 @@ fn flip_values_have_the_boards_symmetries() {
     let value = |p: &Position| -> Value { tables.value_of_position(p).unwrap() };
     for m in &targets {
         let t = tables.get(*m).unwrap();
-        for_each_used_entry(&t.layout, |idx, _| {
+        t.layout.for_each_used_entry(|idx, _| {
             let p = t.layout.position(idx).unwrap();
             let v = t.value(idx);
             let rank_mirror = |s: Square| Square::new(s.file(), 3 - s.rank());

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use jtb_gen::{
     run::{generate, GenOptions, Silent},
     solve_all,
-    write::for_each_used_entry,
 };
 use jtb_probe::{Material, Outcome, Position, RuleSet, Tablebase, Value, Wdl};
 use rayon::prelude::*;
@@ -33,7 +32,7 @@ fn every_position_up_to_three_pieces_probes_as_generated() {
         tb.materials().par_iter().for_each(|&m| {
             let table = solved.get(m).unwrap();
             let mut n = 0usize;
-            for_each_used_entry(&table.layout, |idx, _| {
+            table.layout.for_each_used_entry(|idx, _| {
                 let pos = table.layout.position(idx).unwrap();
                 let expected = table.value(idx);
                 assert_eq!(tb.probe_dtm(&pos).unwrap(), expected, "{pos}");
@@ -143,7 +142,7 @@ fn lines_play_out_to_the_promised_end() {
     let table = solve_all(rules, &targets[..1]).unwrap();
     let lr = table.get(targets[0]).unwrap();
     let mut n = 0;
-    for_each_used_entry(&lr.layout, |idx, _| {
+    lr.layout.for_each_used_entry(|idx, _| {
         n += 1;
         if n % 50_021 == 0 {
             check_line(&tb, &lr.layout.position(idx).unwrap());
@@ -168,7 +167,7 @@ fn many_threads_agree_with_one() {
     let mut positions = Vec::new();
     for m in &targets {
         let t = solved.get(*m).unwrap();
-        for_each_used_entry(&t.layout, |idx, _| {
+        t.layout.for_each_used_entry(|idx, _| {
             if idx % 97 == 0 {
                 positions.push((t.layout.position(idx).unwrap(), t.value(idx)));
             }

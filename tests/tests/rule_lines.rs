@@ -6,7 +6,6 @@
 use jtb_gen::{
     run::{generate, GenOptions, Silent},
     solve_all,
-    write::for_each_used_entry,
 };
 use jtb_probe::{
     adjudicate, clock::rule_wdl, Category, Material, Outcome, Position, RuleSet, Tablebase, Wdl,
@@ -109,7 +108,7 @@ fn sample(rules: RuleSet, targets: &[Material], every: usize) -> Vec<Position> {
     for &m in targets {
         let t = solved.get(m).unwrap();
         let mut n = 0usize;
-        for_each_used_entry(&t.layout, |idx, _| {
+        t.layout.for_each_used_entry(|idx, _| {
             n += 1;
             if n % every == 0 {
                 let mut pos = t.layout.position(idx).unwrap();
@@ -155,7 +154,7 @@ fn flip_rule_lines_and_categories() {
     let mut seen = std::collections::BTreeSet::new();
     for &m in &targets {
         let t = solved.get(m).unwrap();
-        for_each_used_entry(&t.layout, |idx, _| {
+        t.layout.for_each_used_entry(|idx, _| {
             let pos = t.layout.position(idx).unwrap();
             let rule = tb.probe_rule(&pos).unwrap();
             let plain = t.value(idx).wdl();

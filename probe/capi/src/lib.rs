@@ -63,7 +63,7 @@ fn probe_failure(e: &ProbeError) -> Failure {
         ProbeError::Table(t) if matches!(t.kind, jtb_probe::TableErrorKind::WrongRules { .. }) => {
             ERR_WRONG_RULES
         }
-        ProbeError::Table(_) | ProbeError::Inconsistent(_) => ERR_TABLE,
+        ProbeError::Table(_) | ProbeError::Inconsistent { .. } => ERR_TABLE,
     };
     Failure(code, e.to_string())
 }
