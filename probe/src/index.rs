@@ -203,14 +203,7 @@ impl Layout {
         if pos.rules() != self.rules {
             return None;
         }
-        let material = Material::of(pos);
-        let flip = if material == self.material {
-            false
-        } else if material.flipped() == self.material {
-            true
-        } else {
-            return None;
-        };
+        let flip = self.flip_of(Material::of(pos))?;
         let board = self.rules.board();
         let square = |p: Piece| {
             let p = if flip {
@@ -256,6 +249,18 @@ impl Layout {
         self.index_of_entry(turn, &squares[..k])
     }
 
+    /// Whether `material` is this table's with the colours swapped (`Some(false)`: as it is;
+    /// `None`: another material).
+    fn flip_of(&self, material: Material) -> Option<bool> {
+        if material == self.material {
+            Some(false)
+        } else if material.flipped() == self.material {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
     /// Puts the squares of a placement in table order and orientation into `out`; returns the
     /// side to move (in table orientation) and the number of pieces.
     fn orient(
@@ -265,13 +270,7 @@ impl Layout {
         square_of: impl Fn(Piece) -> Option<Square>,
         out: &mut [Square; Layout::MAX_PIECES],
     ) -> Option<(Color, usize)> {
-        let flip = if material == self.material {
-            false
-        } else if material.flipped() == self.material {
-            true
-        } else {
-            return None;
-        };
+        let flip = self.flip_of(material)?;
         let board = self.rules.board();
         for (i, &p) in self.pieces.iter().enumerate() {
             let original = if flip {

@@ -627,31 +627,44 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::rule_best_move`].
     pub fn rule_line(&self, pos: &Position) -> ProbeResult<Vec<RuleStep>> {
-        let mut line = Vec::new();
         if self.probe_rule(pos)?.is_draw() {
-            return Ok(line);
+            return Ok(Vec::new());
         }
-        let mut current = pos.clone();
-        current
+        let mut start = pos.clone();
+        start
             .set_clock(Some(pos.clock().unwrap_or(0)))
             .expect("the position's own clock is within the limit");
-        while let Some(best) = self.rule_best_move(&current)? {
-            match current.play(best.mv).expect("best move is legal") {
+        self.play_line(
+            start,
+            |p| Ok(self.rule_best_move(p)?.map(|m| m.mv)),
+            |mv, next| {
+                Ok(RuleStep {
+                    mv,
+                    rule: next.as_ref().map(|n| self.probe_rule(n)).transpose()?,
+                    position: next,
+                })
+            },
+        )
+    }
+
+    /// Plays `best` moves from `start` to the end of the game (or until `best` has none),
+    /// noting each with `step` (given the position after it, `None` once the game is over).
+    fn play_line<S>(
+        &self,
+        start: Position,
+        best: impl Fn(&Position) -> ProbeResult<Option<Move>>,
+        step: impl Fn(Move, Option<Position>) -> ProbeResult<S>,
+    ) -> ProbeResult<Vec<S>> {
+        let mut line = Vec::new();
+        let mut current = start;
+        while let Some(mv) = best(&current)? {
+            match current.play(mv).expect("best move is legal") {
                 Outcome::Over { .. } => {
-                    line.push(RuleStep {
-                        mv: best.mv,
-                        position: None,
-                        rule: None,
-                    });
+                    line.push(step(mv, None)?);
                     break;
                 }
                 Outcome::Ongoing(next) => {
-                    let rule = self.probe_rule(&next)?;
-                    line.push(RuleStep {
-                        mv: best.mv,
-                        position: Some(next.clone()),
-                        rule: Some(rule),
-                    });
+                    line.push(step(mv, Some(next.clone()))?);
                     current = next;
                 }
             }
@@ -711,32 +724,19 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::best_move`].
     pub fn line(&self, pos: &Position) -> ProbeResult<Vec<LineStep>> {
-        let mut line = Vec::new();
         if self.probe_dtm(pos)? == Value::Draw {
-            return Ok(line);
+            return Ok(Vec::new());
         }
-        let mut current = pos.without_clocks();
-        while let Some(best) = self.best_move(&current)? {
-            match current.play(best.mv).expect("best move is legal") {
-                Outcome::Over { .. } => {
-                    line.push(LineStep {
-                        mv: best.mv,
-                        position: None,
-                        value: None,
-                    });
-                    break;
-                }
-                Outcome::Ongoing(next) => {
-                    let value = self.probe_dtm(&next)?;
-                    line.push(LineStep {
-                        mv: best.mv,
-                        position: Some(next.clone()),
-                        value: Some(value),
-                    });
-                    current = next;
-                }
-            }
-        }
-        Ok(line)
+        self.play_line(
+            pos.without_clocks(),
+            |p| Ok(self.best_move(p)?.map(|m| m.mv)),
+            |mv, next| {
+                Ok(LineStep {
+                    mv,
+                    value: next.as_ref().map(|n| self.probe_dtm(n)).transpose()?,
+                    position: next,
+                })
+            },
+        )
     }
 }
