@@ -9,7 +9,7 @@
 //! Entries where two pieces share a square are unused.
 
 use crate::{
-    board::Square,
+    board::{Board, Square},
     material::Material,
     piece::{Animal, Color, Piece},
     position::Position,
@@ -22,8 +22,11 @@ const NO_SLOT: u8 = u8::MAX;
 #[derive(Debug, Clone)]
 pub struct Layout {
     rules: RuleSet,
+    board: &'static Board,
     material: Material,
     pieces: Vec<Piece>,
+    /// The pieces as they stand in a position of the colour-flipped material.
+    flipped_pieces: Vec<Piece>,
     /// Per piece, its squares in slot order.
     domains: Vec<Vec<Square>>,
     /// Per piece, the slot of each square ([`NO_SLOT`] outside the domain).
@@ -89,8 +92,14 @@ impl Layout {
             strides[i] = stride;
             stride *= domains[i].len();
         }
+        let flipped_pieces = pieces
+            .iter()
+            .map(|p| Piece::new(p.color.other(), p.animal))
+            .collect();
         Layout {
             rules,
+            board,
+            flipped_pieces,
             material,
             pieces,
             domains,
@@ -204,20 +213,19 @@ impl Layout {
             return None;
         }
         let flip = self.flip_of(Material::of(pos))?;
-        let board = self.rules.board();
+        let board = self.board;
+        let (pieces, turn) = if flip {
+            (&self.flipped_pieces, pos.turn().other())
+        } else {
+            (&self.pieces, pos.turn())
+        };
         let square = |p: Piece| {
-            let p = if flip {
-                Piece::new(p.color.other(), p.animal)
-            } else {
-                p
-            };
             let sq = pos.square_of(p)?;
             Some(if flip { board.mirror_rank(sq) } else { sq })
         };
-        let mirror = square(self.pieces[0])?.file() > (board.width - 1) / 2;
-        let turn = if flip { pos.turn().other() } else { pos.turn() };
+        let mirror = square(pieces[0])?.file() > (board.width - 1) / 2;
         let mut idx = turn.index() * self.side_stride;
-        for ((&p, slots), stride) in self.pieces.iter().zip(&self.slots).zip(&self.strides) {
+        for ((&p, slots), stride) in pieces.iter().zip(&self.slots).zip(&self.strides) {
             let sq = square(p)?;
             let sq = if mirror { board.mirror_file(sq) } else { sq };
             let slot = slots[sq.index()];
@@ -251,6 +259,7 @@ impl Layout {
 
     /// Whether `material` is this table's with the colours swapped (`Some(false)`: as it is;
     /// `None`: another material).
+    #[inline]
     fn flip_of(&self, material: Material) -> Option<bool> {
         if material == self.material {
             Some(false)
