@@ -77,11 +77,38 @@ pub fn header_json(path: &Path, h: &Header, bytes: u64) -> serde_json::Value {
     })
 }
 
+/// Why `info` found nothing to show.
+#[derive(Debug)]
+pub enum InfoError {
+    /// The path cannot be read.
+    Read(PathBuf, std::io::Error),
+    /// No table file is there.
+    NoTables(PathBuf),
+}
+
+impl std::fmt::Display for InfoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InfoError::Read(p, e) => write!(f, "{}: {e}", p.display()),
+            InfoError::NoTables(p) => write!(f, "{}: no table files", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for InfoError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InfoError::Read(_, e) => Some(e),
+            InfoError::NoTables(_) => None,
+        }
+    }
+}
+
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
-    let files = table_files(&args.path).map_err(|e| format!("{}: {e}", args.path.display()))?;
+    let files = table_files(&args.path).map_err(|e| InfoError::Read(args.path.clone(), e))?;
     if files.is_empty() {
-        return Err(format!("{}: no table files", args.path.display()).into());
+        return Err(InfoError::NoTables(args.path.clone()).into());
     }
     let mut ok = true;
     for path in files {

@@ -67,18 +67,44 @@ pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()
     Ok(())
 }
 
+/// Why a `--material` is refused.
+#[derive(Debug)]
+pub enum MaterialArgError {
+    /// Not a material.
+    Bad(jtb_probe::BadMaterial),
+    /// More pieces than a table holds.
+    TooManyPieces(Material),
+}
+
+impl fmt::Display for MaterialArgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MaterialArgError::Bad(e) => e.fmt(f),
+            MaterialArgError::TooManyPieces(m) => write!(
+                f,
+                "{m} has {} pieces; tables hold at most {}",
+                m.total(),
+                Layout::MAX_PIECES
+            ),
+        }
+    }
+}
+
+impl Error for MaterialArgError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            MaterialArgError::Bad(e) => Some(e),
+            MaterialArgError::TooManyPieces(_) => None,
+        }
+    }
+}
+
 /// A material that tables can hold (clap's parser of `--material`): a side of each colour and
 /// at most [`Layout::MAX_PIECES`] pieces.
-pub fn table_material(text: &str) -> Result<Material, String> {
-    let m: Material = text
-        .parse()
-        .map_err(|e: jtb_probe::BadMaterial| e.to_string())?;
+pub fn table_material(text: &str) -> Result<Material, MaterialArgError> {
+    let m: Material = text.parse().map_err(MaterialArgError::Bad)?;
     if m.total() > Layout::MAX_PIECES {
-        return Err(format!(
-            "{m} has {} pieces; tables hold at most {}",
-            m.total(),
-            Layout::MAX_PIECES
-        ));
+        return Err(MaterialArgError::TooManyPieces(m));
     }
     Ok(m)
 }

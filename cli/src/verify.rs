@@ -25,6 +25,46 @@ pub struct Args {
     checksums_only: bool,
 }
 
+/// Why verification could not run.
+#[derive(Debug)]
+pub enum VerifyError {
+    /// No table of the rule set is there.
+    NoTables(RuleSet, std::path::PathBuf),
+    /// A table's successor could not be loaded.
+    Needs {
+        /// The table verified.
+        material: Material,
+        /// The table its captures lead into.
+        needs: Material,
+        /// Why it could not be loaded.
+        source: jtb_gen::GenError,
+    },
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerifyError::NoTables(rules, dir) => {
+                write!(f, "no tables of {rules} under {}", dir.display())
+            }
+            VerifyError::Needs {
+                material,
+                needs,
+                source,
+            } => write!(f, "verifying {material} needs {needs}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            VerifyError::NoTables(..) => None,
+            VerifyError::Needs { source, .. } => Some(source),
+        }
+    }
+}
+
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
     let rules = args.set.rules;
@@ -34,15 +74,28 @@ pub fn run(args: &Args) -> CliResult {
         args.materials.iter().map(|m| m.canonical()).collect()
     };
     if materials.is_empty() {
-        return Err(format!(
-            "no tables of {rules} under {}",
-            args.set.tables.dir.display()
-        )
-        .into());
+        return Err(VerifyError::NoTables(rules, args.set.tables.dir.clone()).into());
     }
-    let mut ok = true;
+    let intact = check_checksums(&mut out, args, &materials)?;
+    let mut ok = intact.len() == materials.len();
+    if args.checksums_only {
+        return Ok(ok);
+    }
+    for &m in materials.iter().filter(|m| intact.contains(m)) {
+        ok &= verify_values(&mut out, args, m)?;
+    }
+    Ok(ok)
+}
+
+/// Checks every file's checksums, reporting each failure; returns the intact tables.
+fn check_checksums(
+    out: &mut impl Write,
+    args: &Args,
+    materials: &[Material],
+) -> std::io::Result<BTreeSet<Material>> {
+    let rules = args.set.rules;
     let mut intact = BTreeSet::new();
-    for &m in &materials {
+    for &m in materials {
         let mut good = true;
         for kind in Kind::ALL {
             let path = table_path(&args.set.tables.dir, rules, m, kind);
@@ -55,8 +108,6 @@ pub fn run(args: &Args) -> CliResult {
         }
         if good {
             intact.insert(m);
-        } else {
-            ok = false;
         }
     }
     writeln!(
@@ -65,45 +116,47 @@ pub fn run(args: &Args) -> CliResult {
         intact.len(),
         materials.len()
     )?;
-    if args.checksums_only {
-        return Ok(ok);
+    Ok(intact)
+}
+
+/// Checks every entry of `m` one ply deep (DTM and DTC) and its WDL file; reports failures.
+fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
+    let (root, rules) = (&args.set.tables.dir, args.set.rules);
+    let mut tables = SubTables::new();
+    let table = Arc::new(load(root, rules, m)?);
+    tables.insert(Arc::clone(&table));
+    for needs in plan::successors(rules, m) {
+        let sub = load(root, rules, needs).map_err(|source| VerifyError::Needs {
+            material: m,
+            needs,
+            source,
+        })?;
+        tables.insert(Arc::new(sub));
     }
-    for m in materials.iter().filter(|m| intact.contains(m)) {
-        let mut tables = SubTables::new();
-        let table = Arc::new(load(&args.set.tables.dir, rules, *m)?);
-        tables.insert(Arc::clone(&table));
-        for s in plan::successors(rules, *m) {
-            match load(&args.set.tables.dir, rules, s) {
-                Ok(t) => tables.insert(Arc::new(t)),
-                Err(e) => return Err(format!("verifying {m} needs {s}: {e}").into()),
-            }
-        }
-        let wdl_ok = check_wdl_file(&mut out, &args.set.tables.dir, rules, *m, &table)?;
-        let mismatches = verify_table(&table, &tables, 10)?;
-        for x in &mismatches {
-            let (kind, what) = match x.check {
-                Check::OnePly(Metric::Dtm) => (Kind::Dtm, "successors give"),
-                Check::OnePly(Metric::Dtc) => (Kind::Dtc, "successors give"),
-                Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
-            };
-            writeln!(
-                out,
-                "FAIL {}: {}: stored {}, {what} {}",
-                table_path(&args.set.tables.dir, rules, *m, kind).display(),
-                x.position,
-                x.stored,
-                x.computed
-            )?;
-        }
-        if mismatches.is_empty() && wdl_ok {
-            writeln!(
-                out,
-                "ok   {m}: {} entries agree with their successors (DTM and DTC)",
-                table.codes.len()
-            )?;
-        } else {
-            ok = false;
-        }
+    let wdl_ok = check_wdl_file(out, root, rules, m, &table)?;
+    let mismatches = verify_table(&table, &tables, 10)?;
+    for x in &mismatches {
+        let (kind, what) = match x.check {
+            Check::OnePly(Metric::Dtm) => (Kind::Dtm, "successors give"),
+            Check::OnePly(Metric::Dtc) => (Kind::Dtc, "successors give"),
+            Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
+        };
+        writeln!(
+            out,
+            "FAIL {}: {}: stored {}, {what} {}",
+            table_path(root, rules, m, kind).display(),
+            x.position,
+            x.stored,
+            x.computed
+        )?;
+    }
+    let ok = mismatches.is_empty() && wdl_ok;
+    if ok {
+        writeln!(
+            out,
+            "ok   {m}: {} entries agree with their successors (DTM and DTC)",
+            table.codes.len()
+        )?;
     }
     Ok(ok)
 }

@@ -178,13 +178,19 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenE
 /// A generous estimate of the bytes needed to solve and write `material`.
 #[must_use]
 pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
+    /// The solver's bitboard arrays (5 per side, and the frame's), in words of 8 bytes.
+    const BITBOARD_ARRAYS: u64 = 23;
+    /// Capture bytes per position slot: win and loss, per side to move, per metric.
+    const CAPTURE_BYTES: u64 = 2 * 2 * 2;
+    /// Code bytes per entry: a `u16` per metric.
+    const CODE_BYTES: u64 = 2 * 2;
+    /// The writer's bytes per entry: the raw file image (up to 2) and the compressed one.
+    const WRITER_BYTES: u64 = 2 * 2;
     let layout = Layout::new(rules, material);
     let k = layout.pieces().len();
     let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
     let entries = layout.len() as u64;
-    // 11 bitboard arrays per side, capture bytes of one metric (2 per side per bit), codes (u16)
-    // of both metrics, and the writer's raw (up to 2 bytes per entry) and compressed images.
-    words * 8 * 23 + words * 64 * 4 + entries * 2 * 2 + entries * 2 * 2
+    words * 8 * BITBOARD_ARRAYS + words * 64 * CAPTURE_BYTES + entries * (CODE_BYTES + WRITER_BYTES)
 }
 
 /// The memory this machine can give, from `/proc/meminfo` (`None` where unknown).
