@@ -516,13 +516,7 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::probe_wdl`].
     pub fn probe_dtm(&self, pos: &Position) -> ProbeResult<Value> {
-        let table = self.table_for(pos)?;
-        self.with_entry(
-            table,
-            Kind::Dtm,
-            Tablebase::index(table, pos),
-            |file, block, i| file.value_entry(block, i),
-        )
+        self.probe_value(pos, Kind::Dtm)
     }
 
     /// The distance to conversion for the side to move, from the DTC file (RULES.md 5.3): a win
@@ -532,10 +526,15 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::probe_wdl`].
     pub fn probe_dtc(&self, pos: &Position) -> ProbeResult<Value> {
+        self.probe_value(pos, Kind::Dtc)
+    }
+
+    /// The entry of `pos` in its table's DTM or DTC file.
+    fn probe_value(&self, pos: &Position, kind: Kind) -> ProbeResult<Value> {
         let table = self.table_for(pos)?;
         self.with_entry(
             table,
-            Kind::Dtc,
+            kind,
             Tablebase::index(table, pos),
             |file, block, i| file.value_entry(block, i),
         )
