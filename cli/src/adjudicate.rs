@@ -1,7 +1,7 @@
 //! `jtb adjudicate`: is a position decided at its clock? The rule is the library's
 //! ([`jtb_probe::adjudicate`]); this prints it.
 
-use jtb_probe::{RuleSet, Value};
+use jtb_probe::Value;
 use serde_json::json;
 
 use crate::{
@@ -34,20 +34,14 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, Answer
     if let (Some(e), jtb_probe::VerdictReason::NotCovered(None)) = (open_error, &v.reason) {
         reason = format!("not covered: {e}");
     }
-    let rule_wdl = match (&v.rule, pos.rules()) {
-        (Some(r), _) => Some(r.wdl),
-        // The one-each check is the rule value itself (RULES.md 5.7).
-        (None, RuleSet::Flip4x4) => v.value.map(Value::wdl),
-        (None, _) => None,
-    };
     Ok(if args.input.json {
         json!({
             "position": text,
             "dead_draw": v.dead_draw,
             "wdl": v.value.map(|x| x.wdl().name()),
             "dtm": v.value.and_then(Value::dtm),
-            "dtc": v.rule.map_or_else(|| v.value.and_then(Value::dtm), |r| r.dtc.dtm()),
-            "rule_wdl": rule_wdl.map(|w| w.name()),
+            "dtc": v.dtc(),
+            "rule_wdl": v.rule_wdl().map(|w| w.name()),
             "clock": pos.clock(),
             "reason": reason,
         })

@@ -174,8 +174,7 @@ pub fn parse_with_clock(
     clock: Option<u32>,
 ) -> Result<Position, AnswerError> {
     let mut pos = parse(text, rules)?;
-    pos.set_clock(Some(clock.or(pos.clock()).unwrap_or(0)))
-        .map_err(AnswerError::Clock)?;
+    pos.set_rule_clock(clock).map_err(AnswerError::Clock)?;
     Ok(pos)
 }
 

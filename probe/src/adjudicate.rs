@@ -100,6 +100,31 @@ pub struct Verdict {
     pub reason: VerdictReason,
 }
 
+impl Verdict {
+    /// The value under the clock rule at the position's clock, where known: from the tables, or
+    /// for a one-animal-each flip position the built-in check's (there every capture ends the
+    /// game, so the check is the rule value; RULES.md 5.7).
+    #[must_use]
+    pub fn rule_wdl(&self) -> Option<Wdl> {
+        match (&self.rule, &self.reason) {
+            (Some(r), _) => Some(r.wdl),
+            (None, VerdictReason::OneEach(_)) => self.value.map(Value::wdl),
+            (None, _) => None,
+        }
+    }
+
+    /// The distance to conversion, where known and some conversion can be forced (for a
+    /// one-animal-each flip position it is the check's distance to the capture).
+    #[must_use]
+    pub fn dtc(&self) -> Option<u16> {
+        match (&self.rule, &self.reason) {
+            (Some(r), _) => r.dtc.dtm(),
+            (None, VerdictReason::OneEach(_)) => self.value.and_then(Value::dtm),
+            (None, _) => None,
+        }
+    }
+}
+
 /// Whether `pos` is decided at its clock (0 when it has none; set it with
 /// [`Position::set_clock`]). Jungle positions and flip positions of more than one animal each
 /// are judged by `tables` under the clock rule: a dead draw exactly when the rule value at the

@@ -271,6 +271,15 @@ impl Position {
         Ok(())
     }
 
+    /// Gives the position a half-move clock for the clock rule: `clock` when given, else the one
+    /// it has (from its text), else 0.
+    ///
+    /// # Errors
+    /// The clock is above the rule set's limit ([`RuleSet::clock_limit`]).
+    pub fn set_rule_clock(&mut self, clock: Option<u32>) -> Result<(), ClockError> {
+        self.set_clock(Some(clock.or(self.clock).unwrap_or(0)))
+    }
+
     /// Sets or clears the move number (written only together with a clock).
     pub fn set_move_number(&mut self, number: Option<u32>) {
         self.move_number = number;

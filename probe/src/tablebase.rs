@@ -208,17 +208,21 @@ pub struct ScoredMove {
     pub value: Value,
 }
 
-/// A step of a best line: the move, and the value of the position after it for the side then
-/// to move (`None` once the move ended the game).
+/// A step of a line: the move, and the position after it with its value for the side then to
+/// move (`None` once the move ended the game). A best line's values are [`Value`]s; a line under
+/// the clock rule ([`RuleStep`]) carries [`RuleValue`]s and positions with their clocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineStep {
+pub struct LineStep<V = Value> {
     /// The move played.
     pub mv: Move,
     /// The position after it, or `None` when the move ended the game.
     pub position: Option<Position>,
     /// The value after the move for the side then to move (`None` when the game ended).
-    pub value: Option<Value>,
+    pub value: Option<V>,
 }
+
+/// A step of a line under the clock rule.
+pub type RuleStep = LineStep<RuleValue>;
 
 /// A move with what it is worth under the clock rule, for the side that makes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,21 +235,11 @@ pub struct RuleMove {
     pub wdl: Wdl,
 }
 
-/// A step of a line under the clock rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleStep {
-    /// The move played.
-    pub mv: Move,
-    /// The position after it, with its clock, or `None` when the move ended the game.
-    pub position: Option<Position>,
-    /// The rule value after the move for the side then to move (`None` when the game ended).
-    pub rule: Option<RuleValue>,
-}
-
 /// The tables of one rule set in a directory, opened lazily, probed from any number of threads.
 pub struct Tablebase {
     rules: RuleSet,
-    dir: PathBuf,
+    /// The table root; this rule set's files are in `root/<rules>/`.
+    root: PathBuf,
     owner: u64,
     tables: MaterialMap,
     max_pieces: usize,
@@ -260,7 +254,7 @@ impl fmt::Debug for Tablebase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tablebase")
             .field("rules", &self.rules)
-            .field("dir", &self.dir)
+            .field("root", &self.root)
             .field("tables", &self.tables.tables.len())
             .finish_non_exhaustive()
     }
@@ -349,7 +343,7 @@ impl Tablebase {
             .unwrap_or(0);
         Ok(Tablebase {
             rules,
-            dir,
+            root: root.to_owned(),
             owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
             tables: MaterialMap { tables, slots },
             max_pieces,
@@ -416,12 +410,7 @@ impl Tablebase {
     }
 
     fn path_of(&self, material: Material, kind: Kind) -> PathBuf {
-        table_path(
-            self.dir.parent().unwrap_or(Path::new("")),
-            self.rules,
-            material,
-            kind,
-        )
+        table_path(&self.root, self.rules, material, kind)
     }
 
     fn file<'a>(&self, table: &'a Table, kind: Kind) -> ProbeResult<&'a TableFile> {
@@ -459,11 +448,12 @@ impl Tablebase {
         let file = self.file(table, kind)?;
         let (b, at) = file.locate(idx);
         let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
+        let shared = || {
+            self.cache
+                .get_or_insert_with(&key, || file.block(b).map(Arc::from))
+        };
         if !self.front {
-            let block = self
-                .cache
-                .get_or_insert_with(&key, || file.block(b).map(Arc::from))?;
-            return Ok(read(file, &block, at)?);
+            return Ok(read(file, &shared()?, at)?);
         }
         FRONT.with(|front| {
             let mut front = front.borrow_mut();
@@ -474,13 +464,10 @@ impl Tablebase {
             let block = match &slot.block {
                 Some(block) if hit => block,
                 _ => {
-                    let block = self
-                        .cache
-                        .get_or_insert_with(&key, || file.block(b).map(Arc::from))?;
                     *slot = FrontSlot {
                         owner: self.owner,
                         key,
-                        block: Some(block),
+                        block: Some(shared()?),
                     };
                     slot.block.as_ref().expect("just stored")
                 }
@@ -573,7 +560,7 @@ impl Tablebase {
         if clock >= limit {
             return Ok(Vec::new());
         }
-        let pieces = pos.pieces().count();
+        let material = Material::of(pos);
         let mut outcomes = Vec::new();
         pos.for_each_outcome(|mv, outcome| outcomes.push((mv, outcome)));
         outcomes.sort_unstable_by_key(|&(mv, _)| mv);
@@ -584,7 +571,7 @@ impl Tablebase {
                     Outcome::Over { result, .. } => (result.of_final_move(), result),
                     Outcome::Ongoing(next) => {
                         let after = self.probe_dtc(&next)?;
-                        if next.pieces().count() < pieces {
+                        if Material::of(&next) != material {
                             let at_zero = clock::rule_wdl(after, 0, limit);
                             (clock::conversion_value(at_zero), at_zero.flipped())
                         } else {
@@ -645,39 +632,41 @@ impl Tablebase {
         }
         let mut start = pos.clone();
         start
-            .set_clock(Some(pos.clock().unwrap_or(0)))
+            .set_rule_clock(None)
             .expect("the position's own clock is within the limit");
         self.play_line(
             start,
             |p| Ok(self.rule_best_move(p)?.map(|m| m.mv)),
-            |mv, next| {
-                Ok(RuleStep {
-                    mv,
-                    rule: next.as_ref().map(|n| self.probe_rule(n)).transpose()?,
-                    position: next,
-                })
-            },
+            |p| self.probe_rule(p),
         )
     }
 
     /// Plays `best` moves from `start` to the end of the game (or until `best` has none),
-    /// noting each with `step` (given the position after it, `None` once the game is over).
-    fn play_line<S>(
+    /// each step with the `value` of the position after it.
+    fn play_line<V>(
         &self,
         start: Position,
         best: impl Fn(&Position) -> ProbeResult<Option<Move>>,
-        step: impl Fn(Move, Option<Position>) -> ProbeResult<S>,
-    ) -> ProbeResult<Vec<S>> {
+        value: impl Fn(&Position) -> ProbeResult<V>,
+    ) -> ProbeResult<Vec<LineStep<V>>> {
         let mut line = Vec::new();
         let mut current = start;
         while let Some(mv) = best(&current)? {
             match current.play(mv).expect("best move is legal") {
                 Outcome::Over { .. } => {
-                    line.push(step(mv, None)?);
+                    line.push(LineStep {
+                        mv,
+                        position: None,
+                        value: None,
+                    });
                     break;
                 }
                 Outcome::Ongoing(next) => {
-                    line.push(step(mv, Some(next.clone()))?);
+                    line.push(LineStep {
+                        mv,
+                        value: Some(value(&next)?),
+                        position: Some(next.clone()),
+                    });
                     current = next;
                 }
             }
@@ -743,13 +732,7 @@ impl Tablebase {
         self.play_line(
             pos.without_clocks(),
             |p| Ok(self.best_move(p)?.map(|m| m.mv)),
-            |mv, next| {
-                Ok(LineStep {
-                    mv,
-                    value: next.as_ref().map(|n| self.probe_dtm(n)).transpose()?,
-                    position: next,
-                })
-            },
+            |p| self.probe_dtm(p),
         )
     }
 }

@@ -7,7 +7,9 @@
 
 use std::{hint::black_box, path::PathBuf, sync::Arc, time::Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{
+    criterion_group, criterion_main, measurement::WallTime, BenchmarkGroup, Criterion,
+};
 use jtb_gen::run::{generate, GenOptions, Silent};
 use jtb_probe::{dead_draw, Layout, Material, Position, RuleSet, Tablebase};
 
@@ -65,13 +67,30 @@ fn random_positions(material: Material, n: usize) -> Vec<Position> {
         .collect()
 }
 
+/// Benchmarks `probe` over `positions` in turn (a power of two of them: the loop steps with a
+/// mask, keeping a division out of the figures).
+fn cycle<R>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    positions: &[Position],
+    probe: impl Fn(&Position) -> R,
+) {
+    assert!(positions.len().is_power_of_two());
+    let mut i = 0;
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            i = (i + 1) & (positions.len() - 1);
+            black_box(probe(&positions[i]))
+        })
+    });
+}
+
 fn benches(c: &mut Criterion) {
     let material: Material = std::env::var("JTB_BENCH_MATERIAL")
         .unwrap_or_else(|_| "LRvET".into())
         .parse()
         .unwrap();
     let (root, _keep) = tables(material);
-    // A power of two: the loops step with a mask, keeping a division out of the figures.
     let positions = random_positions(material, 1 << 14);
     let tb = Tablebase::open(&root, RuleSet::Mistboard).unwrap();
     for p in &positions {
@@ -89,65 +108,33 @@ fn benches(c: &mut Criterion) {
         })
         .collect();
     let mut g = c.benchmark_group("probe");
-    let mut i = 0;
-    g.bench_function("wdl cached", |b| {
-        b.iter(|| {
-            i = (i + 1) & (positions.len() - 1);
-            black_box(tb.probe_wdl(&positions[i]).unwrap())
-        })
+    cycle(&mut g, "wdl cached", &positions, |p| {
+        tb.probe_wdl(p).unwrap()
     });
-    g.bench_function("dtm cached", |b| {
-        b.iter(|| {
-            i = (i + 1) & (positions.len() - 1);
-            black_box(tb.probe_dtm(&positions[i]).unwrap())
-        })
+    cycle(&mut g, "dtm cached", &positions, |p| {
+        tb.probe_dtm(p).unwrap()
     });
-    g.bench_function("rule cached", |b| {
-        b.iter(|| {
-            i = (i + 1) & (clocked.len() - 1);
-            black_box(tb.probe_rule(&clocked[i]).unwrap())
-        })
+    cycle(&mut g, "rule cached", &clocked, |p| {
+        tb.probe_rule(p).unwrap()
     });
     // A cache too small for any block: every probe decompresses its block (the file itself is
     // in the page cache after the warm-up above).
     let cold = Tablebase::with_cache(&root, RuleSet::Mistboard, 1).unwrap();
-    g.bench_function("wdl first touch", |b| {
-        b.iter(|| {
-            i = (i + 1) & (positions.len() - 1);
-            black_box(cold.probe_wdl(&positions[i]).unwrap())
-        })
+    cycle(&mut g, "wdl first touch", &positions, |p| {
+        cold.probe_wdl(p).unwrap()
     });
-    g.bench_function("dtm first touch", |b| {
-        b.iter(|| {
-            i = (i + 1) & (positions.len() - 1);
-            black_box(cold.probe_dtm(&positions[i]).unwrap())
-        })
+    cycle(&mut g, "dtm first touch", &positions, |p| {
+        cold.probe_dtm(p).unwrap()
     });
     g.sample_size(20);
-    g.bench_function("best move", |b| {
-        b.iter(|| {
-            i = (i + 1) & (positions.len() - 1);
-            black_box(tb.best_move(&positions[i]).unwrap())
-        })
+    cycle(&mut g, "best move", &positions, |p| {
+        tb.best_move(p).unwrap()
     });
-    g.bench_function("line", |b| {
-        b.iter(|| {
-            i = (i + 1) & (positions.len() - 1);
-            black_box(tb.line(&positions[i]).unwrap())
-        })
+    cycle(&mut g, "line", &positions, |p| tb.line(p).unwrap());
+    cycle(&mut g, "rule best move", &clocked, |p| {
+        tb.rule_best_move(p).unwrap()
     });
-    g.bench_function("rule best move", |b| {
-        b.iter(|| {
-            i = (i + 1) & (clocked.len() - 1);
-            black_box(tb.rule_best_move(&clocked[i]).unwrap())
-        })
-    });
-    g.bench_function("rule line", |b| {
-        b.iter(|| {
-            i = (i + 1) & (clocked.len() - 1);
-            black_box(tb.rule_line(&clocked[i]).unwrap())
-        })
-    });
+    cycle(&mut g, "rule line", &clocked, |p| tb.rule_line(p).unwrap());
     g.finish();
 
     let flip: Vec<Position> = [
@@ -159,12 +146,9 @@ fn benches(c: &mut Criterion) {
     .iter()
     .map(|t| t.parse().unwrap())
     .collect();
-    c.bench_function("dead_draw", |b| {
-        b.iter(|| {
-            i = (i + 1) % flip.len();
-            black_box(dead_draw(&flip[i], None))
-        })
-    });
+    let mut g = c.benchmark_group("flip");
+    cycle(&mut g, "dead_draw", &flip, |p| dead_draw(p, None));
+    g.finish();
 
     // Throughput: cached DTM probes per second at 1 and 2 threads.
     let tb = Arc::new(tb);

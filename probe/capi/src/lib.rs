@@ -90,8 +90,7 @@ fn parse(tb: &Tablebase, text: &str) -> Result<Position, Failure> {
 
 /// Sets the clock of `pos` to `clock`, or keeps the text's (0 without one) when it is negative.
 fn with_clock(mut pos: Position, clock: c_int) -> Result<Position, Failure> {
-    let clock = u32::try_from(clock).ok().or(pos.clock()).unwrap_or(0);
-    pos.set_clock(Some(clock))
+    pos.set_rule_clock(u32::try_from(clock).ok())
         .map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
     Ok(pos)
 }
