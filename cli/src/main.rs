@@ -12,6 +12,7 @@ mod info;
 mod input;
 mod moves;
 mod probe;
+mod serve;
 mod stats;
 mod verify;
 
@@ -43,6 +44,8 @@ enum Command {
     Verify(verify::Args),
     /// Win/draw/loss counts and longest wins per material.
     Stats(stats::Args),
+    /// Serve the tablebase explorer page and the HTTP JSON API.
+    Serve(serve::Args),
 }
 
 /// An error that stops a command, shown as one line.
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

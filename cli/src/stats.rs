@@ -1,9 +1,13 @@
 //! `jtb stats`: win/draw/loss counts and longest wins per material and side to move, and what
-//! the clock rule changes: the longest DTC, cursed wins and blessed losses.
+//! the clock rule changes: the longest DTC, cursed wins and blessed losses. `jtb serve` answers
+//! the same objects per material ([`MaterialStats`]).
 
-use jtb_probe::{format::table_path, Kind, TableFile, Tablebase};
+use std::{io::Write, path::Path};
+
+use jtb_probe::{
+    format::table_path, Kind, Material, RuleSet, SideStats, TableError, TableFile, Tablebase,
+};
 use serde_json::json;
-use std::io::Write;
 
 use crate::{input, CliResult};
 
@@ -14,6 +18,52 @@ pub struct Args {
     /// One JSON object per material and side to move.
     #[arg(long)]
     json: bool,
+}
+
+/// One material's statistics, Red to move first: what its DTM file and its DTC file say.
+pub struct MaterialStats {
+    /// The material, canonical orientation.
+    pub material: Material,
+    /// Per side to move: the DTM file's statistics and the DTC file's.
+    pub sides: [(SideStats, SideStats); 2],
+}
+
+impl MaterialStats {
+    /// Reads the statistics from the headers of `material`'s DTM and DTC files under `dir`.
+    ///
+    /// # Errors
+    /// The first of the two files that is missing, unreadable, damaged or of other rules.
+    pub fn read(dir: &Path, rules: RuleSet, material: Material) -> Result<Self, TableError> {
+        let material = material.canonical();
+        let open = |kind: Kind| {
+            let path = table_path(dir, rules, material, kind);
+            TableFile::open_expecting(&path, rules, material, kind)
+        };
+        let (dtm, dtc) = (open(Kind::Dtm)?, open(Kind::Dtc)?);
+        let [s0, s1] = dtm.header().stats.clone();
+        let [r0, r1] = dtc.header().stats.clone();
+        Ok(MaterialStats {
+            material,
+            sides: [(s0, r0), (s1, r1)],
+        })
+    }
+
+    /// The `jtb stats --json` object of each side to move, Red first.
+    #[must_use]
+    pub fn json(&self) -> [serde_json::Value; 2] {
+        let side = |name: &str, (s, r): &(SideStats, SideStats)| {
+            let position = |p: &String| (!p.is_empty()).then(|| p.clone());
+            json!({
+                "material": self.material.to_string(), "to_move": name, "wins": s.wins,
+                "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,
+                "longest_win_position": position(&s.longest_win_position),
+                "cursed_wins": r.cursed_wins, "blessed_losses": r.blessed_losses,
+                "longest_dtc": r.longest_win,
+                "longest_dtc_position": position(&r.longest_win_position),
+            })
+        };
+        [side("red", &self.sides[0]), side("blue", &self.sides[1])]
+    }
 }
 
 pub fn run(args: &Args) -> CliResult {
@@ -36,49 +86,35 @@ pub fn run(args: &Args) -> CliResult {
     }
     let mut ok = true;
     for m in tb.materials() {
-        let open = |kind: Kind| {
-            let path = table_path(&args.set.tables.dir, args.set.rules, m, kind);
-            TableFile::open_expecting(&path, args.set.rules, m, kind)
-        };
-        let (dtm, dtc) = match (open(Kind::Dtm), open(Kind::Dtc)) {
-            (Ok(dtm), Ok(dtc)) => (dtm, dtc),
-            (Err(e), _) | (_, Err(e)) => {
+        let stats = match MaterialStats::read(&args.set.tables.dir, args.set.rules, m) {
+            Ok(stats) => stats,
+            Err(e) => {
                 ok = false;
                 eprintln!("{e}");
                 continue;
             }
         };
-        let sides = dtm.header().stats.iter().zip(&dtc.header().stats);
-        for (side, (s, r)) in ["red", "blue"].iter().zip(sides) {
-            if args.json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({
-                        "material": m.to_string(), "to_move": side, "wins": s.wins, "draws": s.draws,
-                        "losses": s.losses, "longest_win": s.longest_win,
-                        "longest_win_position": (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position),
-                        "cursed_wins": r.cursed_wins, "blessed_losses": r.blessed_losses,
-                        "longest_dtc": r.longest_win,
-                        "longest_dtc_position": (!r.longest_win_position.is_empty()).then_some(&r.longest_win_position),
-                    })
-                )?;
-            } else {
-                writeln!(
-                    out,
-                    "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  {}",
-                    m.to_string(),
-                    side,
-                    s.wins,
-                    s.draws,
-                    s.losses,
-                    s.longest_win,
-                    r.cursed_wins,
-                    r.blessed_losses,
-                    r.longest_win,
-                    s.longest_win_position
-                )?;
+        if args.json {
+            for obj in stats.json() {
+                writeln!(out, "{obj}")?;
             }
+            continue;
+        }
+        for (side, (s, r)) in ["red", "blue"].iter().zip(&stats.sides) {
+            writeln!(
+                out,
+                "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  {}",
+                m.to_string(),
+                side,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.longest_win,
+                r.cursed_wins,
+                r.blessed_losses,
+                r.longest_win,
+                s.longest_win_position
+            )?;
         }
     }
     Ok(ok)

@@ -208,6 +208,15 @@ pub struct ScoredMove {
     pub value: Value,
 }
 
+impl ScoredMove {
+    /// Sorts moves best first, in the order [`Tablebase::best_move`] chooses by: the shortest
+    /// win, then draws, then the longest loss (the order of [`Value`]); among equal values the
+    /// smallest move in ASCII order first.
+    pub fn sort_best_first(moves: &mut [ScoredMove]) {
+        moves.sort_unstable_by(|a, b| b.value.cmp(&a.value).then(a.mv.cmp(&b.mv)));
+    }
+}
+
 /// A step of a line: the move, and the position after it with its value for the side then to
 /// move (`None` once the move ended the game). A best line's values are [`Value`]s; a line under
 /// the clock rule ([`RuleStep`]) carries [`RuleValue`]s and positions with their clocks.
@@ -696,19 +705,17 @@ impl Tablebase {
             .collect()
     }
 
-    /// The best move and its value: the shortest win, else a draw, else the longest loss;
-    /// among equals the smallest in ASCII order. `None` when the side to move has no move
-    /// (a loss in 0).
+    /// Every legal move with the value it leads to for the mover, best first
+    /// ([`ScoredMove::sort_best_first`]): the first is [`Tablebase::best_move`].
     ///
     /// # Errors
     /// As [`Tablebase::scored_moves`], and [`ProbeError::Inconsistent`] when the best move's
     /// value is not the position's stored value.
-    pub fn best_move(&self, pos: &Position) -> ProbeResult<Option<ScoredMove>> {
+    pub fn ranked_moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredMove>> {
         let root = self.probe_dtm(pos)?;
-        let moves = self.scored_moves(pos)?;
-        // `max_by_key` keeps the last maximum; scan in reverse to keep the first (ASCII order).
-        let best = moves.into_iter().rev().max_by_key(|m| m.value);
-        let found = best.map_or(Value::Loss(0), |m| m.value);
+        let mut moves = self.scored_moves(pos)?;
+        ScoredMove::sort_best_first(&mut moves);
+        let found = moves.first().map_or(Value::Loss(0), |m| m.value);
         if found != root {
             return Err(ProbeError::Inconsistent {
                 position: pos.to_string(),
@@ -717,7 +724,17 @@ impl Tablebase {
                 best: Some(found),
             });
         }
-        Ok(best)
+        Ok(moves)
+    }
+
+    /// The best move and its value: the shortest win, else a draw, else the longest loss;
+    /// among equals the smallest in ASCII order. `None` when the side to move has no move
+    /// (a loss in 0).
+    ///
+    /// # Errors
+    /// As [`Tablebase::ranked_moves`].
+    pub fn best_move(&self, pos: &Position) -> ProbeResult<Option<ScoredMove>> {
+        Ok(self.ranked_moves(pos)?.into_iter().next())
     }
 
     /// The whole best line from `pos` to the end of the game (empty for a draw and for a loss

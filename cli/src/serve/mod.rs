@@ -1,0 +1,127 @@
+//! `jtb serve`: the tablebase explorer in the browser and an HTTP JSON API, in one process.
+//!
+//! The API (modelled on the lichess tablebase API):
+//! - `GET /api/v1/{rules}?position=...[&clock=N]`: the fields of `jtb probe --json` and
+//!   `moves`, best first, each describing the position after the move for its side to move;
+//! - `GET /api/v1/{rules}/line?position=...`: the best line and the line under the clock rule;
+//! - `GET /api/v1/{rules}/moves?position=...`: the legal moves (no tables needed);
+//! - `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects;
+//! - `GET /api/v1/{rules}/materials` and `GET /api/v1`: what tables there are.
+//!
+//! Errors are `{"error": "..."}` with 400 (bad input), 404 (no such rule set, route or table)
+//! or 500 (a damaged table, never user input). The page is at `/`.
+
+mod api;
+mod error;
+mod page;
+mod source;
+
+use std::{net::SocketAddr, sync::Arc};
+
+use axum::{
+    http::{Method, StatusCode},
+    routing::get,
+    Router,
+};
+use tower_http::{
+    catch_panic::CatchPanicLayer,
+    cors::{Any, CorsLayer},
+};
+
+use self::{error::ApiError, source::Library};
+use crate::{input, CliResult};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    tables: input::TablesArg,
+    /// Address to listen on (localhost by default; port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Bound of each rule set's cache of decoded table blocks, in MiB.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    cache_mib: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+}
+
+/// The routes of the API and the page over the tables of `lib`.
+pub fn router(lib: Arc<Library>) -> Router {
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::GET, Method::HEAD]);
+    Router::new()
+        .route("/", get(page::index))
+        .route("/assets/{file}", get(page::file))
+        .route("/api/v1", get(api::index))
+        .route("/api/v1/{rules}", get(api::probe))
+        .route("/api/v1/{rules}/line", get(api::line))
+        .route("/api/v1/{rules}/moves", get(api::moves))
+        .route("/api/v1/{rules}/materials", get(api::materials))
+        .route("/api/v1/{rules}/stats/{material}", get(api::stats))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .with_state(lib)
+        .layer(cors)
+        // A bug must cost one request, not the server: a panic becomes a 500.
+        .layer(CatchPanicLayer::custom(|_| {
+            axum::response::IntoResponse::into_response(ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                message: "internal error".to_owned(),
+            })
+        }))
+}
+
+/// Serves until interrupted (Ctrl-C or SIGTERM). Prints `listening on http://ADDR` on standard
+/// output once the socket is bound, and which tables each rule set has on standard error.
+///
+/// # Errors
+/// The address cannot be bound, or the runtime cannot start.
+pub fn run(args: &Args) -> CliResult {
+    let lib = Library::open(&args.tables.dir, args.cache_mib << 20);
+    for rules in jtb_probe::RuleSet::ALL {
+        match lib.tables(rules) {
+            Ok(tb) => eprintln!("{rules}: {} tables", tb.materials().len()),
+            Err(why) => eprintln!("{rules}: {why}"),
+        }
+    }
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = args.threads {
+        runtime.worker_threads(usize::from(n));
+    }
+    let runtime = runtime.enable_all().build()?;
+    runtime.block_on(serve(args.addr, Arc::new(lib)))?;
+    Ok(true)
+}
+
+async fn serve(addr: SocketAddr, lib: Arc<Library>) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    println!("listening on http://{}", listener.local_addr()?);
+    // Small answers on kept-alive connections: send each at once.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router(lib))
+        .with_graceful_shutdown(shutdown())
+        .await
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => return interrupt.await.unwrap_or(()),
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    interrupt.await.unwrap_or(());
+}

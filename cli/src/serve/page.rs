@@ -1,0 +1,57 @@
+//! The explorer page: HTML, script, style sheet and icon, compiled into the binary (no build
+//! step outside cargo).
+
+use axum::{
+    extract::Path,
+    http::{header, HeaderValue, StatusCode},
+    response::{IntoResponse, Response},
+};
+
+use super::error::ApiError;
+
+const INDEX_HTML: &str = include_str!("../../assets/index.html");
+const APP_JS: &str = include_str!("../../assets/app.js");
+const APP_CSS: &str = include_str!("../../assets/app.css");
+const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
+
+/// Only the page's own files run in it: no inline script, nothing from elsewhere.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                   connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+fn asset(body: &'static str, content_type: &'static str) -> Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CSP),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET /`: the explorer; its script reads `rules`, `position` and `material` from the URL.
+pub async fn index() -> Response {
+    asset(INDEX_HTML, "text/html; charset=utf-8")
+}
+
+/// `GET /assets/{file}`: the script, the style sheet and the icon, by exact name.
+///
+/// # Errors
+/// 404 for any other name.
+pub async fn file(Path(name): Path<String>) -> Result<Response, ApiError> {
+    Ok(match name.as_str() {
+        "app.js" => asset(APP_JS, "text/javascript; charset=utf-8"),
+        "app.css" => asset(APP_CSS, "text/css; charset=utf-8"),
+        "favicon.svg" => asset(FAVICON_SVG, "image/svg+xml"),
+        _ => return Err(ApiError::not_found("no such asset")),
+    })
+}
