@@ -604,9 +604,20 @@ function moveItem(m) {
   name.textContent = m.move;
   b.append(name);
   if (m.wdl !== undefined) {
-    b.append(badge(m.dtm === null ? 'DTM \u2013' : `DTM ${m.dtm}`, m.wdl === 'loss' ? 'win' : m.wdl === 'win' ? 'loss' : 'draw'));
-    if (m.dtc !== null) b.append(badge(`DTC ${m.dtc}`));
-    if (m.rule_wdl !== m.wdl) b.append(badge(`clock: ${m.rule_wdl === 'draw' ? 'draw' : m.rule_wdl === 'loss' ? 'win' : 'loss'}`, 'warn'));
+    const mover = { win: 'loss', draw: 'draw', loss: 'win' }; // the mover's view of the value after
+    const dtm = badge(m.dtm === null ? 'DTM \u2013' : `DTM ${m.dtm}`, mover[m.wdl]);
+    dtm.title = 'Plies to the end after this move (the position after it, its side to move)';
+    b.append(dtm);
+    if (m.dtc !== null) {
+      const dtc = badge(`DTC ${m.dtc}`);
+      dtc.title = 'Plies to the next capture or the end after this move';
+      b.append(dtc);
+    }
+    if (m.rule_wdl !== m.wdl) {
+      const rule = badge(`clock: ${mover[m.rule_wdl]}`, 'warn');
+      rule.title = `Under the clock rule this move ${mover[m.rule_wdl] === 'draw' ? 'only draws' : `is a ${mover[m.rule_wdl]}`}`;
+      b.append(rule);
+    }
   }
   if (m.capture) b.append(badge('capture'));
   if (m.end) b.append(badge(m.end));

@@ -193,7 +193,7 @@ fn fields_mean_what_jtb_probe_says() {
 }
 
 #[test]
-fn lines_stats_and_moves_agree_with_the_library_and_the_cli() {
+fn lines_and_moves_agree_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
@@ -232,8 +232,16 @@ fn lines_stats_and_moves_agree_with_the_library_and_the_cli() {
             assert_eq!(listed, legal);
         }
     }
+}
 
-    // Statistics: the objects of `jtb stats --json`, either orientation of the material.
+/// The statistics are the objects of `jtb stats --json`, for either orientation of a material.
+#[test]
+fn stats_agree_with_jtb_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let mut conn = Conn::open(server.addr);
+
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_jtb"))
         .args(["stats", "--json", "--tables"])
         .arg(dir.path())
@@ -333,50 +341,38 @@ fn flip_one_each_needs_no_tables() {
     assert!(r.json()["error"].as_str().unwrap().contains("flip4x4"));
 }
 
-/// Each error answers JSON `{"error": ...}` with its status: 400 for bad input, 404 for what is
-/// not there, 405 for other methods; never 500.
-#[test]
-fn errors_have_their_status() {
-    let dir = tempfile::tempdir().unwrap();
-    tables(dir.path());
-    let mut server = Server::start(dir.path());
-    let ok = "7/7/7/7/7/7/2L4/1e5/R6 r";
+/// A position the tables of these tests answer.
+const OK: &str = "7/7/7/7/7/7/2L4/1e5/R6 r";
+
+/// Requests that must fail: the target, its status, and words of its error.
+fn error_cases() -> Vec<(String, u16, &'static str)> {
+    let p = |rules: &str, path: &str, text: &str| probe_url(rules, path, text);
+    let ok = |extra: &str| probe_url("mistboard", "", OK) + extra;
+    let stats = |m: &str| format!("/api/v1/mistboard/stats/{m}");
     let long = "7/".repeat(200) + " r";
-    let cases: Vec<(String, u16, &str)> = vec![
-        (probe_url("mistboard", "", "7/7/7 r"), 400, "ranks"),
+    vec![
+        (p("mistboard", "", "7/7/7 r"), 400, "ranks"),
         (
-            probe_url("mistboard", "", "7/7/7/7/7/7/2L4/1e5/X6 r"),
+            p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/X6 r"),
             400,
             "bad position",
         ),
         (
-            probe_url("mistboard", "", "7/7/7/7/7/7/2L4/1e5/R6 x"),
+            p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/R6 x"),
             400,
             "bad position",
         ),
         (
-            probe_url("mistboard", "", "7/7/7/7/7/7/2L4/1e5/R6 r 101"),
+            p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/R6 r 101"),
             400,
             "above the limit",
         ),
+        (ok("&clock=101"), 400, "above the limit"),
+        (ok("&clock=-1"), 400, "clock"),
+        (ok("&clock=99999999999"), 400, "clock"),
+        (ok("&position=x"), 400, "duplicate"),
         (
-            probe_url("mistboard", "", ok) + "&clock=101",
-            400,
-            "above the limit",
-        ),
-        (probe_url("mistboard", "", ok) + "&clock=-1", 400, "clock"),
-        (
-            probe_url("mistboard", "", ok) + "&clock=99999999999",
-            400,
-            "clock",
-        ),
-        (
-            probe_url("mistboard", "", ok) + "&position=x",
-            400,
-            "duplicate",
-        ),
-        (
-            probe_url("flip4x4", "", "4/4/4/c2L r") + "&clock=41",
+            p("flip4x4", "", "4/4/4/c2L r") + "&clock=41",
             400,
             "above the limit",
         ),
@@ -386,59 +382,35 @@ fn errors_have_their_status() {
             "missing query parameter `position`",
         ),
         ("/api/v1/mistboard?position=%FF%FE".into(), 400, "not UTF-8"),
-        (probe_url("mistboard", "", &long), 400, "at most"),
+        (p("mistboard", "", &long), 400, "at most"),
+        (p("mistboard", "", "7/7/7/7/7/7/7/7/R6 r"), 400, "game over"),
+        (p("flip4x4", "", "4/4/1?2/L2e r"), 400, "face-down"),
+        (p("mistboard", "", "4/4/4/c2L r"), 400, "ranks"),
+        (p("leiden", "", OK), 404, "no tables in leiden"),
+        (p("chess", "", OK), 404, "unknown rule set"),
+        (p("..%2F..%2Fetc%2Fpasswd", "", OK), 404, "unknown rule set"),
+        (p("%2e%2e", "/line", OK), 404, "unknown rule set"),
         (
-            probe_url("mistboard", "", "7/7/7/7/7/7/7/7/R6 r"),
-            400,
-            "game over",
-        ),
-        (probe_url("flip4x4", "", "4/4/1?2/L2e r"), 400, "face-down"),
-        (probe_url("mistboard", "", "4/4/4/c2L r"), 400, "ranks"),
-        (probe_url("leiden", "", ok), 404, "no tables in leiden"),
-        (probe_url("chess", "", ok), 404, "unknown rule set"),
-        (
-            probe_url("..%2F..%2Fetc%2Fpasswd", "", ok),
-            404,
-            "unknown rule set",
-        ),
-        (probe_url("%2e%2e", "/line", ok), 404, "unknown rule set"),
-        (
-            probe_url("mistboard", "", "7/7/7/7/7/7/2L4/1e5/RT5 r"),
+            p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/RT5 r"),
             404,
             "more than the tables cover",
         ),
         (
-            probe_url("mistboard", "", "7/7/7/7/7/7/2L4/1t5/R6 r"),
+            p("mistboard", "", "7/7/7/7/7/7/2L4/1t5/R6 r"),
             404,
             "missing table LRvT (mistboard/LRvT.dtm",
         ),
         (
-            probe_url("mistboard", "/line", "7/7/7/7/7/7/2L4/1t5/R6 r"),
+            p("mistboard", "/line", "7/7/7/7/7/7/2L4/1t5/R6 r"),
             404,
             "missing table LRvT",
         ),
-        (
-            "/api/v1/mistboard/stats/LTvE".into(),
-            404,
-            "missing table LTvE: mistboard/LTvE.dtm",
-        ),
-        ("/api/v1/mistboard/stats/ELTPWDCvRE".into(), 404, "at most"),
-        (
-            "/api/v1/mistboard/stats/..%2F..%2Fetc%2Fpasswd".into(),
-            400,
-            "bad material",
-        ),
-        ("/api/v1/mistboard/stats/LLvE".into(), 400, "bad material"),
-        (
-            "/api/v1/mistboard/stats/LvE.dtm".into(),
-            400,
-            "bad material",
-        ),
-        (
-            format!("/api/v1/mistboard/stats/{}", "L".repeat(1000)),
-            400,
-            "at most",
-        ),
+        (stats("LTvE"), 404, "missing table LTvE: mistboard/LTvE.dtm"),
+        (stats("ELTPWDCvRE"), 404, "at most"),
+        (stats("..%2F..%2Fetc%2Fpasswd"), 400, "bad material"),
+        (stats("LLvE"), 400, "bad material"),
+        (stats("LvE.dtm"), 400, "bad material"),
+        (stats(&"L".repeat(1000)), 400, "at most"),
         (
             "/api/v1/leiden/stats/LRvE".into(),
             404,
@@ -453,78 +425,92 @@ fn errors_have_their_status() {
         ("/assets/../../Cargo.toml".into(), 404, "no such"),
         ("/assets/app.js.map".into(), 404, "no such asset"),
         ("/etc/passwd".into(), 404, "no such page"),
-    ];
+    ]
+}
+
+/// Each error answers JSON `{"error": ...}` with its status: 400 for bad input, 404 for what is
+/// not there, 405 for other methods; never 500.
+#[test]
+fn errors_have_their_status() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
     let mut conn = Conn::open(server.addr);
-    for (url, status, says) in &cases {
+    for (url, status, says) in &error_cases() {
         let r = conn.get(url);
-        assert_eq!(
-            r.status,
-            *status,
-            "{url}: {}",
-            String::from_utf8_lossy(&r.body)
-        );
+        let body = String::from_utf8_lossy(&r.body).into_owned();
+        assert_eq!(r.status, *status, "{url}: {body}");
         assert_eq!(r.header("content-type"), Some("application/json"), "{url}");
         let error = r.json()["error"].as_str().unwrap().to_owned();
         assert!(error.contains(says), "{url}: {error}");
         // No answer tells where the server keeps its tables.
-        assert!(
-            !error.contains(dir.path().to_str().unwrap()),
-            "{url}: {error}"
-        );
+        let root = dir.path().to_str().unwrap();
+        assert!(!error.contains(root), "{url}: {error}");
     }
-    let post =
-        conn.send(b"POST /api/v1/mistboard HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+    let post = "POST /api/v1/mistboard HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n";
+    let post = conn.send(post.as_bytes());
     assert_eq!(post.status, 405);
     assert!(post.json()["error"].as_str().unwrap().contains("GET"));
+}
 
-    // CORS is open for GET.
-    let r = conn.send(
-        format!(
-            "GET {} HTTP/1.1\r\nHost: x\r\nOrigin: https://example.org\r\n\r\n",
-            probe_url("mistboard", "", ok)
-        )
-        .as_bytes(),
-    );
-    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
-    let r = conn.send(
-        b"OPTIONS /api/v1/mistboard HTTP/1.1\r\nHost: x\r\nOrigin: https://example.org\r\n\
-        Access-Control-Request-Method: GET\r\n\r\n",
-    );
+#[test]
+fn cors_is_open_for_get() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let mut conn = Conn::open(server.addr);
+    let origin = "Host: x\r\nOrigin: https://example.org\r\n";
+    let target = probe_url("mistboard", "", OK);
+    let r = conn.send(format!("GET {target} HTTP/1.1\r\n{origin}\r\n").as_bytes());
     assert_eq!(r.status, 200);
-    assert!(r
-        .header("access-control-allow-methods")
-        .unwrap()
-        .contains("GET"));
-
-    // Hostile raw requests get a 4xx, never a 5xx, and the server stays.
-    let huge = format!(
-        "GET /api/v1/mistboard?position={} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-        "7".repeat(1 << 20)
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+    let preflight = format!(
+        "OPTIONS /api/v1/mistboard HTTP/1.1\r\n{origin}Access-Control-Request-Method: GET\r\n\r\n"
     );
-    let raw: Vec<Vec<u8>> = vec![
-        b"GET /api/v1/\xff\xfe?position=\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
-        b"GET /api/v1/mistboard?position=7/7/7/7/7/7/2L4/1e5/R6\xc0 r HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            .to_vec(),
-        huge.into_bytes(),
-        b"GARBAGE\r\n\r\n".to_vec(),
+    let r = conn.send(preflight.as_bytes());
+    assert_eq!(r.status, 200);
+    let methods = r.header("access-control-allow-methods").unwrap();
+    assert!(methods.contains("GET"), "{methods}");
+}
+
+/// Raw requests no client library would send (bytes that are not UTF-8 in the path and the
+/// query, a megabyte of query or header, no HTTP at all, dot segments) get a 4xx, never a 5xx,
+/// and the server goes on.
+#[test]
+fn hostile_requests_get_a_4xx() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let mut server = Server::start(dir.path());
+    let close = "Host: x\r\nConnection: close\r\n";
+    let mut raw: Vec<Vec<u8>> = vec![
+        b"GET /api/v1/\xff\xfe?position=\xff HTTP/1.1\r\n".to_vec(),
+        b"GET /api/v1/mistboard?position=7/7/7/7/7/7/2L4/1e5/R6\xc0 r HTTP/1.1\r\n".to_vec(),
         format!(
-            "GET /api/v1/mistboard HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: {}\r\n\r\n",
+            "GET /api/v1/mistboard?position={} HTTP/1.1\r\n",
+            "7".repeat(1 << 20)
+        )
+        .into_bytes(),
+        format!(
+            "GET /api/v1/mistboard HTTP/1.1\r\nX-Big: {}\r\n",
             "a".repeat(1 << 20)
         )
         .into_bytes(),
-        b"GET /../../../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+        b"GET /../../../../etc/passwd HTTP/1.1\r\n".to_vec(),
     ];
+    for request in &mut raw {
+        request.extend_from_slice(close.as_bytes());
+        request.extend_from_slice(b"\r\n");
+    }
+    raw.push(b"GARBAGE\r\n\r\n".to_vec());
     for request in &raw {
         let status = raw_status(server.addr, request);
         let head = String::from_utf8_lossy(&request[..60.min(request.len())]).into_owned();
-        assert!(
-            status.is_some_and(|s| (400..500).contains(&s)),
-            "{status:?} for {head:?}"
-        );
+        let client_error = status.is_some_and(|s| (400..500).contains(&s));
+        assert!(client_error, "{status:?} for {head:?}");
     }
     assert!(server.alive());
     assert_eq!(
-        get(server.addr, &probe_url("mistboard", "", ok)).status,
+        get(server.addr, &probe_url("mistboard", "", OK)).status,
         200
     );
 }
