@@ -12,7 +12,8 @@
 //! from the files: the cold figure), then each concurrency level for a fixed time (the warm
 //! figure). Settings (environment): `JTB_TABLES` (required), `JTB_BENCH_POSITIONS` (4096),
 //! `JTB_BENCH_SECONDS` (10), `JTB_BENCH_CONNECTIONS` (`1,4,16,64`),
-//! `JTB_BENCH_CLIENT_THREADS` (1), `JTB_BENCH_SERVER_THREADS` (the server's default).
+//! `JTB_BENCH_CLIENT_THREADS` (1), `JTB_BENCH_SERVER_THREADS` and `JTB_BENCH_CACHE_MIB` (the
+//! server's defaults).
 
 use std::{
     io::{BufRead, BufReader},
@@ -62,6 +63,7 @@ fn targets(dir: &Path, n: usize) -> Vec<String> {
     let squares: Vec<_> = RuleSet::Mistboard.board().squares().collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut out = Vec::with_capacity(n);
+    let mut moves = 0;
     while out.len() < n {
         let m = materials[rng.below(materials.len())];
         let turn = jtb_probe::Color::ALL[rng.below(2)];
@@ -72,14 +74,16 @@ fn targets(dir: &Path, n: usize) -> Vec<String> {
         if pos.is_game_over() {
             continue;
         }
+        moves += pos.legal_moves().len();
         let text: String = pos.to_string().replace(' ', "%20");
         out.push(format!("/api/v1/mistboard?position={text}"));
     }
     println!(
-        "{} positions of {} materials of {} pieces",
+        "{} positions of {} materials of {} pieces, {:.1} legal moves each on average",
         out.len(),
         materials.len(),
-        tb.max_pieces()
+        tb.max_pieces(),
+        moves as f64 / n as f64
     );
     out
 }
@@ -91,11 +95,14 @@ struct Server {
 }
 
 impl Server {
-    fn start(tables: &str, threads: Option<usize>) -> Server {
+    fn start(tables: &str, threads: Option<usize>, cache_mib: Option<usize>) -> Server {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_jtb"));
         cmd.args(["serve", "--addr", "127.0.0.1:0", "--tables", tables]);
         if let Some(n) = threads {
             cmd.args(["--threads", &n.to_string()]);
+        }
+        if let Some(n) = cache_mib {
+            cmd.args(["--cache-mib", &n.to_string()]);
         }
         let mut child = cmd
             .stdout(Stdio::piped())
@@ -268,16 +275,16 @@ fn main() {
     let positions = number("JTB_BENCH_POSITIONS", 4096);
     let seconds = number("JTB_BENCH_SECONDS", 10);
     let client_threads = number("JTB_BENCH_CLIENT_THREADS", 1);
-    let server_threads = std::env::var("JTB_BENCH_SERVER_THREADS")
-        .ok()
-        .map(|_| number("JTB_BENCH_SERVER_THREADS", 2));
+    let optional = |name: &str| std::env::var(name).ok().map(|_| number(name, 0));
+    let server_threads = optional("JTB_BENCH_SERVER_THREADS");
+    let cache_mib = optional("JTB_BENCH_CACHE_MIB");
     let levels: Vec<usize> = setting("JTB_BENCH_CONNECTIONS", "1,4,16,64")
         .split(',')
         .map(|s| s.trim().parse().expect("JTB_BENCH_CONNECTIONS: numbers"))
         .collect();
 
     let targets = Arc::new(targets(Path::new(&tables), positions));
-    let server = Server::start(&tables, server_threads);
+    let server = Server::start(&tables, server_threads, cache_mib);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(client_threads)
         .enable_all()
