@@ -207,10 +207,25 @@ fn lines_and_moves_agree_with_the_library() {
             let a = conn
                 .get(&probe_url("mistboard", "/line", &pos.to_string()))
                 .json();
-            let plain: Vec<Json> = tb.line(&pos).unwrap().iter().map(|s| {
-                json!({"move": s.mv.to_string(), "position": s.position.as_ref().map(ToString::to_string),
-                       "wdl": s.value.map(name_of), "dtm": s.value.and_then(Value::dtm)})
-            }).collect();
+            // The line's positions carry the clock as the line is played from `pos`.
+            let mut current = pos.clone();
+            let plain: Vec<Json> = tb
+                .line(&pos)
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let after = match current.play(s.mv).unwrap() {
+                        Outcome::Ongoing(next) => Some(next),
+                        Outcome::Over { .. } => None,
+                    };
+                    assert_eq!(after.as_ref().map(Position::without_clocks), s.position);
+                    if let Some(next) = &after {
+                        current = next.clone();
+                    }
+                    json!({"move": s.mv.to_string(), "position": after.map(|p| p.to_string()),
+                           "wdl": s.value.map(name_of), "dtm": s.value.and_then(Value::dtm)})
+                })
+                .collect();
             let rule: Vec<Json> = tb.rule_line(&pos).unwrap().iter().map(|s| {
                 json!({"move": s.mv.to_string(), "position": s.position.as_ref().map(ToString::to_string),
                        "clock": s.value.map(|v| v.clock), "rule_wdl": s.value.map(|v| v.wdl.name()),

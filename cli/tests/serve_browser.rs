@@ -413,6 +413,36 @@ fn statistics(b: &mut Browser, server: &Server) {
     b.wait_for("document.querySelector('#stats-out h2').textContent.startsWith('EvL')");
 }
 
+/// The best line, the line under the clock rule, and a step of it played by its link.
+fn lines(b: &mut Browser, server: &Server, at: &str) {
+    b.click("#back"); // from the clock the controls set back to `at`
+    b.wait_for_position(at, "ready");
+    let line = get(server.addr, &probe_url("mistboard", "/line", at)).json();
+    b.click("#show-line");
+    let steps = line["line"].as_array().unwrap();
+    b.wait_for(&format!(
+        "document.querySelectorAll('#line-out ol')[0]?.children.length === {}",
+        steps.len()
+    ));
+    let shown = b.eval(
+        "[...document.querySelectorAll('#line-out ol')[0].children].map(li => li.textContent)",
+    );
+    let moves: Vec<String> = steps
+        .iter()
+        .map(|s| match s["position"].as_str() {
+            Some(_) => s["move"].as_str().unwrap().to_owned(),
+            None => format!("{} (game over)", s["move"].as_str().unwrap()),
+        })
+        .collect();
+    assert_eq!(shown, json!(moves));
+    b.click("#line-out ol li:nth-child(3) a");
+    b.wait_for_position(steps[2]["position"].as_str().unwrap(), "ready");
+    assert_eq!(
+        b.eval("new URLSearchParams(location.search).get('last')"),
+        steps[2]["move"]
+    );
+}
+
 #[test]
 #[ignore = "needs chromium; run by .ci/run"]
 fn the_explorer_works_in_chromium() {
@@ -425,6 +455,7 @@ fn the_explorer_works_in_chromium() {
 
     let at = play_by_clicking(&mut b, &base, &server);
     controls(&mut b, &server, &at);
+    lines(&mut b, &server, &at);
     statistics(&mut b, &server);
 
     // The flip board: 4x4, one animal each, no water.

@@ -268,7 +268,7 @@ pub async fn line(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let pos = position(rules, params)?;
     let source = lib.source(&pos)?;
-    let plain: Vec<LineAnswer> = source.line(&pos)?.into_iter().map(line_step).collect();
+    let plain = plain_line(&pos, source.line(&pos)?)?;
     let rule: Vec<RuleLineAnswer> = source.rule_line(&pos)?.into_iter().map(rule_step).collect();
     Ok(Json(json!({
         "position": pos.to_string(),
@@ -279,13 +279,32 @@ pub async fn line(
     })))
 }
 
-fn line_step(step: LineStep) -> LineAnswer {
-    LineAnswer {
-        mv: step.mv.to_string(),
-        position: step.position.map(|p| p.to_string()),
-        wdl: step.value.map(|v| v.wdl().name()),
-        dtm: step.value.and_then(Value::dtm),
+/// The steps of the best line, each position with the half-move clock it has when the line is
+/// played from `pos` at its clock (the library's plain line carries none), so that a step can be
+/// opened as it stands in the game.
+///
+/// # Errors
+/// 500 if a move of the line is not legal (it always is).
+fn plain_line(pos: &Position, steps: Vec<LineStep>) -> Result<Vec<LineAnswer>, ApiError> {
+    let mut current = pos.clone();
+    let mut out = Vec::with_capacity(steps.len());
+    for step in steps {
+        let position = match play(&current, step.mv)? {
+            Outcome::Ongoing(next) => {
+                let text = next.to_string();
+                current = next;
+                Some(text)
+            }
+            Outcome::Over { .. } => None,
+        };
+        out.push(LineAnswer {
+            mv: step.mv.to_string(),
+            position,
+            wdl: step.value.map(|v| v.wdl().name()),
+            dtm: step.value.and_then(Value::dtm),
+        });
     }
+    Ok(out)
 }
 
 fn rule_step(step: RuleStep) -> RuleLineAnswer {
