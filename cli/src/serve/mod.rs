@@ -80,12 +80,6 @@ pub fn router(lib: Arc<Library>) -> Router {
 /// The address cannot be bound, or the runtime cannot start.
 pub fn run(args: &Args) -> CliResult {
     let lib = Library::open(&args.tables.dir, args.cache_mib << 20);
-    for rules in jtb_probe::RuleSet::ALL {
-        match lib.tables(rules) {
-            Ok(tb) => eprintln!("{rules}: {} tables", tb.materials().len()),
-            Err(why) => eprintln!("{rules}: {why}"),
-        }
-    }
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = args.threads {
         runtime.worker_threads(usize::from(n));
@@ -97,6 +91,12 @@ pub fn run(args: &Args) -> CliResult {
 
 async fn serve(addr: SocketAddr, lib: Arc<Library>) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
+    for rules in jtb_probe::RuleSet::ALL {
+        match lib.tables(rules) {
+            Ok(tb) => eprintln!("{rules}: {} tables", tb.materials().len()),
+            Err(why) => eprintln!("{rules}: {why}"),
+        }
+    }
     println!("listening on http://{}", listener.local_addr()?);
     // Small answers on kept-alive connections: send each at once.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
