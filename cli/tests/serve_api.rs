@@ -440,6 +440,9 @@ fn error_cases() -> Vec<(String, u16, &'static str)> {
         ("/assets/../../Cargo.toml".into(), 404, "no such"),
         ("/assets/app.js.map".into(), 404, "no such asset"),
         ("/etc/passwd".into(), 404, "no such page"),
+        ("/api/v1/%FF?position=x".into(), 400, "UTF-8"),
+        (stats("%FF"), 400, "UTF-8"),
+        ("/assets/%FF".into(), 400, "UTF-8"),
     ]
 }
 

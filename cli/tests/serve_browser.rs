@@ -411,6 +411,18 @@ fn statistics(b: &mut Browser, server: &Server) {
         json!("EvL")
     );
     b.wait_for("document.querySelector('#stats-out h2').textContent.startsWith('EvL')");
+    // A material typed in the form opens the same way.
+    b.eval("document.querySelector('#material').value = 'RvE'");
+    b.click("#material-form button");
+    let evr = get(server.addr, "/api/v1/mistboard/stats/EvR").json();
+    let stats = evr["stats"].as_array().unwrap();
+    let longest = stats[0]["longest_win_position"]
+        .as_str()
+        .or(stats[1]["longest_win_position"].as_str())
+        .unwrap();
+    let answer = get(server.addr, &probe_url("mistboard", "", longest)).json();
+    b.wait_for_position(answer["position"].as_str().unwrap(), "ready");
+    b.wait_for("document.querySelector('#stats-out h2').textContent.startsWith('EvR')");
 }
 
 /// The best line, the line under the clock rule, and a step of it played by its link.
@@ -458,12 +470,10 @@ fn the_explorer_works_in_chromium() {
     lines(&mut b, &server, &at);
     statistics(&mut b, &server);
 
-    // The flip board: 4x4, one animal each, no water.
+    // The flip board: 4x4, one animal each, no water; chosen in the rule-set menu.
     let flip = "4/4/4/c2L r";
-    b.open(&format!(
-        "{base}/?rules=flip4x4&position={}",
-        serve_support::enc(flip)
-    ));
+    b.wait_for("[...document.querySelector('#rules').options].some(o => o.value === 'flip4x4')");
+    b.eval("(() => { const s = document.querySelector('#rules'); s.value = 'flip4x4'; s.dispatchEvent(new Event('change')); })()");
     let answer = get(server.addr, &probe_url("flip4x4", "", flip)).json();
     b.wait_for_position(answer["position"].as_str().unwrap(), "ready");
     assert_eq!(

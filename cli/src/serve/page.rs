@@ -2,7 +2,7 @@
 //! step outside cargo).
 
 use axum::{
-    extract::Path,
+    extract::{rejection::PathRejection, Path},
     http::{header, HeaderValue, StatusCode},
     response::{IntoResponse, Response},
 };
@@ -46,8 +46,9 @@ pub async fn index() -> Response {
 /// `GET /assets/{file}`: the script, the style sheet and the icon, by exact name.
 ///
 /// # Errors
-/// 404 for any other name.
-pub async fn file(Path(name): Path<String>) -> Result<Response, ApiError> {
+/// 404 for any other name, 400 for one that is not UTF-8.
+pub async fn file(name: Result<Path<String>, PathRejection>) -> Result<Response, ApiError> {
+    let Path(name) = name.map_err(|e| ApiError::bad_request(e.body_text()))?;
     Ok(match name.as_str() {
         "app.js" => asset(APP_JS, "text/javascript; charset=utf-8"),
         "app.css" => asset(APP_CSS, "text/css; charset=utf-8"),
