@@ -17,6 +17,12 @@
 //! loop stops once a level finds nothing and no capture distance is still to come; what is left
 //! is a draw.
 //!
+//! Level 0 examines every configuration; later levels only the *frontier*: configurations with
+//! a quiet move into a position the other side resolved at the level before (found by moving
+//! its pieces back), and those a capture distance falls due in (a calendar kept per side).
+//! Nothing else can change, so a level costs what it resolves and its predecessors, and the
+//! whole solve grows with the entries and their moves rather than with the longest distance.
+//!
 //! The same machinery solves both metrics ([`crate::Metric`]): distance to mate, where a capture is
 //! worth the smaller table's value one ply further, and distance to conversion (the clock rule,
 //! RULES.md section 5), where every capture or trade is worth the smaller position's rule value
@@ -26,6 +32,7 @@ use jtb_probe::{
     Board, Capture, Color, Layout, Material, Piece, RuleSet, Square, SquareSet, Value,
 };
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::{
     bits::{ones, Bits},
@@ -178,6 +185,68 @@ impl<'a> Frame<'a> {
         squares.iter().any(|&s| set & jtb_probe::bit(s) != 0)
     }
 
+    /// The configuration reached from `o` when outer piece `j` moves to `to`, and whether it is
+    /// stored mirrored (the first piece left its half of the board).
+    #[inline]
+    fn moved(&self, o: usize, j: usize, to: Square) -> (usize, bool) {
+        let sq = self.squares(o);
+        match self.layout.slot(j, to) {
+            Some(slot) => {
+                let from = self.layout.slot(j, sq[j]).expect("in domain");
+                (o - from * self.ostride[j] + slot * self.ostride[j], false)
+            }
+            None => {
+                let mut moved = [Square::new(0, 0); Layout::MAX_PIECES];
+                for (i, &s) in sq.iter().enumerate() {
+                    moved[i] = self.board.mirror_file(if i == j { to } else { s });
+                }
+                (self.config_of(&moved[..sq.len()]), true)
+            }
+        }
+    }
+
+    /// Every quiet move of `mover`'s outer pieces from configuration `o`, as `(configuration
+    /// reached, stored mirrored, water crossed as a dense bitboard)`. Water crossings are not
+    /// checked against the inner piece (the caller masks them out).
+    #[inline]
+    fn outer_quiet_moves(&self, mover: Color, o: usize, mut f: impl FnMut(usize, bool, u64)) {
+        let sq = self.squares(o);
+        for (j, piece) in self.outer.iter().enumerate() {
+            if piece.color != mover {
+                continue;
+            }
+            for t in &self.outer_targets[j][sq[j].index()] {
+                if t.den || sq.contains(&t.to) || (t.path != 0 && self.outer_on(sq, t.path)) {
+                    continue;
+                }
+                let (o2, mirrored) = self.moved(o, j, t.to);
+                f(o2, mirrored, t.path_bits);
+            }
+        }
+    }
+
+    /// Every configuration holding a position of `mover` to move with a quiet move into a
+    /// position of configuration `o` (some may have none: the list is a superset, with repeats).
+    ///
+    /// Moves are reversible: the way back from `o` leads to the predecessor, or to its mirror
+    /// image when the predecessor's first piece stands on the mirror axis (both are stored).
+    fn predecessor_configs(&self, mover: Color, o: usize, out: &mut Vec<u32>) {
+        if self.inner.color == mover {
+            out.push(o as u32);
+        }
+        self.outer_quiet_moves(mover, o, |p, _, _| {
+            out.push(p as u32);
+            let sq = self.squares(p);
+            if self.layout.on_mirror_axis(sq) {
+                let mut mirrored = [Square::new(0, 0); Layout::MAX_PIECES];
+                for (m, &s) in mirrored.iter_mut().zip(sq) {
+                    *m = self.board.mirror_file(s);
+                }
+                out.push(self.config_of(&mirrored[..sq.len()]) as u32);
+            }
+        });
+    }
+
     /// Positions of `mover` to move in configuration `o` that have a quiet move into each of
     /// the two source sets (positions of the other side to move), as `(into a, into b)`.
     /// The sources are given per configuration.
@@ -189,40 +258,18 @@ impl<'a> Frame<'a> {
         a: &[u64],
         b: impl Fn(usize) -> u64,
     ) -> (u64, u64) {
-        let sq = self.squares(o);
         let (mut pa, mut pb) = (0u64, 0u64);
-        for (j, piece) in self.outer.iter().enumerate() {
-            if piece.color != mover {
-                continue;
-            }
-            let x = sq[j];
-            for t in &self.outer_targets[j][x.index()] {
-                if t.den || sq.contains(&t.to) || (t.path != 0 && self.outer_on(sq, t.path)) {
-                    continue;
-                }
-                let (sa, sb) = match self.layout.slot(j, t.to) {
-                    Some(slot) => {
-                        let o2 = o - self.layout.slot(j, x).expect("in domain") * self.ostride[j]
-                            + slot * self.ostride[j];
-                        (a[o2], b(o2))
-                    }
-                    None => {
-                        // The first piece leaves its half of the board: the successor is
-                        // stored mirrored.
-                        let mut moved = [Square::new(0, 0); Layout::MAX_PIECES];
-                        for (i, &s) in sq.iter().enumerate() {
-                            let s = if i == j { t.to } else { s };
-                            moved[i] = self.board.mirror_file(s);
-                        }
-                        let o2 = self.config_of(&moved[..sq.len()]);
-                        (self.bits.mirror(a[o2]), self.bits.mirror(b(o2)))
-                    }
-                };
-                pa |= sa & !t.path_bits;
-                pb |= sb & !t.path_bits;
-            }
-        }
+        self.outer_quiet_moves(mover, o, |o2, mirrored, path_bits| {
+            let (sa, sb) = if mirrored {
+                (self.bits.mirror(a[o2]), self.bits.mirror(b(o2)))
+            } else {
+                (a[o2], b(o2))
+            };
+            pa |= sa & !path_bits;
+            pb |= sb & !path_bits;
+        });
         if self.inner.color == mover {
+            let sq = self.squares(o);
             let (sa, sb) = (a[o], b(o));
             pa |= self.bits.step_sources(sa);
             pb |= self.bits.step_sources(sb);
@@ -282,18 +329,6 @@ impl Captures {
             win,
             loss,
         }))
-    }
-
-    fn max_distance(&self) -> u8 {
-        let w = self.win.par_iter().copied().max().unwrap_or(0);
-        let l = self
-            .loss
-            .par_iter()
-            .copied()
-            .filter(|&b| b != ESCAPE)
-            .max()
-            .unwrap_or(0);
-        w.max(l)
     }
 }
 
@@ -506,64 +541,223 @@ impl CaptureScan<'_, '_> {
 /// A den entry wins at once, in both metrics.
 const DEN_ENTRY: [Value; 2] = [Value::Win(1); 2];
 
-/// Level `level` for `mover`'s positions (`me`): the wins and losses found, written to `codes`
-/// (that side's) and to `me.new_win`/`me.new_loss`. Returns how many were found.
-fn sweep(
+/// What one level found in one configuration of one side to move.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    o: u32,
+    win: u64,
+    loss: u64,
+    /// The next level at which a capture decides one of its open positions (0: none).
+    due: u8,
+}
+
+/// Level `level` in configuration `o` for `mover`'s positions (`me`): the wins and losses it
+/// finds, and when a capture is next due there. `None` when there is nothing to note.
+#[inline]
+fn sweep_config(
     frame: &Frame<'_>,
     mover: Color,
     caps: &Captures,
-    me: &mut SideState,
+    me: &SideState,
     them: &SideState,
-    codes: &mut [u16],
     level: u16,
-) -> u64 {
-    let resolved = &me.resolved;
-    me.new_win
-        .par_iter_mut()
-        .zip(me.new_loss.par_iter_mut())
-        .zip(codes.par_chunks_mut(frame.n_inner))
-        .enumerate()
-        .map(|(o, ((nw, nl), codes))| {
-            let unresolved = frame.legal[o] & !resolved[o];
-            if unresolved == 0 {
-                (*nw, *nl) = (0, 0);
-                return 0;
-            }
-            let (into_loss, into_non_win) = frame.predecessors(mover, o, &them.loss_prev, |o2| {
-                frame.legal[o2] & !them.win[o2]
-            });
-            let bytes = o * 64..(o + 1) * 64;
-            let capture_win = if level > 0 && caps.win_any[o] & unresolved != 0 {
-                mask(&caps.win[bytes.clone()], |b| u16::from(b) == level)
-            } else {
-                0
-            };
-            let capture_blocks = if caps.loss_any[o] & unresolved != 0 {
-                mask(&caps.loss[bytes], |b| u16::from(b) > level)
-            } else {
-                0
-            };
-            let w = unresolved & (into_loss | capture_win);
-            let l = unresolved & !w & !into_non_win & !capture_blocks;
-            for b in ones(w) {
-                codes[frame.inner_slot[b as usize] as usize] = Value::Win(level).code();
-            }
-            for b in ones(l) {
-                codes[frame.inner_slot[b as usize] as usize] = Value::Loss(level).code();
-            }
-            (*nw, *nl) = (w, l);
-            u64::from((w | l).count_ones())
-        })
-        .sum()
+    o: usize,
+) -> Option<Found> {
+    let unresolved = frame.legal[o] & !me.resolved[o];
+    if unresolved == 0 {
+        return None;
+    }
+    let (into_loss, into_non_win) = frame.predecessors(mover, o, &them.loss_prev, |o2| {
+        frame.legal[o2] & !them.win[o2]
+    });
+    let win_bytes = &caps.win[o * 64..(o + 1) * 64];
+    let loss_bytes = &caps.loss[o * 64..(o + 1) * 64];
+    let wins_by_capture = caps.win_any[o] & unresolved;
+    let capture_win = if level > 0 && wins_by_capture != 0 {
+        mask(win_bytes, |b| u16::from(b) == level)
+    } else {
+        0
+    };
+    let capture_blocks = if caps.loss_any[o] & unresolved != 0 {
+        mask(loss_bytes, |b| u16::from(b) > level)
+    } else {
+        0
+    };
+    let w = unresolved & (into_loss | capture_win);
+    let l = unresolved & !w & !into_non_win & !capture_blocks;
+    // Positions left open that a capture decides later: a capture win, or a capture loss
+    // that is all that holds off a loss (every quiet move already lets the opponent win).
+    let open = unresolved & !w & !l;
+    let waiting = open & !into_non_win & capture_blocks;
+    let win_due = ones(open & caps.win_any[o]).map(|b| win_bytes[b as usize]);
+    let loss_due = ones(waiting)
+        .map(|b| loss_bytes[b as usize])
+        .filter(|&d| d != ESCAPE);
+    let due = win_due
+        .chain(loss_due)
+        .filter(|&d| u16::from(d) > level)
+        .min()
+        .unwrap_or(0);
+    (w | l != 0 || due != 0).then_some(Found {
+        o: o as u32,
+        win: w,
+        loss: l,
+        due,
+    })
 }
 
-/// Per side to move: the positions known won, known (won or lost), and lost at the last level.
+/// A set of configurations, marked from many threads at once and drained in increasing
+/// order. A summary bit per word of marks keeps the drain proportional to what was marked.
+struct Marks {
+    words: Vec<AtomicU64>,
+    summary: Vec<AtomicU64>,
+}
+
+impl Marks {
+    fn new(configs: usize) -> Marks {
+        let words = configs.div_ceil(64);
+        Marks {
+            words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+            summary: (0..words.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn mark(&self, o: u32) {
+        let w = o as usize / 64;
+        let bit = 1 << (o % 64);
+        if self.words[w].fetch_or(bit, Ordering::Relaxed) == 0 {
+            self.summary[w / 64].fetch_or(1 << (w % 64), Ordering::Relaxed);
+        }
+    }
+
+    /// The marked configurations, in increasing order; the set is left empty.
+    fn drain(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (s, summary) in self.summary.iter().enumerate() {
+            for w in ones(summary.swap(0, Ordering::Relaxed)) {
+                let w = s * 64 + w as usize;
+                let bits = self.words[w].swap(0, Ordering::Relaxed);
+                out.extend(ones(bits).map(|b| (w * 64) as u32 + b));
+            }
+        }
+        out
+    }
+}
+
+/// The configurations to examine at level `level` for `mover`: all of them at level 0; then
+/// those with a quiet move into a position the other side resolved at the last level, and
+/// those where a capture comes due. In increasing order.
+fn candidates(
+    frame: &Frame<'_>,
+    mover: Color,
+    me: &mut SideState,
+    them: &SideState,
+    level: u16,
+    marks: &Marks,
+) -> Vec<u32> {
+    if level == 0 {
+        return (0..frame.n_outer as u32)
+            .filter(|&o| frame.legal[o as usize] != 0)
+            .collect();
+    }
+    them.last
+        .par_iter()
+        .filter(|f| f.win | f.loss != 0)
+        .for_each_init(Vec::new, |scratch, f| {
+            scratch.clear();
+            frame.predecessor_configs(mover, f.o as usize, scratch);
+            for &p in scratch.iter() {
+                marks.mark(p);
+            }
+        });
+    if let Some(due) = me.calendar.get_mut(usize::from(level)) {
+        for o in due.drain(..) {
+            marks.mark(o);
+        }
+    }
+    marks.drain()
+}
+
+/// Writes the codes of what a level found into `codes` (one side's, `n_inner` per
+/// configuration), in parallel over the configurations (`found` is sorted).
+fn write_codes(frame: &Frame<'_>, codes: &mut [u16], found: &[Found], level: u16) {
+    let mut jobs = Vec::with_capacity(found.len());
+    let (mut rest, mut base) = (codes, 0usize);
+    for f in found.iter().filter(|f| f.win | f.loss != 0) {
+        let o = f.o as usize;
+        let tail = std::mem::take(&mut rest)
+            .split_at_mut((o - base) * frame.n_inner)
+            .1;
+        let (chunk, tail) = tail.split_at_mut(frame.n_inner);
+        jobs.push((chunk, f));
+        (rest, base) = (tail, o + 1);
+    }
+    let (win, loss) = (Value::Win(level).code(), Value::Loss(level).code());
+    jobs.into_par_iter().for_each(|(chunk, f)| {
+        for b in ones(f.win) {
+            chunk[frame.inner_slot[b as usize] as usize] = win;
+        }
+        for b in ones(f.loss) {
+            chunk[frame.inner_slot[b as usize] as usize] = loss;
+        }
+    });
+}
+
+/// Per side to move: what is known of its positions.
 struct SideState {
+    /// Positions known won.
     win: Vec<u64>,
+    /// Positions known won or lost.
     resolved: Vec<u64>,
+    /// Positions lost at the last level (nonzero only in configurations of `last`).
     loss_prev: Vec<u64>,
-    new_win: Vec<u64>,
-    new_loss: Vec<u64>,
+    /// What the last level found, by configuration.
+    last: Vec<Found>,
+    /// Per level (a capture distance), configurations where a capture comes due.
+    calendar: Vec<Vec<u32>>,
+    /// Per configuration, the level it is on the calendar for (0: none).
+    due: Vec<u8>,
+}
+
+impl SideState {
+    fn new(configs: usize) -> SideState {
+        SideState {
+            win: vec![0; configs],
+            resolved: vec![0; configs],
+            loss_prev: vec![0; configs],
+            last: Vec::new(),
+            calendar: vec![Vec::new(); usize::from(u8::MAX) + 1],
+            due: vec![0; configs],
+        }
+    }
+
+    /// Takes in what level `level` found.
+    fn apply(&mut self, found: Vec<Found>, level: u16) {
+        for f in &self.last {
+            self.loss_prev[f.o as usize] = 0;
+        }
+        for f in &found {
+            let o = f.o as usize;
+            self.win[o] |= f.win;
+            self.resolved[o] |= f.win | f.loss;
+            self.loss_prev[o] = f.loss;
+            let booked = self.due[o];
+            if f.due != 0 && (u16::from(booked) <= level || f.due < booked) {
+                self.calendar[usize::from(f.due)].push(f.o);
+                self.due[o] = f.due;
+            }
+        }
+        self.last = found;
+    }
+
+    /// Whether a capture is still due at a level after `level`.
+    fn pending_after(&self, level: u16) -> bool {
+        self.calendar
+            .iter()
+            .skip(usize::from(level) + 1)
+            .any(|c| !c.is_empty())
+    }
 }
 
 /// Solves `material` under `rules`: every entry's value with its distance to mate, and its
@@ -590,22 +784,14 @@ pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Sol
 }
 
 /// Every entry's value code in the metric of `captures` (Red's, Blue's).
+///
+/// Level `n` examines only the configurations that can change at `n` ([`candidates`]), so the
+/// cost grows with the entries and their moves, not with the longest distance.
 fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, GenError> {
     let layout = frame.layout;
     let material = layout.material();
-    let n = frame.n_outer;
-    let max_capture = captures
-        .iter()
-        .map(Captures::max_distance)
-        .max()
-        .unwrap_or(0);
-    let mut sides: [SideState; 2] = std::array::from_fn(|_| SideState {
-        win: vec![0; n],
-        resolved: vec![0; n],
-        loss_prev: vec![0; n],
-        new_win: vec![0; n],
-        new_loss: vec![0; n],
-    });
+    let mut sides: [SideState; 2] = std::array::from_fn(|_| SideState::new(frame.n_outer));
+    let marks = Marks::new(frame.n_outer);
     let mut codes = vec![0u16; layout.len()];
     let side_len = layout.side_len();
 
@@ -614,41 +800,27 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
             .ok()
             .filter(|&l| l <= MAX_LEVEL)
             .ok_or(GenError::DistanceOverflow(material, level))?;
-        let mut found = 0u64;
-        for mover in Color::ALL {
+        let found = Color::ALL.map(|mover| {
+            let [red, blue] = &mut sides;
             let (me, them) = match mover {
-                Color::Red => {
-                    let (a, b) = sides.split_at_mut(1);
-                    (&mut a[0], &b[0])
-                }
-                Color::Blue => {
-                    let (a, b) = sides.split_at_mut(1);
-                    (&mut b[0], &a[0])
-                }
+                Color::Red => (red, &*blue),
+                Color::Blue => (blue, &*red),
             };
+            let todo = candidates(frame, mover, me, them, level16, &marks);
+            let caps = &captures[mover.index()];
+            let me = &*me;
+            todo.par_iter()
+                .filter_map(|&o| sweep_config(frame, mover, caps, me, them, level16, o as usize))
+                .collect::<Vec<Found>>()
+        });
+        let mut any = false;
+        for ((side, found), mover) in sides.iter_mut().zip(found).zip(Color::ALL) {
             let codes = &mut codes[mover.index() * side_len..(mover.index() + 1) * side_len];
-            found += sweep(
-                frame,
-                mover,
-                &captures[mover.index()],
-                me,
-                them,
-                codes,
-                level16,
-            );
+            write_codes(frame, codes, &found, level16);
+            any |= found.iter().any(|f| f.win | f.loss != 0);
+            side.apply(found, level16);
         }
-        for side in &mut sides {
-            side.win
-                .par_iter_mut()
-                .zip(&side.new_win)
-                .for_each(|(w, nw)| *w |= nw);
-            side.resolved
-                .par_iter_mut()
-                .zip(side.new_win.par_iter().zip(&side.new_loss))
-                .for_each(|(r, (nw, nl))| *r |= nw | nl);
-            std::mem::swap(&mut side.loss_prev, &mut side.new_loss);
-        }
-        if found == 0 && level >= u32::from(max_capture) {
+        if !any && !sides.iter().any(|s| s.pending_after(level16)) {
             break;
         }
     }

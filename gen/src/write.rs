@@ -15,14 +15,13 @@ use rayon::prelude::*;
 
 use crate::Solved;
 
-/// zstd level of the blocks of each kind of file. For WDL and DTM, level 12 is within 4% of
-/// level 19's size on 4-piece tables at a fifth of its time. DTC files, written beside them,
-/// take level 6: 6% larger than at level 12 on `LRvET` and its tables, at a fifth of the time
-/// (the DTC file would otherwise cost as much time as solving both metrics). Decompression
-/// speed is the same at every level.
+/// zstd level of the blocks of each kind of file. On a seventh of the 4-piece files, level 7
+/// makes DTM files 5% larger than level 12 (WDL files 4%) at an eighth of its time, and
+/// compression was half of the whole generation at level 12. DTC files take level 6: 6%
+/// larger than level 12 at a fifth of the time. Decompression speed is the same at every level.
 const fn zstd_level(kind: Kind) -> i32 {
     match kind {
-        Kind::Wdl | Kind::Dtm => 12,
+        Kind::Wdl | Kind::Dtm => 7,
         Kind::Dtc => 6,
     }
 }
@@ -45,6 +44,14 @@ impl Longest {
         }
     }
 
+    fn merge(&mut self, other: Longest) {
+        if other.plies > self.plies {
+            *self = other;
+        } else if other.plies == self.plies {
+            self.entries.extend(other.entries);
+        }
+    }
+
     /// The smallest position text (ASCII order) of the longest win, over both mirror images.
     fn position(&self, layout: &Layout) -> String {
         self.entries
@@ -58,31 +65,27 @@ impl Longest {
     }
 }
 
-/// Statistics of a solved table: plain values (for the WDL and DTM files), values under the
-/// clock rule at clock 0 (for the DTC file), and a bitmap of its used entries.
-pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) {
-    let layout = &solved.layout;
-    let limit = layout.rules().clock_limit();
-    let mut plain: [SideStats; 2] = Default::default();
-    let mut rule: [SideStats; 2] = Default::default();
-    let mut longest: [[Longest; 2]; 2] = Default::default();
-    let mut used = vec![0u64; layout.len().div_ceil(64)];
-    layout.for_each_used_entry(|idx, squares| {
-        used[idx / 64] |= 1 << (idx % 64);
-        let side = idx / layout.side_len();
-        let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
-        let value = solved.value(idx);
-        let s = &mut plain[side];
+/// Counts and longest wins of part of a table: plain values, then values under the clock rule
+/// at clock 0, per side to move.
+#[derive(Default)]
+struct Tally {
+    stats: [[SideStats; 2]; 2],
+    longest: [[Longest; 2]; 2],
+}
+
+impl Tally {
+    /// Notes entry `idx`, of side to move `side`, counted `weight` times.
+    fn note(&mut self, idx: usize, side: usize, weight: u64, [value, dtc]: [Value; 2], limit: u32) {
+        let s = &mut self.stats[0][side];
         match value {
             Value::Win(d) => {
                 s.wins += weight;
-                longest[0][side].note(d, idx);
+                self.longest[0][side].note(d, idx);
             }
             Value::Draw => s.draws += weight,
             Value::Loss(_) => s.losses += weight,
         }
-        let dtc = solved.dtc(idx);
-        let s = &mut rule[side];
+        let s = &mut self.stats[1][side];
         match Category::of(value.wdl(), dtc, limit) {
             Category::Win => s.wins += weight,
             Category::Loss => s.losses += weight,
@@ -97,9 +100,66 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) 
             }
         }
         if let Value::Win(d) = dtc {
-            longest[1][side].note(d, idx);
+            self.longest[1][side].note(d, idx);
         }
-    });
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        for (mine, theirs) in self
+            .stats
+            .iter_mut()
+            .flatten()
+            .zip(other.stats.iter().flatten())
+        {
+            mine.wins += theirs.wins;
+            mine.draws += theirs.draws;
+            mine.losses += theirs.losses;
+            mine.cursed_wins += theirs.cursed_wins;
+            mine.blessed_losses += theirs.blessed_losses;
+        }
+        for (mine, theirs) in self
+            .longest
+            .iter_mut()
+            .flatten()
+            .zip(other.longest.into_iter().flatten())
+        {
+            mine.merge(theirs);
+        }
+        self
+    }
+}
+
+/// Entries per piece of the parallel walk in [`summarize`] (a multiple of 64: each piece owns
+/// whole words of the bitmap of used entries).
+const SUMMARY_CHUNK: usize = 1 << 16;
+
+/// Statistics of a solved table: plain values (for the WDL and DTM files), values under the
+/// clock rule at clock 0 (for the DTC file), and a bitmap of its used entries.
+pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) {
+    let layout = &solved.layout;
+    let limit = layout.rules().clock_limit();
+    let mut used = vec![0u64; layout.len().div_ceil(64)];
+    let tally = used
+        .par_chunks_mut(SUMMARY_CHUNK / 64)
+        .enumerate()
+        .map(|(c, used)| {
+            let start = c * SUMMARY_CHUNK;
+            let range = start..(start + SUMMARY_CHUNK).min(layout.len());
+            let mut tally = Tally::default();
+            layout.for_each_used_entry_in(range, |idx, squares| {
+                used[(idx - start) / 64] |= 1 << (idx % 64);
+                let side = idx / layout.side_len();
+                let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
+                let values = [solved.value(idx), solved.dtc(idx)];
+                tally.note(idx, side, weight, values, limit);
+            });
+            tally
+        })
+        .reduce(Tally::default, Tally::merge);
+    let Tally {
+        stats: [mut plain, mut rule],
+        longest,
+    } = tally;
     for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
         for (s, l) in stats.iter_mut().zip(longest) {
             s.longest_win = l.plies;
@@ -131,13 +191,20 @@ fn assemble(header: &Header, raw: &[u8]) -> io::Result<Vec<u8>> {
     let block_bytes = header
         .encoding
         .bytes_for(header.encoding.block_entries() as usize);
+    let compressor = || {
+        let mut c = zstd::bulk::Compressor::new(zstd_level(header.kind))?;
+        c.include_checksum(true)?;
+        Ok(c)
+    };
     let blocks: Vec<Vec<u8>> = raw
         .par_chunks(block_bytes)
-        .map(|chunk| {
-            let mut c = zstd::bulk::Compressor::new(zstd_level(header.kind))?;
-            c.include_checksum(true)?;
-            c.compress(chunk)
-        })
+        .map_init(
+            compressor,
+            |c: &mut io::Result<zstd::bulk::Compressor>, chunk| match c {
+                Ok(c) => c.compress(chunk),
+                Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+            },
+        )
         .collect::<io::Result<_>>()?;
     Ok(format::file_bytes(header, &blocks))
 }

@@ -16,6 +16,8 @@ use crate::{
     rules::RuleSet,
 };
 
+use std::ops::Range;
+
 const NO_SLOT: u8 = u8::MAX;
 
 /// The index scheme of one material's table under one rule set.
@@ -163,13 +165,25 @@ impl Layout {
 
     /// Calls `f(idx, squares)` for every used entry (no two pieces on a square), in index
     /// order; `squares` are in table order.
-    pub fn for_each_used_entry(&self, mut f: impl FnMut(usize, &[Square])) {
-        let layout = self;
-        let k = layout.pieces().len();
-        let domains: Vec<&[Square]> = (0..k).map(|i| layout.domain(i)).collect();
-        let mut slots = vec![0usize; k];
-        let mut squares: Vec<Square> = domains.iter().map(|d| d[0]).collect();
-        for idx in 0..layout.len() {
+    pub fn for_each_used_entry(&self, f: impl FnMut(usize, &[Square])) {
+        self.for_each_used_entry_in(0..self.len(), f);
+    }
+
+    /// As [`Layout::for_each_used_entry`], for the entries of `range` only (so that a table can
+    /// be walked in parallel pieces).
+    ///
+    /// # Panics
+    /// If the range ends beyond the table.
+    pub fn for_each_used_entry_in(&self, range: Range<usize>, mut f: impl FnMut(usize, &[Square])) {
+        assert!(range.end <= self.len(), "entry range beyond the table");
+        let k = self.pieces.len();
+        let domains = &self.domains;
+        let rest = range.start % self.side_stride;
+        let mut slots: Vec<usize> = (0..k)
+            .map(|i| rest / self.strides[i] % domains[i].len())
+            .collect();
+        let mut squares: Vec<Square> = (0..k).map(|i| domains[i][slots[i]]).collect();
+        for idx in range {
             let used = (1..k).all(|i| !squares[..i].contains(&squares[i]));
             if used {
                 f(idx, &squares);
@@ -337,6 +351,7 @@ impl Layout {
     /// image is a separate entry; otherwise the entry stands for two positions (itself and its
     /// mirror image). Boards of even width have no central file.
     #[must_use]
+    #[inline]
     pub fn on_mirror_axis(&self, squares: &[Square]) -> bool {
         let board = self.rules.board();
         board.width % 2 == 1 && squares[0].file() == board.width / 2
