@@ -34,6 +34,11 @@ pub struct Args {
     /// Memory the generation may use, in MiB (default: what the machine has available).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=u64::MAX >> 20))]
     memory_limit: Option<u64>,
+    /// Generate only the tables named by --material: the smaller tables they need must already
+    /// be present and intact, else it fails naming them and writes nothing. One task of a
+    /// `jtb plan`.
+    #[arg(long, requires = "materials")]
+    no_deps: bool,
     /// No progress output.
     #[arg(long)]
     quiet: bool,
@@ -109,17 +114,22 @@ pub fn peak_memory() -> Option<u64> {
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
+/// The tables asked for: the materials named, else every material of 2 up to `max_pieces`.
+pub fn targets(materials: &[Material], max_pieces: u8) -> Vec<Material> {
+    if materials.is_empty() {
+        Material::all(2, max_pieces.into())
+    } else {
+        materials.to_vec()
+    }
+}
+
 pub fn run(args: &Args) -> CliResult {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.into())
             .build_global()?;
     }
-    let targets = if args.materials.is_empty() {
-        Material::all(2, args.max_pieces.into())
-    } else {
-        args.materials.clone()
-    };
+    let targets = targets(&args.materials, args.max_pieces);
     // The parser bounds the limit, so that it fits in bytes.
     let memory_limit = args
         .memory_limit
@@ -129,6 +139,7 @@ pub fn run(args: &Args) -> CliResult {
         targets,
         out: args.out.clone(),
         memory_limit,
+        only_targets: args.no_deps,
     };
     let start = Instant::now();
     let summary = if args.quiet {

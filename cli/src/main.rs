@@ -11,6 +11,7 @@ mod gen;
 mod info;
 mod input;
 mod moves;
+mod plan;
 mod probe;
 mod serve;
 mod stats;
@@ -34,6 +35,8 @@ enum Command {
     Moves(moves::Args),
     /// Generate tables (resumable: complete tables are kept).
     Gen(gen::Args),
+    /// Write the generation of a table set as tasks: a list, a Makefile or a Slurm script.
+    Plan(plan::Args),
     /// Probe positions: value, distance to mate, best move, line.
     Probe(probe::Args),
     /// Say whether positions are decided (dead draws) for an engine.
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Moves(args) => moves::run(&args).map_err(Into::into),
         Command::Gen(args) => gen::run(&args),
+        Command::Plan(args) => plan::run(&args),
         Command::Probe(args) => probe::run(&args),
         Command::Adjudicate(args) => adjudicate::run(&args),
         Command::Info(args) => info::run(&args),

@@ -81,6 +81,8 @@ pub enum GenError {
     Io(std::io::Error),
     /// A table file could not be read back.
     Table(jtb_probe::TableError),
+    /// Generating only the targets, smaller tables they need are absent (`None`) or unusable.
+    NeededTables(Vec<(Material, Option<run::Unusable>)>),
 }
 
 impl From<std::io::Error> for GenError {
@@ -119,6 +121,17 @@ impl fmt::Display for GenError {
             ),
             GenError::Io(e) => write!(f, "{e}"),
             GenError::Table(e) => write!(f, "{e}"),
+            GenError::NeededTables(tables) => {
+                write!(f, "the tables it needs must be generated first:")?;
+                for (i, (m, why)) in tables.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ";" };
+                    match why {
+                        None => write!(f, "{sep} {m} is missing")?,
+                        Some(why) => write!(f, "{sep} {m} is unusable ({why})")?,
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }

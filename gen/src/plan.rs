@@ -38,6 +38,16 @@ pub fn closure(rules: RuleSet, targets: &[Material]) -> Vec<Vec<Material>> {
             todo.extend(successors(rules, m));
         }
     }
+    group(all)
+}
+
+/// `tables` (canonical, without repeats) grouped by piece count, fewest first.
+#[must_use]
+pub fn by_piece_count(tables: &[Material]) -> Vec<Vec<Material>> {
+    group(tables.iter().map(|m| m.canonical()).collect())
+}
+
+fn group(all: BTreeSet<Material>) -> Vec<Vec<Material>> {
     let max = all.iter().map(|m| m.total()).max().unwrap_or(0);
     (2..=max)
         .map(|n| {

@@ -23,6 +23,9 @@ pub struct GenOptions {
     pub out: PathBuf,
     /// Bytes of memory the generation may use; a table whose estimate exceeds it is refused.
     pub memory_limit: u64,
+    /// Generate the targets only: the smaller tables they need must be present and intact, or
+    /// the generation fails naming them before it writes anything (one task of a plan).
+    pub only_targets: bool,
 }
 
 /// Events of a generation, for progress display. Called from worker threads.
@@ -115,14 +118,16 @@ pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bo
     }
 }
 
-/// Removes temporary files (`.NAME.PID.tmp`, see [`crate::write::write_atomic`]) left in `dir`
-/// by generations that were killed. Only where the system lists live processes in `/proc`, and
-/// only files of processes that no longer run.
+/// Removes temporary files (`.NAME.HOST.PID.tmp`, see [`crate::write::write_atomic`]) left in
+/// `dir` by generations that were killed. Only where the system lists live processes in
+/// `/proc`, and only files of this host's processes that no longer run: a table directory may
+/// be shared by the nodes of a cluster, whose processes this host cannot see.
 fn remove_stale_temporaries(dir: &Path) {
     let proc = Path::new("/proc");
     let (true, Ok(entries)) = (proc.join("self").exists(), std::fs::read_dir(dir)) else {
         return;
     };
+    let host = crate::write::host_name();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(stem) = name
@@ -131,14 +136,15 @@ fn remove_stale_temporaries(dir: &Path) {
         else {
             continue;
         };
-        let Some(pid) = stem
-            .rsplit('.')
-            .next()
-            .filter(|p| p.bytes().all(|b| b.is_ascii_digit()))
-        else {
+        let mut parts = stem.rsplit('.');
+        let (Some(pid), Some(their_host)) = (parts.next(), parts.next()) else {
             continue;
         };
-        if !pid.is_empty() && !proc.join(pid).exists() {
+        if their_host == host
+            && !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && !proc.join(pid).exists()
+        {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -257,7 +263,12 @@ fn plan_work(
     summary: &mut Summary,
 ) -> Result<Vec<Vec<Material>>, GenError> {
     let rules = opts.rules;
-    let groups = plan::closure(rules, &opts.targets);
+    let groups = if opts.only_targets {
+        require_needed(&opts.out, rules, &opts.targets)?;
+        plan::by_piece_count(&opts.targets)
+    } else {
+        plan::closure(rules, &opts.targets)
+    };
     let mut todo: Vec<Vec<Material>> = Vec::new();
     let mut total = 0u64;
     for group in &groups {
@@ -293,6 +304,33 @@ fn plan_work(
         }
     }
     Ok(todo)
+}
+
+/// Checks that every table that `targets` need and that is not among them is present and
+/// intact.
+///
+/// # Errors
+/// [`GenError::NeededTables`] naming each one that is missing or damaged.
+fn require_needed(root: &Path, rules: RuleSet, targets: &[Material]) -> Result<(), GenError> {
+    let targets: BTreeSet<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let needed: BTreeSet<Material> = targets
+        .iter()
+        .flat_map(|&m| plan::successors(rules, m))
+        .filter(|m| !targets.contains(m))
+        .collect();
+    let problems: Vec<(Material, Option<Unusable>)> = needed
+        .into_iter()
+        .filter_map(|m| match check_table(root, rules, m) {
+            Ok(true) => None,
+            Ok(false) => Some((m, None)),
+            Err(why) => Some((m, Some(why))),
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(GenError::NeededTables(problems))
+    }
 }
 
 /// Solves and writes the tables of one piece count, which are independent of each other: in

@@ -275,8 +275,25 @@ fn encode_codes(
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
-/// renamed over `path`. A crash leaves either the old file, the new one, or a stray temporary
+/// This host's name as it goes into temporary file names: letters, digits and `-` only
+/// (`localhost` where the system does not tell).
+#[must_use]
+pub fn host_name() -> String {
+    let name = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let name: String = name
+        .trim()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    if name.is_empty() {
+        "localhost".to_owned()
+    } else {
+        name
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory (named after the
+/// file, the host and the process), synced, then renamed over `path`. A crash leaves either the old file, the new one, or a stray temporary
 /// (never a partial file under the final name).
 ///
 /// # Errors
@@ -284,7 +301,11 @@ fn encode_codes(
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!(
+        ".{name}.{}.{}.tmp",
+        host_name(),
+        std::process::id()
+    ));
     let with_path =
         |e: io::Error, p: &Path| io::Error::new(e.kind(), format!("{}: {e}", p.display()));
     let result = (|| {

@@ -34,6 +34,7 @@ fn tables(material: Material) -> (PathBuf, Option<tempfile::TempDir>) {
         targets: vec![material],
         out: tmp.path().to_owned(),
         memory_limit: u64::MAX,
+        only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
     (tmp.path().to_owned(), Some(tmp))

@@ -15,6 +15,7 @@ fn gen(dir: &Path, rules: RuleSet, targets: &[&str]) -> jtb_gen::run::Summary {
         targets: targets.iter().map(|m| m.parse().unwrap()).collect(),
         out: dir.to_owned(),
         memory_limit: u64::MAX,
+        only_targets: false,
     };
     generate(&opts, &Silent).unwrap()
 }
@@ -58,8 +59,13 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
     // An interrupted run: a stray temporary file, a table without its WDL file, one without its
     // DTC file (as tables written before the clock rule), one truncated, one missing.
     let dir = a.path().join("mistboard");
-    // (pid 4999999 is above the largest pid_max, 2^22: a process that no longer runs.)
-    fs::write(dir.join(".EvL.dtm.4999999.tmp"), b"partial").unwrap();
+    // (pid 4999999 is above the largest pid_max, 2^22: a process that no longer runs. Another
+    // host's temporary may be a live process there: it stays.)
+    let host = jtb_gen::write::host_name();
+    let stale = dir.join(format!(".EvL.dtm.{host}.4999999.tmp"));
+    let foreign = dir.join(".EvL.dtc.other-host.4999999.tmp");
+    fs::write(&stale, b"partial").unwrap();
+    fs::write(&foreign, b"partial").unwrap();
     fs::remove_file(dir.join("LRvE.wdl")).unwrap();
     fs::remove_file(dir.join("EvR.dtc")).unwrap();
     let el = dir.join("EvL.dtm");
@@ -72,10 +78,9 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
     redone.sort();
     assert_eq!(redone, ["EvL", "EvR", "LRvE", "TvW"]);
     assert!(summary.kept.is_empty());
-    assert!(
-        !dir.join(".EvL.dtm.4999999.tmp").exists(),
-        "stale temporary removed"
-    );
+    assert!(!stale.exists(), "stale temporary removed");
+    assert!(foreign.exists(), "another host's temporary kept");
+    fs::remove_file(&foreign).unwrap();
     assert_eq!(files(&dir), fb);
 }
 

@@ -16,6 +16,7 @@ fn generate_into(dir: &std::path::Path, rules: RuleSet, targets: &[Material]) {
         targets: targets.to_vec(),
         out: dir.to_owned(),
         memory_limit: u64::MAX,
+        only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
 }

@@ -19,6 +19,7 @@ fn tables(rules: RuleSet, targets: &[&str]) -> (tempfile::TempDir, Tablebase, Ve
         targets: targets.clone(),
         out: dir.path().to_owned(),
         memory_limit: u64::MAX,
+        only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
     let tb = Tablebase::open(dir.path(), rules).unwrap();

@@ -13,6 +13,7 @@ fn a_c_program_links_and_probes() {
         targets: ["LRvE", "LvE"].iter().map(|m| m.parse().unwrap()).collect(),
         out: dir.path().to_owned(),
         memory_limit: u64::MAX,
+        only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
 

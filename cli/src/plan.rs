@@ -1,0 +1,311 @@
+//! `jtb plan`: the generation of a table set as independent tasks, for GNU make or Slurm.
+//!
+//! Jungle has no promotion, so a capture always leaves fewer pieces: the tables of one piece
+//! count depend only on smaller ones, and each task is one `jtb gen --no-deps` of one table.
+
+use std::{
+    fmt::{self, Write as _},
+    io::Write as _,
+    path::{Path, PathBuf},
+};
+
+use jtb_gen::plan;
+use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet};
+
+use crate::CliResult;
+
+/// How the plan is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One line per table in dependency order: piece count, material, the materials it needs.
+    List,
+    /// A Makefile: each table's files are a target needing the tables it captures into;
+    /// `make -j K -f FILE` builds the set on one machine.
+    Make,
+    /// A bash script for a Slurm login node: one job array per piece count (split at 1001
+    /// tasks), each level after the one before (`afterok`), then a job running `jtb verify`.
+    Slurm,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule set.
+    #[arg(long, default_value = "mistboard")]
+    rules: RuleSet,
+    /// Plan every material of 2 up to this many pieces (ignored with --material).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
+    max_pieces: u8,
+    /// A material to plan, e.g. `LRvE`; repeatable. The tables it needs are planned too.
+    #[arg(long = "material", value_name = "M", value_parser = crate::input::table_material)]
+    materials: Vec<Material>,
+    /// Table root directory the tasks write to (shared by every node for Slurm).
+    #[arg(long, default_value = "tables", value_name = "DIR")]
+    out: PathBuf,
+    /// Output form.
+    #[arg(long, value_enum)]
+    format: Format,
+    /// The jtb binary the tasks run (default: this one, by its absolute path).
+    #[arg(long, value_name = "PATH")]
+    jtb: Option<PathBuf>,
+    /// Slurm: run at most K tasks of a job array at once (`--array=...%K`).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    throttle: Option<u32>,
+    /// Slurm: extra sbatch options for every job, split at whitespace (for example
+    /// "--partition=long --account=jungle --time=2:00:00 --mem=6G").
+    #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+    sbatch_args: Option<String>,
+}
+
+/// Why a plan cannot be written.
+#[derive(Debug)]
+pub enum PlanError {
+    /// A path cannot be written into a Makefile.
+    UnsafeForMake(PathBuf),
+    /// The path of the jtb binary or of the table directory is unknown.
+    Path(std::io::Error),
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::UnsafeForMake(p) => write!(
+                f,
+                "{} cannot be written into a Makefile (spaces and the characters $#:%;=\\ \"' are not allowed)",
+                p.display()
+            ),
+            PlanError::Path(e) => write!(f, "cannot resolve a path: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlanError::UnsafeForMake(_) => None,
+            PlanError::Path(e) => Some(e),
+        }
+    }
+}
+
+/// Slurm's default `MaxArraySize`: array indices run below it.
+const MAX_ARRAY_SIZE: usize = 1001;
+
+/// A planned table and the tables it needs.
+struct Task {
+    material: Material,
+    needs: Vec<Material>,
+}
+
+/// Everything a plan's text needs.
+struct Plan {
+    rules: RuleSet,
+    jtb: PathBuf,
+    out: PathBuf,
+    /// Tasks by piece count, fewest first.
+    levels: Vec<Vec<Task>>,
+}
+
+impl Plan {
+    fn new(rules: RuleSet, targets: &[Material], jtb: PathBuf, out: PathBuf) -> Plan {
+        let levels = plan::closure(rules, targets)
+            .into_iter()
+            .map(|group| {
+                group
+                    .into_iter()
+                    .map(|material| Task {
+                        material,
+                        needs: plan::successors(rules, material),
+                    })
+                    .collect()
+            })
+            .collect();
+        Plan {
+            rules,
+            jtb,
+            out,
+            levels,
+        }
+    }
+
+    fn tables(&self) -> usize {
+        self.levels.iter().map(Vec::len).sum()
+    }
+
+    /// The file whose presence marks a table done: the WDL file, written last.
+    fn done_file(&self, m: Material) -> PathBuf {
+        table_path(&self.out, self.rules, m, Kind::Wdl)
+    }
+
+    fn list(&self) -> String {
+        let mut s = String::new();
+        for task in self.levels.iter().flatten() {
+            let _ = write!(s, "{} {}", task.material.total(), task.material);
+            for n in &task.needs {
+                let _ = write!(s, " {n}");
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    fn make(&self) -> Result<String, PlanError> {
+        for p in [&self.jtb, &self.out] {
+            if !make_safe(p) {
+                return Err(PlanError::UnsafeForMake(p.clone()));
+            }
+        }
+        let rules = self.rules.name();
+        let mut s = format!(
+            "# The {rules} tables ({} in all), generated by `jtb plan`: make -j K -f THIS_FILE\n\
+             # Each table's target is its .wdl file, written last; its prerequisites are the\n\
+             # tables it captures into. A complete table is kept, so a rerun redoes nothing.\n\
+             JTB := {}\n\
+             GEN := $(JTB) gen --rules {rules} --out {} --no-deps --quiet --material\n\n\
+             .PHONY: all verify\n",
+            self.tables(),
+            self.jtb.display(),
+            self.out.display()
+        );
+        let file = |m: Material| self.done_file(m).display().to_string();
+        let all: Vec<String> = self
+            .levels
+            .iter()
+            .flatten()
+            .map(|t| file(t.material))
+            .collect();
+        let _ = writeln!(s, "all: \\\n  {}\n", all.join(" \\\n  "));
+        for task in self.levels.iter().flatten() {
+            let needs: Vec<String> = task.needs.iter().map(|&n| file(n)).collect();
+            let _ = writeln!(
+                s,
+                "{}: {}\n\t$(GEN) {}\n",
+                file(task.material),
+                needs.join(" "),
+                task.material
+            );
+        }
+        let _ = writeln!(
+            s,
+            "verify: all\n\t$(JTB) verify --rules {rules} --tables {}",
+            self.out.display()
+        );
+        Ok(s)
+    }
+
+    fn slurm(&self, throttle: Option<u32>, sbatch_args: &[String]) -> String {
+        let rules = self.rules.name();
+        let (jtb, out) = (quote(&self.jtb), quote(&self.out));
+        let logs = quote(self.out.join("slurm-logs"));
+        let throttle = throttle.map_or_else(String::new, |k| format!("%{k}"));
+        let extra: String = sbatch_args
+            .iter()
+            .map(|a| format!(" {}", quote(a)))
+            .collect();
+        let mut s = format!(
+            "#!/usr/bin/env bash\n\
+             # The {rules} tables ({} in {} levels), generated by `jtb plan`. Run it on a Slurm login\n\
+             # node. It submits one job array per piece count, each level after the one before\n\
+             # (afterok), then a job that runs `jtb verify`. Each task generates one table into\n\
+             # {out} and keeps a complete one, so a resubmitted plan redoes nothing finished.\n\
+             # Logs go to {logs}.\n\
+             set -euo pipefail\n\
+             mkdir -p {logs}\n\
+             submit() {{ sbatch --parsable --output={logs}/%x-%A_%a.out{extra} \"$@\" | cut -d';' -f1; }}\n",
+            self.tables(),
+            self.levels.len(),
+        );
+        let mut previous: Vec<String> = Vec::new();
+        for (level, tasks) in self.levels.iter().enumerate() {
+            let pieces = tasks[0].material.total();
+            let mut jobs = Vec::new();
+            for (part, chunk) in tasks.chunks(MAX_ARRAY_SIZE).enumerate() {
+                let var = format!("level{level}_{part}");
+                let names: Vec<String> = chunk.iter().map(|t| t.material.to_string()).collect();
+                let _ = write!(
+                    s,
+                    "\n{var}=$(submit --job-name=jtb-{rules}-{pieces} --array=0-{}{throttle}{} <<'JOB'\n\
+                     #!/usr/bin/env bash\n\
+                     set -euo pipefail\n\
+                     tables=({})\n\
+                     exec {jtb} gen --rules {rules} --out {out} --no-deps --quiet \
+                     --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" --material \"${{tables[$SLURM_ARRAY_TASK_ID]}}\"\n\
+                     JOB\n)\n\
+                     echo \"{pieces} pieces: job ${var} ({} tables)\"\n",
+                    chunk.len() - 1,
+                    dependency(&previous),
+                    names.join(" "),
+                    chunk.len(),
+                );
+                jobs.push(format!("${var}"));
+            }
+            previous = jobs;
+        }
+        let _ = write!(
+            s,
+            "\nverify=$(submit --job-name=jtb-{rules}-verify{} <<'JOB'\n\
+             #!/usr/bin/env bash\n\
+             exec {jtb} verify --rules {rules} --tables {out}\n\
+             JOB\n)\n\
+             echo \"verify: job $verify\"\n",
+            dependency(&previous)
+        );
+        s
+    }
+}
+
+/// ` --dependency=afterok:A:B` on the jobs of the level before, or nothing for the first.
+fn dependency(jobs: &[String]) -> String {
+    if jobs.is_empty() {
+        String::new()
+    } else {
+        format!(" --dependency=afterok:{}", jobs.join(":"))
+    }
+}
+
+/// `s` quoted for bash: in single quotes, a quote inside written `'\''`.
+fn quote(s: impl AsRef<std::ffi::OsStr>) -> String {
+    let s = s.as_ref().to_string_lossy();
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=,:@%".contains(&b))
+    {
+        return s.into_owned();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// Whether make can take `p` as it is in targets and commands.
+fn make_safe(p: &Path) -> bool {
+    p.to_str().is_some_and(|s| {
+        !s.chars()
+            .any(|c| c.is_whitespace() || "$#:%;=\\\"'".contains(c))
+    })
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let targets = crate::gen::targets(&args.materials, args.max_pieces);
+    let jtb = match &args.jtb {
+        Some(p) => std::path::absolute(p),
+        None => std::env::current_exe(),
+    }
+    .map_err(PlanError::Path)?;
+    let out = std::path::absolute(&args.out).map_err(PlanError::Path)?;
+    let plan = Plan::new(args.rules, &targets, jtb, out);
+    let text = match args.format {
+        Format::List => plan.list(),
+        Format::Make => plan.make()?,
+        Format::Slurm => {
+            let extra: Vec<String> = args
+                .sbatch_args
+                .iter()
+                .flat_map(|a| a.split_whitespace())
+                .map(str::to_owned)
+                .collect();
+            plan.slurm(args.throttle, &extra)
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(true)
+}
