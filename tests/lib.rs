@@ -1,5 +1,8 @@
-//! Shared data of the end-to-end tests: the reference vectors, compiled in (see
-//! `data/reference/PROVENANCE.md`), so that no test depends on files outside the repository.
+//! Shared parts of the end-to-end tests: the reference vectors, compiled in (see
+//! `data/reference/PROVENANCE.md`), so that no test depends on files outside the repository;
+//! and the naive forward solver ([`forward`]).
+
+pub mod forward;
 
 /// Positions with values and DTM from a solver outside this project: `rules`, position, value
 /// for the side to move, DTM (`-` for a draw), tab-separated, `#` comments.

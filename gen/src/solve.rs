@@ -341,6 +341,65 @@ fn mask(bytes: &[u8], f: impl Fn(u8) -> bool) -> u64 {
         .fold(0, |m, (i, &b)| m | (u64::from(f(b)) << i))
 }
 
+/// The bits of the 64 bytes equal to `level`: [`mask`] with a compare of 16 bytes at a time,
+/// for the levels' inner loop.
+#[inline]
+fn mask_equal(bytes: &[u8; 64], level: u16) -> u64 {
+    match u8::try_from(level) {
+        Ok(v) => bytes16_where(bytes, v, Compare::Equal),
+        Err(_) => 0,
+    }
+}
+
+/// The bits of the 64 bytes above `level`, as [`mask_equal`].
+#[inline]
+fn mask_above(bytes: &[u8; 64], level: u16) -> u64 {
+    match u8::try_from(level) {
+        Ok(u8::MAX) | Err(_) => 0,
+        Ok(v) => bytes16_where(bytes, v + 1, Compare::AtLeast),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Compare {
+    Equal,
+    AtLeast,
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn bytes16_where(bytes: &[u8; 64], v: u8, compare: Compare) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let mut m = 0u64;
+    for (i, chunk) in bytes.chunks_exact(16).enumerate() {
+        // Safety: SSE2 is part of the x86_64 baseline, and `chunk` holds 16 bytes to read (the
+        // load needs no alignment).
+        let bits = unsafe {
+            let x = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let t = _mm_set1_epi8(v as i8);
+            let hit = match compare {
+                Compare::Equal => _mm_cmpeq_epi8(x, t),
+                // x >= t exactly when max(x, t) == x, unsigned.
+                Compare::AtLeast => _mm_cmpeq_epi8(_mm_max_epu8(x, t), x),
+            };
+            _mm_movemask_epi8(hit) as u16
+        };
+        m |= u64::from(bits) << (16 * i);
+    }
+    m
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn bytes16_where(bytes: &[u8; 64], v: u8, compare: Compare) -> u64 {
+    match compare {
+        Compare::Equal => mask(bytes, |b| b == v),
+        Compare::AtLeast => mask(bytes, |b| b >= v),
+    }
+}
+
 /// Records that a move is worth `value` to the mover.
 fn note(material: Material, value: Value, win: &mut u8, loss: &mut u8) -> Result<(), GenError> {
     let dist = |d: u16| {
@@ -570,16 +629,18 @@ fn sweep_config(
     let (into_loss, into_non_win) = frame.predecessors(mover, o, &them.loss_prev, |o2| {
         frame.legal[o2] & !them.win[o2]
     });
-    let win_bytes = &caps.win[o * 64..(o + 1) * 64];
-    let loss_bytes = &caps.loss[o * 64..(o + 1) * 64];
+    let win_bytes: &[u8; 64] = caps.win[o * 64..(o + 1) * 64].try_into().expect("64 bytes");
+    let loss_bytes: &[u8; 64] = caps.loss[o * 64..(o + 1) * 64]
+        .try_into()
+        .expect("64 bytes");
     let wins_by_capture = caps.win_any[o] & unresolved;
     let capture_win = if level > 0 && wins_by_capture != 0 {
-        mask(win_bytes, |b| u16::from(b) == level)
+        mask_equal(win_bytes, level)
     } else {
         0
     };
     let capture_blocks = if caps.loss_any[o] & unresolved != 0 {
-        mask(loss_bytes, |b| u16::from(b) > level)
+        mask_above(loss_bytes, level)
     } else {
         0
     };
@@ -825,4 +886,23 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
         }
     }
     Ok(codes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{mask, mask_above, mask_equal};
+
+    #[test]
+    fn byte_masks_agree_with_the_plain_loop() {
+        let mut bytes = [0u8; 64];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = [0, 1, 2, 7, 127, 128, 200, 254, 255][i % 9] ^ (i as u8 & 0x30);
+        }
+        for level in [0u16, 1, 2, 7, 126, 127, 128, 200, 254, 255, 256, 1000] {
+            let equal = mask(&bytes, |b| u16::from(b) == level);
+            let above = mask(&bytes, |b| u16::from(b) > level);
+            assert_eq!(mask_equal(&bytes, level), equal, "== {level}");
+            assert_eq!(mask_above(&bytes, level), above, "> {level}");
+        }
+    }
 }

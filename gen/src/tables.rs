@@ -1,6 +1,6 @@
 //! Solved tables in memory, and the set of smaller tables that captures lead into.
 
-use std::{collections::HashMap, sync::Arc};
+use std::sync::Arc;
 
 use jtb_probe::{clock, Color, Layout, Material, Piece, RuleSet, Square, Value};
 
@@ -79,7 +79,9 @@ impl Solved {
 #[derive(Debug, Default, Clone)]
 pub struct SubTables {
     rules: Option<RuleSet>,
-    tables: HashMap<Material, Arc<Solved>>,
+    /// By [`SubTables::key`], under both orientations of each material: captures look tables
+    /// up once per position, so this is a direct index rather than a hash map.
+    tables: Vec<Option<Arc<Solved>>>,
 }
 
 impl SubTables {
@@ -100,13 +102,22 @@ impl SubTables {
             "sub-tables of one rule set only"
         );
         self.rules = Some(rules);
-        self.tables.insert(table.layout.material(), table);
+        if self.tables.is_empty() {
+            self.tables = vec![None; 1 << 16];
+        }
+        let material = table.layout.material();
+        self.tables[SubTables::key(material.flipped())] = Some(Arc::clone(&table));
+        self.tables[SubTables::key(material)] = Some(table);
     }
 
     /// The table of `material` (either orientation), if present.
     #[must_use]
     pub fn get(&self, material: Material) -> Option<&Arc<Solved>> {
-        self.tables.get(&material.canonical())
+        self.tables.get(SubTables::key(material))?.as_ref()
+    }
+
+    fn key(material: Material) -> usize {
+        usize::from(material.set(Color::Red)) << 8 | usize::from(material.set(Color::Blue))
     }
 
     /// Whether the table of `material` (either orientation) is present.

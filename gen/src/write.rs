@@ -169,20 +169,32 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) 
     (plain, rule, used)
 }
 
-/// `codes` with every entry that `keep` rejects replaced by the entry before it (0 at the
-/// start): don't-care entries continue the runs around them, which compresses best. Streamed,
-/// so that the largest tables need no second copy of their codes.
-fn fill_dont_care<'a>(
-    codes: &'a [u16],
-    keep: impl Fn(usize) -> bool + 'a,
-) -> impl Iterator<Item = u16> + 'a {
-    let mut last = 0;
-    codes.iter().enumerate().map(move |(i, &c)| {
-        if keep(i) {
-            last = c;
+/// Entries per piece of the parallel filling of file images (a multiple of 4: WDL packs four
+/// entries a byte).
+const FILL_CHUNK: usize = 1 << 16;
+
+/// Writes the entries of `codes` into a file image `raw` of `width` bytes per `FILL_CHUNK`
+/// entries, in parallel: `put(out, i, code)` stores entry `i` of a piece. Entries that `keep`
+/// rejects (don't-care) take the code of the kept entry before them (0 at the start): they
+/// continue the runs around them, which compresses best.
+fn fill(
+    raw: &mut [u8],
+    width: usize,
+    codes: &[u16],
+    keep: impl Fn(usize) -> bool + Sync,
+    put: impl Fn(&mut [u8], usize, u16) + Sync,
+) {
+    raw.par_chunks_mut(width).enumerate().for_each(|(c, out)| {
+        let start = c * FILL_CHUNK;
+        let end = (start + FILL_CHUNK).min(codes.len());
+        let mut last = (0..start).rev().find(|&i| keep(i)).map_or(0, |i| codes[i]);
+        for (i, &code) in codes[start..end].iter().enumerate() {
+            if keep(start + i) {
+                last = code;
+            }
+            put(out, i, last);
         }
-        last
-    })
+    });
 }
 
 /// The whole file of `header` with the entries `raw` (in the header's encoding), compressed
@@ -233,9 +245,10 @@ pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
     let dtm = encode_codes(header(Kind::Dtm, &plain), &solved.codes, is_used)?;
     let wdl_of = |c: u16| Value::from_code(c).map_or(jtb_probe::Wdl::Draw, Value::wdl);
     let mut raw = vec![0u8; Encoding::Wdl2.bytes_for(layout.len())];
-    for (i, c) in fill_dont_care(&solved.codes, is_used).enumerate() {
-        format::wdl2_put(&mut raw, i, wdl_of(c));
-    }
+    let width = Encoding::Wdl2.bytes_for(FILL_CHUNK);
+    fill(&mut raw, width, &solved.codes, is_used, |out, i, c| {
+        format::wdl2_put(out, i, wdl_of(c));
+    });
     let wdl = assemble(
         &Header {
             encoding: Encoding::Wdl2,
@@ -253,26 +266,23 @@ pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
 fn encode_codes(
     header: Header,
     codes: &[u16],
-    keep: impl Fn(usize) -> bool,
+    keep: impl Fn(usize) -> bool + Sync,
 ) -> io::Result<Vec<u8>> {
     // Unused entries hold 0 in the solver's output: the filled codes have the same maximum.
-    let wide = codes.iter().any(|&c| c > 0xff);
-    let codes = fill_dont_care(codes, keep);
-    if wide {
-        let raw: Vec<u8> = codes.flat_map(u16::to_le_bytes).collect();
-        let header = Header {
-            encoding: Encoding::Code16,
-            ..header
-        };
-        assemble(&header, &raw)
+    let encoding = if codes.par_iter().any(|&c| c > 0xff) {
+        Encoding::Code16
     } else {
-        let raw: Vec<u8> = codes.map(|c| c as u8).collect();
-        let header = Header {
-            encoding: Encoding::Code8,
-            ..header
-        };
-        assemble(&header, &raw)
+        Encoding::Code8
+    };
+    let mut raw = vec![0u8; encoding.bytes_for(codes.len())];
+    let width = encoding.bytes_for(FILL_CHUNK);
+    match encoding {
+        Encoding::Code16 => fill(&mut raw, width, codes, keep, |out, i, c| {
+            out[2 * i..2 * i + 2].copy_from_slice(&c.to_le_bytes());
+        }),
+        _ => fill(&mut raw, width, codes, keep, |out, i, c| out[i] = c as u8),
     }
+    assemble(&Header { encoding, ..header }, &raw)
 }
 
 /// This host's name as it goes into temporary file names: letters, digits and `-` only

@@ -9,7 +9,7 @@
 //! Entries where two pieces share a square are unused.
 
 use crate::{
-    board::{Board, Square},
+    board::{bit, Board, Square, SquareSet},
     material::Material,
     piece::{Animal, Color, Piece},
     position::Position,
@@ -177,27 +177,33 @@ impl Layout {
     pub fn for_each_used_entry_in(&self, range: Range<usize>, mut f: impl FnMut(usize, &[Square])) {
         assert!(range.end <= self.len(), "entry range beyond the table");
         let k = self.pieces.len();
-        let domains = &self.domains;
-        let rest = range.start % self.side_stride;
-        let mut slots: Vec<usize> = (0..k)
-            .map(|i| rest / self.strides[i] % domains[i].len())
-            .collect();
-        let mut squares: Vec<Square> = (0..k).map(|i| domains[i][slots[i]]).collect();
-        for idx in range {
-            let used = (1..k).all(|i| !squares[..i].contains(&squares[i]));
-            if used {
-                f(idx, &squares);
+        let inner = &self.domains[k - 1];
+        let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+        let mut idx = range.start;
+        // One run per placement of all pieces but the last, which then takes each square of
+        // its domain in turn.
+        while idx < range.end {
+            let rest = idx % self.side_stride;
+            let first = rest % inner.len();
+            let run = (inner.len() - first).min(range.end - idx);
+            let mut occupied: SquareSet = 0;
+            let mut distinct = true;
+            let placed = self.domains.iter().zip(&self.strides).take(k - 1);
+            for (square, (domain, &stride)) in squares.iter_mut().zip(placed) {
+                let sq = domain[rest / stride % domain.len()];
+                distinct &= occupied & bit(sq) == 0;
+                occupied |= bit(sq);
+                *square = sq;
             }
-            // Advance the odometer; it wraps to all zeros between the two sides to move.
-            for i in (0..k).rev() {
-                slots[i] += 1;
-                if slots[i] < domains[i].len() {
-                    squares[i] = domains[i][slots[i]];
-                    break;
+            if distinct {
+                for (n, &sq) in inner[first..first + run].iter().enumerate() {
+                    if occupied & bit(sq) == 0 {
+                        squares[k - 1] = sq;
+                        f(idx + n, &squares[..k]);
+                    }
                 }
-                slots[i] = 0;
-                squares[i] = domains[i][0];
             }
+            idx += run;
         }
     }
 

@@ -56,6 +56,7 @@ impl RuleSet {
 
     /// The board the rule set is played on.
     #[must_use]
+    #[inline]
     pub fn board(self) -> &'static Board {
         if self.is_jungle() {
             &JUNGLE

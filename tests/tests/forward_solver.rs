@@ -1,12 +1,12 @@
-//! An independent slow solver: plain forward iteration over every position of a material, with
-//! no un-moves, no symmetry and no table layout; it shares only the move generator
-//! (`Position::legal_moves` and `Position::play`) with the generator. Its values must equal the
-//! generator's on every position.
+//! The naive forward solver ([`jtb_tests::forward`]) over every position of a material, with
+//! no un-moves, no symmetry and no table layout (positions are numbered by a hash map): its
+//! values must equal the generator's on every position.
 
 use std::collections::HashMap;
 
 use jtb_gen::solve_all;
-use jtb_probe::{Color, Material, Outcome, Piece, Position, RuleSet, Value};
+use jtb_probe::{Color, Material, Piece, Position, RuleSet, Value};
+use jtb_tests::forward;
 
 /// Every legal placement of `material` in both orientations (`LvE` and `EvL`), both sides to
 /// move.
@@ -38,14 +38,6 @@ fn all_positions(rules: RuleSet, material: Material) -> Vec<Position> {
     out
 }
 
-/// Where a move leads, as the forward solver sees it.
-enum Succ {
-    /// The game ended or left the material: the value for the mover is known.
-    Known(Value),
-    /// Another position of the same material.
-    Node(usize),
-}
-
 /// Solves `material` by forward iteration, given the values of every smaller material.
 fn forward(
     rules: RuleSet,
@@ -54,76 +46,11 @@ fn forward(
 ) -> HashMap<Position, Value> {
     let nodes = all_positions(rules, material);
     let index: HashMap<&Position, usize> = nodes.iter().enumerate().map(|(i, p)| (p, i)).collect();
-    let succs: Vec<Vec<Succ>> = nodes
+    let succs: Vec<Vec<forward::Succ>> = nodes
         .iter()
-        .map(|p| {
-            p.legal_moves()
-                .into_iter()
-                .map(|m| match p.play(m).unwrap() {
-                    Outcome::Over { result, .. } => Succ::Known(match result {
-                        jtb_probe::Wdl::Win => Value::Win(1),
-                        jtb_probe::Wdl::Draw => Value::Draw,
-                        jtb_probe::Wdl::Loss => Value::Loss(1),
-                    }),
-                    Outcome::Ongoing(q) => match index.get(&q) {
-                        Some(&j) => Succ::Node(j),
-                        None => Succ::Known(smaller[&q].back_one_ply()),
-                    },
-                })
-                .collect()
-        })
+        .map(|p| forward::successors(p, |q| index.get(q).copied(), |q| smaller[q]))
         .collect();
-    let horizon = succs
-        .iter()
-        .flatten()
-        .filter_map(|s| match s {
-            Succ::Known(v) => v.dtm(),
-            Succ::Node(_) => None,
-        })
-        .max()
-        .unwrap_or(0);
-    let mut values: Vec<Option<Value>> = vec![None; nodes.len()];
-    for level in 0u16.. {
-        let mut updates = Vec::new();
-        for (i, moves) in succs.iter().enumerate() {
-            if values[i].is_some() {
-                continue;
-            }
-            let mut wins_now = false;
-            let mut all_lose = true;
-            let mut longest = 0;
-            for s in moves {
-                let v = match s {
-                    Succ::Known(v) => Some(*v),
-                    Succ::Node(j) => values[*j].map(Value::back_one_ply),
-                };
-                match v {
-                    Some(Value::Win(d)) => {
-                        wins_now |= d == level;
-                        all_lose = false;
-                    }
-                    Some(Value::Loss(d)) => longest = longest.max(d),
-                    _ => all_lose = false,
-                }
-            }
-            if wins_now {
-                updates.push((i, Value::Win(level)));
-            } else if all_lose && longest == level {
-                updates.push((i, Value::Loss(level)));
-            }
-        }
-        if updates.is_empty() && level > horizon {
-            break;
-        }
-        for (i, v) in updates {
-            values[i] = Some(v);
-        }
-    }
-    nodes
-        .into_iter()
-        .zip(values)
-        .map(|(p, v)| (p, v.unwrap_or(Value::Draw)))
-        .collect()
+    nodes.into_iter().zip(forward::iterate(&succs)).collect()
 }
 
 /// Solves `target` and everything it needs both ways and compares every position.
