@@ -37,7 +37,7 @@ use jtb_probe::Material;
 
 pub use crate::{
     solve::solve,
-    tables::{Metric, Solved, SubTables},
+    tables::{Metric, Solved, SubTables, UNUSED},
 };
 
 /// Solves `targets` and every table they need, in memory, on all threads: tables of one piece

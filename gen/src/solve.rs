@@ -36,12 +36,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::{
     bits::{ones, Bits},
-    GenError, Solved, SubTables,
+    GenError, Solved, SubTables, UNUSED,
 };
 
 /// The longest distance the solver counts: a loss in `d` is stored as the code `2d + 2`, which
 /// must fit a `u16`.
 const MAX_LEVEL: u16 = (u16::MAX - 2) / 2;
+
+/// The fewest configurations a parallel task of a level takes: most levels are small, and
+/// tables of one piece count are solved in parallel anyway.
+const MIN_CONFIGS_PER_TASK: usize = 256;
 
 /// Capture marks: `ESCAPE` in the loss byte means a capture wins or draws.
 const ESCAPE: u8 = u8::MAX;
@@ -107,6 +111,9 @@ struct Frame<'a> {
     inner_targets: Vec<Vec<Target>>,
     /// The inner piece's river jumps: dense from-bit, dense to-bit, water crossed.
     inner_jumps: Vec<(u64, u64, SquareSet)>,
+    /// The squares the inner piece can jump to, and by dense bit the squares it jumps from.
+    inner_jump_targets: u64,
+    inner_jump_sources: [u64; 64],
 }
 
 impl<'a> Frame<'a> {
@@ -142,12 +149,18 @@ impl<'a> Frame<'a> {
         }
         let outer_targets = outer.iter().map(|&p| targets(rules, &bits, p)).collect();
         let inner_targets = targets(rules, &bits, inner);
-        let inner_jumps = board
+        let inner_jumps: Vec<(u64, u64, SquareSet)> = board
             .squares()
             .flat_map(|x| inner_targets[x.index()].iter().map(move |t| (x, t)))
             .filter(|(_, t)| t.path != 0)
             .map(|(x, t)| (1u64 << bits.bit(x), 1u64 << bits.bit(t.to), t.path))
             .collect();
+        let mut inner_jump_targets = 0u64;
+        let mut inner_jump_sources = [0u64; 64];
+        for &(from, to, _) in &inner_jumps {
+            inner_jump_targets |= to;
+            inner_jump_sources[to.trailing_zeros() as usize] |= from;
+        }
         Frame {
             rules,
             board,
@@ -164,6 +177,8 @@ impl<'a> Frame<'a> {
             outer_targets,
             inner_targets,
             inner_jumps,
+            inner_jump_targets,
+            inner_jump_sources,
         }
     }
 
@@ -225,24 +240,42 @@ impl<'a> Frame<'a> {
         }
     }
 
-    /// Every configuration holding a position of `mover` to move with a quiet move into a
-    /// position of configuration `o` (some may have none: the list is a superset, with repeats).
+    /// Every configuration holding a position of `mover` to move with a quiet move into one of
+    /// the positions `changed` of configuration `o`, with the positions that may have one (a
+    /// superset: water crossings are not checked; some configurations come twice).
     ///
     /// Moves are reversible: the way back from `o` leads to the predecessor, or to its mirror
     /// image when the predecessor's first piece stands on the mirror axis (both are stored).
-    fn predecessor_configs(&self, mover: Color, o: usize, out: &mut Vec<u32>) {
+    /// An outer piece's move leaves the inner piece where it is (mirrored with the board).
+    #[inline]
+    fn predecessor_configs(
+        &self,
+        mover: Color,
+        o: usize,
+        changed: u64,
+        mut f: impl FnMut(usize, u64),
+    ) {
         if self.inner.color == mover {
-            out.push(o as u32);
+            let mut from = self.bits.step_sources(changed);
+            for to in ones(changed & self.inner_jump_targets) {
+                from |= self.inner_jump_sources[to as usize];
+            }
+            f(o, from);
         }
-        self.outer_quiet_moves(mover, o, |p, _, _| {
-            out.push(p as u32);
+        self.outer_quiet_moves(mover, o, |p, mirrored, _| {
+            let at = if mirrored {
+                self.bits.mirror(changed)
+            } else {
+                changed
+            };
+            f(p, at);
             let sq = self.squares(p);
             if self.layout.on_mirror_axis(sq) {
-                let mut mirrored = [Square::new(0, 0); Layout::MAX_PIECES];
-                for (m, &s) in mirrored.iter_mut().zip(sq) {
+                let mut image = [Square::new(0, 0); Layout::MAX_PIECES];
+                for (m, &s) in image.iter_mut().zip(sq) {
                     *m = self.board.mirror_file(s);
                 }
-                out.push(self.config_of(&mirrored[..sq.len()]) as u32);
+                f(self.config_of(&image[..sq.len()]), self.bits.mirror(at));
             }
         });
     }
@@ -687,6 +720,10 @@ impl Marks {
     fn mark(&self, o: u32) {
         let w = o as usize / 64;
         let bit = 1 << (o % 64);
+        // Most marks repeat: a plain load spares them the read-modify-write.
+        if self.words[w].load(Ordering::Relaxed) & bit != 0 {
+            return;
+        }
         if self.words[w].fetch_or(bit, Ordering::Relaxed) == 0 {
             self.summary[w / 64].fetch_or(1 << (w % 64), Ordering::Relaxed);
         }
@@ -707,8 +744,8 @@ impl Marks {
 }
 
 /// The configurations to examine at level `level` for `mover`: all of them at level 0; then
-/// those with a quiet move into a position the other side resolved at the last level, and
-/// those where a capture comes due. In increasing order.
+/// those with an open position that has a quiet move into a position the other side resolved
+/// at the last level, and those where a capture comes due. In increasing order.
 fn candidates(
     frame: &Frame<'_>,
     mover: Color,
@@ -722,15 +759,18 @@ fn candidates(
             .filter(|&o| frame.legal[o as usize] != 0)
             .collect();
     }
+    let resolved = &me.resolved;
     them.last
         .par_iter()
+        .with_min_len(MIN_CONFIGS_PER_TASK)
         .filter(|f| f.win | f.loss != 0)
-        .for_each_init(Vec::new, |scratch, f| {
-            scratch.clear();
-            frame.predecessor_configs(mover, f.o as usize, scratch);
-            for &p in scratch.iter() {
-                marks.mark(p);
-            }
+        .for_each(|f| {
+            frame.predecessor_configs(mover, f.o as usize, f.win | f.loss, |p, at| {
+                // Only where a position still open can move into what changed.
+                if at & frame.legal[p] & !resolved[p] != 0 {
+                    marks.mark(p as u32);
+                }
+            });
         });
     if let Some(due) = me.calendar.get_mut(usize::from(level)) {
         for o in due.drain(..) {
@@ -755,14 +795,16 @@ fn write_codes(frame: &Frame<'_>, codes: &mut [u16], found: &[Found], level: u16
         (rest, base) = (tail, o + 1);
     }
     let (win, loss) = (Value::Win(level).code(), Value::Loss(level).code());
-    jobs.into_par_iter().for_each(|(chunk, f)| {
-        for b in ones(f.win) {
-            chunk[frame.inner_slot[b as usize] as usize] = win;
-        }
-        for b in ones(f.loss) {
-            chunk[frame.inner_slot[b as usize] as usize] = loss;
-        }
-    });
+    jobs.into_par_iter()
+        .with_min_len(MIN_CONFIGS_PER_TASK)
+        .for_each(|(chunk, f)| {
+            for b in ones(f.win) {
+                chunk[frame.inner_slot[b as usize] as usize] = win;
+            }
+            for b in ones(f.loss) {
+                chunk[frame.inner_slot[b as usize] as usize] = loss;
+            }
+        });
 }
 
 /// Per side to move: what is known of its positions.
@@ -853,7 +895,16 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
     let material = layout.material();
     let mut sides: [SideState; 2] = std::array::from_fn(|_| SideState::new(frame.n_outer));
     let marks = Marks::new(frame.n_outer);
-    let mut codes = vec![0u16; layout.len()];
+    // Draws (0) where a position is legal, UNUSED elsewhere.
+    let mut codes = vec![UNUSED; layout.len()];
+    codes
+        .par_chunks_mut(frame.n_inner)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            for b in ones(frame.legal[c % frame.n_outer]) {
+                chunk[usize::from(frame.inner_slot[b as usize])] = Value::Draw.code();
+            }
+        });
     let side_len = layout.side_len();
 
     for level in 0u32.. {
@@ -871,6 +922,7 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
             let caps = &captures[mover.index()];
             let me = &*me;
             todo.par_iter()
+                .with_min_len(MIN_CONFIGS_PER_TASK)
                 .filter_map(|&o| sweep_config(frame, mover, caps, me, them, level16, o as usize))
                 .collect::<Vec<Found>>()
         });

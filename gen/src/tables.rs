@@ -16,8 +16,14 @@ pub enum Metric {
     Dtc,
 }
 
-/// A solved table: its layout and, per entry, one value code ([`Value::code`]; unused entries
-/// hold 0) of each metric.
+/// The code of an entry that no position uses (two pieces on one square) in a solved table:
+/// no value has it ([`Value::from_code`] refuses it), so the writer tells used entries by their
+/// codes alone.
+pub const UNUSED: u16 = 1;
+
+/// A solved table: its layout and, per entry, one value code ([`Value::code`]) of each metric.
+/// Unused entries hold [`UNUSED`] in a table the solver made, and don't-care codes in one
+/// [`crate::run::load`] read back.
 #[derive(Debug, Clone)]
 pub struct Solved {
     /// The index scheme.
@@ -32,7 +38,7 @@ impl Solved {
     /// The value (distance to mate) of entry `idx` for its side to move.
     ///
     /// # Panics
-    /// If `idx` is out of range or the code is the unused code 1 (never written by the solver).
+    /// If `idx` is out of range or unused.
     #[must_use]
     pub fn value(&self, idx: usize) -> Value {
         self.value_in(Metric::Dtm, idx)
@@ -53,7 +59,7 @@ impl Solved {
     /// As [`Solved::value`].
     #[must_use]
     pub fn value_in(&self, metric: Metric, idx: usize) -> Value {
-        Value::from_code(self.codes_of(metric)[idx]).expect("the solver writes only valid codes")
+        Value::from_code(self.codes_of(metric)[idx]).expect("a used entry")
     }
 
     /// The codes of `metric`.

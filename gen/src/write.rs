@@ -13,18 +13,13 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
-use crate::Solved;
+use crate::{Solved, UNUSED};
 
-/// zstd level of the blocks of each kind of file. On a seventh of the 4-piece files, level 7
-/// makes DTM files 5% larger than level 12 (WDL files 4%) at an eighth of its time, and
-/// compression was half of the whole generation at level 12. DTC files take level 6: 6%
-/// larger than level 12 at a fifth of the time. Decompression speed is the same at every level.
-const fn zstd_level(kind: Kind) -> i32 {
-    match kind {
-        Kind::Wdl | Kind::Dtm => 7,
-        Kind::Dtc => 6,
-    }
-}
+/// zstd level of the blocks of the files. On a seventh of the 4-piece files, level 5 against
+/// level 12 makes DTM files 10% larger at a twelfth of the time (3.96 s against 48 s), WDL
+/// files 10% larger; DTC files are 3.5% larger than at level 6. At level 12, compression was
+/// half of the whole generation. Decompression speed is the same at every level.
+const ZSTD_LEVEL: i32 = 5;
 
 /// The longest win of one side and the entries that have it.
 #[derive(Default)]
@@ -129,30 +124,39 @@ impl Tally {
     }
 }
 
-/// Entries per piece of the parallel walk in [`summarize`] (a multiple of 64: each piece owns
-/// whole words of the bitmap of used entries).
-const SUMMARY_CHUNK: usize = 1 << 16;
-
-/// Statistics of a solved table: plain values (for the WDL and DTM files), values under the
-/// clock rule at clock 0 (for the DTC file), and a bitmap of its used entries.
-pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) {
+/// Statistics of a solved table: plain values (for the WDL and DTM files), and values under
+/// the clock rule at clock 0 (for the DTC file).
+///
+/// # Panics
+/// If the table was not made by the solver (its unused entries must hold [`UNUSED`]).
+pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2]) {
     let layout = &solved.layout;
     let limit = layout.rules().clock_limit();
-    let mut used = vec![0u64; layout.len().div_ceil(64)];
-    let tally = used
-        .par_chunks_mut(SUMMARY_CHUNK / 64)
-        .enumerate()
-        .map(|(c, used)| {
-            let start = c * SUMMARY_CHUNK;
-            let range = start..(start + SUMMARY_CHUNK).min(layout.len());
+    let side_len = layout.side_len();
+    // Runs of entries with the first piece on one square: a position counts once when that
+    // square is on the mirror axis (its mirror image is in the table too), else twice.
+    let run = layout.stride(0);
+    let weights: Vec<u64> = layout
+        .domain(0)
+        .iter()
+        .map(|&sq| if layout.on_mirror_axis(&[sq]) { 1 } else { 2 })
+        .collect();
+    let tally = (0..layout.len() / run)
+        .into_par_iter()
+        .with_min_len(SUMMARY_MIN_ENTRIES.div_ceil(run))
+        .map(|r| {
+            let start = r * run;
+            let side = usize::from(start >= side_len);
+            let weight = weights[start % side_len / run];
+            let codes = &solved.codes[start..start + run];
+            let dtc_codes = &solved.dtc_codes[start..start + run];
             let mut tally = Tally::default();
-            layout.for_each_used_entry_in(range, |idx, squares| {
-                used[(idx - start) / 64] |= 1 << (idx % 64);
-                let side = idx / layout.side_len();
-                let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
-                let values = [solved.value(idx), solved.dtc(idx)];
-                tally.note(idx, side, weight, values, limit);
-            });
+            for (i, (&dtm, &dtc)) in codes.iter().zip(dtc_codes).enumerate() {
+                if dtm != UNUSED {
+                    let value = |c| Value::from_code(c).expect("a solved entry");
+                    tally.note(start + i, side, weight, [value(dtm), value(dtc)], limit);
+                }
+            }
             tally
         })
         .reduce(Tally::default, Tally::merge);
@@ -166,8 +170,11 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2], Vec<u64>) 
             s.longest_win_position = l.position(layout);
         }
     }
-    (plain, rule, used)
+    (plain, rule)
 }
+
+/// The fewest entries a parallel task of [`summarize`] takes.
+const SUMMARY_MIN_ENTRIES: usize = 1 << 14;
 
 /// Entries per piece of the parallel filling of file images (a multiple of 4: WDL packs four
 /// entries a byte).
@@ -204,7 +211,7 @@ fn assemble(header: &Header, raw: &[u8]) -> io::Result<Vec<u8>> {
         .encoding
         .bytes_for(header.encoding.block_entries() as usize);
     let compressor = || {
-        let mut c = zstd::bulk::Compressor::new(zstd_level(header.kind))?;
+        let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
         c.include_checksum(true)?;
         Ok(c)
     };
@@ -228,8 +235,8 @@ fn assemble(header: &Header, raw: &[u8]) -> io::Result<Vec<u8>> {
 /// Compression failed.
 pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
     let layout = &solved.layout;
-    let (plain, rule, used) = summarize(solved);
-    let is_used = |i: usize| used[i / 64] >> (i % 64) & 1 != 0;
+    let (plain, rule) = summarize(solved);
+    let is_used = |i: usize| solved.codes[i] != UNUSED;
     let header = |kind, stats: &[SideStats; 2]| Header {
         kind,
         rules: layout.rules(),
@@ -268,7 +275,7 @@ fn encode_codes(
     codes: &[u16],
     keep: impl Fn(usize) -> bool + Sync,
 ) -> io::Result<Vec<u8>> {
-    // Unused entries hold 0 in the solver's output: the filled codes have the same maximum.
+    // Unused entries hold UNUSED (1): the filled codes need no more width than the codes.
     let encoding = if codes.par_iter().any(|&c| c > 0xff) {
         Encoding::Code16
     } else {

@@ -134,12 +134,14 @@ impl Layout {
 
     /// The squares piece `i` ranges over, in slot order.
     #[must_use]
+    #[inline]
     pub fn domain(&self, i: usize) -> &[Square] {
         &self.domains[i]
     }
 
     /// The slot of `sq` in piece `i`'s domain.
     #[must_use]
+    #[inline]
     pub fn slot(&self, i: usize, sq: Square) -> Option<usize> {
         let s = self.slots[i][sq.index()];
         (s != NO_SLOT).then_some(s as usize)
@@ -147,18 +149,21 @@ impl Layout {
 
     /// The index stride of piece `i`.
     #[must_use]
+    #[inline]
     pub fn stride(&self, i: usize) -> usize {
         self.strides[i]
     }
 
     /// Entries per side to move.
     #[must_use]
+    #[inline]
     pub const fn side_len(&self) -> usize {
         self.side_stride
     }
 
     /// Number of entries (both sides to move).
     #[must_use]
+    #[inline]
     pub const fn len(&self) -> usize {
         2 * self.side_stride
     }
