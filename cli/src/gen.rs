@@ -9,22 +9,14 @@ use std::{
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use jtb_gen::run::{available_memory, generate, GenOptions, Progress, Silent};
-use jtb_probe::{Layout, Material, RuleSet};
+use jtb_probe::Material;
 
-use crate::CliResult;
+use crate::{input, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rule set.
-    #[arg(long, default_value = "mistboard")]
-    rules: RuleSet,
-    /// Generate every material of 2 up to this many pieces (ignored with --material).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
-    max_pieces: u8,
-    /// A material to generate, e.g. `LRvE` (Red's animals, `v`, Blue's); repeatable. The tables
-    /// it needs come first.
-    #[arg(long = "material", value_name = "M", value_parser = crate::input::table_material)]
-    materials: Vec<Material>,
+    #[command(flatten)]
+    choice: input::TableChoice,
     /// Table root directory (tables go to DIR/<rules>/).
     #[arg(long, default_value = "tables", value_name = "DIR")]
     out: PathBuf,
@@ -114,28 +106,19 @@ pub fn peak_memory() -> Option<u64> {
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
-/// The tables asked for: the materials named, else every material of 2 up to `max_pieces`.
-pub fn targets(materials: &[Material], max_pieces: u8) -> Vec<Material> {
-    if materials.is_empty() {
-        Material::all(2, max_pieces.into())
-    } else {
-        materials.to_vec()
-    }
-}
-
 pub fn run(args: &Args) -> CliResult {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.into())
             .build_global()?;
     }
-    let targets = targets(&args.materials, args.max_pieces);
+    let targets = args.choice.targets();
     // The parser bounds the limit, so that it fits in bytes.
     let memory_limit = args
         .memory_limit
         .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
     let opts = GenOptions {
-        rules: args.rules,
+        rules: args.choice.rules,
         targets,
         out: args.out.clone(),
         memory_limit,

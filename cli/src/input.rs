@@ -43,6 +43,34 @@ pub struct TableSetArgs {
     pub rules: RuleSet,
 }
 
+/// Which tables a generation or a plan covers: every material up to a piece count, or the
+/// materials named (with the tables they need).
+#[derive(clap::Args)]
+pub struct TableChoice {
+    /// Rule set.
+    #[arg(long, default_value = "mistboard")]
+    pub rules: RuleSet,
+    /// Every material of 2 up to this many pieces (ignored with --material).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
+    pub max_pieces: u8,
+    /// A material, e.g. `LRvE` (Red's animals, `v`, Blue's; either orientation); repeatable.
+    /// The tables it needs come first.
+    #[arg(long = "material", value_name = "M", value_parser = table_material)]
+    pub materials: Vec<Material>,
+}
+
+impl TableChoice {
+    /// The tables asked for: the materials named, else every material of 2 up to
+    /// `--max-pieces`.
+    pub fn targets(&self) -> Vec<Material> {
+        if self.materials.is_empty() {
+            Material::all(2, self.max_pieces.into())
+        } else {
+            self.materials.clone()
+        }
+    }
+}
+
 /// The positions named on the command line, with `-` expanded to the lines of standard input
 /// (blank lines skipped). Calls `f` with each input text in order.
 ///

@@ -10,7 +10,7 @@ use std::{
 };
 
 use jtb_gen::plan;
-use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet};
+use jtb_probe::{format::table_path, Kind, Material, RuleSet};
 
 use crate::CliResult;
 
@@ -29,15 +29,8 @@ pub enum Format {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rule set.
-    #[arg(long, default_value = "mistboard")]
-    rules: RuleSet,
-    /// Plan every material of 2 up to this many pieces (ignored with --material).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
-    max_pieces: u8,
-    /// A material to plan, e.g. `LRvE`; repeatable. The tables it needs are planned too.
-    #[arg(long = "material", value_name = "M", value_parser = crate::input::table_material)]
-    materials: Vec<Material>,
+    #[command(flatten)]
+    choice: crate::input::TableChoice,
     /// Table root directory the tasks write to (shared by every node for Slurm).
     #[arg(long, default_value = "tables", value_name = "DIR")]
     out: PathBuf,
@@ -283,14 +276,14 @@ fn make_safe(p: &Path) -> bool {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let targets = crate::gen::targets(&args.materials, args.max_pieces);
+    let targets = args.choice.targets();
     let jtb = match &args.jtb {
         Some(p) => std::path::absolute(p),
         None => std::env::current_exe(),
     }
     .map_err(PlanError::Path)?;
     let out = std::path::absolute(&args.out).map_err(PlanError::Path)?;
-    let plan = Plan::new(args.rules, &targets, jtb, out);
+    let plan = Plan::new(args.choice.rules, &targets, jtb, out);
     let text = match args.format {
         Format::List => plan.list(),
         Format::Make => plan.make()?,

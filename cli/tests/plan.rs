@@ -2,28 +2,16 @@
 //! The plans run on a real Slurm and GNU make in `tests/cluster/plan_on_slurm_and_make.sh`;
 //! here their structure is checked, the Slurm script against a stand-in `sbatch`.
 
+mod cli_support;
+
+use cli_support::{jtb, stderr, stdout};
 use std::{
     collections::{BTreeMap, BTreeSet},
     fs,
     os::unix::fs::PermissionsExt,
     path::Path,
-    process::{Command, Output},
+    process::Command,
 };
-
-fn jtb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jtb"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// The list plan: (piece count, material, needs) per line.
 fn list(args: &[&str]) -> Vec<(usize, String, Vec<String>)> {

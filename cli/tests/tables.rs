@@ -1,24 +1,12 @@
 //! `jtb gen`, `info`, `verify`, `stats`, `probe` and `adjudicate` end to end.
 
+mod cli_support;
+
+use cli_support::{jtb, stderr, stdout};
 use std::{
     path::Path,
     process::{Command, Output},
 };
-
-fn jtb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jtb"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn json_lines(o: &Output) -> Vec<serde_json::Value> {
     stdout(o)
