@@ -1,8 +1,28 @@
 //! Shared parts of the end-to-end tests: the reference vectors, compiled in (see
 //! `data/reference/PROVENANCE.md`), so that no test depends on files outside the repository;
-//! and the naive forward solver ([`forward`]).
+//! the naive forward solver ([`forward`]); and every placement of a material ([`placements`]).
 
 pub mod forward;
+
+use jtb_probe::{Color, Material, Piece, Position, RuleSet};
+
+/// Every legal placement of `material`, in this orientation, with `turn` to move (no table
+/// layout, no symmetry: square by square through `Position::put`).
+pub fn placements(rules: RuleSet, material: Material, turn: Color) -> Vec<Position> {
+    let mut out = vec![Position::empty(rules, turn)];
+    for piece in material.pieces().collect::<Vec<Piece>>() {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                rules.board().squares().filter_map(move |sq| {
+                    let mut q = p.clone();
+                    q.put(piece, sq).ok().map(|()| q)
+                })
+            })
+            .collect();
+    }
+    out
+}
 
 /// Positions with values and DTM from a solver outside this project: `rules`, position, value
 /// for the side to move, DTM (`-` for a draw), tab-separated, `#` comments.

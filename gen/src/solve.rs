@@ -196,6 +196,18 @@ impl<'a> Frame<'a> {
             .sum()
     }
 
+    /// The configuration of outer squares `squares` (in table order) mirrored across the
+    /// central file.
+    fn config_of_mirrored(&self, squares: impl Iterator<Item = Square>) -> usize {
+        let mut image = [Square::new(0, 0); Layout::MAX_PIECES];
+        let mut n = 0;
+        for (m, s) in image.iter_mut().zip(squares) {
+            *m = self.board.mirror_file(s);
+            n += 1;
+        }
+        self.config_of(&image[..n])
+    }
+
     fn outer_on(&self, squares: &[Square], set: SquareSet) -> bool {
         squares.iter().any(|&s| set & jtb_probe::bit(s) != 0)
     }
@@ -211,11 +223,11 @@ impl<'a> Frame<'a> {
                 (o - from * self.ostride[j] + slot * self.ostride[j], false)
             }
             None => {
-                let mut moved = [Square::new(0, 0); Layout::MAX_PIECES];
-                for (i, &s) in sq.iter().enumerate() {
-                    moved[i] = self.board.mirror_file(if i == j { to } else { s });
-                }
-                (self.config_of(&moved[..sq.len()]), true)
+                let moved = sq
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| if i == j { to } else { s });
+                (self.config_of_mirrored(moved), true)
             }
         }
     }
@@ -271,11 +283,8 @@ impl<'a> Frame<'a> {
             f(p, at);
             let sq = self.squares(p);
             if self.layout.on_mirror_axis(sq) {
-                let mut image = [Square::new(0, 0); Layout::MAX_PIECES];
-                for (m, &s) in image.iter_mut().zip(sq) {
-                    *m = self.board.mirror_file(s);
-                }
-                f(self.config_of(&image[..sq.len()]), self.bits.mirror(at));
+                let image = self.config_of_mirrored(sq.iter().copied());
+                f(image, self.bits.mirror(at));
             }
         });
     }

@@ -16,8 +16,6 @@ use crate::{
     rules::RuleSet,
 };
 
-use std::ops::Range;
-
 const NO_SLOT: u8 = u8::MAX;
 
 /// The index scheme of one material's table under one rule set.
@@ -170,27 +168,14 @@ impl Layout {
 
     /// Calls `f(idx, squares)` for every used entry (no two pieces on a square), in index
     /// order; `squares` are in table order.
-    pub fn for_each_used_entry(&self, f: impl FnMut(usize, &[Square])) {
-        self.for_each_used_entry_in(0..self.len(), f);
-    }
-
-    /// As [`Layout::for_each_used_entry`], for the entries of `range` only (so that a table can
-    /// be walked in parallel pieces).
-    ///
-    /// # Panics
-    /// If the range ends beyond the table.
-    pub fn for_each_used_entry_in(&self, range: Range<usize>, mut f: impl FnMut(usize, &[Square])) {
-        assert!(range.end <= self.len(), "entry range beyond the table");
+    pub fn for_each_used_entry(&self, mut f: impl FnMut(usize, &[Square])) {
         let k = self.pieces.len();
         let inner = &self.domains[k - 1];
         let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
-        let mut idx = range.start;
         // One run per placement of all pieces but the last, which then takes each square of
         // its domain in turn.
-        while idx < range.end {
-            let rest = idx % self.side_stride;
-            let first = rest % inner.len();
-            let run = (inner.len() - first).min(range.end - idx);
+        for start in (0..self.len()).step_by(inner.len()) {
+            let rest = start % self.side_stride;
             let mut occupied: SquareSet = 0;
             let mut distinct = true;
             let placed = self.domains.iter().zip(&self.strides).take(k - 1);
@@ -201,14 +186,13 @@ impl Layout {
                 *square = sq;
             }
             if distinct {
-                for (n, &sq) in inner[first..first + run].iter().enumerate() {
+                for (n, &sq) in inner.iter().enumerate() {
                     if occupied & bit(sq) == 0 {
                         squares[k - 1] = sq;
-                        f(idx + n, &squares[..k]);
+                        f(start + n, &squares[..k]);
                     }
                 }
             }
-            idx += run;
         }
     }
 

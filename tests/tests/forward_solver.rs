@@ -5,37 +5,21 @@
 use std::collections::HashMap;
 
 use jtb_gen::solve_all;
-use jtb_probe::{Color, Material, Piece, Position, RuleSet, Value};
+use jtb_probe::{Color, Material, Position, RuleSet, Value};
 use jtb_tests::forward;
 
 /// Every legal placement of `material` in both orientations (`LvE` and `EvL`), both sides to
 /// move.
 fn all_positions(rules: RuleSet, material: Material) -> Vec<Position> {
-    let mut out = Vec::new();
     let mut orientations = vec![material];
     if !material.is_symmetric() {
         orientations.push(material.flipped());
     }
-    for (m, turn) in orientations
+    orientations
         .into_iter()
-        .flat_map(|m| Color::ALL.map(|t| (m, t)))
-    {
-        let pieces: Vec<Piece> = m.pieces().collect();
-        let mut stack = vec![Position::empty(rules, turn)];
-        for &piece in &pieces {
-            stack = stack
-                .into_iter()
-                .flat_map(|p| {
-                    rules.board().squares().filter_map(move |sq| {
-                        let mut q = p.clone();
-                        q.put(piece, sq).ok().map(|()| q)
-                    })
-                })
-                .collect();
-        }
-        out.extend(stack);
-    }
-    out
+        .flat_map(|m| Color::ALL.map(|t| jtb_tests::placements(rules, m, t)))
+        .flatten()
+        .collect()
 }
 
 /// Solves `material` by forward iteration, given the values of every smaller material.

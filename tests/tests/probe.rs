@@ -204,3 +204,79 @@ fn many_threads_agree_with_one() {
         }
     }
 }
+
+/// The statistics in the file headers, counted again here from every legal placement of the
+/// material (no layout, no symmetry weights) probed through the files: plain values for the
+/// `.dtm` header, categories at clock 0 for the `.dtc` header, longest wins and their smallest
+/// position text.
+#[test]
+fn header_statistics_count_every_legal_position() {
+    use jtb_probe::{format::table_path, Category, Color, Kind, TableFile};
+    let dir = tempfile::tempdir().unwrap();
+    for (rules, names) in [
+        (RuleSet::Mistboard, &["LRvE", "EvL", "WDvT", "RvR"][..]),
+        (RuleSet::Flip4x4, &["LRvL", "CvC"][..]),
+    ] {
+        let targets: Vec<Material> = names.iter().map(|n| n.parse().unwrap()).collect();
+        generate_into(dir.path(), rules, &targets);
+        let tb = Tablebase::open(dir.path(), rules).unwrap();
+        for m in targets.iter().map(|m| m.canonical()) {
+            let header = |kind| {
+                let path = table_path(dir.path(), rules, m, kind);
+                TableFile::open(&path).unwrap().header().stats.clone()
+            };
+            let (plain, rule) = (header(Kind::Dtm), header(Kind::Dtc));
+            for (side, turn) in Color::ALL.into_iter().enumerate() {
+                let mut counts = [[0u64; 3]; 2];
+                let (mut cursed, mut blessed) = (0u64, 0u64);
+                let mut longest: [(u16, String); 2] = Default::default();
+                for pos in jtb_tests::placements(rules, m, turn) {
+                    let value = tb.probe_dtm(&pos).unwrap();
+                    let r = tb.probe_rule(&pos).unwrap();
+                    counts[0][value.wdl() as usize] += 1;
+                    let rule_wdl = match r.category {
+                        Category::Win => Wdl::Win,
+                        Category::Loss => Wdl::Loss,
+                        Category::CursedWin => {
+                            cursed += 1;
+                            Wdl::Draw
+                        }
+                        Category::BlessedLoss => {
+                            blessed += 1;
+                            Wdl::Draw
+                        }
+                        Category::Draw => Wdl::Draw,
+                    };
+                    counts[1][rule_wdl as usize] += 1;
+                    for (l, v) in longest.iter_mut().zip([value, r.dtc]) {
+                        if let Value::Win(d) = v {
+                            let text = pos.to_string();
+                            if d > l.0 || (d == l.0 && text < l.1) {
+                                *l = (d, text);
+                            }
+                        }
+                    }
+                }
+                for (k, stats) in [&plain[side], &rule[side]].into_iter().enumerate() {
+                    let got = [
+                        (Wdl::Win, stats.wins),
+                        (Wdl::Draw, stats.draws),
+                        (Wdl::Loss, stats.losses),
+                    ];
+                    for (wdl, n) in got {
+                        assert_eq!(n, counts[k][wdl as usize], "{rules} {m} {turn} {wdl:?}");
+                    }
+                    assert_eq!(
+                        (stats.longest_win, stats.longest_win_position.as_str()),
+                        (longest[k].0, longest[k].1.as_str()),
+                        "{rules} {m} {turn}"
+                    );
+                }
+                assert_eq!(
+                    (rule[side].cursed_wins, rule[side].blessed_losses),
+                    (cursed, blessed)
+                );
+            }
+        }
+    }
+}
