@@ -24,6 +24,7 @@
 
 mod bits;
 pub mod dead_draw;
+mod memory;
 pub mod plan;
 pub mod run;
 mod solve;

@@ -185,8 +185,9 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenE
 #[must_use]
 pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     /// The solver's words of 8 bytes per configuration: per side 3 bitboards and at most two
-    /// levels' lists of what was found (3 words an entry), and the frame's.
-    const BITBOARD_ARRAYS: u64 = 23;
+    /// levels' lists of what was found (3 words an entry), the frontier's pushed wins, and the
+    /// frame's.
+    const BITBOARD_ARRAYS: u64 = 24;
     /// Capture bytes per position slot: win and loss, per side to move, per metric.
     const CAPTURE_BYTES: u64 = 2 * 2 * 2;
     /// Code bytes per entry: a `u16` per metric.

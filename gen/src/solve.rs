@@ -17,11 +17,13 @@
 //! loop stops once a level finds nothing and no capture distance is still to come; what is left
 //! is a draw.
 //!
-//! Level 0 examines every configuration; later levels only the *frontier*: configurations with
-//! a quiet move into a position the other side resolved at the level before (found by moving
-//! its pieces back), and those a capture distance falls due in (a calendar kept per side).
-//! Nothing else can change, so a level costs what it resolves and its predecessors, and the
-//! whole solve grows with the entries and their moves rather than with the longest distance.
+//! Level 0 examines every configuration; later levels only the *frontier* ([`Frontier`]),
+//! found by moving pieces back from what the other side resolved at the level before: wins
+//! are pushed back from its losses, exactly; configurations with an open position that can move
+//! into one of its new wins, or where a capture distance falls due (a calendar kept per side),
+//! are examined for losses. Nothing else can change, so a level costs what it resolves and its
+//! predecessors, and the whole solve grows with the entries and their moves rather than with
+//! the longest distance.
 //!
 //! The same machinery solves both metrics ([`crate::Metric`]): distance to mate, where a capture is
 //! worth the smaller table's value one ply further, and distance to conversion (the clock rule,
@@ -32,10 +34,14 @@ use jtb_probe::{
     Board, Capture, Color, Layout, Material, Piece, RuleSet, Square, SquareSet, Value,
 };
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::{
+    ops::ControlFlow,
+    sync::atomic::{AtomicU64, Ordering},
+};
 
 use crate::{
     bits::{ones, Bits},
+    memory::zeroed,
     GenError, Solved, SubTables, UNUSED,
 };
 
@@ -88,6 +94,20 @@ fn targets(rules: RuleSet, bits: &Bits, piece: Piece) -> Vec<Vec<Target>> {
     all
 }
 
+/// A quiet move of an outer piece, from one configuration to another.
+#[derive(Debug, Clone, Copy)]
+struct OuterMove {
+    /// The configuration reached.
+    config: usize,
+    /// Whether it is stored mirrored (the first piece left its half of the board).
+    mirrored: bool,
+    /// Water crossed, as a dense bitboard.
+    path_bits: u64,
+    /// The piece moved (its place among the outer pieces) and its destination.
+    piece: usize,
+    to: Square,
+}
+
 /// Everything about the material that does not change during the solve.
 struct Frame<'a> {
     rules: RuleSet,
@@ -108,12 +128,12 @@ struct Frame<'a> {
     /// Dense bit of the inner piece -> its slot.
     inner_slot: [u8; 64],
     outer_targets: Vec<Vec<Vec<Target>>>,
-    inner_targets: Vec<Vec<Target>>,
+    /// By the dense bit of a square, the inner piece's moves onto it: dense from-bit and move.
+    inner_sources: Vec<Vec<(u32, Target)>>,
     /// The inner piece's river jumps: dense from-bit, dense to-bit, water crossed.
     inner_jumps: Vec<(u64, u64, SquareSet)>,
-    /// The squares the inner piece can jump to, and by dense bit the squares it jumps from.
+    /// The squares the inner piece can jump to.
     inner_jump_targets: u64,
-    inner_jump_sources: [u64; 64],
 }
 
 impl<'a> Frame<'a> {
@@ -149,18 +169,19 @@ impl<'a> Frame<'a> {
         }
         let outer_targets = outer.iter().map(|&p| targets(rules, &bits, p)).collect();
         let inner_targets = targets(rules, &bits, inner);
+        let mut inner_sources = vec![Vec::new(); 64];
+        for x in board.squares() {
+            for t in &inner_targets[x.index()] {
+                inner_sources[bits.bit(t.to) as usize].push((bits.bit(x), *t));
+            }
+        }
         let inner_jumps: Vec<(u64, u64, SquareSet)> = board
             .squares()
             .flat_map(|x| inner_targets[x.index()].iter().map(move |t| (x, t)))
             .filter(|(_, t)| t.path != 0)
             .map(|(x, t)| (1u64 << bits.bit(x), 1u64 << bits.bit(t.to), t.path))
             .collect();
-        let mut inner_jump_targets = 0u64;
-        let mut inner_jump_sources = [0u64; 64];
-        for &(from, to, _) in &inner_jumps {
-            inner_jump_targets |= to;
-            inner_jump_sources[to.trailing_zeros() as usize] |= from;
-        }
+        let inner_jump_targets = inner_jumps.iter().fold(0, |all, &(_, to, _)| all | to);
         Frame {
             rules,
             board,
@@ -175,10 +196,9 @@ impl<'a> Frame<'a> {
             legal,
             inner_slot,
             outer_targets,
-            inner_targets,
+            inner_sources,
             inner_jumps,
             inner_jump_targets,
-            inner_jump_sources,
         }
     }
 
@@ -232,11 +252,16 @@ impl<'a> Frame<'a> {
         }
     }
 
-    /// Every quiet move of `mover`'s outer pieces from configuration `o`, as `(configuration
-    /// reached, stored mirrored, water crossed as a dense bitboard)`. Water crossings are not
-    /// checked against the inner piece (the caller masks them out).
+    /// Every quiet move of `mover`'s outer pieces from configuration `o`, until `f` breaks.
+    /// Water crossings are not checked against the inner piece (the caller masks them out with
+    /// [`OuterMove::path_bits`]).
     #[inline]
-    fn outer_quiet_moves(&self, mover: Color, o: usize, mut f: impl FnMut(usize, bool, u64)) {
+    fn outer_quiet_moves(
+        &self,
+        mover: Color,
+        o: usize,
+        mut f: impl FnMut(OuterMove) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let sq = self.squares(o);
         for (j, piece) in self.outer.iter().enumerate() {
             if piece.color != mover {
@@ -246,15 +271,22 @@ impl<'a> Frame<'a> {
                 if t.den || sq.contains(&t.to) || (t.path != 0 && self.outer_on(sq, t.path)) {
                     continue;
                 }
-                let (o2, mirrored) = self.moved(o, j, t.to);
-                f(o2, mirrored, t.path_bits);
+                let (config, mirrored) = self.moved(o, j, t.to);
+                f(OuterMove {
+                    config,
+                    mirrored,
+                    path_bits: t.path_bits,
+                    piece: j,
+                    to: t.to,
+                })?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// Every configuration holding a position of `mover` to move with a quiet move into one of
-    /// the positions `changed` of configuration `o`, with the positions that may have one (a
-    /// superset: water crossings are not checked; some configurations come twice).
+    /// the positions `changed` of configuration `o`, with the positions that have one (where
+    /// legal; some configurations come twice).
     ///
     /// Moves are reversible: the way back from `o` leads to the predecessor, or to its mirror
     /// image when the predecessor's first piece stands on the mirror axis (both are stored).
@@ -267,68 +299,72 @@ impl<'a> Frame<'a> {
         changed: u64,
         mut f: impl FnMut(usize, u64),
     ) {
+        let sq = self.squares(o);
         if self.inner.color == mover {
             let mut from = self.bits.step_sources(changed);
-            for to in ones(changed & self.inner_jump_targets) {
-                from |= self.inner_jump_sources[to as usize];
+            if changed & self.inner_jump_targets != 0 {
+                for &(source, to, path) in &self.inner_jumps {
+                    if changed & to != 0 && !self.outer_on(sq, path) {
+                        from |= source;
+                    }
+                }
             }
             f(o, from);
         }
-        self.outer_quiet_moves(mover, o, |p, mirrored, _| {
-            let at = if mirrored {
-                self.bits.mirror(changed)
-            } else {
-                changed
-            };
-            f(p, at);
-            let sq = self.squares(p);
-            if self.layout.on_mirror_axis(sq) {
-                let image = self.config_of_mirrored(sq.iter().copied());
-                f(image, self.bits.mirror(at));
+        let _ = self.outer_quiet_moves(mover, o, |m| {
+            // The inner piece must not stand on the water crossed.
+            let at = changed & !m.path_bits;
+            let at = if m.mirrored { self.bits.mirror(at) } else { at };
+            f(m.config, at);
+            // A configuration stored mirrored has its first piece off the axis.
+            let first = if m.piece == 0 { m.to } else { sq[0] };
+            if !m.mirrored && self.layout.on_mirror_axis(&[first]) {
+                let moved = sq
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| if i == m.piece { m.to } else { s });
+                f(self.config_of_mirrored(moved), self.bits.mirror(at));
             }
+            ControlFlow::Continue(())
         });
     }
 
-    /// Positions of `mover` to move in configuration `o` that have a quiet move into each of
-    /// the two source sets (positions of the other side to move), as `(into a, into b)`.
-    /// The sources are given per configuration.
+    /// The positions of `mover` to move in configuration `o` that have a quiet move into a
+    /// position the other side has not (yet) won, as far as `need` goes: the answer is exact
+    /// on `need` and may hold more. It stops looking once all of `need` has one.
     #[inline]
-    fn predecessors(
-        &self,
-        mover: Color,
-        o: usize,
-        a: &[u64],
-        b: impl Fn(usize) -> u64,
-    ) -> (u64, u64) {
-        let (mut pa, mut pb) = (0u64, 0u64);
-        self.outer_quiet_moves(mover, o, |o2, mirrored, path_bits| {
-            let (sa, sb) = if mirrored {
-                (self.bits.mirror(a[o2]), self.bits.mirror(b(o2)))
-            } else {
-                (a[o2], b(o2))
-            };
-            pa |= sa & !path_bits;
-            pb |= sb & !path_bits;
-        });
+    fn escapes(&self, mover: Color, o: usize, them: &SideState, need: u64) -> u64 {
+        let mut found = 0u64;
         if self.inner.color == mover {
-            let sq = self.squares(o);
-            let (sa, sb) = (a[o], b(o));
-            pa |= self.bits.step_sources(sa);
-            pb |= self.bits.step_sources(sb);
-            for &(from, to, path) in &self.inner_jumps {
-                if (sa | sb) & to == 0 || self.outer_on(sq, path) {
-                    continue;
-                }
-                if sa & to != 0 {
-                    pa |= from;
-                }
-                if sb & to != 0 {
-                    pb |= from;
+            let non_win = them.non_win[o];
+            found |= self.bits.step_sources(non_win);
+            if non_win & self.inner_jump_targets != 0 {
+                let sq = self.squares(o);
+                for &(from, to, path) in &self.inner_jumps {
+                    if non_win & to != 0 && !self.outer_on(sq, path) {
+                        found |= from;
+                    }
                 }
             }
         }
-        let legal = self.legal[o];
-        (pa & legal, pb & legal)
+        if need & !found == 0 {
+            return found;
+        }
+        let _ = self.outer_quiet_moves(mover, o, |m| {
+            let non_win = them.non_win[m.config];
+            let non_win = if m.mirrored {
+                self.bits.mirror(non_win)
+            } else {
+                non_win
+            };
+            found |= non_win & !m.path_bits;
+            if need & !found == 0 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        found
     }
 }
 
@@ -351,7 +387,7 @@ impl Captures {
     ) -> Result<[Captures; 2], GenError> {
         let n = frame.n_outer;
         let mut bytes: [[Vec<u8>; 2]; 2] =
-            std::array::from_fn(|_| [vec![NONE; n * 64], vec![NONE; n * 64]]);
+            std::array::from_fn(|_| [zeroed(n * 64), zeroed(n * 64)]);
         let [[dtm_win, dtm_loss], [dtc_win, dtc_loss]] = &mut bytes;
         dtm_win
             .par_chunks_mut(64)
@@ -526,6 +562,17 @@ impl CaptureScan<'_, '_> {
         gone: &[usize],
         inner_at: Option<Square>,
     ) -> Result<[Value; 2], GenError> {
+        let mut n = self.place_outer(moved, gone);
+        if let Some(s) = inner_at {
+            self.placed[n] = (self.frame.inner, s);
+            n += 1;
+        }
+        self.subs.exit_values(self.mover.other(), &self.placed[..n])
+    }
+
+    /// Puts the outer pieces into `placed` as a capture leaves them (`moved` moved, `gone`
+    /// taken); returns how many there are.
+    fn place_outer(&mut self, moved: Option<(usize, Square)>, gone: &[usize]) -> usize {
         let mut n = 0;
         for (i, (&p, &s)) in self.frame.outer.iter().zip(self.sq).enumerate() {
             if gone.contains(&i) {
@@ -538,11 +585,25 @@ impl CaptureScan<'_, '_> {
             self.placed[n] = (p, s);
             n += 1;
         }
-        if let Some(s) = inner_at {
-            self.placed[n] = (self.frame.inner, s);
-            n += 1;
+        n
+    }
+
+    /// Notes the worth of a capture between outer pieces (`moved` moved, `gone` taken) in the
+    /// positions `at`, where the inner piece stays on its square.
+    fn record_outer_capture(
+        &mut self,
+        moved: Option<(usize, Square)>,
+        gone: &[usize],
+        at: u64,
+    ) -> Result<(), GenError> {
+        let n = self.place_outer(moved, gone);
+        let (frame, subs) = (self.frame, self.subs);
+        let exit =
+            subs.exit_values_with_free(self.mover.other(), &self.placed[..n], frame.inner)?;
+        for b in ones(at) {
+            self.record(b, exit.values(frame.bits.square(b)))?;
         }
-        self.subs.exit_values(self.mover.other(), &self.placed[..n])
+        Ok(())
     }
 
     /// Notes that a move from the position of bit `b` is worth `values`.
@@ -578,13 +639,10 @@ impl CaptureScan<'_, '_> {
                     let Some(kind) = frame.rules.capture(piece, x, victim, t.to) else {
                         continue;
                     };
-                    for b in ones(self.legal & !t.path_bits) {
-                        let inner_at = Some(frame.bits.square(b));
-                        let v = match kind {
-                            Capture::Trade => self.after(None, &[j, m], inner_at)?,
-                            Capture::Take => self.after(Some((j, t.to)), &[m], inner_at)?,
-                        };
-                        self.record(b, v)?;
+                    let at = self.legal & !t.path_bits;
+                    match kind {
+                        Capture::Trade => self.record_outer_capture(None, &[j, m], at)?,
+                        Capture::Take => self.record_outer_capture(Some((j, t.to)), &[m], at)?,
                     }
                 } else if frame.inner.color != self.mover {
                     let b = frame.bits.bit(t.to);
@@ -608,31 +666,48 @@ impl CaptureScan<'_, '_> {
     /// Den entries and captures by the inner piece (the mover's), from each of its squares.
     fn inner_moves(&mut self) -> Result<(), GenError> {
         let frame = self.frame;
-        for b in ones(self.legal) {
-            let x = frame.bits.square(b);
-            for t in &frame.inner_targets[x.index()] {
-                if t.path != 0 && frame.outer_on(self.sq, t.path) {
+        let (legal, sq) = (self.legal, self.sq);
+        let open = |b: u32, t: &Target| {
+            legal & (1 << b) != 0 && (t.path == 0 || !frame.outer_on(sq, t.path))
+        };
+        // Walked backwards from the squares that matter: most of the inner piece's moves are
+        // quiet, and the solve deals with those.
+        if let Some(den) = frame.board.den(frame.inner.color.other()) {
+            let into_den: Vec<u32> = frame.inner_sources[frame.bits.bit(den) as usize]
+                .iter()
+                .filter(|(b, t)| open(*b, t))
+                .map(|&(b, _)| b)
+                .collect();
+            for b in into_den {
+                self.record(b, DEN_ENTRY)?;
+            }
+        }
+        for (m, &victim_sq) in sq.iter().enumerate() {
+            let victim = frame.outer[m];
+            if victim.color == self.mover {
+                continue;
+            }
+            // A capture's worth depends on its kind only, not on where it comes from.
+            let (mut trade, mut take) = (None, None);
+            for (b, t) in &frame.inner_sources[frame.bits.bit(victim_sq) as usize] {
+                if !open(*b, t) {
                     continue;
                 }
-                if t.den {
-                    self.record(b, DEN_ENTRY)?;
-                    continue;
-                }
-                let Some(m) = self.sq.iter().position(|&s| s == t.to) else {
-                    continue;
-                };
-                let victim = frame.outer[m];
-                if victim.color == self.mover {
-                    continue;
-                }
+                let x = frame.bits.square(*b);
                 let Some(kind) = frame.rules.capture(frame.inner, x, victim, t.to) else {
                     continue;
                 };
                 let v = match kind {
-                    Capture::Trade => self.after(None, &[m], None)?,
-                    Capture::Take => self.after(None, &[m], Some(t.to))?,
+                    Capture::Trade => match trade {
+                        Some(v) => v,
+                        None => *trade.insert(self.after(None, &[m], None)?),
+                    },
+                    Capture::Take => match take {
+                        Some(v) => v,
+                        None => *take.insert(self.after(None, &[m], Some(t.to))?),
+                    },
                 };
-                self.record(b, v)?;
+                self.record(*b, v)?;
             }
         }
         Ok(())
@@ -653,8 +728,11 @@ struct Found {
 }
 
 /// Level `level` in configuration `o` for `mover`'s positions (`me`): the wins and losses it
-/// finds, and when a capture is next due there. `None` when there is nothing to note.
+/// finds, and when a capture is next due there. `pushed` are the positions that win by a quiet
+/// move into a position the other side lost at the last level ([`Frontier`]). `None` when
+/// there is nothing to note.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn sweep_config(
     frame: &Frame<'_>,
     mover: Color,
@@ -663,14 +741,12 @@ fn sweep_config(
     them: &SideState,
     level: u16,
     o: usize,
+    pushed: u64,
 ) -> Option<Found> {
-    let unresolved = frame.legal[o] & !me.resolved[o];
+    let unresolved = me.open[o];
     if unresolved == 0 {
         return None;
     }
-    let (into_loss, into_non_win) = frame.predecessors(mover, o, &them.loss_prev, |o2| {
-        frame.legal[o2] & !them.win[o2]
-    });
     let win_bytes: &[u8; 64] = caps.win[o * 64..(o + 1) * 64].try_into().expect("64 bytes");
     let loss_bytes: &[u8; 64] = caps.loss[o * 64..(o + 1) * 64]
         .try_into()
@@ -681,16 +757,23 @@ fn sweep_config(
     } else {
         0
     };
-    let capture_blocks = if caps.loss_any[o] & unresolved != 0 {
+    let w = unresolved & (pushed | capture_win);
+    // Whether each other open position has a quiet move that does not lose.
+    let need = unresolved & !w;
+    let into_non_win = if need == 0 {
+        0
+    } else {
+        frame.escapes(mover, o, them, need)
+    };
+    let capture_blocks = if caps.loss_any[o] & need != 0 {
         mask_above(loss_bytes, level)
     } else {
         0
     };
-    let w = unresolved & (into_loss | capture_win);
-    let l = unresolved & !w & !into_non_win & !capture_blocks;
+    let l = need & !into_non_win & !capture_blocks;
     // Positions left open that a capture decides later: a capture win, or a capture loss
     // that is all that holds off a loss (every quiet move already lets the opponent win).
-    let open = unresolved & !w & !l;
+    let open = need & !l;
     let waiting = open & !into_non_win & capture_blocks;
     let win_due = ones(open & caps.win_any[o]).map(|b| win_bytes[b as usize]);
     let loss_due = ones(waiting)
@@ -752,41 +835,147 @@ impl Marks {
     }
 }
 
-/// The configurations to examine at level `level` for `mover`: all of them at level 0; then
-/// those with an open position that has a quiet move into a position the other side resolved
-/// at the last level, and those where a capture comes due. In increasing order.
-fn candidates(
-    frame: &Frame<'_>,
-    mover: Color,
-    me: &mut SideState,
-    them: &SideState,
-    level: u16,
-    marks: &Marks,
-) -> Vec<u32> {
-    if level == 0 {
-        return (0..frame.n_outer as u32)
-            .filter(|&o| frame.legal[o as usize] != 0)
-            .collect();
-    }
-    let resolved = &me.resolved;
-    them.last
-        .par_iter()
-        .with_min_len(MIN_CONFIGS_PER_TASK)
-        .filter(|f| f.win | f.loss != 0)
-        .for_each(|f| {
-            frame.predecessor_configs(mover, f.o as usize, f.win | f.loss, |p, at| {
-                // Only where a position still open can move into what changed.
-                if at & frame.legal[p] & !resolved[p] != 0 {
-                    marks.mark(p as u32);
-                }
-            });
-        });
-    if let Some(due) = me.calendar.get_mut(usize::from(level)) {
-        for o in due.drain(..) {
-            marks.mark(o);
+/// What level `level` looks at for one side to move, gathered from what the other side
+/// resolved at the level before.
+///
+/// A position wins at `level` by a quiet move into a position the other side lost at the last
+/// level: those wins are pushed back from the losses, exactly, and need no further look. A
+/// position can become lost only when a quiet move of it led into a position the other side
+/// won at the last level, or a capture comes due: those configurations are examined in full
+/// ([`sweep_config`]), as are all of them at level 0.
+struct Frontier {
+    /// Configurations to examine in full.
+    examine: Marks,
+    /// Configurations with wins pushed into `wins`.
+    pushed: Marks,
+    /// Per configuration, positions that win by a quiet move into a loss.
+    wins: Vec<AtomicU64>,
+}
+
+/// One configuration of a level's frontier.
+#[derive(Debug, Clone, Copy)]
+struct Task {
+    o: u32,
+    examine: bool,
+    pushed: bool,
+}
+
+impl Frontier {
+    fn new(configs: usize) -> Frontier {
+        Frontier {
+            examine: Marks::new(configs),
+            pushed: Marks::new(configs),
+            wins: (0..configs).map(|_| AtomicU64::new(0)).collect(),
         }
     }
-    marks.drain()
+
+    #[inline]
+    fn push_wins(&self, o: usize, bits: u64) {
+        let word = &self.wins[o];
+        // Most pushes repeat: a plain load spares them the read-modify-write.
+        if word.load(Ordering::Relaxed) & bits == bits {
+            return;
+        }
+        if word.fetch_or(bits, Ordering::Relaxed) == 0 {
+            self.pushed.mark(o as u32);
+        }
+    }
+
+    /// The configurations of level `level` for `mover`, in increasing order.
+    fn gather(
+        &self,
+        frame: &Frame<'_>,
+        mover: Color,
+        me: &mut SideState,
+        them: &SideState,
+        level: u16,
+    ) -> Vec<Task> {
+        if level == 0 {
+            return (0..frame.n_outer as u32)
+                .filter(|&o| frame.legal[o as usize] != 0)
+                .map(|o| Task {
+                    o,
+                    examine: true,
+                    pushed: false,
+                })
+                .collect();
+        }
+        let open = &me.open;
+        them.last
+            .par_iter()
+            .with_min_len(MIN_CONFIGS_PER_TASK)
+            .for_each(|f| {
+                if f.loss != 0 {
+                    frame.predecessor_configs(mover, f.o as usize, f.loss, |p, at| {
+                        let wins = at & open[p];
+                        if wins != 0 {
+                            self.push_wins(p, wins);
+                        }
+                    });
+                }
+                if f.win != 0 {
+                    frame.predecessor_configs(mover, f.o as usize, f.win, |p, at| {
+                        // Only where a position still open can move into what was won.
+                        if at & open[p] != 0 {
+                            self.examine.mark(p as u32);
+                        }
+                    });
+                }
+            });
+        if let Some(due) = me.calendar.get_mut(usize::from(level)) {
+            for o in due.drain(..) {
+                self.examine.mark(o);
+            }
+        }
+        merge(self.examine.drain(), self.pushed.drain())
+    }
+
+    /// The positions pushed as wins into configuration `o`; they are cleared.
+    fn take_wins(&self, o: u32) -> u64 {
+        self.wins[o as usize].swap(0, Ordering::Relaxed)
+    }
+}
+
+/// The union of two increasing lists of configurations, as tasks.
+fn merge(examine: Vec<u32>, pushed: Vec<u32>) -> Vec<Task> {
+    let mut out = Vec::with_capacity(examine.len() + pushed.len());
+    let (mut a, mut b) = (
+        examine.into_iter().peekable(),
+        pushed.into_iter().peekable(),
+    );
+    loop {
+        let task = match (a.peek(), b.peek()) {
+            (None, None) => break,
+            (Some(&x), Some(&y)) if x == y => Task {
+                o: x,
+                examine: true,
+                pushed: true,
+            },
+            (Some(&x), Some(&y)) if x < y => Task {
+                o: x,
+                examine: true,
+                pushed: false,
+            },
+            (Some(&x), None) => Task {
+                o: x,
+                examine: true,
+                pushed: false,
+            },
+            (_, Some(&y)) => Task {
+                o: y,
+                examine: false,
+                pushed: true,
+            },
+        };
+        if task.examine {
+            a.next();
+        }
+        if task.pushed {
+            b.next();
+        }
+        out.push(task);
+    }
+    out
 }
 
 /// Writes the codes of what a level found into `codes` (one side's, `n_inner` per
@@ -816,31 +1005,32 @@ fn write_codes(frame: &Frame<'_>, codes: &mut [u16], found: &[Found], level: u16
         });
 }
 
-/// Per side to move: what is known of its positions.
+/// Per side to move: what is known of its positions, by configuration (in separate arrays:
+/// a level mostly reads one of them at many configurations).
 struct SideState {
-    /// Positions known won.
-    win: Vec<u64>,
-    /// Positions known won or lost.
-    resolved: Vec<u64>,
+    /// Legal positions not yet won or lost.
+    open: Vec<u64>,
+    /// Legal positions not (yet) won.
+    non_win: Vec<u64>,
     /// Positions lost at the last level (nonzero only in configurations of `last`).
     loss_prev: Vec<u64>,
+    /// The level the configuration is on the calendar for (0: none).
+    due: Vec<u8>,
     /// What the last level found, by configuration.
     last: Vec<Found>,
     /// Per level (a capture distance), configurations where a capture comes due.
     calendar: Vec<Vec<u32>>,
-    /// Per configuration, the level it is on the calendar for (0: none).
-    due: Vec<u8>,
 }
 
 impl SideState {
-    fn new(configs: usize) -> SideState {
+    fn new(frame: &Frame<'_>) -> SideState {
         SideState {
-            win: vec![0; configs],
-            resolved: vec![0; configs],
-            loss_prev: vec![0; configs],
+            open: frame.legal.clone(),
+            non_win: frame.legal.clone(),
+            loss_prev: zeroed(frame.n_outer),
+            due: zeroed(frame.n_outer),
             last: Vec::new(),
             calendar: vec![Vec::new(); usize::from(u8::MAX) + 1],
-            due: vec![0; configs],
         }
     }
 
@@ -851,8 +1041,8 @@ impl SideState {
         }
         for f in &found {
             let o = f.o as usize;
-            self.win[o] |= f.win;
-            self.resolved[o] |= f.win | f.loss;
+            self.open[o] &= !(f.win | f.loss);
+            self.non_win[o] &= !f.win;
             self.loss_prev[o] = f.loss;
             let booked = self.due[o];
             if f.due != 0 && (u16::from(booked) <= level || f.due < booked) {
@@ -902,8 +1092,8 @@ pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Sol
 fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, GenError> {
     let layout = frame.layout;
     let material = layout.material();
-    let mut sides: [SideState; 2] = std::array::from_fn(|_| SideState::new(frame.n_outer));
-    let marks = Marks::new(frame.n_outer);
+    let mut sides: [SideState; 2] = std::array::from_fn(|_| SideState::new(frame));
+    let frontier = Frontier::new(frame.n_outer);
     // Draws (0) where a position is legal, UNUSED elsewhere.
     let mut codes = vec![UNUSED; layout.len()];
     codes
@@ -927,12 +1117,26 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
                 Color::Red => (red, &*blue),
                 Color::Blue => (blue, &*red),
             };
-            let todo = candidates(frame, mover, me, them, level16, &marks);
+            let todo = frontier.gather(frame, mover, me, them, level16);
             let caps = &captures[mover.index()];
             let me = &*me;
             todo.par_iter()
                 .with_min_len(MIN_CONFIGS_PER_TASK)
-                .filter_map(|&o| sweep_config(frame, mover, caps, me, them, level16, o as usize))
+                .filter_map(|t| {
+                    // An examined configuration finds its pushed wins again.
+                    let pushed = if t.pushed { frontier.take_wins(t.o) } else { 0 };
+                    if t.examine {
+                        sweep_config(frame, mover, caps, me, them, level16, t.o as usize, pushed)
+                    } else {
+                        let win = me.open[t.o as usize] & pushed;
+                        (win != 0).then_some(Found {
+                            o: t.o,
+                            win,
+                            loss: 0,
+                            due: 0,
+                        })
+                    }
+                })
                 .collect::<Vec<Found>>()
         });
         let mut any = false;

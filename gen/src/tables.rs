@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use jtb_probe::{clock, Color, Layout, Material, Piece, RuleSet, Square, Value};
+use jtb_probe::{clock, Color, FreePieceIndex, Layout, Material, Piece, RuleSet, Square, Value};
 
 use crate::GenError;
 
@@ -69,6 +69,15 @@ impl Solved {
             Metric::Dtm => &self.codes,
             Metric::Dtc => &self.dtc_codes,
         }
+    }
+
+    /// What a move into entry `idx` is worth to the side that made it, in both metrics (see
+    /// [`SubTables::exit_values`]).
+    fn exit_values_of(&self, idx: usize) -> [Value; 2] {
+        [
+            self.value(idx).back_one_ply(),
+            clock::conversion_value(self.rule_wdl_at_zero(idx)),
+        ]
     }
 
     /// The rule value at clock 0 of entry `idx` (RULES.md 5.4).
@@ -199,11 +208,39 @@ impl SubTables {
     ) -> Result<[Value; 2], GenError> {
         Ok(match self.lookup(turn, placed)? {
             Lookup::Over(v) => [v.back_one_ply(); 2],
-            Lookup::Entry(table, idx) => [
-                table.value(idx).back_one_ply(),
-                clock::conversion_value(table.rule_wdl_at_zero(idx)),
-            ],
+            Lookup::Entry(table, idx) => table.exit_values_of(idx),
         })
+    }
+
+    /// [`SubTables::exit_values`] of the placements `fixed` plus `free` on any square, prepared
+    /// once for them all (a capture that leaves one piece where it stands, wherever that is).
+    ///
+    /// # Errors
+    /// [`GenError::MissingTable`] when the placements' table is not present.
+    pub(crate) fn exit_values_with_free(
+        &self,
+        turn: Color,
+        fixed: &[(Piece, Square)],
+        free: Piece,
+    ) -> Result<FreeExit<'_>, GenError> {
+        let mut material = Material::from_sets(0, 0).with(free);
+        for &(p, _) in fixed {
+            material = material.with(p);
+        }
+        if material.count(Color::Red) == 0 || material.count(Color::Blue) == 0 {
+            // A side is gone wherever the free piece stands.
+            let mut placed = fixed.to_vec();
+            placed.push((free, Square::new(0, 0)));
+            return Ok(FreeExit::Over(self.exit_values(turn, &placed)?));
+        }
+        let table = self
+            .get(material)
+            .ok_or(GenError::MissingTable(material.canonical()))?;
+        let index = table
+            .layout
+            .with_free_piece(turn, fixed, free)
+            .expect("a legal placement of the table's material has an index");
+        Ok(FreeExit::Entries(table, index))
     }
 
     /// Where the placement `placed` with `turn` to move stands: a finished game, or an entry.
@@ -227,6 +264,34 @@ impl SubTables {
             .index_of_placement(turn, placed)
             .expect("a legal placement of the table's material has an index");
         Ok(Lookup::Entry(table, idx))
+    }
+}
+
+/// The worth of a move that leaves its table, with one piece of the placement free: see
+/// [`SubTables::exit_values_with_free`].
+pub(crate) enum FreeExit<'a> {
+    /// The game is over wherever the piece stands.
+    Over([Value; 2]),
+    /// Entries of a smaller table.
+    Entries(&'a Solved, FreePieceIndex<'a>),
+}
+
+impl FreeExit<'_> {
+    /// The worth in both metrics with the free piece on `sq`.
+    ///
+    /// # Panics
+    /// If `sq` is outside the free piece's domain.
+    #[inline]
+    pub(crate) fn values(&self, sq: Square) -> [Value; 2] {
+        match self {
+            FreeExit::Over(v) => *v,
+            FreeExit::Entries(table, index) => {
+                let idx = index
+                    .index(sq)
+                    .expect("the free piece's square is in its domain");
+                Solved::exit_values_of(table, idx)
+            }
+        }
     }
 }
 

@@ -266,6 +266,69 @@ impl Layout {
         self.index_of_entry(turn, &squares[..k])
     }
 
+    /// The entries of the placements `fixed` plus `free` on any square, with `turn` to move,
+    /// prepared once so that each square then costs a table lookup and an addition (the
+    /// generator looks up every square of a piece that a capture leaves in place). `None` when
+    /// the material of `fixed` and `free` is not this table's in either orientation, or a fixed
+    /// piece is outside its domain.
+    #[must_use]
+    pub fn with_free_piece(
+        &self,
+        turn: Color,
+        fixed: &[(Piece, Square)],
+        free: Piece,
+    ) -> Option<FreePieceIndex<'_>> {
+        let mut material = Material::from_sets(0, 0).with(free);
+        for &(p, _) in fixed {
+            material = material.with(p);
+        }
+        let flip = self.flip_of(material)?;
+        let turn = if flip { turn.other() } else { turn };
+        let free = if flip {
+            Piece::new(free.color.other(), free.animal)
+        } else {
+            free
+        };
+        let free_at = self.pieces.iter().position(|&p| p == free)?;
+        let board = self.board;
+        let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+        for (i, &p) in self.pieces.iter().enumerate() {
+            if i != free_at {
+                let original = if flip {
+                    Piece::new(p.color.other(), p.animal)
+                } else {
+                    p
+                };
+                let &(_, sq) = fixed.iter().find(|(q, _)| *q == original)?;
+                squares[i] = if flip { board.mirror_rank(sq) } else { sq };
+            }
+        }
+        let k = self.pieces.len();
+        let base = |mirror: bool| {
+            let mut idx = turn.index() * self.side_stride;
+            for (i, &sq) in squares[..k].iter().enumerate() {
+                if i != free_at {
+                    let sq = if mirror { board.mirror_file(sq) } else { sq };
+                    idx += self.slot(i, sq)? * self.strides[i];
+                }
+            }
+            Some(idx)
+        };
+        // The first piece decides the mirroring: if it is fixed, once for all squares.
+        let mirror = (free_at != 0).then(|| squares[0].file() > (board.width - 1) / 2);
+        let bases = match mirror {
+            Some(m) => [base(m)?; 2],
+            None => [base(false)?, base(true)?],
+        };
+        Some(FreePieceIndex {
+            layout: self,
+            flip,
+            free_at,
+            mirror,
+            bases,
+        })
+    }
+
     /// Whether `material` is this table's with the colours swapped (`Some(false)`: as it is;
     /// `None`: another material).
     #[inline]
@@ -359,6 +422,41 @@ impl Layout {
     }
 }
 
+/// Entries of one placement with one piece free to stand anywhere: see
+/// [`Layout::with_free_piece`].
+#[derive(Debug, Clone)]
+pub struct FreePieceIndex<'a> {
+    layout: &'a Layout,
+    /// The placement is of the colour-flipped material.
+    flip: bool,
+    /// The free piece's place in table order.
+    free_at: usize,
+    /// Whether the placement is mirrored, when a fixed piece decides it.
+    mirror: Option<bool>,
+    /// The fixed pieces' part of the index: as they stand, and mirrored.
+    bases: [usize; 2],
+}
+
+impl FreePieceIndex<'_> {
+    /// The entry with the free piece on `sq`, as [`Layout::index_of_placement`] gives it.
+    /// `None` when `sq` is outside the free piece's domain.
+    #[must_use]
+    #[inline]
+    pub fn index(&self, sq: Square) -> Option<usize> {
+        let layout = self.layout;
+        let board = layout.board;
+        let sq = if self.flip { board.mirror_rank(sq) } else { sq };
+        let mirror = self
+            .mirror
+            .unwrap_or_else(|| sq.file() > (board.width - 1) / 2);
+        let sq = if mirror { board.mirror_file(sq) } else { sq };
+        let slot = layout.slots[self.free_at][sq.index()];
+        (slot != NO_SLOT).then(|| {
+            self.bases[usize::from(mirror)] + usize::from(slot) * layout.strides[self.free_at]
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,6 +499,46 @@ mod tests {
                 }
             }
             assert!(used > 0);
+        }
+    }
+
+    #[test]
+    fn free_piece_index_agrees_with_index_of_placement() {
+        for (rules, m) in [
+            (RuleSet::Mistboard, "LRvET"),
+            (RuleSet::Mistboard, "ETvLR"),
+            (RuleSet::Mistboard, "RvR"),
+            (RuleSet::Leiden, "TvLR"),
+            (RuleSet::Flip4x4, "ECvR"),
+        ] {
+            let l = Layout::new(rules, m.parse().unwrap());
+            let mut checked = 0;
+            for idx in (0..l.len()).step_by(l.len() / 200) {
+                let Some(p) = l.position(idx) else { continue };
+                for pos in [p.clone(), p.color_flipped(), p.mirrored()] {
+                    let placed: Vec<(Piece, Square)> = pos.pieces().collect();
+                    for (k, &(free, _)) in placed.iter().enumerate() {
+                        let fixed: Vec<(Piece, Square)> = placed
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, _)| i != k)
+                            .map(|(_, &x)| x)
+                            .collect();
+                        let free_index = l.with_free_piece(pos.turn(), &fixed, free).unwrap();
+                        for sq in l.board.squares() {
+                            if fixed.iter().any(|&(_, s)| s == sq) {
+                                continue;
+                            }
+                            let mut all = fixed.clone();
+                            all.push((free, sq));
+                            let want = l.index_of_placement(pos.turn(), &all);
+                            assert_eq!(free_index.index(sq), want, "{pos}: {free} on {sq}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1000, "{m}: {checked}");
         }
     }
 }

@@ -79,7 +79,7 @@ pub use crate::{
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
     format::{BlockFault, Header, Kind, SideStats, TableError, TableErrorKind},
-    index::{Entry, Layout},
+    index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},
     moves::{EndReason, IllegalMove, Move, MoveKind, Outcome},
     piece::{Animal, Color, Piece},
