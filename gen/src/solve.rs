@@ -53,6 +53,10 @@ const MAX_LEVEL: u16 = (u16::MAX - 2) / 2;
 /// tables of one piece count are solved in parallel anyway.
 const MIN_CONFIGS_PER_TASK: usize = 256;
 
+/// The most entries of a table whose two metrics are solved at once (every 4-piece table
+/// has fewer; the largest need about 30 MiB more so).
+const BOTH_METRICS_AT_ONCE: usize = 1 << 24;
+
 /// Capture marks: `ESCAPE` in the loss byte means a capture wins or draws.
 const ESCAPE: u8 = u8::MAX;
 const NONE: u8 = 0;
@@ -61,12 +65,17 @@ const NONE: u8 = 0;
 #[derive(Debug, Clone, Copy)]
 struct Target {
     to: Square,
+    /// `to` as a dense bitboard.
+    to_bit: u64,
     /// Water crossed by a jump (empty for a step).
     path: SquareSet,
     /// The same, as a dense bitboard.
     path_bits: u64,
     /// Whether `to` is the enemy den.
     den: bool,
+    /// For an outer piece, what the move adds to the configuration index; `None` when `to` is
+    /// outside the piece's domain (the first piece leaving its half of the board).
+    config_delta: Option<isize>,
 }
 
 /// Every destination of `piece` from every square, by [`Square::index`].
@@ -84,9 +93,11 @@ fn targets(rules: RuleSet, bits: &Bits, piece: Piece) -> Vec<Vec<Target>> {
             if rules.may_enter(piece, to) {
                 all[from.index()].push(Target {
                     to,
+                    to_bit: 1 << bits.bit(to),
                     path,
                     path_bits: bits.of_set(path),
                     den: Some(to) == enemy_den,
+                    config_delta: None,
                 });
             }
         }
@@ -167,7 +178,24 @@ impl<'a> Frame<'a> {
             }
             legal.push(if ok { domain_bits & !occupied } else { 0 });
         }
-        let outer_targets = outer.iter().map(|&p| targets(rules, &bits, p)).collect();
+        let outer_targets = outer
+            .iter()
+            .enumerate()
+            .map(|(j, &p)| {
+                let mut all = targets(rules, &bits, p);
+                for from in board.squares() {
+                    let Some(from_slot) = layout.slot(j, from) else {
+                        continue;
+                    };
+                    for t in &mut all[from.index()] {
+                        t.config_delta = layout.slot(j, t.to).map(|to_slot| {
+                            (to_slot as isize - from_slot as isize) * ostride[j] as isize
+                        });
+                    }
+                }
+                all
+            })
+            .collect();
         let inner_targets = targets(rules, &bits, inner);
         let mut inner_sources = vec![Vec::new(); 64];
         for x in board.squares() {
@@ -232,24 +260,29 @@ impl<'a> Frame<'a> {
         squares.iter().any(|&s| set & jtb_probe::bit(s) != 0)
     }
 
-    /// The configuration reached from `o` when outer piece `j` moves to `to`, and whether it is
+    /// The configuration reached from `o` when outer piece `j` moves by `t`, and whether it is
     /// stored mirrored (the first piece left its half of the board).
     #[inline]
-    fn moved(&self, o: usize, j: usize, to: Square) -> (usize, bool) {
-        let sq = self.squares(o);
-        match self.layout.slot(j, to) {
-            Some(slot) => {
-                let from = self.layout.slot(j, sq[j]).expect("in domain");
-                (o - from * self.ostride[j] + slot * self.ostride[j], false)
-            }
+    fn moved(&self, o: usize, j: usize, t: &Target) -> (usize, bool) {
+        match t.config_delta {
+            Some(delta) => (o.wrapping_add_signed(delta), false),
             None => {
-                let moved = sq
+                let moved = self
+                    .squares(o)
                     .iter()
                     .enumerate()
-                    .map(|(i, &s)| if i == j { to } else { s });
+                    .map(|(i, &s)| if i == j { t.to } else { s });
                 (self.config_of_mirrored(moved), true)
             }
         }
+    }
+
+    /// The squares of the outer pieces of configuration `o`, as a dense bitboard.
+    #[inline]
+    fn occupied(&self, o: usize) -> u64 {
+        self.squares(o)
+            .iter()
+            .fold(0, |occ, &s| occ | 1 << self.bits.bit(s))
     }
 
     /// Every quiet move of `mover`'s outer pieces from configuration `o`, until `f` breaks.
@@ -263,15 +296,16 @@ impl<'a> Frame<'a> {
         mut f: impl FnMut(OuterMove) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let sq = self.squares(o);
+        let occupied = self.occupied(o);
         for (j, piece) in self.outer.iter().enumerate() {
             if piece.color != mover {
                 continue;
             }
             for t in &self.outer_targets[j][sq[j].index()] {
-                if t.den || sq.contains(&t.to) || (t.path != 0 && self.outer_on(sq, t.path)) {
+                if t.den || (t.to_bit | t.path_bits) & occupied != 0 {
                     continue;
                 }
-                let (config, mirrored) = self.moved(o, j, t.to);
+                let (config, mirrored) = self.moved(o, j, t);
                 f(OuterMove {
                     config,
                     mirrored,
@@ -1071,13 +1105,21 @@ impl SideState {
 pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
-    // The captures of both metrics come from one pass; each set is dropped when its solve ends.
-    // (Its peak, both sets and the DTM codes, is no higher than the DTC solve's: one set and
-    // the codes of both metrics.)
+    // The captures of both metrics come from one pass. A small table solves both metrics at
+    // once, which keeps both cores busy through the many small levels; a large one solves
+    // them in turn and drops each capture set when its solve ends (the peak, both sets and
+    // the DTM codes, is then no higher than the DTC solve's: one set and the codes of both
+    // metrics).
     let [red_dtm, red_dtc] = Captures::compute(&frame, subs, Color::Red)?;
     let [blue_dtm, blue_dtc] = Captures::compute(&frame, subs, Color::Blue)?;
-    let codes = solve_metric(&frame, [red_dtm, blue_dtm])?;
-    let dtc_codes = solve_metric(&frame, [red_dtc, blue_dtc])?;
+    let dtm = || solve_metric(&frame, [red_dtm, blue_dtm]);
+    let dtc = || solve_metric(&frame, [red_dtc, blue_dtc]);
+    let (codes, dtc_codes) = if layout.len() <= BOTH_METRICS_AT_ONCE {
+        let (codes, dtc_codes) = rayon::join(dtm, dtc);
+        (codes?, dtc_codes?)
+    } else {
+        (dtm()?, dtc()?)
+    };
     Ok(Solved {
         layout,
         codes,
@@ -1087,7 +1129,7 @@ pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Sol
 
 /// Every entry's value code in the metric of `captures` (Red's, Blue's).
 ///
-/// Level `n` examines only the configurations that can change at `n` ([`candidates`]), so the
+/// Level `n` examines only the configurations that can change at `n` ([`Frontier`]), so the
 /// cost grows with the entries and their moves, not with the longest distance.
 fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, GenError> {
     let layout = frame.layout;
