@@ -2,15 +2,20 @@
 
 use std::{
     collections::{BTreeSet, HashMap},
+    io,
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{mpsc, Arc},
     time::{Duration, Instant},
 };
 
 use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, Value};
 use rayon::prelude::*;
 
-use crate::{plan, solve, write::write_table, GenError, Solved, SubTables};
+use crate::{
+    plan, solve,
+    write::{encode, write_files},
+    GenError, Solved, SubTables,
+};
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -220,6 +225,53 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
     remove_stale_temporaries(&opts.out.join(rules.name()));
     let mut summary = Summary::default();
     let todo = plan_work(opts, progress, &mut summary)?;
+    // Files are written on a thread of their own: syncing them to disk then holds up no
+    // core, and the next group is solved meanwhile.
+    std::thread::scope(|scope| {
+        let (files, to_write) = mpsc::channel();
+        let writer = scope.spawn(move || write_all(&opts.out, rules, &to_write, progress));
+        let solved = solve_groups(opts, progress, &todo, &mut summary, &files);
+        drop(files);
+        let written = writer.join().expect("the table writer does not panic");
+        // A failed write stops the solving too: report the write.
+        written?;
+        solved
+    })?;
+    Ok(summary)
+}
+
+/// A solved table's files, on their way to the writer.
+struct Encoded {
+    material: Material,
+    entries: u64,
+    started: Instant,
+    files: [(Kind, Vec<u8>); 3],
+}
+
+/// Writes every table that comes through `tables`, in turn, until the channel closes or a write
+/// fails (the channel then closes on the solving side too).
+fn write_all(
+    root: &Path,
+    rules: RuleSet,
+    tables: &mpsc::Receiver<Encoded>,
+    progress: &dyn Progress,
+) -> io::Result<()> {
+    for t in tables {
+        write_files(root, rules, t.material, &t.files)?;
+        progress.finished(t.material, t.entries, t.started.elapsed());
+    }
+    Ok(())
+}
+
+/// Solves the groups of `todo` in turn, each table handed to the writer as it is done.
+fn solve_groups(
+    opts: &GenOptions,
+    progress: &dyn Progress,
+    todo: &[Vec<Material>],
+    summary: &mut Summary,
+    writer: &mpsc::Sender<Encoded>,
+) -> Result<(), GenError> {
+    let rules = opts.rules;
     let mut solved_here: HashMap<Material, Arc<Solved>> = HashMap::new();
     for (g, missing) in todo.iter().enumerate() {
         if missing.is_empty() {
@@ -246,7 +298,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
             .collect();
         solved_here.retain(|m, _| needed_later.contains(m));
         let keep = |m: Material| needed_later.contains(&m);
-        for (m, entries, kept) in solve_group(opts, progress, missing, &subs, keep)? {
+        for (m, entries, kept) in solve_group(rules, progress, missing, &subs, keep, writer)? {
             summary.entries += entries;
             summary.generated.push(m);
             if let Some(solved) = kept {
@@ -254,7 +306,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
             }
         }
     }
-    Ok(summary)
+    Ok(())
 }
 
 /// Sorts the tables to generate from those already complete (reported kept), group by group,
@@ -335,29 +387,37 @@ fn require_needed(root: &Path, rules: RuleSet, targets: &[Material]) -> Result<(
     }
 }
 
-/// Solves and writes the tables of one piece count, which are independent of each other: in
-/// parallel, the larger first so that the last one to finish is small. Returns each table's
-/// entries, and the solved table itself where `keep` says a later group needs it (the others
-/// are dropped as soon as they are written).
+/// Solves and encodes the tables of one piece count, which are independent of each other: in
+/// parallel, the larger first so that the last one to finish is small; each goes to `writer`
+/// when done. Returns each table's entries, and the solved table itself where `keep` says a
+/// later group needs it (the others are dropped as soon as they are encoded).
 fn solve_group(
-    opts: &GenOptions,
+    rules: RuleSet,
     progress: &dyn Progress,
     group: &[Material],
     subs: &SubTables,
     keep: impl Fn(Material) -> bool + Sync,
+    writer: &mpsc::Sender<Encoded>,
 ) -> Result<Vec<(Material, u64, Option<Solved>)>, GenError> {
-    let rules = opts.rules;
     let mut order = group.to_vec();
     order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));
     order
         .par_iter()
         .map(|&m| {
-            let start = Instant::now();
+            let started = Instant::now();
             let entries = Layout::new(rules, m).len() as u64;
             progress.started(m, entries);
             let solved = solve(rules, m, subs)?;
-            write_table(&opts.out, &solved)?;
-            progress.finished(m, entries, start.elapsed());
+            let files = encode(&solved)?;
+            let table = Encoded {
+                material: m,
+                entries,
+                started,
+                files,
+            };
+            writer
+                .send(table)
+                .map_err(|_| io::Error::other("the table writer stopped"))?;
             Ok((m, entries, keep(m).then_some(solved)))
         })
         .collect()

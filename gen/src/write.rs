@@ -9,7 +9,7 @@ use std::{
 use jtb_probe::{
     clock::Category,
     format::{self, table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
-    Layout, Value,
+    Layout, Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -71,32 +71,44 @@ struct Tally {
 impl Tally {
     /// Notes entry `idx`, of side to move `side`, counted `weight` times.
     fn note(&mut self, idx: usize, side: usize, weight: u64, [value, dtc]: [Value; 2], limit: u32) {
-        let s = &mut self.stats[0][side];
-        match value {
-            Value::Win(d) => {
-                s.wins += weight;
-                self.longest[0][side].note(d, idx);
-            }
-            Value::Draw => s.draws += weight,
-            Value::Loss(_) => s.losses += weight,
-        }
-        let s = &mut self.stats[1][side];
-        match Category::of(value.wdl(), dtc, limit) {
-            Category::Win => s.wins += weight,
-            Category::Loss => s.losses += weight,
-            Category::Draw => s.draws += weight,
-            Category::CursedWin => {
-                s.draws += weight;
-                s.cursed_wins += weight;
-            }
-            Category::BlessedLoss => {
-                s.draws += weight;
-                s.blessed_losses += weight;
-            }
+        self.count(side, value.wdl(), dtc, weight, limit);
+        if let Value::Win(d) = value {
+            self.longest[0][side].note(d, idx);
         }
         if let Value::Win(d) = dtc {
             self.longest[1][side].note(d, idx);
         }
+    }
+
+    /// Counts `n` entries of side to move `side` with the plain value `plain` and the DTC
+    /// `dtc`.
+    fn count(&mut self, side: usize, plain: Wdl, dtc: Value, n: u64, limit: u32) {
+        let s = &mut self.stats[0][side];
+        match plain {
+            Wdl::Win => s.wins += n,
+            Wdl::Draw => s.draws += n,
+            Wdl::Loss => s.losses += n,
+        }
+        let s = &mut self.stats[1][side];
+        match Category::of(plain, dtc, limit) {
+            Category::Win => s.wins += n,
+            Category::Loss => s.losses += n,
+            Category::Draw => s.draws += n,
+            Category::CursedWin => {
+                s.draws += n;
+                s.cursed_wins += n;
+            }
+            Category::BlessedLoss => {
+                s.draws += n;
+                s.blessed_losses += n;
+            }
+        }
+    }
+
+    /// Whether a win of code `code` is at least as long as the longest of `metric` for `side`
+    /// so far (it must then be noted with its entry).
+    fn long_win(&self, metric: usize, side: usize, code: u16) -> bool {
+        code % 2 == 1 && code / 2 >= self.longest[metric][side].plies
     }
 
     fn merge(mut self, other: Tally) -> Tally {
@@ -151,10 +163,34 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2]) {
             let codes = &solved.codes[start..start + run];
             let dtc_codes = &solved.dtc_codes[start..start + run];
             let mut tally = Tally::default();
+            // Most entries are only counted, by plain value and DTC code; the rest (long wins,
+            // codes past a byte) are noted one by one.
+            let mut counts = [[0u64; 256]; 3];
+            let value = |c| Value::from_code(c).expect("a solved entry");
             for (i, (&dtm, &dtc)) in codes.iter().zip(dtc_codes).enumerate() {
-                if dtm != UNUSED {
-                    let value = |c| Value::from_code(c).expect("a solved entry");
+                if dtm == UNUSED {
+                    continue;
+                }
+                if dtm < 256
+                    && dtc < 256
+                    && !tally.long_win(0, side, dtm)
+                    && !tally.long_win(1, side, dtc)
+                {
+                    let plain = match dtm {
+                        0 => 0,
+                        c if c % 2 == 1 => 1,
+                        _ => 2,
+                    };
+                    counts[plain][usize::from(dtc)] += 1;
+                } else {
                     tally.note(start + i, side, weight, [value(dtm), value(dtc)], limit);
+                }
+            }
+            for (plain, by_dtc) in [Wdl::Draw, Wdl::Win, Wdl::Loss].into_iter().zip(&counts) {
+                for (dtc, &n) in (0u16..).zip(by_dtc) {
+                    if n != 0 {
+                        tally.count(side, plain, value(dtc), n * weight, limit);
+                    }
                 }
             }
             tally
@@ -350,15 +386,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Any I/O error, naming the file.
 pub fn write_table(root: &Path, solved: &Solved) -> io::Result<()> {
     let layout = &solved.layout;
-    let files = encode(solved)?;
-    let dir = root.join(layout.rules().name());
+    write_files(root, layout.rules(), layout.material(), &encode(solved)?)
+}
+
+/// Writes the encoded files of a table ([`encode`]) under `root`, atomically each, in the
+/// order given (the WDL file last).
+///
+/// # Errors
+/// Any I/O error, naming the file.
+pub fn write_files(
+    root: &Path,
+    rules: jtb_probe::RuleSet,
+    material: jtb_probe::Material,
+    files: &[(Kind, Vec<u8>)],
+) -> io::Result<()> {
+    let dir = root.join(rules.name());
     fs::create_dir_all(&dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    for (kind, bytes) in &files {
-        write_atomic(
-            &table_path(root, layout.rules(), layout.material(), *kind),
-            bytes,
-        )?;
+    for (kind, bytes) in files {
+        write_atomic(&table_path(root, rules, material, *kind), bytes)?;
     }
     Ok(())
 }

@@ -84,6 +84,42 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
     assert_eq!(files(&dir), fb);
 }
 
+#[test]
+fn a_failed_write_stops_the_generation_with_an_error_naming_the_file() {
+    // Files are written on a thread of their own while later tables are solved: a write that
+    // fails must still end the run with its error, and leave no file of that table.
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("mistboard");
+    fs::create_dir_all(tables.join("LRvE.dtm")).unwrap();
+    let opts = GenOptions {
+        rules: RuleSet::Mistboard,
+        targets: vec!["LRvE".parse().unwrap()],
+        out: dir.path().to_owned(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    let err = generate(&opts, &Silent).unwrap_err().to_string();
+    assert!(err.contains("LRvE.dtm"), "{err}");
+    assert!(!tables.join("LRvE.wdl").exists());
+    // Nothing half-written is left under a temporary name either.
+    let strays: Vec<_> = fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(strays.is_empty(), "{strays:?}");
+
+    // An output root that cannot be a directory fails at once, naming it.
+    let file = dir.path().join("plain-file");
+    fs::write(&file, b"not a directory").unwrap();
+    let opts = GenOptions {
+        out: file.clone(),
+        ..opts
+    };
+    let err = generate(&opts, &Silent).unwrap_err().to_string();
+    assert!(err.contains("plain-file"), "{err}");
+}
+
 fn expect_error(path: &Path, rules: RuleSet, material: &str, kind: Kind) -> TableErrorKind {
     let m: Material = material.parse().unwrap();
     match TableFile::open_expecting(path, rules, m, kind).and_then(|f| {
