@@ -6,12 +6,12 @@ use jtb_probe::{Board, Square, SquareSet};
 #[derive(Debug)]
 pub struct Bits {
     width: u32,
-    height: u32,
     all: u64,
     not_first_file: u64,
     not_last_file: u64,
-    /// Bit-reversal of one rank's `width` bits.
-    reversed_rank: Vec<u64>,
+    /// Delta swaps that reverse the bits of every rank at once: shift, and the lower bit of
+    /// each pair swapped.
+    mirror_swaps: Vec<(u32, u64)>,
     dense: [u8; Square::LIMIT],
     squares: Vec<Square>,
 }
@@ -40,21 +40,27 @@ impl Bits {
             }
         }
         squares.sort_by_key(|s| dense[s.index()]);
-        let reversed_rank = (0..1u64 << width)
-            .map(|r| {
-                (0..width)
-                    .filter(|i| r >> i & 1 != 0)
-                    .map(|i| 1 << (width - 1 - i))
-                    .sum()
-            })
-            .collect();
+        // Reversing a block swaps its lower and upper halves (a middle bit stays), then reverses
+        // each half: one delta swap per halving, for all ranks at once.
+        let mut mirror_swaps = Vec::new();
+        let (mut starts, mut len) = (vec![0u32], width);
+        while len > 1 {
+            let half = len / 2;
+            let shift = len - half;
+            let lower: u64 = (0..height)
+                .flat_map(|r| starts.iter().map(move |&s| r * width + s))
+                .map(|at| ((1u64 << half) - 1) << at)
+                .sum();
+            mirror_swaps.push((shift, lower));
+            starts = starts.iter().flat_map(|&s| [s, s + shift]).collect();
+            len = half;
+        }
         Bits {
             width,
-            height,
             all,
             not_first_file: all & !first,
             not_last_file: all & !last,
-            reversed_rank,
+            mirror_swaps,
             dense,
             squares,
         }
@@ -92,14 +98,12 @@ impl Bits {
 
     /// The bitboard mirrored across the central file.
     #[inline]
-    pub fn mirror(&self, set: u64) -> u64 {
-        let mask = (1u64 << self.width) - 1;
-        let mut out = 0;
-        for r in 0..self.height {
-            let shift = r * self.width;
-            out |= self.reversed_rank[((set >> shift) & mask) as usize] << shift;
+    pub fn mirror(&self, mut set: u64) -> u64 {
+        for &(shift, lower) in &self.mirror_swaps {
+            let t = ((set >> shift) ^ set) & lower;
+            set ^= t ^ (t << shift);
         }
-        out
+        set
     }
 }
 
