@@ -402,50 +402,157 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// Shortest capture win and longest capture loss per position (64 per configuration).
+/// The moves that leave the table, for one metric and one side to move: per position, the
+/// shortest capture win and the longest capture loss (or an escape: a capture that wins or
+/// draws).
 struct Captures {
-    win: Vec<u8>,
-    loss: Vec<u8>,
-    /// Per configuration, the bits with a nonzero byte.
+    /// Per configuration, the positions with a capture win.
     win_any: Vec<u64>,
+    /// Per configuration, the positions with a capture loss or an escape.
     loss_any: Vec<u64>,
+    distances: Distances,
+}
+
+/// How far the captures of a metric reach.
+enum Distances {
+    /// Per position (64 per configuration): the shortest capture win and the longest capture
+    /// loss ([`ESCAPE`]: a capture wins or draws), in plies; 0 where there is none. Distance to
+    /// mate.
+    Plies { win: Vec<u8>, loss: Vec<u8> },
+    /// Every capture is decided in one ply: distance to conversion, where a capture is worth
+    /// the smaller position's rule value at once. Per configuration, the positions with an
+    /// escape. A byte a position would take the whole solve.
+    OnePly { escape: Vec<u64> },
 }
 
 impl Captures {
     /// The captures with `mover` to move in both metrics (distance to mate, distance to
     /// conversion), from one pass over the moves that leave the table.
+    ///
+    /// # Panics
+    /// If a capture is worth more than one ply in distance to conversion (it never is: a
+    /// capture converts at once).
     fn compute(
         frame: &Frame<'_>,
         subs: &SubTables,
         mover: Color,
     ) -> Result<[Captures; 2], GenError> {
         let n = frame.n_outer;
-        let mut bytes: [[Vec<u8>; 2]; 2] =
-            std::array::from_fn(|_| [zeroed(n * 64), zeroed(n * 64)]);
-        let [[dtm_win, dtm_loss], [dtc_win, dtc_loss]] = &mut bytes;
-        dtm_win
-            .par_chunks_mut(64)
-            .zip(dtm_loss.par_chunks_mut(64))
-            .zip(dtc_win.par_chunks_mut(64).zip(dtc_loss.par_chunks_mut(64)))
+        let (mut win, mut loss): (Vec<u8>, Vec<u8>) = (zeroed(n * 64), zeroed(n * 64));
+        // Distance to conversion: (win_any, loss_any, escape) per configuration.
+        let mut one_ply: Vec<[u64; 3]> = zeroed(n);
+        win.par_chunks_mut(64)
+            .zip(loss.par_chunks_mut(64))
+            .zip(one_ply.par_iter_mut())
             .enumerate()
-            .try_for_each(|(o, (dtm, dtc))| captures_of(frame, subs, mover, o, [dtm, dtc]))?;
+            .try_for_each(|(o, ((dtm_win, dtm_loss), dtc))| {
+                let (mut dtc_win, mut dtc_loss) = ([NONE; 64], [NONE; 64]);
+                let bytes = [(dtm_win, dtm_loss), (&mut dtc_win[..], &mut dtc_loss[..])];
+                captures_of(frame, subs, mover, o, bytes)?;
+                let (win_any, loss_any) = (nonzero(&dtc_win), nonzero(&dtc_loss));
+                let escape = bytes16_where(&dtc_loss, ESCAPE, Compare::Equal);
+                let one = bytes16_where(&dtc_loss, 1, Compare::Equal);
+                assert!(
+                    win_any == bytes16_where(&dtc_win, 1, Compare::Equal)
+                        && loss_any == escape | one,
+                    "a capture decides the distance to conversion in one ply"
+                );
+                *dtc = [win_any, loss_any, escape];
+                Ok::<_, GenError>(())
+            })?;
         let any = |bytes: &[u8]| {
             bytes
-                .par_chunks(64)
-                .map(|c| mask(c, |b| b != NONE))
+                .par_chunks_exact(64)
+                .map(|c| nonzero(c.try_into().expect("64 bytes")))
                 .collect()
         };
-        Ok(bytes.map(|[win, loss]| Captures {
+        let dtm = Captures {
             win_any: any(&win),
             loss_any: any(&loss),
-            win,
-            loss,
-        }))
+            distances: Distances::Plies { win, loss },
+        };
+        let field = |i: usize| one_ply.par_iter().map(|bits| bits[i]).collect();
+        let dtc = Captures {
+            win_any: field(0),
+            loss_any: field(1),
+            distances: Distances::OnePly { escape: field(2) },
+        };
+        Ok([dtm, dtc])
+    }
+
+    /// The positions of configuration `o` whose capture win falls at `level` (where they
+    /// have one).
+    #[inline]
+    fn wins_at(&self, o: usize, level: u16) -> u64 {
+        match &self.distances {
+            Distances::Plies { win, .. } => mask_equal(bytes_of(win, o), level),
+            Distances::OnePly { .. } => {
+                if level == 1 {
+                    self.win_any[o]
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
+    /// The positions of configuration `o` that a capture keeps from losing at `level`: a
+    /// capture loss longer than `level`, or an escape.
+    #[inline]
+    fn blocks(&self, o: usize, level: u16) -> u64 {
+        match &self.distances {
+            Distances::Plies { loss, .. } => mask_above(bytes_of(loss, o), level),
+            Distances::OnePly { escape } => {
+                if level == 0 {
+                    self.loss_any[o]
+                } else {
+                    escape[o]
+                }
+            }
+        }
+    }
+
+    /// The first level after `level` at which a capture decides one of the positions `wins`
+    /// (capture wins) or `waiting` (held off a loss only by a capture loss) of configuration
+    /// `o`; 0 if none does.
+    #[inline]
+    fn next_due(&self, o: usize, wins: u64, waiting: u64, level: u16) -> u8 {
+        match &self.distances {
+            Distances::Plies { win, loss } => {
+                let (win, loss) = (bytes_of(win, o), bytes_of(loss, o));
+                let win_due = ones(wins).map(|b| win[b as usize]);
+                let loss_due = ones(waiting)
+                    .map(|b| loss[b as usize])
+                    .filter(|&d| d != ESCAPE);
+                win_due
+                    .chain(loss_due)
+                    .filter(|&d| u16::from(d) > level)
+                    .min()
+                    .unwrap_or(0)
+            }
+            Distances::OnePly { escape } => {
+                let due = wins | (waiting & !escape[o]) != 0;
+                u8::from(level == 0 && due)
+            }
+        }
     }
 }
 
-/// The bits of the 64 bytes that satisfy `f`.
+/// The 64 bytes of configuration `o`.
 #[inline]
+fn bytes_of(bytes: &[u8], o: usize) -> &[u8; 64] {
+    bytes[o * 64..(o + 1) * 64].try_into().expect("64 bytes")
+}
+
+/// The bits of the 64 bytes that are not [`NONE`].
+#[inline]
+fn nonzero(bytes: &[u8; 64]) -> u64 {
+    !bytes16_where(bytes, NONE, Compare::Equal)
+}
+
+/// The bits of the 64 bytes that satisfy `f` (the plain loop the byte compares are tested
+/// against).
+#[cfg(test)]
 fn mask(bytes: &[u8], f: impl Fn(u8) -> bool) -> u64 {
     bytes
         .iter()
@@ -781,13 +888,9 @@ fn sweep_config(
     if unresolved == 0 {
         return None;
     }
-    let win_bytes: &[u8; 64] = caps.win[o * 64..(o + 1) * 64].try_into().expect("64 bytes");
-    let loss_bytes: &[u8; 64] = caps.loss[o * 64..(o + 1) * 64]
-        .try_into()
-        .expect("64 bytes");
     let wins_by_capture = caps.win_any[o] & unresolved;
     let capture_win = if level > 0 && wins_by_capture != 0 {
-        mask_equal(win_bytes, level)
+        caps.wins_at(o, level)
     } else {
         0
     };
@@ -800,7 +903,7 @@ fn sweep_config(
         frame.escapes(mover, o, them, need)
     };
     let capture_blocks = if caps.loss_any[o] & need != 0 {
-        mask_above(loss_bytes, level)
+        caps.blocks(o, level)
     } else {
         0
     };
@@ -809,15 +912,7 @@ fn sweep_config(
     // that is all that holds off a loss (every quiet move already lets the opponent win).
     let open = need & !l;
     let waiting = open & !into_non_win & capture_blocks;
-    let win_due = ones(open & caps.win_any[o]).map(|b| win_bytes[b as usize]);
-    let loss_due = ones(waiting)
-        .map(|b| loss_bytes[b as usize])
-        .filter(|&d| d != ESCAPE);
-    let due = win_due
-        .chain(loss_due)
-        .filter(|&d| u16::from(d) > level)
-        .min()
-        .unwrap_or(0);
+    let due = caps.next_due(o, open & caps.win_any[o], waiting, level);
     (w | l != 0 || due != 0).then_some(Found {
         o: o as u32,
         win: w,
@@ -1197,7 +1292,7 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
 
 #[cfg(test)]
 mod tests {
-    use super::{mask, mask_above, mask_equal};
+    use super::{mask, mask_above, mask_equal, nonzero};
 
     #[test]
     fn byte_masks_agree_with_the_plain_loop() {
@@ -1211,5 +1306,6 @@ mod tests {
             assert_eq!(mask_equal(&bytes, level), equal, "== {level}");
             assert_eq!(mask_above(&bytes, level), above, "> {level}");
         }
+        assert_eq!(nonzero(&bytes), mask(&bytes, |b| b != 0));
     }
 }
