@@ -190,11 +190,12 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenE
 #[must_use]
 pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     /// The solver's words of 8 bytes per configuration: per side 3 bitboards and at most two
-    /// levels' lists of what was found (3 words an entry), the frontier's pushed wins, and the
-    /// frame's.
-    const BITBOARD_ARRAYS: u64 = 24;
-    /// Capture bytes per position slot: win and loss, per side to move, per metric.
-    const CAPTURE_BYTES: u64 = 2 * 2 * 2;
+    /// levels' lists of what was found (3 words an entry), the frontier's pushed wins, the
+    /// frame's, and per side the capture masks (2 of distance to mate, 3 of distance to
+    /// conversion).
+    const BITBOARD_ARRAYS: u64 = 34;
+    /// Capture bytes per position slot: win and loss of distance to mate, per side to move.
+    const CAPTURE_BYTES: u64 = 2 * 2;
     /// Code bytes per entry: a `u16` per metric.
     const CODE_BYTES: u64 = 2 * 2;
     /// The writer's bytes per entry: the raw file image (up to 2) and the compressed one.
