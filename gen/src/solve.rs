@@ -30,9 +30,7 @@
 //! RULES.md section 5), where every capture or trade is worth the smaller position's rule value
 //! at clock 0, one ply away.
 
-use jtb_probe::{
-    Board, Capture, Color, Layout, Material, Piece, RuleSet, Square, SquareSet, Value,
-};
+use jtb_probe::{Board, Capture, Color, Layout, Material, Piece, RuleSet, Square, Value};
 use rayon::prelude::*;
 use std::{
     ops::ControlFlow,
@@ -67,9 +65,7 @@ struct Target {
     to: Square,
     /// `to` as a dense bitboard.
     to_bit: u64,
-    /// Water crossed by a jump (empty for a step).
-    path: SquareSet,
-    /// The same, as a dense bitboard.
+    /// Water crossed by a jump, as a dense bitboard (empty for a step).
     path_bits: u64,
     /// Whether `to` is the enemy den.
     den: bool,
@@ -94,7 +90,6 @@ fn targets(rules: RuleSet, bits: &Bits, piece: Piece) -> Vec<Vec<Target>> {
                 all[from.index()].push(Target {
                     to,
                     to_bit: 1 << bits.bit(to),
-                    path,
                     path_bits: bits.of_set(path),
                     den: Some(to) == enemy_den,
                     config_delta: None,
@@ -142,7 +137,7 @@ struct Frame<'a> {
     /// By the dense bit of a square, the inner piece's moves onto it: dense from-bit and move.
     inner_sources: Vec<Vec<(u32, Target)>>,
     /// The inner piece's river jumps: dense from-bit, dense to-bit, water crossed.
-    inner_jumps: Vec<(u64, u64, SquareSet)>,
+    inner_jumps: Vec<(u64, u64, u64)>,
     /// The squares the inner piece can jump to.
     inner_jump_targets: u64,
 }
@@ -203,11 +198,11 @@ impl<'a> Frame<'a> {
                 inner_sources[bits.bit(t.to) as usize].push((bits.bit(x), *t));
             }
         }
-        let inner_jumps: Vec<(u64, u64, SquareSet)> = board
+        let inner_jumps: Vec<(u64, u64, u64)> = board
             .squares()
             .flat_map(|x| inner_targets[x.index()].iter().map(move |t| (x, t)))
-            .filter(|(_, t)| t.path != 0)
-            .map(|(x, t)| (1u64 << bits.bit(x), 1u64 << bits.bit(t.to), t.path))
+            .filter(|(_, t)| t.path_bits != 0)
+            .map(|(x, t)| (1u64 << bits.bit(x), t.to_bit, t.path_bits))
             .collect();
         let inner_jump_targets = inner_jumps.iter().fold(0, |all, &(_, to, _)| all | to);
         Frame {
@@ -254,10 +249,6 @@ impl<'a> Frame<'a> {
             n += 1;
         }
         self.config_of(&image[..n])
-    }
-
-    fn outer_on(&self, squares: &[Square], set: SquareSet) -> bool {
-        squares.iter().any(|&s| set & jtb_probe::bit(s) != 0)
     }
 
     /// The configuration reached from `o` when outer piece `j` moves by `t`, and whether it is
@@ -337,8 +328,9 @@ impl<'a> Frame<'a> {
         if self.inner.color == mover {
             let mut from = self.bits.step_sources(changed);
             if changed & self.inner_jump_targets != 0 {
+                let occupied = self.occupied(o);
                 for &(source, to, path) in &self.inner_jumps {
-                    if changed & to != 0 && !self.outer_on(sq, path) {
+                    if changed & to != 0 && path & occupied == 0 {
                         from |= source;
                     }
                 }
@@ -373,9 +365,9 @@ impl<'a> Frame<'a> {
             let non_win = them.non_win[o];
             found |= self.bits.step_sources(non_win);
             if non_win & self.inner_jump_targets != 0 {
-                let sq = self.squares(o);
+                let occupied = self.occupied(o);
                 for &(from, to, path) in &self.inner_jumps {
-                    if non_win & to != 0 && !self.outer_on(sq, path) {
+                    if non_win & to != 0 && path & occupied == 0 {
                         found |= from;
                     }
                 }
@@ -661,6 +653,7 @@ fn captures_of(
         subs,
         mover,
         sq: frame.squares(o),
+        occupied: frame.occupied(o),
         legal,
         bytes,
         placed: [(frame.inner, Square::new(0, 0)); Layout::MAX_PIECES],
@@ -684,8 +677,9 @@ struct CaptureScan<'a, 'b> {
     frame: &'a Frame<'a>,
     subs: &'a SubTables,
     mover: Color,
-    /// The outer pieces' squares.
+    /// The outer pieces' squares, and as a dense bitboard.
     sq: &'a [Square],
+    occupied: u64,
     /// The inner squares that make legal positions.
     legal: u64,
     /// Per metric, the win and loss bytes of the configuration's 64 positions.
@@ -765,7 +759,7 @@ impl CaptureScan<'_, '_> {
             }
             let x = self.sq[j];
             for t in &frame.outer_targets[j][x.index()] {
-                if t.path != 0 && frame.outer_on(self.sq, t.path) {
+                if t.path_bits & self.occupied != 0 {
                     continue;
                 }
                 if t.den {
@@ -807,10 +801,8 @@ impl CaptureScan<'_, '_> {
     /// Den entries and captures by the inner piece (the mover's), from each of its squares.
     fn inner_moves(&mut self) -> Result<(), GenError> {
         let frame = self.frame;
-        let (legal, sq) = (self.legal, self.sq);
-        let open = |b: u32, t: &Target| {
-            legal & (1 << b) != 0 && (t.path == 0 || !frame.outer_on(sq, t.path))
-        };
+        let (legal, occupied, sq) = (self.legal, self.occupied, self.sq);
+        let open = |b: u32, t: &Target| legal & (1 << b) != 0 && t.path_bits & occupied == 0;
         // Walked backwards from the squares that matter: most of the inner piece's moves are
         // quiet, and the solve deals with those.
         if let Some(den) = frame.board.den(frame.inner.color.other()) {
