@@ -13,7 +13,7 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
-use crate::{memory::zeroed, Solved, UNUSED};
+use crate::{Solved, UNUSED};
 
 /// zstd level of the blocks of the files. On a seventh of the 4-piece files, level 5 against
 /// level 12 makes DTM files 10% larger at a twelfth of the time (3.96 s against 48 s), WDL
@@ -66,6 +66,8 @@ impl Longest {
 struct Tally {
     stats: [[SideStats; 2]; 2],
     longest: [[Longest; 2]; 2],
+    /// Per metric, whether a code needs two bytes.
+    wide: [bool; 2],
 }
 
 impl Tally {
@@ -112,6 +114,9 @@ impl Tally {
     }
 
     fn merge(mut self, other: Tally) -> Tally {
+        for (mine, theirs) in self.wide.iter_mut().zip(other.wide) {
+            *mine |= theirs;
+        }
         for (mine, theirs) in self
             .stats
             .iter_mut()
@@ -136,12 +141,22 @@ impl Tally {
     }
 }
 
+/// What the headers of a solved table's files say of it, and how wide its codes are.
+pub struct Summary {
+    /// Plain values (for the WDL and DTM files).
+    pub plain: [SideStats; 2],
+    /// Values under the clock rule at clock 0 (for the DTC file).
+    pub rule: [SideStats; 2],
+    /// The encodings of the DTM and the DTC file: one byte an entry where every code fits.
+    pub encodings: [Encoding; 2],
+}
+
 /// Statistics of a solved table: plain values (for the WDL and DTM files), and values under
-/// the clock rule at clock 0 (for the DTC file).
+/// the clock rule at clock 0 (for the DTC file); and the encodings its codes need.
 ///
 /// # Panics
 /// If the table was not made by the solver (its unused entries must hold [`UNUSED`]).
-pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2]) {
+pub fn summarize(solved: &Solved) -> Summary {
     let layout = &solved.layout;
     let limit = layout.rules().clock_limit();
     let side_len = layout.side_len();
@@ -183,6 +198,8 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2]) {
                     };
                     counts[plain][usize::from(dtc)] += 1;
                 } else {
+                    tally.wide[0] |= dtm > 0xff;
+                    tally.wide[1] |= dtc > 0xff;
                     tally.note(start + i, side, weight, [value(dtm), value(dtc)], limit);
                 }
             }
@@ -199,6 +216,7 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2]) {
     let Tally {
         stats: [mut plain, mut rule],
         longest,
+        wide,
     } = tally;
     for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
         for (s, l) in stats.iter_mut().zip(longest) {
@@ -206,126 +224,112 @@ pub fn summarize(solved: &Solved) -> ([SideStats; 2], [SideStats; 2]) {
             s.longest_win_position = l.position(layout);
         }
     }
-    (plain, rule)
+    Summary {
+        plain,
+        rule,
+        encodings: wide.map(|w| if w { Encoding::Code16 } else { Encoding::Code8 }),
+    }
 }
 
 /// The fewest entries a parallel task of [`summarize`] takes.
 const SUMMARY_MIN_ENTRIES: usize = 1 << 14;
 
-/// Entries per piece of the parallel filling of file images (a multiple of 4: WDL packs four
-/// entries a byte).
-const FILL_CHUNK: usize = 1 << 16;
-
-/// Writes the entries of `codes` into a file image `raw` of `width` bytes per `FILL_CHUNK`
-/// entries, in parallel: `put(out, i, code)` stores entry `i` of a piece. Entries that `keep`
-/// rejects (don't-care) take the code of the kept entry before them (0 at the start): they
-/// continue the runs around them, which compresses best.
-fn fill(
-    raw: &mut [u8],
-    width: usize,
-    codes: &[u16],
-    keep: impl Fn(usize) -> bool + Sync,
-    put: impl Fn(&mut [u8], usize, u16) + Sync,
-) {
-    raw.par_chunks_mut(width).enumerate().for_each(|(c, out)| {
-        let start = c * FILL_CHUNK;
-        let end = (start + FILL_CHUNK).min(codes.len());
-        let mut last = (0..start).rev().find(|&i| keep(i)).map_or(0, |i| codes[i]);
-        for (i, &code) in codes[start..end].iter().enumerate() {
-            if keep(start + i) {
-                last = code;
-            }
-            put(out, i, last);
+/// Fills `raw`, the decompressed bytes of a block in `encoding`, with the codes of `codes`
+/// from entry `start` on (WDL: their plain values). Entries not in use (`used` holds
+/// [`UNUSED`]) take the code of the entry in use before them (0 at the start): they continue
+/// the runs around them, which compresses best.
+fn fill_block(raw: &mut [u8], encoding: Encoding, codes: &[u16], used: &[u16], start: usize) {
+    let entries = raw.len() * 4 / encoding.bytes_for(4);
+    let end = (start + entries).min(codes.len());
+    let mut last = (0..start)
+        .rev()
+        .find(|&i| used[i] != UNUSED)
+        .map_or(0, |i| codes[i]);
+    let in_block = codes[start..end].iter().zip(&used[start..end]);
+    for (i, (&code, &use_code)) in in_block.enumerate() {
+        if use_code != UNUSED {
+            last = code;
         }
-    });
-}
-
-/// The whole file of `header` with the entries `raw` (in the header's encoding), compressed
-/// in blocks in parallel; the layout is the format's ([`format::file_bytes`]).
-fn assemble(header: &Header, raw: &[u8]) -> io::Result<Vec<u8>> {
-    let block_bytes = header
-        .encoding
-        .bytes_for(header.encoding.block_entries() as usize);
-    let compressor = || {
-        let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
-        c.include_checksum(true)?;
-        Ok(c)
-    };
-    let blocks: Vec<Vec<u8>> = raw
-        .par_chunks(block_bytes)
-        .map_init(
-            compressor,
-            |c: &mut io::Result<zstd::bulk::Compressor>, chunk| match c {
-                Ok(c) => c.compress(chunk),
-                Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
-            },
-        )
-        .collect::<io::Result<_>>()?;
-    Ok(format::file_bytes(header, &blocks))
+        match encoding {
+            Encoding::Code8 => raw[i] = last as u8,
+            Encoding::Code16 => raw[2 * i..2 * i + 2].copy_from_slice(&last.to_le_bytes()),
+            Encoding::Wdl2 => {
+                let wdl = Value::from_code(last).map_or(Wdl::Draw, Value::wdl);
+                format::wdl2_put(raw, i, wdl);
+            }
+        }
+    }
 }
 
 /// The bytes of the files of a solved table, in the order [`Kind::ALL`] writes them: DTC, DTM,
 /// WDL. The same table always gives the same bytes.
 ///
+/// Each block is filled from the codes and compressed in one parallel task, the blocks of the
+/// three files together: no file image is ever whole in memory, and the cores stay busy to
+/// the end.
+///
 /// # Errors
 /// Compression failed.
 pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
     let layout = &solved.layout;
-    let (plain, rule) = summarize(solved);
-    let is_used = |i: usize| solved.codes[i] != UNUSED;
-    let header = |kind, stats: &[SideStats; 2]| Header {
+    let Summary {
+        plain,
+        rule,
+        encodings: [dtm_encoding, dtc_encoding],
+    } = summarize(solved);
+    let header = |kind, encoding: Encoding, stats: &[SideStats; 2]| Header {
         kind,
         rules: layout.rules(),
         material: layout.material(),
         index_scheme: INDEX_SCHEME,
-        encoding: Encoding::Code8,
+        encoding,
         entries: layout.len() as u64,
-        block_entries: 0,
+        block_entries: encoding.block_entries(),
         blocks: 0,
         stats: stats.clone(),
         generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
     };
-    let dtm = encode_codes(header(Kind::Dtm, &plain), &solved.codes, is_used)?;
-    let wdl_of = |c: u16| Value::from_code(c).map_or(jtb_probe::Wdl::Draw, Value::wdl);
-    let mut raw = zeroed(Encoding::Wdl2.bytes_for(layout.len()));
-    let width = Encoding::Wdl2.bytes_for(FILL_CHUNK);
-    fill(&mut raw, width, &solved.codes, is_used, |out, i, c| {
-        format::wdl2_put(out, i, wdl_of(c));
-    });
-    let wdl = assemble(
-        &Header {
-            encoding: Encoding::Wdl2,
-            ..header(Kind::Wdl, &plain)
-        },
-        &raw,
-    )?;
-    drop(raw);
-    let dtc = encode_codes(header(Kind::Dtc, &rule), &solved.dtc_codes, is_used)?;
-    Ok([(Kind::Dtc, dtc), (Kind::Dtm, dtm), (Kind::Wdl, wdl)])
-}
-
-/// A DTM or DTC file of value codes (don't-care entries filled): one byte per entry when every
-/// code fits, else two.
-fn encode_codes(
-    header: Header,
-    codes: &[u16],
-    keep: impl Fn(usize) -> bool + Sync,
-) -> io::Result<Vec<u8>> {
-    // Unused entries hold UNUSED (1): the filled codes need no more width than the codes.
-    let encoding = if codes.par_iter().any(|&c| c > 0xff) {
-        Encoding::Code16
-    } else {
-        Encoding::Code8
+    // In the order of Kind::ALL, with the codes each file shows.
+    let files = [
+        (header(Kind::Dtc, dtc_encoding, &rule), &solved.dtc_codes),
+        (header(Kind::Dtm, dtm_encoding, &plain), &solved.codes),
+        (header(Kind::Wdl, Encoding::Wdl2, &plain), &solved.codes),
+    ];
+    let len = layout.len();
+    let blocks_of = |h: &Header| len.div_ceil(h.block_entries as usize);
+    let tasks: Vec<(usize, usize)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(f, (h, _))| (0..blocks_of(h)).map(move |b| (f, b)))
+        .collect();
+    let compressor = || {
+        let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
+        c.include_checksum(true)?;
+        Ok(c)
     };
-    let mut raw = zeroed(encoding.bytes_for(codes.len()));
-    let width = encoding.bytes_for(FILL_CHUNK);
-    match encoding {
-        Encoding::Code16 => fill(&mut raw, width, codes, keep, |out, i, c| {
-            out[2 * i..2 * i + 2].copy_from_slice(&c.to_le_bytes());
-        }),
-        _ => fill(&mut raw, width, codes, keep, |out, i, c| out[i] = c as u8),
-    }
-    assemble(&Header { encoding, ..header }, &raw)
+    let blocks: Vec<Vec<u8>> = tasks
+        .into_par_iter()
+        .map_init(
+            || (compressor(), Vec::new()),
+            |(c, raw): &mut (io::Result<zstd::bulk::Compressor>, Vec<u8>), (f, b)| {
+                let (h, codes) = &files[f];
+                let start = b * h.block_entries as usize;
+                let entries = (len - start).min(h.block_entries as usize);
+                raw.clear();
+                raw.resize(h.encoding.bytes_for(entries), 0);
+                fill_block(raw, h.encoding, codes, &solved.codes, start);
+                match c {
+                    Ok(c) => c.compress(raw),
+                    Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+                }
+            },
+        )
+        .collect::<io::Result<_>>()?;
+    let mut blocks = blocks.into_iter();
+    Ok(files.map(|(h, _)| {
+        let mine: Vec<Vec<u8>> = blocks.by_ref().take(blocks_of(&h)).collect();
+        (h.kind, format::file_bytes(&h, &mine))
+    }))
 }
 
 /// This host's name as it goes into temporary file names: letters, digits and `-` only
