@@ -37,7 +37,7 @@ use std::{error::Error, fmt};
 use jtb_probe::Material;
 
 pub use crate::{
-    solve::solve,
+    solve::{solve, solve_then},
     tables::{Metric, Solved, SubTables, UNUSED},
 };
 

@@ -12,8 +12,8 @@ use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, 
 use rayon::prelude::*;
 
 use crate::{
-    plan, solve,
-    write::{encode, write_files},
+    plan, solve_then,
+    write::{self, write_files},
     GenError, Solved, SubTables,
 };
 
@@ -198,8 +198,9 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     const CAPTURE_BYTES: u64 = 2 * 2;
     /// Code bytes per entry: a `u16` per metric.
     const CODE_BYTES: u64 = 2 * 2;
-    /// The writer's bytes per entry: the raw file image (up to 2) and the compressed one.
-    const WRITER_BYTES: u64 = 2 * 2;
+    /// The writer's bytes per entry: the compressed blocks and the file assembled from them
+    /// (no decompressed image is built; the files take under a quarter of a byte an entry).
+    const WRITER_BYTES: u64 = 1;
     let layout = Layout::new(rules, material);
     let k = layout.pieces().len();
     let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
@@ -408,8 +409,8 @@ fn solve_group(
             let started = Instant::now();
             let entries = Layout::new(rules, m).len() as u64;
             progress.started(m, entries);
-            let solved = solve(rules, m, subs)?;
-            let files = encode(&solved)?;
+            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, write::compress)?;
+            let files = write::assemble(&solved, [dtm?, dtc?]);
             let table = Encoded {
                 material: m,
                 entries,

@@ -40,7 +40,7 @@ use std::{
 use crate::{
     bits::{ones, Bits},
     memory::zeroed,
-    GenError, Solved, SubTables, UNUSED,
+    GenError, Metric, Solved, SubTables, UNUSED,
 };
 
 /// The longest distance the solver counts: a loss in `d` is stored as the code `2d + 2`, which
@@ -1190,6 +1190,21 @@ impl SideState {
 /// [`GenError::MissingTable`] when a table that captures lead into is not in `subs`;
 /// [`GenError::DistanceOverflow`] when a distance exceeds the counters.
 pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Solved, GenError> {
+    solve_then(rules, material, subs, |_, _| ()).map(|(solved, _)| solved)
+}
+
+/// Solves `material` like [`solve`], and hands each metric's codes to `then` as soon as they
+/// are done, while the other metric may still be solving: the generator compresses them there,
+/// on cores the solve leaves idle at times. Returns what `then` gave, distance to mate first.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_then<T: Send>(
+    rules: RuleSet,
+    material: Material,
+    subs: &SubTables,
+    then: impl Fn(Metric, &[u16]) -> T + Sync,
+) -> Result<(Solved, [T; 2]), GenError> {
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
     // The captures of both metrics come from one pass. A small table solves both metrics at
@@ -1199,19 +1214,26 @@ pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Sol
     // metrics).
     let [red_dtm, red_dtc] = Captures::compute(&frame, subs, Color::Red)?;
     let [blue_dtm, blue_dtc] = Captures::compute(&frame, subs, Color::Blue)?;
-    let dtm = || solve_metric(&frame, [red_dtm, blue_dtm]);
-    let dtc = || solve_metric(&frame, [red_dtc, blue_dtc]);
-    let (codes, dtc_codes) = if layout.len() <= BOTH_METRICS_AT_ONCE {
-        let (codes, dtc_codes) = rayon::join(dtm, dtc);
-        (codes?, dtc_codes?)
+    let solve_one = |metric, captures| {
+        solve_metric(&frame, captures).map(|codes| {
+            let after = then(metric, &codes);
+            (codes, after)
+        })
+    };
+    let dtm = || solve_one(Metric::Dtm, [red_dtm, blue_dtm]);
+    let dtc = || solve_one(Metric::Dtc, [red_dtc, blue_dtc]);
+    let ((codes, dtm_then), (dtc_codes, dtc_then)) = if layout.len() <= BOTH_METRICS_AT_ONCE {
+        let (dtm, dtc) = rayon::join(dtm, dtc);
+        (dtm?, dtc?)
     } else {
         (dtm()?, dtc()?)
     };
-    Ok(Solved {
+    let solved = Solved {
         layout,
         codes,
         dtc_codes,
-    })
+    };
+    Ok((solved, [dtm_then, dtc_then]))
 }
 
 /// Every entry's value code in the metric of `captures` (Red's, Blue's).

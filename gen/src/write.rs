@@ -13,7 +13,7 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
-use crate::{Solved, UNUSED};
+use crate::{Metric, Solved, UNUSED};
 
 /// zstd level of the blocks of the files. On a seventh of the 4-piece files, level 5 against
 /// level 12 makes DTM files 10% larger at a twelfth of the time (3.96 s against 48 s), WDL
@@ -66,8 +66,6 @@ impl Longest {
 struct Tally {
     stats: [[SideStats; 2]; 2],
     longest: [[Longest; 2]; 2],
-    /// Per metric, whether a code needs two bytes.
-    wide: [bool; 2],
 }
 
 impl Tally {
@@ -114,9 +112,6 @@ impl Tally {
     }
 
     fn merge(mut self, other: Tally) -> Tally {
-        for (mine, theirs) in self.wide.iter_mut().zip(other.wide) {
-            *mine |= theirs;
-        }
         for (mine, theirs) in self
             .stats
             .iter_mut()
@@ -141,18 +136,16 @@ impl Tally {
     }
 }
 
-/// What the headers of a solved table's files say of it, and how wide its codes are.
+/// What the headers of a solved table's files say of it.
 pub struct Summary {
     /// Plain values (for the WDL and DTM files).
     pub plain: [SideStats; 2],
     /// Values under the clock rule at clock 0 (for the DTC file).
     pub rule: [SideStats; 2],
-    /// The encodings of the DTM and the DTC file: one byte an entry where every code fits.
-    pub encodings: [Encoding; 2],
 }
 
 /// Statistics of a solved table: plain values (for the WDL and DTM files), and values under
-/// the clock rule at clock 0 (for the DTC file); and the encodings its codes need.
+/// the clock rule at clock 0 (for the DTC file).
 ///
 /// # Panics
 /// If the table was not made by the solver (its unused entries must hold [`UNUSED`]).
@@ -198,8 +191,6 @@ pub fn summarize(solved: &Solved) -> Summary {
                     };
                     counts[plain][usize::from(dtc)] += 1;
                 } else {
-                    tally.wide[0] |= dtm > 0xff;
-                    tally.wide[1] |= dtc > 0xff;
                     tally.note(start + i, side, weight, [value(dtm), value(dtc)], limit);
                 }
             }
@@ -216,7 +207,6 @@ pub fn summarize(solved: &Solved) -> Summary {
     let Tally {
         stats: [mut plain, mut rule],
         longest,
-        wide,
     } = tally;
     for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
         for (s, l) in stats.iter_mut().zip(longest) {
@@ -224,83 +214,77 @@ pub fn summarize(solved: &Solved) -> Summary {
             s.longest_win_position = l.position(layout);
         }
     }
-    Summary {
-        plain,
-        rule,
-        encodings: wide.map(|w| if w { Encoding::Code16 } else { Encoding::Code8 }),
-    }
+    Summary { plain, rule }
 }
 
 /// The fewest entries a parallel task of [`summarize`] takes.
 const SUMMARY_MIN_ENTRIES: usize = 1 << 14;
 
 /// Fills `raw`, the decompressed bytes of a block in `encoding`, with the codes of `codes`
-/// from entry `start` on (WDL: their plain values). Entries not in use (`used` holds
-/// [`UNUSED`]) take the code of the entry in use before them (0 at the start): they continue
-/// the runs around them, which compresses best.
-fn fill_block(raw: &mut [u8], encoding: Encoding, codes: &[u16], used: &[u16], start: usize) {
+/// from entry `start` on (WDL: their plain values). Unused entries ([`UNUSED`]) take the code
+/// of the entry in use before them (0 at the start): they continue the runs around them,
+/// which compresses best.
+fn fill_block(raw: &mut [u8], encoding: Encoding, codes: &[u16], start: usize) {
     let entries = raw.len() * 4 / encoding.bytes_for(4);
     let end = (start + entries).min(codes.len());
-    let mut last = (0..start)
+    let mut last = codes[..start]
+        .iter()
         .rev()
-        .find(|&i| used[i] != UNUSED)
-        .map_or(0, |i| codes[i]);
-    let in_block = codes[start..end].iter().zip(&used[start..end]);
-    for (i, (&code, &use_code)) in in_block.enumerate() {
-        if use_code != UNUSED {
+        .find(|&&c| c != UNUSED)
+        .map_or(0, |&c| c);
+    let mut filled = codes[start..end].iter().map(|&code| {
+        if code != UNUSED {
             last = code;
         }
-        match encoding {
-            Encoding::Code8 => raw[i] = last as u8,
-            Encoding::Code16 => raw[2 * i..2 * i + 2].copy_from_slice(&last.to_le_bytes()),
-            Encoding::Wdl2 => {
-                let wdl = Value::from_code(last).map_or(Wdl::Draw, Value::wdl);
-                format::wdl2_put(raw, i, wdl);
+        last
+    });
+    match encoding {
+        Encoding::Code8 => raw.iter_mut().zip(filled).for_each(|(r, c)| *r = c as u8),
+        Encoding::Code16 => raw
+            .chunks_exact_mut(2)
+            .zip(filled)
+            .for_each(|(r, c)| r.copy_from_slice(&c.to_le_bytes())),
+        Encoding::Wdl2 => {
+            let wdl_of = |c: u16| Value::from_code(c).map_or(Wdl::Draw, Value::wdl);
+            for byte in raw.iter_mut() {
+                *byte = 0;
+                for (i, c) in filled.by_ref().take(4).enumerate() {
+                    format::wdl2_put(std::slice::from_mut(byte), i, wdl_of(c));
+                }
             }
         }
     }
 }
 
-/// The bytes of the files of a solved table, in the order [`Kind::ALL`] writes them: DTC, DTM,
-/// WDL. The same table always gives the same bytes.
-///
-/// Each block is filled from the codes and compressed in one parallel task, the blocks of the
-/// three files together: no file image is ever whole in memory, and the cores stay busy to
-/// the end.
+/// The compressed blocks of the files that show one metric's codes: the DTM and WDL files for
+/// distance to mate, the DTC file for distance to conversion ([`compress`]).
+pub struct Compressed {
+    metric: Metric,
+    files: Vec<(Kind, Encoding, Vec<Vec<u8>>)>,
+}
+
+/// Compresses the blocks of the files that show `codes`, one metric's codes of a solved table
+/// (unused entries hold [`UNUSED`]). Each block is filled and compressed in one parallel task:
+/// no file image is ever whole in memory. The generator calls this as soon as a metric is
+/// solved, while the other one may still be solving ([`crate::solve_then`]).
 ///
 /// # Errors
 /// Compression failed.
-pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
-    let layout = &solved.layout;
-    let Summary {
-        plain,
-        rule,
-        encodings: [dtm_encoding, dtc_encoding],
-    } = summarize(solved);
-    let header = |kind, encoding: Encoding, stats: &[SideStats; 2]| Header {
-        kind,
-        rules: layout.rules(),
-        material: layout.material(),
-        index_scheme: INDEX_SCHEME,
-        encoding,
-        entries: layout.len() as u64,
-        block_entries: encoding.block_entries(),
-        blocks: 0,
-        stats: stats.clone(),
-        generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
+pub fn compress(metric: Metric, codes: &[u16]) -> io::Result<Compressed> {
+    // One byte an entry where every code fits.
+    let code_encoding = if codes.par_iter().any(|&c| c > 0xff) {
+        Encoding::Code16
+    } else {
+        Encoding::Code8
     };
-    // In the order of Kind::ALL, with the codes each file shows.
-    let files = [
-        (header(Kind::Dtc, dtc_encoding, &rule), &solved.dtc_codes),
-        (header(Kind::Dtm, dtm_encoding, &plain), &solved.codes),
-        (header(Kind::Wdl, Encoding::Wdl2, &plain), &solved.codes),
-    ];
-    let len = layout.len();
-    let blocks_of = |h: &Header| len.div_ceil(h.block_entries as usize);
-    let tasks: Vec<(usize, usize)> = files
+    let kinds: &[(Kind, Encoding)] = match metric {
+        Metric::Dtm => &[(Kind::Dtm, code_encoding), (Kind::Wdl, Encoding::Wdl2)],
+        Metric::Dtc => &[(Kind::Dtc, code_encoding)],
+    };
+    let blocks_of = |e: Encoding| codes.len().div_ceil(e.block_entries() as usize);
+    let tasks: Vec<(Encoding, usize)> = kinds
         .iter()
-        .enumerate()
-        .flat_map(|(f, (h, _))| (0..blocks_of(h)).map(move |b| (f, b)))
+        .flat_map(|&(_, e)| (0..blocks_of(e)).map(move |b| (e, b)))
         .collect();
     let compressor = || {
         let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
@@ -311,13 +295,12 @@ pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
         .into_par_iter()
         .map_init(
             || (compressor(), Vec::new()),
-            |(c, raw): &mut (io::Result<zstd::bulk::Compressor>, Vec<u8>), (f, b)| {
-                let (h, codes) = &files[f];
-                let start = b * h.block_entries as usize;
-                let entries = (len - start).min(h.block_entries as usize);
+            |(c, raw): &mut (io::Result<zstd::bulk::Compressor>, Vec<u8>), (encoding, b)| {
+                let start = b * encoding.block_entries() as usize;
+                let entries = (codes.len() - start).min(encoding.block_entries() as usize);
                 raw.clear();
-                raw.resize(h.encoding.bytes_for(entries), 0);
-                fill_block(raw, h.encoding, codes, &solved.codes, start);
+                raw.resize(encoding.bytes_for(entries), 0);
+                fill_block(raw, encoding, codes, start);
                 match c {
                     Ok(c) => c.compress(raw),
                     Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
@@ -326,10 +309,58 @@ pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
         )
         .collect::<io::Result<_>>()?;
     let mut blocks = blocks.into_iter();
-    Ok(files.map(|(h, _)| {
-        let mine: Vec<Vec<u8>> = blocks.by_ref().take(blocks_of(&h)).collect();
-        (h.kind, format::file_bytes(&h, &mine))
-    }))
+    let files = kinds
+        .iter()
+        .map(|&(kind, e)| (kind, e, blocks.by_ref().take(blocks_of(e)).collect()))
+        .collect();
+    Ok(Compressed { metric, files })
+}
+
+/// The bytes of the files of a solved table, in the order [`Kind::ALL`] writes them: DTC, DTM,
+/// WDL. The same table always gives the same bytes.
+///
+/// # Errors
+/// Compression failed.
+pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
+    let dtm = compress(Metric::Dtm, &solved.codes)?;
+    let dtc = compress(Metric::Dtc, &solved.dtc_codes)?;
+    Ok(assemble(solved, [dtm, dtc]))
+}
+
+/// The bytes of the files of a solved table from their compressed blocks (of both metrics, in
+/// either order), in the order [`Kind::ALL`] writes them: the headers need the whole table.
+///
+/// # Panics
+/// If `compressed` does not hold each metric once.
+#[must_use]
+pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> [(Kind, Vec<u8>); 3] {
+    assert!(
+        compressed[0].metric != compressed[1].metric,
+        "the blocks of both metrics"
+    );
+    let layout = &solved.layout;
+    let Summary { plain, rule } = summarize(solved);
+    let mut files: Vec<(Kind, Vec<u8>)> = compressed
+        .into_iter()
+        .flat_map(|c| c.files)
+        .map(|(kind, encoding, blocks)| {
+            let header = Header {
+                kind,
+                rules: layout.rules(),
+                material: layout.material(),
+                index_scheme: INDEX_SCHEME,
+                encoding,
+                entries: layout.len() as u64,
+                block_entries: 0,
+                blocks: 0,
+                stats: if kind == Kind::Dtc { &rule } else { &plain }.clone(),
+                generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
+            };
+            (kind, format::file_bytes(&header, &blocks))
+        })
+        .collect();
+    files.sort_by_key(|&(kind, _)| Kind::ALL.iter().position(|&k| k == kind));
+    files.try_into().expect("three files")
 }
 
 /// This host's name as it goes into temporary file names: letters, digits and `-` only

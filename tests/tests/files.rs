@@ -85,6 +85,28 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
 }
 
 #[test]
+fn files_compressed_as_each_metric_ends_are_those_encoded_after_the_solve() {
+    // `generate` compresses each metric's files while the other metric may still be solving;
+    // `write_table` encodes the finished table. Both must give the same bytes.
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    gen(a.path(), RuleSet::Mistboard, &["LRvE"]);
+    let lrve: Material = "LRvE".parse().unwrap();
+    let tables = jtb_gen::solve_all(RuleSet::Mistboard, &[lrve]).unwrap();
+    for group in jtb_gen::plan::closure(RuleSet::Mistboard, &[lrve]) {
+        for m in group {
+            jtb_gen::write::write_table(b.path(), tables.get(m).unwrap()).unwrap();
+        }
+    }
+    let (fa, fb) = (
+        files(&a.path().join("mistboard")),
+        files(&b.path().join("mistboard")),
+    );
+    assert_eq!(fa.len(), 9, "LRvE, EvL and EvR");
+    assert_eq!(fa, fb);
+}
+
+#[test]
 fn a_failed_write_stops_the_generation_with_an_error_naming_the_file() {
     // Files are written on a thread of their own while later tables are solved: a write that
     // fails must still end the run with its error, and leave no file of that table.
