@@ -191,9 +191,9 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenE
 pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     /// The solver's words of 8 bytes per configuration: per side 3 bitboards and at most two
     /// levels' lists of what was found (3 words an entry), the frontier's pushed wins, the
-    /// frame's, and per side the capture masks (2 of distance to mate, 3 of distance to
-    /// conversion).
-    const BITBOARD_ARRAYS: u64 = 34;
+    /// frame's (with its table of mirror images), and per side the capture masks (2 of
+    /// distance to mate, 3 of distance to conversion).
+    const BITBOARD_ARRAYS: u64 = 35;
     /// Capture bytes per position slot: win and loss of distance to mate, per side to move.
     const CAPTURE_BYTES: u64 = 2 * 2;
     /// Code bytes per entry: a `u16` per metric.

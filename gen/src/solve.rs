@@ -72,6 +72,9 @@ struct Target {
     /// For an outer piece, what the move adds to the configuration index; `None` when `to` is
     /// outside the piece's domain (the first piece leaving its half of the board).
     config_delta: Option<isize>,
+    /// Where `config_delta` is `None`: what the move adds to the configuration with the other
+    /// pieces mirrored ([`Frame::mirror_others`]) to give the stored, mirrored configuration.
+    mirror_delta: isize,
 }
 
 /// Every destination of `piece` from every square, by [`Square::index`].
@@ -93,6 +96,7 @@ fn targets(rules: RuleSet, bits: &Bits, piece: Piece) -> Vec<Vec<Target>> {
                     path_bits: bits.of_set(path),
                     den: Some(to) == enemy_den,
                     config_delta: None,
+                    mirror_delta: 0,
                 });
             }
         }
@@ -123,14 +127,15 @@ struct Frame<'a> {
     /// Outer pieces, in table order; then the inner piece.
     outer: Vec<Piece>,
     inner: Piece,
-    /// Index strides of the outer pieces over configurations.
-    ostride: Vec<usize>,
     n_outer: usize,
     n_inner: usize,
     /// The outer squares of each configuration (`n_outer * outer.len()`).
     config_squares: Vec<Square>,
     /// Per configuration, the inner squares that make a legal position.
     legal: Vec<u64>,
+    /// Per configuration, the configuration with every outer piece but the first mirrored
+    /// across the central file (the whole mirror image where the first stands on the axis).
+    mirror_others: Vec<u32>,
     /// Dense bit of the inner piece -> its slot.
     inner_slot: [u8; 64],
     outer_targets: Vec<Vec<Vec<Target>>>,
@@ -182,13 +187,32 @@ impl<'a> Frame<'a> {
                     let Some(from_slot) = layout.slot(j, from) else {
                         continue;
                     };
+                    let delta = |to_slot: usize| {
+                        (to_slot as isize - from_slot as isize) * ostride[j] as isize
+                    };
                     for t in &mut all[from.index()] {
-                        t.config_delta = layout.slot(j, t.to).map(|to_slot| {
-                            (to_slot as isize - from_slot as isize) * ostride[j] as isize
-                        });
+                        t.config_delta = layout.slot(j, t.to).map(delta);
+                        if t.config_delta.is_none() {
+                            // (The enemy den has no image in the domain: it is no quiet move.)
+                            let image = layout.slot(j, board.mirror_file(t.to));
+                            t.mirror_delta = image.map_or(0, delta);
+                        }
                     }
                 }
                 all
+            })
+            .collect();
+        let mirror_others = (0..n_outer)
+            .map(|o| {
+                let sq = &config_squares[o * (k - 1)..(o + 1) * (k - 1)];
+                let first = layout.slot(0, sq[0]).expect("square in domain") * ostride[0];
+                let others: usize = (1..k - 1)
+                    .map(|i| {
+                        let image = board.mirror_file(sq[i]);
+                        layout.slot(i, image).expect("square in domain") * ostride[i]
+                    })
+                    .sum();
+                u32::try_from(first + others).expect("configurations fit 32 bits")
             })
             .collect();
         let inner_targets = targets(rules, &bits, inner);
@@ -212,11 +236,11 @@ impl<'a> Frame<'a> {
             bits,
             outer,
             inner,
-            ostride,
             n_outer,
             n_inner,
             config_squares,
             legal,
+            mirror_others,
             inner_slot,
             outer_targets,
             inner_sources,
@@ -230,40 +254,17 @@ impl<'a> Frame<'a> {
         &self.config_squares[o * k..(o + 1) * k]
     }
 
-    /// The configuration of outer squares already in table orientation.
-    fn config_of(&self, squares: &[Square]) -> usize {
-        squares
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| self.layout.slot(i, s).expect("square in domain") * self.ostride[i])
-            .sum()
-    }
-
-    /// The configuration of outer squares `squares` (in table order) mirrored across the
-    /// central file.
-    fn config_of_mirrored(&self, squares: impl Iterator<Item = Square>) -> usize {
-        let mut image = [Square::new(0, 0); Layout::MAX_PIECES];
-        let mut n = 0;
-        for (m, s) in image.iter_mut().zip(squares) {
-            *m = self.board.mirror_file(s);
-            n += 1;
-        }
-        self.config_of(&image[..n])
-    }
-
     /// The configuration reached from `o` when outer piece `j` moves by `t`, and whether it is
     /// stored mirrored (the first piece left its half of the board).
     #[inline]
     fn moved(&self, o: usize, j: usize, t: &Target) -> (usize, bool) {
         match t.config_delta {
             Some(delta) => (o.wrapping_add_signed(delta), false),
+            // The first piece left its half: mirror the others and put it on the image of `to`.
             None => {
-                let moved = self
-                    .squares(o)
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &s)| if i == j { t.to } else { s });
-                (self.config_of_mirrored(moved), true)
+                debug_assert_eq!(j, 0);
+                let others = self.mirror_others[o] as usize;
+                (others.wrapping_add_signed(t.mirror_delta), true)
             }
         }
     }
@@ -345,11 +346,7 @@ impl<'a> Frame<'a> {
             // A configuration stored mirrored has its first piece off the axis.
             let first = if m.piece == 0 { m.to } else { sq[0] };
             if !m.mirrored && self.layout.on_mirror_axis(&[first]) {
-                let moved = sq
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &s)| if i == m.piece { m.to } else { s });
-                f(self.config_of_mirrored(moved), self.bits.mirror(at));
+                f(self.mirror_others[m.config] as usize, self.bits.mirror(at));
             }
             ControlFlow::Continue(())
         });
