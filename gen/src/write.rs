@@ -293,22 +293,30 @@ pub fn compress(metric: Metric, codes: &[u16]) -> io::Result<Compressed> {
         c.include_checksum(true)?;
         Ok(c)
     };
+    // Per task: a compressor, the block's bytes, and room for the worst case of its
+    // compression (the block kept takes only what it needs: a large table holds its first
+    // metric's blocks while the second one solves).
+    let scratch = || (compressor(), Vec::new(), Vec::new());
+    type Scratch = (
+        io::Result<zstd::bulk::Compressor<'static>>,
+        Vec<u8>,
+        Vec<u8>,
+    );
     let blocks: Vec<Vec<u8>> = tasks
         .into_par_iter()
-        .map_init(
-            || (compressor(), Vec::new()),
-            |(c, raw): &mut (io::Result<zstd::bulk::Compressor>, Vec<u8>), (encoding, b)| {
-                let start = b * encoding.block_entries() as usize;
-                let entries = (codes.len() - start).min(encoding.block_entries() as usize);
-                raw.clear();
-                raw.resize(encoding.bytes_for(entries), 0);
-                fill_block(raw, encoding, codes, start);
-                match c {
-                    Ok(c) => c.compress(raw),
-                    Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
-                }
-            },
-        )
+        .map_init(scratch, |(c, raw, out): &mut Scratch, (encoding, b)| {
+            let start = b * encoding.block_entries() as usize;
+            let entries = (codes.len() - start).min(encoding.block_entries() as usize);
+            raw.clear();
+            raw.resize(encoding.bytes_for(entries), 0);
+            fill_block(raw, encoding, codes, start);
+            out.clear();
+            out.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+            match c {
+                Ok(c) => c.compress_to_buffer(raw, out).map(|_| out.clone()),
+                Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+            }
+        })
         .collect::<io::Result<_>>()?;
     let mut blocks = blocks.into_iter();
     let files = kinds
