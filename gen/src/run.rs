@@ -228,9 +228,10 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
     let mut summary = Summary::default();
     let todo = plan_work(opts, progress, &mut summary)?;
     // Files are written on a thread of their own: syncing them to disk then holds up no
-    // core, and the next group is solved meanwhile.
+    // core, and the next group is solved meanwhile. A slow disk makes the solving threads
+    // wait rather than pile up encoded tables: at most one each is queued.
     std::thread::scope(|scope| {
-        let (files, to_write) = mpsc::channel();
+        let (files, to_write) = mpsc::sync_channel(rayon::current_num_threads());
         let writer = scope.spawn(move || write_all(&opts.out, rules, &to_write, progress));
         let solved = solve_groups(opts, progress, &todo, &mut summary, &files);
         drop(files);
@@ -271,7 +272,7 @@ fn solve_groups(
     progress: &dyn Progress,
     todo: &[Vec<Material>],
     summary: &mut Summary,
-    writer: &mpsc::Sender<Encoded>,
+    writer: &mpsc::SyncSender<Encoded>,
 ) -> Result<(), GenError> {
     let rules = opts.rules;
     let mut solved_here: HashMap<Material, Arc<Solved>> = HashMap::new();
@@ -399,7 +400,7 @@ fn solve_group(
     group: &[Material],
     subs: &SubTables,
     keep: impl Fn(Material) -> bool + Sync,
-    writer: &mpsc::Sender<Encoded>,
+    writer: &mpsc::SyncSender<Encoded>,
 ) -> Result<Vec<(Material, u64, Option<Solved>)>, GenError> {
     let mut order = group.to_vec();
     order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));

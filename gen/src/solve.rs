@@ -310,6 +310,22 @@ impl<'a> Frame<'a> {
         ControlFlow::Continue(())
     }
 
+    /// The squares from which the inner piece reaches one of `to` by a quiet move (a step, or a
+    /// jump over water the outer pieces of configuration `o` leave free), as a dense bitboard.
+    #[inline]
+    fn inner_sources_of(&self, o: usize, to: u64) -> u64 {
+        let mut from = self.bits.step_sources(to);
+        if to & self.inner_jump_targets != 0 {
+            let occupied = self.occupied(o);
+            for &(source, target, path) in &self.inner_jumps {
+                if to & target != 0 && path & occupied == 0 {
+                    from |= source;
+                }
+            }
+        }
+        from
+    }
+
     /// Every configuration holding a position of `mover` to move with a quiet move into one of
     /// the positions `changed` of configuration `o`, with the positions that have one (where
     /// legal; some configurations come twice).
@@ -327,16 +343,7 @@ impl<'a> Frame<'a> {
     ) {
         let sq = self.squares(o);
         if self.inner.color == mover {
-            let mut from = self.bits.step_sources(changed);
-            if changed & self.inner_jump_targets != 0 {
-                let occupied = self.occupied(o);
-                for &(source, to, path) in &self.inner_jumps {
-                    if changed & to != 0 && path & occupied == 0 {
-                        from |= source;
-                    }
-                }
-            }
-            f(o, from);
+            f(o, self.inner_sources_of(o, changed));
         }
         let _ = self.outer_quiet_moves(mover, o, |m| {
             // The inner piece must not stand on the water crossed.
@@ -359,16 +366,7 @@ impl<'a> Frame<'a> {
     fn escapes(&self, mover: Color, o: usize, them: &SideState, need: u64) -> u64 {
         let mut found = 0u64;
         if self.inner.color == mover {
-            let non_win = them.non_win[o];
-            found |= self.bits.step_sources(non_win);
-            if non_win & self.inner_jump_targets != 0 {
-                let occupied = self.occupied(o);
-                for &(from, to, path) in &self.inner_jumps {
-                    if non_win & to != 0 && path & occupied == 0 {
-                        found |= from;
-                    }
-                }
-            }
+            found |= self.inner_sources_of(o, them.non_win[o]);
         }
         if need & !found == 0 {
             return found;

@@ -223,10 +223,7 @@ impl SubTables {
         fixed: &[(Piece, Square)],
         free: Piece,
     ) -> Result<FreeExit<'_>, GenError> {
-        let mut material = Material::from_sets(0, 0).with(free);
-        for &(p, _) in fixed {
-            material = material.with(p);
-        }
+        let material: Material = fixed.iter().map(|&(p, _)| p).chain([free]).collect();
         if material.count(Color::Red) == 0 || material.count(Color::Blue) == 0 {
             // A side is gone wherever the free piece stands.
             let mut placed = fixed.to_vec();
@@ -245,10 +242,7 @@ impl SubTables {
 
     /// Where the placement `placed` with `turn` to move stands: a finished game, or an entry.
     fn lookup(&self, turn: Color, placed: &[(Piece, Square)]) -> Result<Lookup<'_>, GenError> {
-        let mut material = Material::from_sets(0, 0);
-        for &(p, _) in placed {
-            material = material.with(p);
-        }
+        let material: Material = placed.iter().map(|&(p, _)| p).collect();
         let (mine, theirs) = (material.count(turn), material.count(turn.other()));
         match (mine, theirs) {
             (0, 0) => return Ok(Lookup::Over(Value::Draw)),

@@ -232,7 +232,7 @@ impl Layout {
             let sq = pos.square_of(p)?;
             Some(if flip { board.mirror_rank(sq) } else { sq })
         };
-        let mirror = square(pieces[0])?.file() > (board.width - 1) / 2;
+        let mirror = self.stored_mirrored(square(pieces[0])?);
         let mut idx = turn.index() * self.side_stride;
         for ((&p, slots), stride) in pieces.iter().zip(&self.slots).zip(&self.strides) {
             let sq = square(p)?;
@@ -250,10 +250,9 @@ impl Layout {
     /// table's in either orientation. `None` when it is not, or a square is not allowed.
     #[must_use]
     pub fn index_of_placement(&self, turn: Color, placed: &[(Piece, Square)]) -> Option<usize> {
-        let mut material = Material::from_sets(0, 0);
+        let material = placed.iter().map(|&(p, _)| p).collect();
         let mut at = [[None; 8]; 2];
         for &(p, s) in placed {
-            material = material.with(p);
             at[p.color.index()][p.animal as usize] = Some(s);
         }
         let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
@@ -278,31 +277,26 @@ impl Layout {
         fixed: &[(Piece, Square)],
         free: Piece,
     ) -> Option<FreePieceIndex<'_>> {
-        let mut material = Material::from_sets(0, 0).with(free);
-        for &(p, _) in fixed {
-            material = material.with(p);
-        }
+        let material = fixed.iter().map(|&(p, _)| p).chain([free]).collect();
         let flip = self.flip_of(material)?;
         let turn = if flip { turn.other() } else { turn };
-        let free = if flip {
-            Piece::new(free.color.other(), free.animal)
+        let pieces = if flip {
+            &self.flipped_pieces
         } else {
-            free
+            &self.pieces
         };
-        let free_at = self.pieces.iter().position(|&p| p == free)?;
+        let free_at = pieces.iter().position(|&p| p == free)?;
         let board = self.board;
         let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
-        for (i, &p) in self.pieces.iter().enumerate() {
-            if i != free_at {
-                let original = if flip {
-                    Piece::new(p.color.other(), p.animal)
-                } else {
-                    p
-                };
-                let &(_, sq) = fixed.iter().find(|(q, _)| *q == original)?;
-                squares[i] = if flip { board.mirror_rank(sq) } else { sq };
-            }
-        }
+        // (The free piece's square is a placeholder, never read.)
+        self.in_table_order(
+            flip,
+            |p| match fixed.iter().find(|(q, _)| *q == p) {
+                Some(&(_, sq)) => Some(sq),
+                None => (p == free).then_some(Square::new(0, 0)),
+            },
+            &mut squares,
+        )?;
         let k = self.pieces.len();
         let base = |mirror: bool| {
             let mut idx = turn.index() * self.side_stride;
@@ -315,7 +309,7 @@ impl Layout {
             Some(idx)
         };
         // The first piece decides the mirroring: if it is fixed, once for all squares.
-        let mirror = (free_at != 0).then(|| squares[0].file() > (board.width - 1) / 2);
+        let mirror = (free_at != 0).then(|| self.stored_mirrored(squares[0]));
         let bases = match mirror {
             Some(m) => [base(m)?; 2],
             None => [base(false)?, base(true)?],
@@ -352,24 +346,42 @@ impl Layout {
         out: &mut [Square; Layout::MAX_PIECES],
     ) -> Option<(Color, usize)> {
         let flip = self.flip_of(material)?;
-        let board = self.rules.board();
-        for (i, &p) in self.pieces.iter().enumerate() {
-            let original = if flip {
-                Piece::new(p.color.other(), p.animal)
-            } else {
-                p
-            };
-            let sq = square_of(original)?;
-            out[i] = if flip { board.mirror_rank(sq) } else { sq };
-        }
+        self.in_table_order(flip, square_of, out)?;
         let k = self.pieces.len();
-        if out[0].file() > (board.width - 1) / 2 {
+        if self.stored_mirrored(out[0]) {
             for s in &mut out[..k] {
-                *s = board.mirror_file(*s);
+                *s = self.board.mirror_file(*s);
             }
         }
         let turn = if flip { turn.other() } else { turn };
         Some((turn, k))
+    }
+
+    /// Puts the squares of a placement's pieces (`square_of`, by the placement's own pieces)
+    /// in table order into `out`, turned to the table's colours where `flip`; not yet mirrored.
+    fn in_table_order(
+        &self,
+        flip: bool,
+        square_of: impl Fn(Piece) -> Option<Square>,
+        out: &mut [Square; Layout::MAX_PIECES],
+    ) -> Option<()> {
+        let originals = if flip {
+            &self.flipped_pieces
+        } else {
+            &self.pieces
+        };
+        for (o, &p) in out.iter_mut().zip(originals) {
+            let sq = square_of(p)?;
+            *o = if flip { self.board.mirror_rank(sq) } else { sq };
+        }
+        Some(())
+    }
+
+    /// Whether a placement whose first piece (in table order and colours) stands on `first`
+    /// is stored mirrored: the first piece is kept on the left half of the board.
+    #[inline]
+    fn stored_mirrored(&self, first: Square) -> bool {
+        first.file() > (self.board.width - 1) / 2
     }
 
     /// The placement of entry `idx`, or `None` for an unused entry (two pieces on a square) or
@@ -446,9 +458,7 @@ impl FreePieceIndex<'_> {
         let layout = self.layout;
         let board = layout.board;
         let sq = if self.flip { board.mirror_rank(sq) } else { sq };
-        let mirror = self
-            .mirror
-            .unwrap_or_else(|| sq.file() > (board.width - 1) / 2);
+        let mirror = self.mirror.unwrap_or_else(|| layout.stored_mirrored(sq));
         let sq = if mirror { board.mirror_file(sq) } else { sq };
         let slot = layout.slots[self.free_at][sq.index()];
         (slot != NO_SLOT).then(|| {

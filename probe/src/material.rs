@@ -142,6 +142,15 @@ impl Material {
     }
 }
 
+/// The material of some pieces (a placement's, say).
+impl FromIterator<Piece> for Material {
+    fn from_iter<I: IntoIterator<Item = Piece>>(pieces: I) -> Material {
+        pieces
+            .into_iter()
+            .fold(Material::from_sets(0, 0), Material::with)
+    }
+}
+
 impl fmt::Display for Material {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, c) in Color::ALL.into_iter().enumerate() {
