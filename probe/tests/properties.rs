@@ -127,9 +127,8 @@ proptest! {
             bytes[8..12].copy_from_slice(&[1, 0, 2, 1]);
         }
         let _ = jtb_probe::Header::decode(&bytes);
-        let dir = std::env::temp_dir().join(format!("jtb-fuzz-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.dtm");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.dtm");
         std::fs::write(&path, &bytes).unwrap();
         let files = [
             jtb_probe::TableFile::open(&path),
