@@ -232,7 +232,7 @@ impl SubTables {
         }
         let table = self
             .get(material)
-            .ok_or(GenError::MissingTable(material.canonical()))?;
+            .ok_or_else(|| GenError::MissingTable(material.canonical()))?;
         let index = table
             .layout
             .with_free_piece(turn, fixed, free)
@@ -252,7 +252,7 @@ impl SubTables {
         }
         let table = self
             .get(material)
-            .ok_or(GenError::MissingTable(material.canonical()))?;
+            .ok_or_else(|| GenError::MissingTable(material.canonical()))?;
         let idx = table
             .layout
             .index_of_placement(turn, placed)
