@@ -1256,7 +1256,7 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
         let level16 = u16::try_from(level)
             .ok()
             .filter(|&l| l <= MAX_LEVEL)
-            .ok_or_else(|| GenError::DistanceOverflow(material, level))?;
+            .ok_or(GenError::DistanceOverflow(material, level))?;
         let found = Color::ALL.map(|mover| {
             let [red, blue] = &mut sides;
             let (me, them) = match mover {
