@@ -39,7 +39,7 @@ use std::{
 
 use crate::{
     bits::{ones, Bits},
-    memory::zeroed,
+    memory::{filled, zeroed},
     GenError, Metric, Solved, SubTables, UNUSED,
 };
 
@@ -1241,7 +1241,7 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
     let mut sides: [SideState; 2] = std::array::from_fn(|_| SideState::new(frame));
     let frontier = Frontier::new(frame.n_outer);
     // Draws (0) where a position is legal, UNUSED elsewhere.
-    let mut codes = vec![UNUSED; layout.len()];
+    let mut codes = filled(layout.len(), UNUSED);
     codes
         .par_chunks_mut(frame.n_inner)
         .enumerate()
