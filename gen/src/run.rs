@@ -12,9 +12,10 @@ use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, 
 use rayon::prelude::*;
 
 use crate::{
+    memory::filled,
     plan, solve_then,
     write::{self, write_files},
-    GenError, Solved, SubTables,
+    GenError, Solved, SubTables, UNUSED,
 };
 
 /// What to generate.
@@ -176,13 +177,18 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenE
     let path = table_path(root, rules, material, kind);
     // The file's entries are the layout's: `open_expecting` checks the count.
     let file = TableFile::open_expecting(&path, rules, material, kind)?;
-    let mut codes = Vec::with_capacity(layout.len());
-    for b in 0..file.header().blocks {
-        let block = file.block(b)?;
-        for i in 0..file.header().entries_in(b) {
-            codes.push(file.value_entry(&block, i)?.code());
-        }
-    }
+    let mut codes = filled(layout.len(), UNUSED);
+    // The blocks decode in parallel, each into its own run of entries.
+    codes
+        .par_chunks_mut(file.header().block_entries as usize)
+        .zip(0..file.header().blocks)
+        .try_for_each(|(run, b)| {
+            let block = file.block(b)?;
+            for (i, code) in run.iter_mut().enumerate() {
+                *code = file.value_entry(&block, i)?.code();
+            }
+            Ok::<_, jtb_probe::TableError>(())
+        })?;
     Ok(codes)
 }
 
