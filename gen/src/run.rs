@@ -12,10 +12,9 @@ use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, 
 use rayon::prelude::*;
 
 use crate::{
-    memory::filled,
     plan, solve_then,
     write::{self, write_files},
-    GenError, Solved, SubTables, UNUSED,
+    GenError, Solved, SubTables,
 };
 
 /// What to generate.
@@ -177,8 +176,9 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenE
     let path = table_path(root, rules, material, kind);
     // The file's entries are the layout's: `open_expecting` checks the count.
     let file = TableFile::open_expecting(&path, rules, material, kind)?;
-    let mut codes = filled(layout.len(), UNUSED);
-    // The blocks decode in parallel, each into its own run of entries.
+    // The blocks decode in parallel, each into its own run of entries. Every entry is written
+    // there before anything reads it, so the pages need no filling first.
+    let mut codes = vec![0; layout.len()];
     codes
         .par_chunks_mut(file.header().block_entries as usize)
         .zip(0..file.header().blocks)
