@@ -5,7 +5,9 @@
 //! yardstick the generator's retrograde solve is measured against (`benches/frontier.rs`), and
 //! a check of its values (`tests/forward_solver.rs`).
 
-use jtb_probe::{Outcome, Position, Value, Wdl};
+use std::collections::HashMap;
+
+use jtb_probe::{Color, Material, Outcome, Position, RuleSet, Value, Wdl};
 
 /// Where a move leads.
 #[derive(Debug, Clone, Copy)]
@@ -94,4 +96,40 @@ pub fn iterate(succs: &[Vec<Succ>]) -> Vec<Value> {
         .into_iter()
         .map(|v| v.unwrap_or(Value::Draw))
         .collect()
+}
+
+/// Every legal placement of `material` in both orientations (`LvE` and `EvL`), both sides to
+/// move: no table layout and no symmetry.
+pub fn all_positions(rules: RuleSet, material: Material) -> Vec<Position> {
+    let mut orientations = vec![material];
+    if !material.is_symmetric() {
+        orientations.push(material.flipped());
+    }
+    orientations
+        .into_iter()
+        .flat_map(|m| Color::ALL.map(|t| crate::placements(rules, m, t)))
+        .flatten()
+        .collect()
+}
+
+/// Solves `material` over [`all_positions`], numbered by a hash map, given the values of every
+/// smaller material: the most naive form of the forward solver, with nothing taken from the
+/// generator's table layout.
+///
+/// # Panics
+///
+/// If a capture leads to a position missing from `smaller`.
+pub fn solve_by_hash_map(
+    rules: RuleSet,
+    material: Material,
+    smaller: &HashMap<Position, Value>,
+) -> HashMap<Position, Value> {
+    let nodes = all_positions(rules, material);
+    let index: HashMap<&Position, usize> = nodes.iter().enumerate().map(|(i, p)| (p, i)).collect();
+    let succs: Vec<Vec<Succ>> = nodes
+        .iter()
+        .map(|p| successors(p, |q| index.get(q).copied(), |q| smaller[q]))
+        .collect();
+    drop(index);
+    nodes.into_iter().zip(iterate(&succs)).collect()
 }

@@ -4,10 +4,14 @@
 //!
 //! `cargo bench -p jtb-tests --bench frontier [-- MATERIAL]`
 //!
+//! `cargo bench -p jtb-tests --bench frontier -- --hash-map` also times the hash-map form
+//! (for `LRvET`: about 5 minutes and 17 GiB of memory).
+//!
 //! It times, best of three, `jtb_gen::solve_all` (in memory) and `jtb_gen::run::generate`
 //! (with the files written), then once the forward solver over the same tables, numbering
-//! positions by the table layout (so it needs no hash map), and checks that every value
-//! agrees.
+//! positions by the table layout (so it needs no hash map); with `--hash-map`, also once over
+//! every position of both orientations numbered by a hash map (the most naive form, as in
+//! `tests/forward_solver.rs`). It checks that every value agrees.
 
 use std::{
     collections::HashMap,
@@ -18,7 +22,7 @@ use jtb_gen::{
     run::{generate, GenOptions, Silent},
     solve_all,
 };
-use jtb_probe::{Layout, Material, RuleSet, Value};
+use jtb_probe::{Layout, Material, Position, RuleSet, Value};
 use jtb_tests::forward;
 
 fn best_of_three(mut f: impl FnMut()) -> Duration {
@@ -33,10 +37,12 @@ fn best_of_three(mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let name = std::env::args()
-        .skip(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args
+        .iter()
         .find(|a| !a.starts_with('-'))
-        .unwrap_or_else(|| "LRvET".to_owned());
+        .map_or("LRvET", String::as_str);
+    let by_hash_map = args.iter().any(|a| a == "--hash-map");
     let target: Material = name.parse().expect("a material");
     let rules = RuleSet::Mistboard;
     let groups = jtb_gen::plan::closure(rules, &[target]);
@@ -76,7 +82,7 @@ fn main() {
             number[idx] = nodes.len() as u32;
             nodes.push(idx);
         });
-        let smaller = |q: &jtb_probe::Position| {
+        let smaller = |q: &Position| {
             let (layout, v) = &values[&Material::of(q).canonical()];
             v[layout.index_of(q).expect("a legal position")]
         };
@@ -84,7 +90,7 @@ fn main() {
             .iter()
             .map(|&idx| {
                 let pos = layout.position(idx).expect("a used entry");
-                let own = |q: &jtb_probe::Position| {
+                let own = |q: &Position| {
                     (Material::of(q).canonical() == m)
                         .then(|| number[layout.index_of(q).expect("a legal position")] as usize)
                 };
@@ -100,6 +106,23 @@ fn main() {
         values.insert(m, (layout, table));
     }
     let naive = start.elapsed();
+    drop(values);
+
+    let hashed = by_hash_map.then(|| {
+        let start = Instant::now();
+        let mut known: HashMap<Position, Value> = HashMap::new();
+        for &m in groups.iter().flatten() {
+            let found = forward::solve_by_hash_map(rules, m, &known);
+            known.extend(found);
+        }
+        let elapsed = start.elapsed();
+        for (pos, &v) in &known {
+            let table = solved.get(Material::of(pos).canonical()).unwrap();
+            let idx = table.layout.index_of(pos).expect("a legal position");
+            assert_eq!(table.value(idx), v, "{pos}");
+        }
+        elapsed
+    });
     println!(
         "generator, in memory:        {:>9.3} s",
         in_memory.as_secs_f64()
@@ -112,9 +135,18 @@ fn main() {
         "naive forward solver:        {:>9.3} s (every value agrees)",
         naive.as_secs_f64()
     );
-    println!(
-        "ratio: {:.0}x in memory, {:.0}x with files",
-        naive.as_secs_f64() / in_memory.as_secs_f64(),
-        naive.as_secs_f64() / with_files.as_secs_f64()
-    );
+    if let Some(hashed) = hashed {
+        println!(
+            "  the same by hash map:      {:>9.3} s (every value agrees)",
+            hashed.as_secs_f64()
+        );
+    }
+    let solvers = [("", Some(naive)), (", by hash map", hashed)];
+    for (what, solver) in solvers.into_iter().filter_map(|(w, s)| Some((w, s?))) {
+        println!(
+            "ratio{what}: {:.0}x in memory, {:.0}x with files",
+            solver.as_secs_f64() / in_memory.as_secs_f64(),
+            solver.as_secs_f64() / with_files.as_secs_f64()
+        );
+    }
 }

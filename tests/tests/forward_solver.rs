@@ -5,37 +5,8 @@
 use std::collections::HashMap;
 
 use jtb_gen::solve_all;
-use jtb_probe::{Color, Material, Position, RuleSet, Value};
+use jtb_probe::{Material, Position, RuleSet, Value};
 use jtb_tests::forward;
-
-/// Every legal placement of `material` in both orientations (`LvE` and `EvL`), both sides to
-/// move.
-fn all_positions(rules: RuleSet, material: Material) -> Vec<Position> {
-    let mut orientations = vec![material];
-    if !material.is_symmetric() {
-        orientations.push(material.flipped());
-    }
-    orientations
-        .into_iter()
-        .flat_map(|m| Color::ALL.map(|t| jtb_tests::placements(rules, m, t)))
-        .flatten()
-        .collect()
-}
-
-/// Solves `material` by forward iteration, given the values of every smaller material.
-fn forward(
-    rules: RuleSet,
-    material: Material,
-    smaller: &HashMap<Position, Value>,
-) -> HashMap<Position, Value> {
-    let nodes = all_positions(rules, material);
-    let index: HashMap<&Position, usize> = nodes.iter().enumerate().map(|(i, p)| (p, i)).collect();
-    let succs: Vec<Vec<forward::Succ>> = nodes
-        .iter()
-        .map(|p| forward::successors(p, |q| index.get(q).copied(), |q| smaller[q]))
-        .collect();
-    nodes.into_iter().zip(forward::iterate(&succs)).collect()
-}
 
 /// Solves `target` and everything it needs both ways and compares every position.
 fn agree(rules: RuleSet, target: &str) {
@@ -44,7 +15,7 @@ fn agree(rules: RuleSet, target: &str) {
     let mut known: HashMap<Position, Value> = HashMap::new();
     for group in jtb_gen::plan::closure(rules, &[target]) {
         for m in group {
-            let solved = forward(rules, m, &known);
+            let solved = forward::solve_by_hash_map(rules, m, &known);
             let table = tables.get(m).unwrap();
             let mut compared = 0;
             for (pos, v) in &solved {
