@@ -1,5 +1,6 @@
 //! The probe library against the generator: every position of every table up to 3 pieces,
-//! lines that play out to the promised end, symmetry, and many threads at once.
+//! lines that play out to the promised end, symmetry, many threads at once, and a sample of a
+//! 5-piece table checked one ply deep.
 
 use std::sync::Arc;
 
@@ -278,5 +279,68 @@ fn header_statistics_count_every_legal_position() {
                 );
             }
         }
+    }
+}
+
+/// A 5-piece table through the files: a sample of its entries, in both orientations and
+/// mirrored, each equal in DTM and DTC to the best of its successors probed the same way (into
+/// the 4-piece tables for captures), and best lines that play out.
+#[test]
+fn a_five_piece_table_probes_one_ply_deep() {
+    use jtb_probe::{
+        clock::{conversion_value, rule_wdl},
+        Layout,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let rules = RuleSet::Mistboard;
+    let material: Material = "EDCvTP".parse().unwrap();
+    generate_into(dir.path(), rules, &[material]);
+    let tb = Tablebase::open(dir.path(), rules).unwrap();
+    let limit = rules.clock_limit();
+    let layout = Layout::new(rules, material);
+    // Every 16,411th entry (a prime, so the sample crosses every piece's squares).
+    let positions: Vec<Position> = (0..layout.len())
+        .step_by(16_411)
+        .filter_map(|idx| layout.position(idx))
+        .collect();
+    assert!(positions.len() > 15_000, "{}", positions.len());
+    let decided = positions
+        .par_iter()
+        .filter(|pos| {
+            let (dtm, dtc) = (tb.probe_dtm(pos).unwrap(), tb.probe_dtc(pos).unwrap());
+            let (mut best_dtm, mut best_dtc) = (Value::Loss(0), Value::Loss(0));
+            pos.for_each_outcome(|_, outcome| {
+                let (m, c) = match outcome {
+                    Outcome::Over { result, .. } => {
+                        (result.of_final_move(), result.of_final_move())
+                    }
+                    Outcome::Ongoing(next) => {
+                        let (m, c) = (tb.probe_dtm(&next).unwrap(), tb.probe_dtc(&next).unwrap());
+                        if Material::of(&next) == Material::of(pos) {
+                            (m.back_one_ply(), c.back_one_ply())
+                        } else {
+                            (m.back_one_ply(), conversion_value(rule_wdl(c, 0, limit)))
+                        }
+                    }
+                };
+                best_dtm = best_dtm.max(m);
+                best_dtc = best_dtc.max(c);
+            });
+            assert_eq!(dtm, best_dtm, "DTM of {pos}");
+            assert_eq!(dtc, best_dtc, "DTC of {pos}");
+            assert_eq!(tb.probe_wdl(pos).unwrap(), dtm.wdl(), "{pos}");
+            let flipped = pos.color_flipped();
+            assert_eq!(tb.probe_dtm(&flipped).unwrap(), dtm, "flip of {pos}");
+            assert_eq!(
+                tb.probe_dtc(&flipped.mirrored()).unwrap(),
+                dtc,
+                "DTC of the flip and mirror of {pos}"
+            );
+            dtm != Value::Draw
+        })
+        .count();
+    assert!(decided > 1000, "{decided} decided");
+    for pos in positions.iter().step_by(500) {
+        check_line(&tb, pos);
     }
 }
