@@ -2,7 +2,7 @@
 
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
-use jtb_probe::{Position, ProbeError, RuleSet, RuleValue, Tablebase, Value};
+use jtb_probe::{Plies, Position, ProbeError, RuleSet, RuleValue, Tablebase, Value};
 use serde_json::json;
 
 use crate::{
@@ -117,10 +117,10 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
     s += &match a.value {
         Value::Draw => "value: draw\n".to_owned(),
         v => format!(
-            "value: {} for {} to move, {} plies to the end\n",
+            "value: {} for {} to move, {} to the end\n",
             v.wdl(),
             a.pos.turn(),
-            v.dtm().unwrap_or(0)
+            Plies(v.dtm().unwrap_or(0))
         ),
     };
     s += &format!(
@@ -130,7 +130,7 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
         a.rule.limit,
         a.rule.category,
         match a.rule.dtc.dtm() {
-            Some(d) => format!("{d} plies to the next capture or the end"),
+            Some(d) => format!("{} to the next capture or the end", Plies(d)),
             None => "no capture can be forced".to_owned(),
         }
     );

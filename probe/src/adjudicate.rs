@@ -11,7 +11,7 @@ use crate::{
     position::Position,
     rules::RuleSet,
     tablebase::{ProbeError, ProbeResult, Tablebase},
-    value::{Value, Wdl},
+    value::{Plies, Value, Wdl},
 };
 
 /// Why a position is, or is not, a dead draw.
@@ -60,8 +60,9 @@ impl fmt::Display for VerdictReason {
             VerdictReason::ClockTooShort { winner, dtc, left } => match dtc.dtm() {
                 Some(d) => write!(
                     f,
-                    "no conversion can be forced before the clock runs out: {winner} needs {d} \
-                     plies to the next capture, {left} are left"
+                    "no conversion can be forced before the clock runs out: {winner} needs {} \
+                     to the next capture, {left} are left",
+                    Plies(d)
                 ),
                 None => write!(
                     f,
@@ -71,12 +72,12 @@ impl fmt::Display for VerdictReason {
             },
             VerdictReason::Decided { winner, dtc } => write!(
                 f,
-                "{winner} wins under the clock rule: {} plies to the next capture or the end",
-                dtc.dtm().unwrap_or(0)
+                "{winner} wins under the clock rule: {} to the next capture or the end",
+                Plies(dtc.dtm().unwrap_or(0))
             ),
             VerdictReason::OneEach(Adjudication::DeadDraw(r)) => r.fmt(f),
             VerdictReason::OneEach(Adjudication::PlayOn { winner, dtm }) => {
-                write!(f, "{winner} forces the capture in {dtm} plies")
+                write!(f, "{winner} forces the capture in {}", Plies(*dtm))
             }
             VerdictReason::OneEach(Adjudication::NotApplicable(r)) => {
                 write!(f, "not applicable: {r}")

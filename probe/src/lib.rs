@@ -90,5 +90,5 @@ pub use crate::{
         DEFAULT_CACHE_BYTES,
     },
     text::ParseError,
-    value::{Value, Wdl},
+    value::{Plies, Value, Wdl},
 };

@@ -140,6 +140,26 @@ impl Ord for Value {
     }
 }
 
+/// A count of plies for messages.
+///
+/// ```
+/// use jtb_probe::Plies;
+///
+/// assert_eq!(Plies(1).to_string(), "1 ply");
+/// assert_eq!(Plies(17).to_string(), "17 plies");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plies(pub u16);
+
+impl fmt::Display for Plies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 ply"),
+            n => write!(f, "{n} plies"),
+        }
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
