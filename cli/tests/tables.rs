@@ -1,4 +1,5 @@
-//! `jtb gen`, `info`, `verify`, `stats`, `probe` and `adjudicate` end to end.
+//! `jtb gen`, `info`, `verify`, `stats`, `probe` and `adjudicate` end to end, on tables up to 5
+//! pieces.
 
 mod cli_support;
 
@@ -424,4 +425,84 @@ fn flip_positions_of_more_animals_adjudicate_by_the_clock_rule() {
         (rows[1]["dead_draw"].as_bool(), rows[1]["dtc"].as_u64()),
         (Some(false), Some(9))
     );
+}
+
+/// A 5-piece table in every command: `gen --material`, `probe`, `adjudicate`, `stats` and
+/// `verify` (its checksums: the one-ply pass over 322,828,856 entries takes minutes, see the
+/// README), and a damaged file named. The probe library is the reference for what the
+/// commands print (`tests/tests/probe.rs` checks it one ply deep on this table).
+#[test]
+fn a_five_piece_table_in_every_command() {
+    use jtb_probe::{Layout, Material, Position, RuleSet, Tablebase, Value, Wdl};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = gen(dir.path(), &["--material", "EDCvTP", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rules = RuleSet::Mistboard;
+    let tb = Tablebase::open(dir.path(), rules).unwrap();
+    let material: Material = "EDCvTP".parse().unwrap();
+    assert!(tb.materials().contains(&material));
+
+    // A win, a loss and a draw of the table, in both orientations.
+    let layout = Layout::new(rules, material);
+    let mut picked: Vec<(Position, Value)> = Vec::new();
+    for idx in (0..layout.len()).step_by(1_000_003) {
+        let Some(pos) = layout.position(idx) else {
+            continue;
+        };
+        let value = tb.probe_dtm(&pos).unwrap();
+        if picked.iter().all(|(_, v)| v.wdl() != value.wdl()) {
+            picked.push((pos.color_flipped(), value));
+            picked.push((pos, value));
+        }
+    }
+    assert_eq!(picked.len(), 6, "a win, a loss and a draw");
+    let texts: Vec<String> = picked.iter().map(|(p, _)| p.to_string()).collect();
+
+    let mut args = vec!["probe", "--tables", root, "--json", "--line"];
+    args.extend(texts.iter().map(String::as_str));
+    let rows = json_lines(&jtb(&args));
+    for ((pos, value), row) in picked.iter().zip(&rows) {
+        assert_eq!(row["wdl"], value.wdl().to_string(), "{pos}");
+        assert_eq!(row["dtm"].as_u64(), value.dtm().map(u64::from), "{pos}");
+        let line = row["line"].as_array().unwrap();
+        assert_eq!(line.len() as u64, row["dtm"].as_u64().unwrap_or(0), "{pos}");
+    }
+
+    let mut args = vec!["adjudicate", "--tables", root, "--json"];
+    args.extend(texts.iter().map(String::as_str));
+    let rows = json_lines(&jtb(&args));
+    for ((pos, _), row) in picked.iter().zip(&rows) {
+        let rule = tb.probe_rule(pos).unwrap();
+        assert_eq!(row["dead_draw"], rule.wdl == Wdl::Draw, "{pos}: {row}");
+        assert_eq!(row["rule_wdl"], rule.wdl.to_string(), "{pos}");
+    }
+
+    let rows = json_lines(&jtb(&["stats", "--tables", root, "--json"]));
+    let five: Vec<_> = rows.iter().filter(|r| r["material"] == "EDCvTP").collect();
+    assert_eq!(five.len(), 2);
+    assert!(five.iter().all(|r| r["wins"].as_u64().unwrap() > 0));
+
+    let verify = || {
+        jtb(&[
+            "verify",
+            "--tables",
+            root,
+            "--material",
+            "EDCvTP",
+            "--checksums-only",
+        ])
+    };
+    let o = verify();
+    assert!(o.status.success(), "{}", stdout(&o));
+    // One byte changed in the middle of the DTM file: the checksums name it.
+    let path = dir.path().join("mistboard/EDCvTP.dtm");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    std::fs::write(&path, bytes).unwrap();
+    let o = verify();
+    assert_eq!(o.status.code(), Some(1));
+    let report = stdout(&o) + &stderr(&o);
+    assert!(report.contains("EDCvTP.dtm"), "{report}");
 }
