@@ -176,6 +176,18 @@ impl SubTables {
         })
     }
 
+    /// [`SubTables::value_in`] in both metrics (distance to mate, distance to conversion), from
+    /// one lookup.
+    ///
+    /// # Errors
+    /// [`GenError::MissingTable`] when the placement's table is not present.
+    pub fn values(&self, turn: Color, placed: &[(Piece, Square)]) -> Result<[Value; 2], GenError> {
+        Ok(match self.lookup(turn, placed)? {
+            Lookup::Over(v) => [v; 2],
+            Lookup::Entry(table, idx) => [table.value(idx), table.dtc(idx)],
+        })
+    }
+
     /// The value in `metric`, for the side that made it, of a move that leaves its table (a
     /// capture or trade) for the placement `placed` with `turn` to move. In DTM the smaller
     /// table's value one ply further; in DTC a conversion worth the smaller position's rule value

@@ -1,7 +1,7 @@
 //! One-ply verification: every entry equals the best of its successors, in both metrics, and
 //! every win or loss under the clock rule is a plain win or loss.
 
-use jtb_probe::{Material, Outcome, Piece, Position, Square, Value};
+use jtb_probe::{Animal, Color, Material, Outcome, Piece, Position, Square, Value};
 use rayon::prelude::*;
 
 use crate::{GenError, Metric, Solved, SubTables};
@@ -28,30 +28,39 @@ pub struct Mismatch {
     pub computed: Value,
 }
 
-/// The value of `pos` in `metric` from its successors' values in `tables` (which must hold
-/// `pos`'s own table and every table its captures lead into).
+/// The value of `pos` in both metrics (distance to mate, distance to conversion) from its
+/// successors' values in `tables` (which must hold `pos`'s own table and every table its
+/// captures lead into), from one pass over its moves.
 ///
 /// # Errors
 /// [`GenError::MissingTable`] when a successor's table is absent.
-pub fn one_ply(pos: &Position, tables: &SubTables, metric: Metric) -> Result<Value, GenError> {
+pub fn one_ply(pos: &Position, tables: &SubTables) -> Result<[Value; 2], GenError> {
     let material = Material::of(pos);
-    let mut best = Ok(Value::Loss(0));
+    let mut best = Ok([Value::Loss(0); 2]);
     pos.for_each_outcome(|_, outcome| {
-        let Ok(so_far) = best else { return };
-        let v = match outcome {
-            Outcome::Over { result, .. } => Ok(result.of_final_move()),
+        let Ok([dtm, dtc]) = best else { return };
+        let values = match outcome {
+            Outcome::Over { result, .. } => Ok([result.of_final_move(); 2]),
             Outcome::Ongoing(next) => {
-                let placed: Vec<(Piece, Square)> = next.pieces().collect();
+                // On the stack (at most 16 pieces: each animal once a colour): this runs for
+                // every move of every entry.
+                let mut buf = [(Piece::new(Color::Red, Animal::Rat), Square::new(0, 0)); 16];
+                let mut n = 0;
+                for placed in next.pieces() {
+                    buf[n] = placed;
+                    n += 1;
+                }
+                let placed = &buf[..n];
                 if Material::of(&next) == material {
                     tables
-                        .value_in(metric, next.turn(), &placed)
-                        .map(Value::back_one_ply)
+                        .values(next.turn(), placed)
+                        .map(|v| v.map(Value::back_one_ply))
                 } else {
-                    tables.exit_value(metric, next.turn(), &placed)
+                    tables.exit_values(next.turn(), placed)
                 }
             }
         };
-        best = v.map(|v| so_far.max(v));
+        best = values.map(|[m, c]| [dtm.max(m), dtc.max(c)]);
     });
     best
 }
@@ -87,9 +96,9 @@ pub fn verify_table(
                         });
                     }
                 };
-                for metric in [Metric::Dtm, Metric::Dtc] {
+                let computed = one_ply(&pos, tables)?;
+                for (metric, computed) in [Metric::Dtm, Metric::Dtc].into_iter().zip(computed) {
                     let stored = table.value_in(metric, idx);
-                    let computed = one_ply(&pos, tables, metric)?;
                     if stored != computed {
                         report(Check::OnePly(metric), stored, computed);
                     }

@@ -57,3 +57,45 @@ fn flip_tables_up_to_four_animals_in_part() {
         .collect();
     assert!(verify_all(RuleSet::Flip4x4, &targets) > 3);
 }
+
+/// A wrong entry in either metric is caught at that entry, with both values.
+#[test]
+fn a_changed_entry_is_caught() {
+    use jtb_gen::{verify::Check, Metric, Solved};
+    use jtb_probe::Value;
+    use std::sync::Arc;
+    let rules = RuleSet::Mistboard;
+    let material: Material = "LRvE".parse().unwrap();
+    let solved = solve_all(rules, &[material]).unwrap();
+    let table = solved.get(material).unwrap();
+    let mut used = Vec::new();
+    table.layout.for_each_used_entry(|idx, _| used.push(idx));
+    // A win and an entry of another value, whose codes are swapped in.
+    let win = *used
+        .iter()
+        .find(|&&i| matches!(table.value(i), Value::Win(d) if d > 3))
+        .unwrap();
+    let other = *used
+        .iter()
+        .find(|&&i| table.value(i) != table.value(win) && table.dtc(i) != table.dtc(win))
+        .unwrap();
+    for metric in [Metric::Dtm, Metric::Dtc] {
+        let mut tampered = Solved::clone(table);
+        let codes = match metric {
+            Metric::Dtm => &mut tampered.codes,
+            Metric::Dtc => &mut tampered.dtc_codes,
+        };
+        codes[win] = codes[other];
+        let tampered = Arc::new(tampered);
+        let mut tables = solved.clone();
+        tables.insert(Arc::clone(&tampered));
+        let bad = verify_table(&tampered, &tables, usize::MAX).unwrap();
+        let pos = table.layout.position(win).unwrap().to_string();
+        let found = bad
+            .iter()
+            .find(|m| m.position == pos && m.check == Check::OnePly(metric))
+            .unwrap_or_else(|| panic!("{metric:?} change at {pos} not caught: {bad:?}"));
+        assert_eq!(found.stored, tampered.value_in(metric, win));
+        assert_eq!(found.computed, table.value_in(metric, win));
+    }
+}
