@@ -171,20 +171,26 @@ fn check_wdl_file(
 ) -> Result<bool, Box<dyn std::error::Error>> {
     use rayon::prelude::*;
     let tb = Tablebase::open(root, rules)?;
-    let mut used = Vec::new();
-    table.layout.for_each_used_entry(|idx, _| used.push(idx));
     let path = table_path(root, rules, m, Kind::Wdl);
-    let bad = used.par_iter().find_map_any(|&idx| {
-        let pos = table.layout.position(idx).expect("used entry");
-        let expected = table.value(idx).wdl();
-        match tb.probe_wdl(&pos) {
-            Ok(w) if w == expected => None,
-            Ok(w) => Some(format!(
-                "{pos}: WDL file says {w}, DTM file says {}",
-                table.value(idx)
-            )),
-            Err(e) => Some(format!("{pos}: {e}")),
-        }
+    let layout = &table.layout;
+    let bad = jtb_gen::verify::entry_ranges(layout).find_map_any(|range| {
+        let mut bad = None;
+        layout.for_each_used_entry_in(range, |idx, _| {
+            if bad.is_some() {
+                return;
+            }
+            let pos = layout.position(idx).expect("used entry");
+            let expected = table.value(idx).wdl();
+            bad = match tb.probe_wdl(&pos) {
+                Ok(w) if w == expected => None,
+                Ok(w) => Some(format!(
+                    "{pos}: WDL file says {w}, DTM file says {}",
+                    table.value(idx)
+                )),
+                Err(e) => Some(format!("{pos}: {e}")),
+            };
+        });
+        bad
     });
     if let Some(why) = &bad {
         writeln!(out, "FAIL {}: {why}", path.display())?;

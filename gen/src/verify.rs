@@ -1,7 +1,9 @@
 //! One-ply verification: every entry equals the best of its successors, in both metrics, and
 //! every win or loss under the clock rule is a plain win or loss.
 
-use jtb_probe::{Animal, Color, Material, Outcome, Piece, Position, Square, Value};
+use std::ops::Range;
+
+use jtb_probe::{Animal, Color, Layout, Material, Outcome, Piece, Position, Square, Value};
 use rayon::prelude::*;
 
 use crate::{GenError, Metric, Solved, SubTables};
@@ -65,6 +67,17 @@ pub fn one_ply(pos: &Position, tables: &SubTables) -> Result<[Value; 2], GenErro
     best
 }
 
+/// The index space of `layout` as ranges of consecutive entries, in parallel: walk each with
+/// [`Layout::for_each_used_entry_in`]. No list of used entries is built (for a 5-piece table
+/// that list alone would take more than a gigabyte).
+pub fn entry_ranges(layout: &Layout) -> impl IndexedParallelIterator<Item = Range<usize>> {
+    const RANGE: usize = 1 << 14;
+    let len = layout.len();
+    (0..len.div_ceil(RANGE))
+        .into_par_iter()
+        .map(move |i| i * RANGE..((i + 1) * RANGE).min(len))
+}
+
 /// Checks every used entry of `table` against its successors, in both metrics, and its DTC
 /// against its plain value; `tables` must hold `table` itself and the tables its captures lead
 /// into. Returns the mismatches, at most `limit`.
@@ -77,14 +90,14 @@ pub fn verify_table(
     limit: usize,
 ) -> Result<Vec<Mismatch>, GenError> {
     let layout = &table.layout;
-    let mut used = Vec::new();
-    layout.for_each_used_entry(|idx, _| used.push(idx as u32));
-    let mismatches: Vec<Mismatch> = used
-        .par_chunks(4096)
-        .map(|chunk| -> Result<Vec<Mismatch>, GenError> {
+    let mismatches: Vec<Mismatch> = entry_ranges(layout)
+        .map(|range| -> Result<Vec<Mismatch>, GenError> {
             let mut out = Vec::new();
-            for &idx in chunk {
-                let idx = idx as usize;
+            let mut failed = None;
+            layout.for_each_used_entry_in(range, |idx, _| {
+                if failed.is_some() {
+                    return;
+                }
                 let pos = layout.position(idx).expect("used entry");
                 let mut report = |check, stored, computed| {
                     if out.len() < limit {
@@ -96,7 +109,13 @@ pub fn verify_table(
                         });
                     }
                 };
-                let computed = one_ply(&pos, tables)?;
+                let computed = match one_ply(&pos, tables) {
+                    Ok(computed) => computed,
+                    Err(e) => {
+                        failed = Some(e);
+                        return;
+                    }
+                };
                 for (metric, computed) in [Metric::Dtm, Metric::Dtc].into_iter().zip(computed) {
                     let stored = table.value_in(metric, idx);
                     if stored != computed {
@@ -107,8 +126,8 @@ pub fn verify_table(
                 if dtc != Value::Draw && dtc.wdl() != plain.wdl() {
                     report(Check::DtcImpliesPlain, dtc, plain);
                 }
-            }
-            Ok(out)
+            });
+            failed.map_or(Ok(out), Err)
         })
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()

@@ -168,13 +168,25 @@ impl Layout {
 
     /// Calls `f(idx, squares)` for every used entry (no two pieces on a square), in index
     /// order; `squares` are in table order.
-    pub fn for_each_used_entry(&self, mut f: impl FnMut(usize, &[Square])) {
+    pub fn for_each_used_entry(&self, f: impl FnMut(usize, &[Square])) {
+        self.for_each_used_entry_in(0..self.len(), f);
+    }
+
+    /// [`Layout::for_each_used_entry`] over the entries in `range` only: a table split into
+    /// ranges is walked in parallel without listing its entries first.
+    pub fn for_each_used_entry_in(
+        &self,
+        range: std::ops::Range<usize>,
+        mut f: impl FnMut(usize, &[Square]),
+    ) {
         let k = self.pieces.len();
         let inner = &self.domains[k - 1];
         let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+        let end = range.end.min(self.len());
+        let first = range.start - range.start % inner.len();
         // One run per placement of all pieces but the last, which then takes each square of
         // its domain in turn.
-        for start in (0..self.len()).step_by(inner.len()) {
+        for start in (first..end).step_by(inner.len()) {
             let rest = start % self.side_stride;
             let mut occupied: SquareSet = 0;
             let mut distinct = true;
@@ -187,9 +199,10 @@ impl Layout {
             }
             if distinct {
                 for (n, &sq) in inner.iter().enumerate() {
-                    if occupied & bit(sq) == 0 {
+                    let idx = start + n;
+                    if occupied & bit(sq) == 0 && range.contains(&idx) {
                         squares[k - 1] = sq;
-                        f(start + n, &squares[..k]);
+                        f(idx, &squares[..k]);
                     }
                 }
             }
@@ -509,6 +522,34 @@ mod tests {
                 }
             }
             assert!(used > 0);
+        }
+    }
+
+    #[test]
+    fn used_entries_are_the_positions_and_ranges_split_them() {
+        for (rules, m) in [(RuleSet::Mistboard, "LRvE"), (RuleSet::Flip4x4, "ECvR")] {
+            let l = Layout::new(rules, m.parse().unwrap());
+            let mut all = Vec::new();
+            l.for_each_used_entry(|idx, squares| {
+                let p = l.position(idx).unwrap();
+                let on: Vec<Square> = l
+                    .pieces
+                    .iter()
+                    .map(|&pc| p.square_of(pc).unwrap())
+                    .collect();
+                assert_eq!(on, squares, "{p}");
+                all.push(idx);
+            });
+            let positions = (0..l.len()).filter(|&i| l.position(i).is_some());
+            assert!(positions.eq(all.iter().copied()));
+            // Ranges that cut runs of the last piece anywhere, and one past the end.
+            for step in [1, 7, 61, 1000, l.len() + 5] {
+                let mut split = Vec::new();
+                for start in (0..l.len()).step_by(step) {
+                    l.for_each_used_entry_in(start..start + step, |idx, _| split.push(idx));
+                }
+                assert_eq!(split, all, "{m} in ranges of {step}");
+            }
         }
     }
 
