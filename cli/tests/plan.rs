@@ -110,12 +110,13 @@ fn fake_sbatch(dir: &Path) {
     fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-#[test]
-fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
+/// Writes the slurm plan of the mistboard set up to 5 pieces with `extra` options, runs it
+/// against [`fake_sbatch`], and returns each job's sbatch arguments and script, in order.
+fn submitted_slurm_plan(extra: &[&str]) -> Vec<(String, String)> {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan.sh");
     let out = dir.path().join("shared tables");
-    let o = jtb(&[
+    let mut args = vec![
         "plan",
         "--format",
         "slurm",
@@ -129,7 +130,9 @@ fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
         "/opt/jtb/bin/jtb",
         "--sbatch-args",
         "--partition=long --time=2:00:00",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let o = jtb(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     fs::write(&plan, stdout(&o)).unwrap();
     fake_sbatch(dir.path());
@@ -145,24 +148,39 @@ fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
+    let jobs = fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("args".as_ref()))
+        .count();
     assert!(
-        stdout(&run).ends_with("verify: job 7\n"),
-        "{}",
+        stdout(&run).ends_with(&format!("verify: job {jobs}\n")),
+        "the last job verifies: {}",
         stdout(&run)
     );
+    (1..=jobs)
+        .map(|job| {
+            let read = |ext| fs::read_to_string(dir.path().join(format!("job-{job}.{ext}")));
+            (read("args").unwrap(), read("sh").unwrap())
+        })
+        .collect()
+}
 
-    // Which tables each job's tasks generate, and what each job waits for.
+#[test]
+fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
+    let jobs = submitted_slurm_plan(&[]);
+    // Which tables each job's tasks generate or verify, and what each job waits for.
     let levels = list(&["--max-pieces", "5"]);
     let mut by_count: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     for (n, m, _) in &levels {
         by_count.entry(*n).or_default().insert(m.clone());
     }
-    let mut jobs_of_level: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for job in 1..=7 {
-        let args = fs::read_to_string(dir.path().join(format!("job-{job}.args"))).unwrap();
-        let script = fs::read_to_string(dir.path().join(format!("job-{job}.sh"))).unwrap();
+    let mut unverified = by_count.clone();
+    let mut gen_jobs: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut verify_jobs: Vec<usize> = Vec::new();
+    for (i, (args, script)) in jobs.iter().enumerate() {
+        let job = i + 1;
         let syntax = Command::new("bash")
-            .args(["-n", "-c", &script])
+            .args(["-n", "-c", script])
             .status()
             .unwrap();
         assert!(syntax.success(), "job {job}'s script is bash");
@@ -179,21 +197,20 @@ fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
             script.contains("'"),
             "the table path with a space is quoted"
         );
-        let dependency = args
+        let mut dependency: Vec<usize> = args
             .lines()
             .find_map(|l| l.strip_prefix("--dependency=afterok:"))
-            .map(|d| {
-                d.split(':')
-                    .map(|j| j.parse().unwrap())
-                    .collect::<Vec<usize>>()
-            });
-        if job == 7 {
+            .map(|d| d.split(':').map(|j| j.parse().unwrap()).collect())
+            .unwrap_or_default();
+        dependency.sort_unstable();
+        if job == jobs.len() {
+            assert!(args.contains("--job-name=jtb-mistboard-verify\n"), "{args}");
             assert!(script.contains("verify --rules mistboard"));
-            assert_eq!(
-                dependency,
-                jobs_of_level.get(&5).cloned(),
-                "verify waits for all"
-            );
+            assert!(script.contains("--checksums-only"));
+            let mut all: Vec<usize> = verify_jobs.clone();
+            all.extend(&gen_jobs[&5]);
+            all.sort_unstable();
+            assert_eq!(dependency, all, "the last job waits for all");
             continue;
         }
         let array = args
@@ -210,7 +227,33 @@ fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
         assert_eq!(tables.len(), last.parse::<usize>().unwrap() + 1);
         assert!(tables.len() <= 1001, "Slurm's default MaxArraySize");
         let n = tables[0].len() - 1;
-        let previous = jobs_of_level.range(..n).next_back().map(|(_, j)| j.clone());
+        if args.contains(&format!("--job-name=jtb-mistboard-{n}-verify\n")) {
+            assert!(script.contains(" verify --tables "), "{script}");
+            let mut generated = gen_jobs[&n].clone();
+            generated.sort_unstable();
+            assert_eq!(
+                dependency, generated,
+                "job {job} verifies its level once generated"
+            );
+            for t in tables {
+                assert!(
+                    unverified.get_mut(&n).unwrap().remove(&t),
+                    "{t} verified once"
+                );
+            }
+            verify_jobs.push(job);
+            continue;
+        }
+        assert!(
+            args.contains(&format!("--job-name=jtb-mistboard-{n}-gen\n")),
+            "{args}"
+        );
+        assert!(script.contains(" gen --out "), "{script}");
+        let previous = gen_jobs
+            .range(..n)
+            .next_back()
+            .map(|(_, j)| j.clone())
+            .unwrap_or_default();
         assert_eq!(dependency, previous, "job {job} waits for the level before");
         for t in tables {
             assert!(
@@ -218,17 +261,43 @@ fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
                 "{t} once, in its level"
             );
         }
-        jobs_of_level.entry(n).or_default().push(job);
+        gen_jobs.entry(n).or_default().push(job);
     }
     assert!(
         by_count.values().all(BTreeSet::is_empty),
         "every table planned"
     );
+    assert!(
+        unverified.values().all(BTreeSet::is_empty),
+        "every table verified"
+    );
     assert_eq!(
-        jobs_of_level[&5].len(),
+        gen_jobs[&5].len(),
         3,
         "2,128 five-piece tables in three arrays"
     );
+    assert_eq!(verify_jobs.len(), 6);
+}
+
+#[test]
+fn checksums_only_plans_verify_no_entries() {
+    let jobs = submitted_slurm_plan(&["--checksums-only"]);
+    assert_eq!(jobs.len(), 7, "six generation arrays and the last job");
+    assert!(jobs[..6]
+        .iter()
+        .all(|(_, script)| script.contains(" gen --out ")));
+    assert!(jobs[6].1.contains("verify --rules mistboard"));
+    assert!(jobs[6].1.contains("--checksums-only"));
+    let make = |extra: &[&str]| {
+        let mut args = vec!["plan", "--format", "make", "--max-pieces", "3"];
+        args.extend_from_slice(extra);
+        let text = stdout(&jtb(&args));
+        let verify = text.lines().skip_while(|l| *l != "verify: all").nth(1);
+        verify.unwrap().to_owned()
+    };
+    assert!(!make(&[]).contains("--checksums-only"));
+    assert!(make(&["--checksums-only"]).contains("verify --rules mistboard"));
+    assert!(make(&["--checksums-only"]).ends_with("--checksums-only"));
 }
 
 #[test]

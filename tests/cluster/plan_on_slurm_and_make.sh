@@ -102,7 +102,8 @@ same_as_reference() {
     log "$2: all $count files byte-identical to jtb gen's"
 }
 
-# Runs a slurm plan script and waits for its verify job; fails on any failed job.
+# Runs a slurm plan script and waits for its last job; fails on any failed job, and unless
+# each table was checked one ply deep and the last job found the whole set intact.
 run_slurm_plan() {
     local out verify state
     out=$(bash "$1")
@@ -123,7 +124,11 @@ run_slurm_plan() {
     if squeue -h -t FAILED,TIMEOUT,CANCELLED,NODE_FAIL,OUT_OF_MEMORY | grep -q .; then
         die "some job failed"
     fi
-    grep -q "ok" "$2"/slurm-logs/jtb-mistboard-verify-* || die "jtb verify said nothing"
+    grep -q "260 of 260 tables intact" "$2"/slurm-logs/jtb-mistboard-verify-* \
+        || die "the last job did not find all 260 tables intact"
+    local checked
+    checked=$(cat "$2"/slurm-logs/jtb-mistboard-[23]-verify-* | grep -c '^ok ')
+    [[ $checked -ge 260 ]] || die "$checked tables checked one ply deep, not 260"
 }
 
 # --- Slurm ---------------------------------------------------------------------------------
