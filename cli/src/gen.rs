@@ -20,9 +20,8 @@ pub struct Args {
     /// Table root directory (tables go to DIR/<rules>/).
     #[arg(long, default_value = "tables", value_name = "DIR")]
     out: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    #[command(flatten)]
+    threads: input::ThreadsArg,
     /// Memory the generation may use, in MiB (default: what the machine has available).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=u64::MAX >> 20))]
     memory_limit: Option<u64>,
@@ -107,11 +106,7 @@ pub fn peak_memory() -> Option<u64> {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    if let Some(n) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n.into())
-            .build_global()?;
-    }
+    args.threads.apply()?;
     let targets = args.choice.targets();
     // The parser bounds the limit, so that it fits in bytes.
     let memory_limit = args

@@ -71,6 +71,29 @@ impl TableChoice {
     }
 }
 
+/// The worker threads of a command that works through whole tables.
+#[derive(clap::Args)]
+pub struct ThreadsArg {
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+}
+
+impl ThreadsArg {
+    /// Sizes the global thread pool as asked; without `--threads` it keeps rayon's default.
+    ///
+    /// # Errors
+    /// The pool was already built.
+    pub fn apply(&self) -> Result<(), rayon::ThreadPoolBuildError> {
+        match self.threads {
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n.into())
+                .build_global(),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The positions named on the command line, with `-` expanded to the lines of standard input
 /// (blank lines skipped). Calls `f` with each input text in order.
 ///

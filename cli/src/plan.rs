@@ -262,9 +262,9 @@ impl Plan {
             }
             jobs
         };
-        let generate =
-            format!("gen --out {out} --no-deps --quiet --threads \"${{SLURM_CPUS_PER_TASK:-1}}\"");
-        let check = format!("verify --tables {out}");
+        let threads = "--threads \"${SLURM_CPUS_PER_TASK:-1}\"";
+        let generate = format!("gen --out {out} --no-deps --quiet {threads}");
+        let check = format!("verify --tables {out} {threads}");
         let mut previous: Vec<String> = Vec::new();
         let mut last: Vec<String> = Vec::new();
         for tasks in &self.levels {

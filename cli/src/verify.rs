@@ -23,6 +23,8 @@ pub struct Args {
     /// Only check checksums, not values.
     #[arg(long)]
     checksums_only: bool,
+    #[command(flatten)]
+    threads: input::ThreadsArg,
 }
 
 /// Why verification could not run.
@@ -66,6 +68,7 @@ impl std::error::Error for VerifyError {
 }
 
 pub fn run(args: &Args) -> CliResult {
+    args.threads.apply()?;
     let mut out = std::io::stdout().lock();
     let rules = args.set.rules;
     let materials: Vec<Material> = if args.materials.is_empty() {

@@ -197,6 +197,12 @@ fn the_slurm_script_submits_levels_in_arrays_of_at_most_1001() {
             script.contains("'"),
             "the table path with a space is quoted"
         );
+        if job < jobs.len() {
+            assert!(
+                script.contains("--threads \"${SLURM_CPUS_PER_TASK:-1}\""),
+                "each task's threads are its allocation: {script}"
+            );
+        }
         let mut dependency: Vec<usize> = args
             .lines()
             .find_map(|l| l.strip_prefix("--dependency=afterok:"))
