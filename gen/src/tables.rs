@@ -188,28 +188,11 @@ impl SubTables {
         })
     }
 
-    /// The value in `metric`, for the side that made it, of a move that leaves its table (a
-    /// capture or trade) for the placement `placed` with `turn` to move. In DTM the smaller
-    /// table's value one ply further; in DTC a conversion worth the smaller position's rule value
-    /// at clock 0, one ply away; a finished game the same in both.
-    ///
-    /// # Errors
-    /// [`GenError::MissingTable`] when the placement's table is not present.
-    pub fn exit_value(
-        &self,
-        metric: Metric,
-        turn: Color,
-        placed: &[(Piece, Square)],
-    ) -> Result<Value, GenError> {
-        let [dtm, dtc] = self.exit_values(turn, placed)?;
-        Ok(match metric {
-            Metric::Dtm => dtm,
-            Metric::Dtc => dtc,
-        })
-    }
-
-    /// [`SubTables::exit_value`] in both metrics (distance to mate, distance to conversion),
-    /// from one lookup.
+    /// The value in both metrics (distance to mate, distance to conversion), for the side that
+    /// made it, of a move that leaves its table (a capture or trade) for the placement `placed`
+    /// with `turn` to move, from one lookup. In DTM the smaller table's value one ply further;
+    /// in DTC a conversion worth the smaller position's rule value at clock 0, one ply away; a
+    /// finished game the same in both.
     ///
     /// # Errors
     /// [`GenError::MissingTable`] when the placement's table is not present.
