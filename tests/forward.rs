@@ -100,7 +100,7 @@ pub fn iterate(succs: &[Vec<Succ>]) -> Vec<Value> {
 
 /// Every legal placement of `material` in both orientations (`LvE` and `EvL`), both sides to
 /// move: no table layout and no symmetry.
-pub fn all_positions(rules: RuleSet, material: Material) -> Vec<Position> {
+fn all_positions(rules: RuleSet, material: Material) -> Vec<Position> {
     let mut orientations = vec![material];
     if !material.is_symmetric() {
         orientations.push(material.flipped());

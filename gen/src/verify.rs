@@ -44,9 +44,10 @@ pub fn one_ply(pos: &Position, tables: &SubTables) -> Result<[Value; 2], GenErro
         let values = match outcome {
             Outcome::Over { result, .. } => Ok([result.of_final_move(); 2]),
             Outcome::Ongoing(next) => {
-                // On the stack (at most 16 pieces: each animal once a colour): this runs for
-                // every move of every entry.
-                let mut buf = [(Piece::new(Color::Red, Animal::Rat), Square::new(0, 0)); 16];
+                // On the stack, as many as a position can hold (each animal once a colour):
+                // this runs for every move of every entry.
+                const MOST: usize = Color::ALL.len() * Animal::ALL.len();
+                let mut buf = [(Piece::new(Color::Red, Animal::Rat), Square::new(0, 0)); MOST];
                 let mut n = 0;
                 for placed in next.pieces() {
                     buf[n] = placed;
