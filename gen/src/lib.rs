@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 mod bits;
+pub mod codes;
 pub mod dead_draw;
 mod memory;
 pub mod plan;
@@ -37,6 +38,7 @@ use std::{error::Error, fmt};
 use jtb_probe::Material;
 
 pub use crate::{
+    codes::Codes,
     solve::{solve, solve_then},
     tables::{Metric, Solved, SubTables, UNUSED},
 };

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use crate::{
     plan, solve_then,
     write::{self, write_files},
-    GenError, Solved, SubTables,
+    Codes, GenError, Solved, SubTables,
 };
 
 /// What to generate.
@@ -171,24 +171,20 @@ pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, G
 }
 
 /// The value codes of a table's DTM or DTC file.
-fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Vec<u16>, GenError> {
+fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Codes, GenError> {
     let (rules, material) = (layout.rules(), layout.material());
     let path = table_path(root, rules, material, kind);
     // The file's entries are the layout's: `open_expecting` checks the count.
     let file = TableFile::open_expecting(&path, rules, material, kind)?;
-    // The blocks decode in parallel, each into its own run of entries. Every entry is written
-    // there before anything reads it, so the pages need no filling first.
-    let mut codes = vec![0; layout.len()];
-    codes
-        .par_chunks_mut(file.header().block_entries as usize)
-        .zip(0..file.header().blocks)
-        .try_for_each(|(run, b)| {
-            let block = file.block(b)?;
-            for (i, code) in run.iter_mut().enumerate() {
-                *code = file.value_entry(&block, i)?.code();
-            }
-            Ok::<_, jtb_probe::TableError>(())
-        })?;
+    // The blocks decode in parallel, each into its own run of entries.
+    let per = file.header().block_entries as usize;
+    let codes = Codes::try_from_runs(layout.len(), per, |b, push| {
+        let block = file.block(b as u32)?;
+        for i in 0..file.header().entries_in(b as u32) {
+            push(file.value_entry(&block, i)?.code());
+        }
+        Ok::<_, jtb_probe::TableError>(())
+    })?;
     Ok(codes)
 }
 

@@ -39,8 +39,8 @@ use std::{
 
 use crate::{
     bits::{ones, Bits},
-    memory::{filled, zeroed},
-    GenError, Metric, Solved, SubTables, UNUSED,
+    memory::zeroed,
+    Codes, GenError, Metric, Solved, SubTables, UNUSED,
 };
 
 /// The longest distance the solver counts: a loss in `d` is stored as the code `2d + 2`, which
@@ -402,10 +402,11 @@ struct Captures {
 
 /// How far the captures of a metric reach.
 enum Distances {
-    /// Per position (64 per configuration): the shortest capture win and the longest capture
-    /// loss ([`ESCAPE`]: a capture wins or draws), in plies; 0 where there is none. Distance to
-    /// mate.
-    Plies { win: Vec<u8>, loss: Vec<u8> },
+    /// Per position (64 per configuration), in plies: where it has a capture win
+    /// ([`Captures::win_any`]), the shortest; else the longest capture loss ([`ESCAPE`]: a
+    /// capture draws); 0 where there is none. Distance to mate. One byte a position: a
+    /// position with a capture win never loses, so its loss distance is never asked.
+    Plies { dist: Vec<u8> },
     /// Every capture is decided in one ply: distance to conversion, where a capture is worth
     /// the smaller position's rule value at once. Per configuration, the positions with an
     /// escape. A byte a position would take the whole solve.
@@ -453,10 +454,12 @@ impl Captures {
                 .map(|c| nonzero(c.try_into().expect("64 bytes")))
                 .collect()
         };
+        let (win_any, loss_any) = (any(&win), any(&loss));
+        drop(loss_into_wins(&mut win, loss));
         let dtm = Captures {
-            win_any: any(&win),
-            loss_any: any(&loss),
-            distances: Distances::Plies { win, loss },
+            win_any,
+            loss_any,
+            distances: Distances::Plies { dist: win },
         };
         let field = |i: usize| one_ply.par_iter().map(|bits| bits[i]).collect();
         let dtc = Captures {
@@ -472,7 +475,7 @@ impl Captures {
     #[inline]
     fn wins_at(&self, o: usize, level: u16) -> u64 {
         match &self.distances {
-            Distances::Plies { win, .. } => mask_equal(bytes_of(win, o), level),
+            Distances::Plies { dist } => mask_equal(bytes_of(dist, o), level) & self.win_any[o],
             Distances::OnePly { .. } => {
                 if level == 1 {
                     self.win_any[o]
@@ -488,7 +491,8 @@ impl Captures {
     #[inline]
     fn blocks(&self, o: usize, level: u16) -> u64 {
         match &self.distances {
-            Distances::Plies { loss, .. } => mask_above(bytes_of(loss, o), level),
+            // A capture win blocks a loss at every level, as an escape does.
+            Distances::Plies { dist } => mask_above(bytes_of(dist, o), level) | self.win_any[o],
             Distances::OnePly { escape } => {
                 if level == 0 {
                     self.loss_any[o]
@@ -505,11 +509,11 @@ impl Captures {
     #[inline]
     fn next_due(&self, o: usize, wins: u64, waiting: u64, level: u16) -> u8 {
         match &self.distances {
-            Distances::Plies { win, loss } => {
-                let (win, loss) = (bytes_of(win, o), bytes_of(loss, o));
-                let win_due = ones(wins).map(|b| win[b as usize]);
-                let loss_due = ones(waiting)
-                    .map(|b| loss[b as usize])
+            Distances::Plies { dist } => {
+                let dist = bytes_of(dist, o);
+                let win_due = ones(wins & self.win_any[o]).map(|b| dist[b as usize]);
+                let loss_due = ones(waiting & !self.win_any[o])
+                    .map(|b| dist[b as usize])
                     .filter(|&d| d != ESCAPE);
                 win_due
                     .chain(loss_due)
@@ -523,6 +527,21 @@ impl Captures {
             }
         }
     }
+}
+
+/// Puts the capture loss bytes into the win bytes where there is no capture win
+/// ([`Distances::Plies`]), in parallel; returns the loss bytes, to be dropped.
+fn loss_into_wins(win: &mut [u8], loss: Vec<u8>) -> Vec<u8> {
+    win.par_chunks_mut(1 << 16)
+        .zip(loss.par_chunks(1 << 16))
+        .for_each(|(w, l)| {
+            for (w, &l) in w.iter_mut().zip(l) {
+                if *w == NONE {
+                    *w = l;
+                }
+            }
+        });
+    loss
 }
 
 /// The 64 bytes of configuration `o`.
@@ -1095,30 +1114,46 @@ fn merge(examine: Vec<u32>, pushed: Vec<u32>) -> Vec<Task> {
 }
 
 /// Writes the codes of what a level found into `codes` (one side's, `n_inner` per
-/// configuration), in parallel over the configurations (`found` is sorted).
-fn write_codes(frame: &Frame<'_>, codes: &mut [u16], found: &[Found], level: u16) {
-    let mut jobs = Vec::with_capacity(found.len());
+/// configuration, from entry `first` on), in parallel over the configurations (`found` is
+/// sorted). Returns the codes past a byte, for [`Codes::add_wide`].
+fn write_codes(
+    frame: &Frame<'_>,
+    codes: &mut [u8],
+    first: usize,
+    found: &[Found],
+    level: u16,
+) -> Vec<u64> {
+    // One job per run of `MIN_CONFIGS_PER_TASK` found configurations, with the codes from its
+    // first configuration to its last (a job per configuration took 24 bytes each, at level 0
+    // nearly one per configuration, at the peak of a large table's solve).
+    let mut jobs = Vec::with_capacity(found.len().div_ceil(MIN_CONFIGS_PER_TASK));
     let (mut rest, mut base) = (codes, 0usize);
-    for f in found.iter().filter(|f| f.win | f.loss != 0) {
-        let o = f.o as usize;
+    for run in found.chunks(MIN_CONFIGS_PER_TASK) {
+        let (lo, hi) = (run[0].o as usize, run[run.len() - 1].o as usize + 1);
         let tail = std::mem::take(&mut rest)
-            .split_at_mut((o - base) * frame.n_inner)
+            .split_at_mut((lo - base) * frame.n_inner)
             .1;
-        let (chunk, tail) = tail.split_at_mut(frame.n_inner);
-        jobs.push((chunk, f));
-        (rest, base) = (tail, o + 1);
+        let (chunk, tail) = tail.split_at_mut((hi - lo) * frame.n_inner);
+        jobs.push((chunk, lo, run));
+        (rest, base) = (tail, hi);
     }
     let (win, loss) = (Value::Win(level).code(), Value::Loss(level).code());
+    let slots = |bits: u64| ones(bits).map(|b| usize::from(frame.inner_slot[b as usize]));
     jobs.into_par_iter()
-        .with_min_len(MIN_CONFIGS_PER_TASK)
-        .for_each(|(chunk, f)| {
-            for b in ones(f.win) {
-                chunk[frame.inner_slot[b as usize] as usize] = win;
+        .fold(Vec::new, |mut wide, (chunk, lo, run)| {
+            for f in run {
+                let at = (f.o as usize - lo) * frame.n_inner;
+                let config = &mut chunk[at..at + frame.n_inner];
+                let start = first + f.o as usize * frame.n_inner;
+                Codes::set_in(config, start, slots(f.win), win, &mut wide);
+                Codes::set_in(config, start, slots(f.loss), loss, &mut wide);
             }
-            for b in ones(f.loss) {
-                chunk[frame.inner_slot[b as usize] as usize] = loss;
-            }
-        });
+            wide
+        })
+        .reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        })
 }
 
 /// Per side to move: what is known of its positions, by configuration (in separate arrays:
@@ -1198,7 +1233,7 @@ pub fn solve_then<T: Send>(
     rules: RuleSet,
     material: Material,
     subs: &SubTables,
-    then: impl Fn(Metric, &[u16]) -> T + Sync,
+    then: impl Fn(Metric, &Codes) -> T + Sync,
 ) -> Result<(Solved, [T; 2]), GenError> {
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
@@ -1235,19 +1270,22 @@ pub fn solve_then<T: Send>(
 ///
 /// Level `n` examines only the configurations that can change at `n` ([`Frontier`]), so the
 /// cost grows with the entries and their moves, not with the longest distance.
-fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, GenError> {
+fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Codes, GenError> {
     let layout = frame.layout;
     let material = layout.material();
     let mut sides: [SideState; 2] = std::array::from_fn(|_| SideState::new(frame));
     let frontier = Frontier::new(frame.n_outer);
     // Draws (0) where a position is legal, UNUSED elsewhere.
-    let mut codes = filled(layout.len(), UNUSED);
+    let mut codes = Codes::filled(layout.len(), UNUSED);
+    let mut wide = Vec::new();
     codes
+        .bytes_mut()
         .par_chunks_mut(frame.n_inner)
         .enumerate()
         .for_each(|(c, chunk)| {
             for b in ones(frame.legal[c % frame.n_outer]) {
-                chunk[usize::from(frame.inner_slot[b as usize])] = Value::Draw.code();
+                // A draw's code, 0, fits a byte.
+                chunk[usize::from(frame.inner_slot[b as usize])] = 0;
             }
         });
     let side_len = layout.side_len();
@@ -1287,8 +1325,9 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
         });
         let mut any = false;
         for ((side, found), mover) in sides.iter_mut().zip(found).zip(Color::ALL) {
-            let codes = &mut codes[mover.index() * side_len..(mover.index() + 1) * side_len];
-            write_codes(frame, codes, &found, level16);
+            let first = mover.index() * side_len;
+            let side_codes = &mut codes.bytes_mut()[first..first + side_len];
+            wide.append(&mut write_codes(frame, side_codes, first, &found, level16));
             any |= found.iter().any(|f| f.win | f.loss != 0);
             side.apply(found, level16);
         }
@@ -1296,6 +1335,7 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Vec<u16>, 
             break;
         }
     }
+    codes.add_wide(wide);
     Ok(codes)
 }
 

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use jtb_probe::{clock, Color, FreePieceIndex, Layout, Material, Piece, RuleSet, Square, Value};
 
-use crate::GenError;
+use crate::{Codes, GenError};
 
 /// Which distance a table's values count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,7 +21,8 @@ pub enum Metric {
 /// codes alone.
 pub const UNUSED: u16 = 1;
 
-/// A solved table: its layout and, per entry, one value code ([`Value::code`]) of each metric.
+/// A solved table: its layout and, per entry, one value code ([`Value::code`]) of each metric,
+/// a byte an entry where it fits ([`Codes`]).
 /// Unused entries hold [`UNUSED`] in a table the solver made, and don't-care codes in one
 /// [`crate::run::load`] read back.
 #[derive(Debug, Clone)]
@@ -29,9 +30,9 @@ pub struct Solved {
     /// The index scheme.
     pub layout: Layout,
     /// Distance to mate, one code per entry.
-    pub codes: Vec<u16>,
+    pub codes: Codes,
     /// Distance to conversion, one code per entry.
-    pub dtc_codes: Vec<u16>,
+    pub dtc_codes: Codes,
 }
 
 impl Solved {
@@ -59,12 +60,12 @@ impl Solved {
     /// As [`Solved::value`].
     #[must_use]
     pub fn value_in(&self, metric: Metric, idx: usize) -> Value {
-        Value::from_code(self.codes_of(metric)[idx]).expect("a used entry")
+        Value::from_code(self.codes_of(metric).get(idx)).expect("a used entry")
     }
 
     /// The codes of `metric`.
     #[must_use]
-    pub fn codes_of(&self, metric: Metric) -> &[u16] {
+    pub fn codes_of(&self, metric: Metric) -> &Codes {
         match metric {
             Metric::Dtm => &self.codes,
             Metric::Dtc => &self.dtc_codes,

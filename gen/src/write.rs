@@ -13,7 +13,7 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
-use crate::{Metric, Solved, UNUSED};
+use crate::{Codes, Metric, Solved, UNUSED};
 
 /// zstd level of the blocks of the files. Level 12 made files about 10% smaller than level 5
 /// at twelve times the time, when compression was half of a generation. On `ETvLR`'s DTM and
@@ -170,14 +170,14 @@ pub fn summarize(solved: &Solved) -> Summary {
             let start = r * run;
             let side = usize::from(start >= side_len);
             let weight = weights[start % side_len / run];
-            let codes = &solved.codes[start..start + run];
-            let dtc_codes = &solved.dtc_codes[start..start + run];
+            let codes = solved.codes.iter_range(start..start + run);
+            let dtc_codes = solved.dtc_codes.iter_range(start..start + run);
             let mut tally = Tally::default();
             // Most entries are only counted, by plain value and DTC code; the rest (long wins,
             // codes past a byte) are noted one by one.
             let mut counts = [[0u64; 256]; 3];
             let value = |c| Value::from_code(c).expect("a solved entry");
-            for (i, (&dtm, &dtc)) in codes.iter().zip(dtc_codes).enumerate() {
+            for (i, (dtm, dtc)) in codes.zip(dtc_codes).enumerate() {
                 if dtm == UNUSED {
                     continue;
                 }
@@ -226,15 +226,11 @@ const SUMMARY_MIN_ENTRIES: usize = 1 << 14;
 /// from entry `start` on (WDL: their plain values). Unused entries ([`UNUSED`]) take the code
 /// of the entry in use before them (0 at the start): they continue the runs around them,
 /// which compresses best.
-fn fill_block(raw: &mut [u8], encoding: Encoding, codes: &[u16], start: usize) {
+fn fill_block(raw: &mut [u8], encoding: Encoding, codes: &Codes, start: usize) {
     let entries = raw.len() * 4 / encoding.bytes_for(4);
     let end = (start + entries).min(codes.len());
-    let mut last = codes[..start]
-        .iter()
-        .rev()
-        .find(|&&c| c != UNUSED)
-        .map_or(0, |&c| c);
-    let mut filled = codes[start..end].iter().map(|&code| {
+    let mut last = codes.last_before(start, UNUSED).unwrap_or(0);
+    let mut filled = codes.iter_range(start..end).map(|code| {
         if code != UNUSED {
             last = code;
         }
@@ -272,9 +268,9 @@ pub struct Compressed {
 ///
 /// # Errors
 /// Compression failed.
-pub fn compress(metric: Metric, codes: &[u16]) -> io::Result<Compressed> {
+pub fn compress(metric: Metric, codes: &Codes) -> io::Result<Compressed> {
     // One byte an entry where every code fits.
-    let code_encoding = if codes.par_iter().any(|&c| c > 0xff) {
+    let code_encoding = if codes.has_wide() {
         Encoding::Code16
     } else {
         Encoding::Code8

@@ -61,7 +61,7 @@ fn flip_tables_up_to_four_animals_in_part() {
 /// A wrong entry in either metric is caught at that entry, with both values.
 #[test]
 fn a_changed_entry_is_caught() {
-    use jtb_gen::{verify::Check, Metric, Solved};
+    use jtb_gen::{verify::Check, Codes, Metric, Solved};
     use jtb_probe::Value;
     use std::sync::Arc;
     let rules = RuleSet::Mistboard;
@@ -85,7 +85,9 @@ fn a_changed_entry_is_caught() {
             Metric::Dtm => &mut tampered.codes,
             Metric::Dtc => &mut tampered.dtc_codes,
         };
-        codes[win] = codes[other];
+        let mut plain: Vec<u16> = codes.iter_range(0..codes.len()).collect();
+        plain[win] = plain[other];
+        *codes = Codes::from(&plain[..]);
         let tampered = Arc::new(tampered);
         let mut tables = solved.clone();
         tables.insert(Arc::clone(&tampered));
