@@ -164,39 +164,25 @@ fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
     Ok(ok)
 }
 
-/// Every position's WDL as the probe reads it agrees with the DTM file's value.
+/// Every entry of the WDL file agrees with the DTM file's value.
 fn check_wdl_file(
     out: &mut impl Write,
     root: &std::path::Path,
     rules: RuleSet,
     m: Material,
     table: &jtb_gen::Solved,
-) -> Result<bool, Box<dyn std::error::Error>> {
-    use rayon::prelude::*;
-    let tb = Tablebase::open(root, rules)?;
+) -> std::io::Result<bool> {
     let path = table_path(root, rules, m, Kind::Wdl);
-    let layout = &table.layout;
-    let bad = jtb_gen::verify::entry_ranges(layout).find_map_any(|range| {
-        let mut bad = None;
-        layout.for_each_used_entry_in(range, |idx, _| {
-            if bad.is_some() {
-                return;
-            }
-            let pos = layout.position(idx).expect("used entry");
-            let expected = table.value(idx).wdl();
-            bad = match tb.probe_wdl(&pos) {
-                Ok(w) if w == expected => None,
-                Ok(w) => Some(format!(
-                    "{pos}: WDL file says {w}, DTM file says {}",
-                    table.value(idx)
-                )),
-                Err(e) => Some(format!("{pos}: {e}")),
-            };
-        });
-        bad
-    });
-    if let Some(why) = &bad {
-        writeln!(out, "FAIL {}: {why}", path.display())?;
-    }
-    Ok(bad.is_none())
+    let checked = TableFile::open_expecting(&path, rules, m, Kind::Wdl)
+        .and_then(|file| jtb_gen::verify::check_wdl_file(table, &file));
+    let why = match checked {
+        Ok(None) => return Ok(true),
+        Ok(Some(x)) => format!(
+            "{}: WDL file says {}, DTM file says {}",
+            x.position, x.wdl, x.plain
+        ),
+        Err(e) => e.to_string(),
+    };
+    writeln!(out, "FAIL {}: {why}", path.display())?;
+    Ok(false)
 }

@@ -1,12 +1,21 @@
 //! One-ply verification: every entry equals the best of its successors, in both metrics, and
 //! every win or loss under the clock rule is a plain win or loss.
+//!
+//! Independent of the solver: it shares the probe library's move generator
+//! ([`for_each_move_of`]) and index ([`Layout`]), and reads the tables as their files hold
+//! them, but nothing of the solver's code or working data. The table is walked in index order,
+//! in parallel ranges; each entry's moves are generated on its squares (no position is built),
+//! a move within the table finds its successor by index arithmetic, and a capture looks its
+//! successor up in the smaller table.
 
 use std::ops::Range;
 
-use jtb_probe::{Animal, Color, Layout, Material, Outcome, Piece, Position, Square, Value};
+use jtb_probe::{
+    bit, for_each_move_of, Color, Layout, MoveKind, Square, TableError, TableFile, Value, Wdl,
+};
 use rayon::prelude::*;
 
-use crate::{GenError, Metric, Solved, SubTables};
+use crate::{Codes, GenError, Metric, Solved, SubTables};
 
 /// Which check an entry failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,42 +39,110 @@ pub struct Mismatch {
     pub computed: Value,
 }
 
-/// The value of `pos` in both metrics (distance to mate, distance to conversion) from its
-/// successors' values in `tables` (which must hold `pos`'s own table and every table its
-/// captures lead into), from one pass over its moves.
+/// Order keys ([`Value::order_key`]) of one-byte codes, looked up rather than decoded: the
+/// verifier reads two codes a move.
+struct Keys {
+    /// Per code, the key of the value it stands for.
+    own: [i32; 256],
+    /// Per code of a successor, the key of the move into it for the side that made it (the
+    /// value one ply back).
+    back: [i32; 256],
+}
+
+impl Keys {
+    fn new() -> Keys {
+        // Codes that stand for no value (the unused code, the escape byte) are never read
+        // through the tables: unused entries are never successors, and escaped codes are read
+        // whole.
+        let key = |b: usize, f: fn(Value) -> Value| {
+            Value::from_code(b as u16).map_or(i32::MIN, |v| f(v).order_key())
+        };
+        Keys {
+            own: std::array::from_fn(|b| key(b, |v| v)),
+            back: std::array::from_fn(|b| key(b, Value::back_one_ply)),
+        }
+    }
+
+    /// The key of entry `idx` of `codes`, one ply back when `back`.
+    #[inline]
+    fn of(&self, codes: &Codes, idx: usize, back: bool) -> i32 {
+        match codes.byte(idx) {
+            Some(b) if back => self.back[usize::from(b)],
+            Some(b) => self.own[usize::from(b)],
+            None => {
+                let v = Value::from_code(codes.get(idx)).expect("a used entry");
+                if back { v.back_one_ply() } else { v }.order_key()
+            }
+        }
+    }
+}
+
+/// The value of entry `idx` of `table` (its pieces on `squares`, in table order) in both
+/// metrics (distance to mate, distance to conversion) from its successors' values, from one
+/// pass over its moves (the probe library's move generator, run on the entry itself), as
+/// order keys ([`Value::order_key`]). A move that stays in the table finds its successor by
+/// index arithmetic ([`Layout::index_after_move`]); a capture or trade looks its successor up
+/// in `tables`, which must hold every table the captures lead into.
 ///
 /// # Errors
 /// [`GenError::MissingTable`] when a successor's table is absent.
-pub fn one_ply(pos: &Position, tables: &SubTables) -> Result<[Value; 2], GenError> {
-    let material = Material::of(pos);
-    let mut best = Ok([Value::Loss(0); 2]);
-    pos.for_each_outcome(|_, outcome| {
-        let Ok([dtm, dtc]) = best else { return };
-        let values = match outcome {
-            Outcome::Over { result, .. } => Ok([result.of_final_move(); 2]),
-            Outcome::Ongoing(next) => {
-                // On the stack, as many as a position can hold (each animal once a colour):
-                // this runs for every move of every entry.
-                const MOST: usize = Color::ALL.len() * Animal::ALL.len();
-                let mut buf = [(Piece::new(Color::Red, Animal::Rat), Square::new(0, 0)); MOST];
-                let mut n = 0;
-                for placed in next.pieces() {
-                    buf[n] = placed;
-                    n += 1;
+fn one_ply(
+    keys: &Keys,
+    table: &Solved,
+    tables: &SubTables,
+    idx: usize,
+    squares: &[Square],
+) -> Result<[i32; 2], GenError> {
+    let layout = &table.layout;
+    let pieces = layout.pieces();
+    let turn = Color::ALL[idx / layout.side_len()];
+    let occupied = squares.iter().fold(0, |set, &sq| set | bit(sq));
+    let place = |sq: Square| squares.iter().position(|&s| s == sq);
+    let movers = pieces
+        .iter()
+        .zip(squares)
+        .filter(|(p, _)| p.color == turn)
+        .map(|(&p, &sq)| (p, sq));
+    let mut best = [Value::Loss(0).order_key(); 2];
+    let mut failed = None;
+    for_each_move_of(
+        layout.rules(),
+        movers,
+        occupied,
+        |sq| place(sq).map(|i| pieces[i]),
+        |_, mv, kind| {
+            let values = match kind {
+                MoveKind::DenEntry => [Value::Win(1).order_key(); 2],
+                MoveKind::Quiet => {
+                    let i = place(mv.from).expect("a mover stands on its square");
+                    let next = layout.index_after_move(idx, squares, i, mv.to);
+                    [&table.codes, &table.dtc_codes].map(|codes| keys.of(codes, next, true))
                 }
-                let placed = &buf[..n];
-                if Material::of(&next) == material {
-                    tables
-                        .values(next.turn(), placed)
-                        .map(|v| v.map(Value::back_one_ply))
-                } else {
-                    tables.exit_values(next.turn(), placed)
+                MoveKind::Capture | MoveKind::Trade => {
+                    // On the stack: this runs for every capture of every entry.
+                    let mut buf = [(pieces[0], squares[0]); Layout::MAX_PIECES];
+                    let mut n = 0;
+                    for (&p, &sq) in pieces.iter().zip(squares) {
+                        let at = if sq == mv.from { mv.to } else { sq };
+                        let gone = sq == mv.to || (sq == mv.from && kind == MoveKind::Trade);
+                        if !gone {
+                            buf[n] = (p, at);
+                            n += 1;
+                        }
+                    }
+                    match tables.exit_values(turn.other(), &buf[..n]) {
+                        Ok(values) => values.map(Value::order_key),
+                        Err(e) => {
+                            failed.get_or_insert(e);
+                            return;
+                        }
+                    }
                 }
-            }
-        };
-        best = values.map(|[m, c]| [dtm.max(m), dtc.max(c)]);
-    });
-    best
+            };
+            best = [best[0].max(values[0]), best[1].max(values[1])];
+        },
+    );
+    failed.map_or(Ok(best), Err)
 }
 
 /// The index space of `layout` as ranges of consecutive entries, in parallel: walk each with
@@ -80,7 +157,7 @@ pub fn entry_ranges(layout: &Layout) -> impl IndexedParallelIterator<Item = Rang
 }
 
 /// Checks every used entry of `table` against its successors, in both metrics, and its DTC
-/// against its plain value; `tables` must hold `table` itself and the tables its captures lead
+/// against its plain value; `tables` must hold the tables its captures lead
 /// into. Returns the mismatches, at most `limit`.
 ///
 /// # Errors
@@ -91,17 +168,18 @@ pub fn verify_table(
     limit: usize,
 ) -> Result<Vec<Mismatch>, GenError> {
     let layout = &table.layout;
+    let keys = Keys::new();
     let mismatches: Vec<Mismatch> = entry_ranges(layout)
         .map(|range| -> Result<Vec<Mismatch>, GenError> {
             let mut out = Vec::new();
             let mut failed = None;
-            layout.for_each_used_entry_in(range, |idx, _| {
+            layout.for_each_used_entry_in(range, |idx, squares| {
                 if failed.is_some() {
                     return;
                 }
-                let pos = layout.position(idx).expect("used entry");
                 let mut report = |check, stored, computed| {
                     if out.len() < limit {
+                        let pos = layout.position(idx).expect("used entry");
                         out.push(Mismatch {
                             position: pos.to_string(),
                             check,
@@ -110,7 +188,7 @@ pub fn verify_table(
                         });
                     }
                 };
-                let computed = match one_ply(&pos, tables) {
+                let computed = match one_ply(&keys, table, tables, idx, squares) {
                     Ok(computed) => computed,
                     Err(e) => {
                         failed = Some(e);
@@ -118,9 +196,9 @@ pub fn verify_table(
                     }
                 };
                 for (metric, computed) in [Metric::Dtm, Metric::Dtc].into_iter().zip(computed) {
-                    let stored = table.value_in(metric, idx);
-                    if stored != computed {
-                        report(Check::OnePly(metric), stored, computed);
+                    if keys.of(table.codes_of(metric), idx, false) != computed {
+                        let computed = Value::from_order_key(computed).expect("a value's key");
+                        report(Check::OnePly(metric), table.value_in(metric, idx), computed);
                     }
                 }
                 let (dtc, plain) = (table.dtc(idx), table.value(idx));
@@ -136,4 +214,47 @@ pub fn verify_table(
         .take(limit)
         .collect();
     Ok(mismatches)
+}
+
+/// An entry whose WDL file disagrees with the plain value of its DTM file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WdlMismatch {
+    /// The position, as text.
+    pub position: String,
+    /// What the WDL file holds.
+    pub wdl: Wdl,
+    /// The plain value (distance to mate) of the table.
+    pub plain: Value,
+}
+
+/// Checks every used entry of `file`, the WDL file of `table`, against the plain value of
+/// `table` (read from its DTM file): block by block in parallel, each block decoded once.
+/// Returns a mismatch, if there is one.
+///
+/// # Errors
+/// A [`TableError`] for a block that cannot be read or holds a code no table has.
+pub fn check_wdl_file(table: &Solved, file: &TableFile) -> Result<Option<WdlMismatch>, TableError> {
+    let layout = &table.layout;
+    let per = file.header().block_entries as usize;
+    (0..file.header().blocks)
+        .into_par_iter()
+        .map(|b| {
+            let block = file.block(b)?;
+            let start = b as usize * per;
+            let mut found = Ok(None);
+            layout.for_each_used_entry_in(start..start + per, |idx, _| {
+                let Ok(None) = found else { return };
+                found = file.wdl_entry(&block, idx - start).map(|wdl| {
+                    let plain = table.value(idx);
+                    (wdl != plain.wdl()).then(|| WdlMismatch {
+                        position: layout.position(idx).expect("a used entry").to_string(),
+                        wdl,
+                        plain,
+                    })
+                });
+            });
+            found
+        })
+        .find_map_any(Result::transpose)
+        .transpose()
 }

@@ -226,6 +226,36 @@ impl Layout {
         Some(idx)
     }
 
+    /// The entry after piece `i` of entry `idx` steps or jumps to `to`, an empty square it may
+    /// stand on, with the other side to move; `squares` are entry `idx`'s, in table order. By
+    /// index arithmetic (the piece's slot changes, and the side), unless the move takes the
+    /// first piece to the right half of the board, where the entry is stored mirrored.
+    ///
+    /// # Panics
+    /// If `to` is a den or a square piece `i` may not stand on.
+    #[must_use]
+    #[inline]
+    pub fn index_after_move(&self, idx: usize, squares: &[Square], i: usize, to: Square) -> usize {
+        let side = idx / self.side_stride;
+        let rest = idx - side * self.side_stride;
+        let other = (1 - side) * self.side_stride;
+        let slots = &self.slots[i];
+        let (new, old) = (slots[to.index()], slots[squares[i].index()]);
+        if new != NO_SLOT && old != NO_SLOT {
+            let stride = self.strides[i];
+            return other + rest + usize::from(new) * stride - usize::from(old) * stride;
+        }
+        // The first piece crossed to the right half: the entry is the mirror image.
+        let k = self.pieces.len();
+        let mut moved = [Square::new(0, 0); Layout::MAX_PIECES];
+        for (m, &sq) in moved.iter_mut().zip(squares) {
+            *m = self.board.mirror_file(sq);
+        }
+        moved[i] = self.board.mirror_file(to);
+        self.index_of_entry(Color::ALL[1 - side], &moved[..k])
+            .expect("a piece moves only to squares it may stand on")
+    }
+
     /// The index of `pos`, whose material must be this table's in either orientation.
     /// `None` when it is not.
     #[must_use]
@@ -550,6 +580,42 @@ mod tests {
                 }
                 assert_eq!(split, all, "{m} in ranges of {step}");
             }
+        }
+    }
+
+    #[test]
+    fn index_after_move_agrees_with_the_moved_position() {
+        use crate::moves::MoveKind;
+        for (rules, m) in [
+            (RuleSet::Mistboard, "LRvET"),
+            (RuleSet::Leiden, "TvLR"),
+            (RuleSet::Flip4x4, "ECvR"),
+        ] {
+            let l = Layout::new(rules, m.parse().unwrap());
+            let mut checked = 0;
+            l.for_each_used_entry(|idx, squares| {
+                if idx % 7 != 0 {
+                    return;
+                }
+                let pos = l.position(idx).unwrap();
+                pos.for_each_move(|mv, kind| {
+                    if kind != MoveKind::Quiet {
+                        return;
+                    }
+                    let i = squares.iter().position(|&s| s == mv.from).unwrap();
+                    let crate::Outcome::Ongoing(next) = pos.play(mv).unwrap() else {
+                        panic!("a quiet move ends nothing")
+                    };
+                    let want = l.index_of(&next).unwrap();
+                    assert_eq!(
+                        l.index_after_move(idx, squares, i, mv.to),
+                        want,
+                        "{pos} {mv}"
+                    );
+                    checked += 1;
+                });
+            });
+            assert!(checked > 1000, "{m}: {checked}");
         }
     }
 

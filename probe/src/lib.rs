@@ -81,7 +81,7 @@ pub use crate::{
     format::{BlockFault, Header, Kind, SideStats, TableError, TableErrorKind},
     index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},
-    moves::{EndReason, IllegalMove, Move, MoveKind, Outcome},
+    moves::{for_each_move_of, EndReason, IllegalMove, Move, MoveKind, Outcome},
     piece::{Animal, Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},

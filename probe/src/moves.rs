@@ -4,10 +4,10 @@
 use std::{error::Error, fmt};
 
 use crate::{
-    board::Square,
-    piece::{Animal, Color},
+    board::{bit, Square, SquareSet},
+    piece::{Animal, Color, Piece},
     position::Position,
-    rules::Capture,
+    rules::{Capture, RuleSet},
     value::Wdl,
 };
 
@@ -103,38 +103,13 @@ impl Position {
         if self.is_game_over() || self.hidden() != 0 {
             return;
         }
-        let rules = self.rules();
-        let board = self.board();
-        let enemy_den = board.den(self.turn().other());
-        for (piece, from) in self.pieces_of(self.turn()) {
-            let mut consider = |to: Square| {
-                if !rules.may_enter(piece, to) {
-                    return;
-                }
-                let kind = match self.piece_at(to) {
-                    None if Some(to) == enemy_den => MoveKind::DenEntry,
-                    None => MoveKind::Quiet,
-                    Some(other) if other.color == piece.color => return,
-                    Some(other) => match rules.capture(piece, from, other, to) {
-                        Some(Capture::Take) => MoveKind::Capture,
-                        Some(Capture::Trade) => MoveKind::Trade,
-                        None => return,
-                    },
-                };
-                f(Move { from, to }, kind);
-            };
-            for to in board.steps(from).into_iter().flatten() {
-                consider(to);
-            }
-            if !matches!(piece.animal, Animal::Lion | Animal::Tiger) {
-                continue;
-            }
-            for jump in board.jumps_from(from) {
-                if rules.can_jump(piece.animal, jump.axis) && self.occupied() & jump.path == 0 {
-                    consider(jump.to);
-                }
-            }
-        }
+        for_each_move_of(
+            self.rules(),
+            self.pieces_of(self.turn()),
+            self.occupied(),
+            |sq| self.piece_at(sq),
+            |_, mv, kind| f(mv, kind),
+        );
     }
 
     /// The legal moves, sorted as ASCII strings (`a1a2` < `a1b1`).
@@ -224,6 +199,53 @@ impl Position {
             self.square_of(crate::piece::Piece::new(c, animal))
                 .is_some()
         })
+    }
+}
+
+/// The move generator of every rule set, over a placement given by what it needs: calls
+/// `f(piece, move, kind)` with every legal move of `movers` (the pieces of the side to move,
+/// with their squares), in no set order. `occupied` holds every piece's square and `piece_at`
+/// tells which piece stands on an occupied square (it is asked about no other). No face-down
+/// tiles: a flip position that has some has no moves here.
+///
+/// [`Position::for_each_move`] is this over a position; the table verifier runs it over table
+/// entries, whose pieces it keeps in table order, without building a position.
+#[inline]
+pub fn for_each_move_of(
+    rules: RuleSet,
+    movers: impl IntoIterator<Item = (Piece, Square)>,
+    occupied: SquareSet,
+    piece_at: impl Fn(Square) -> Option<Piece>,
+    mut f: impl FnMut(Piece, Move, MoveKind),
+) {
+    let board = rules.board();
+    for (piece, from) in movers {
+        let enemy_den = board.den(piece.color.other());
+        let jumps = board
+            .jumps_from(from)
+            .filter(|jump| {
+                matches!(piece.animal, Animal::Lion | Animal::Tiger)
+                    && rules.can_jump(piece.animal, jump.axis)
+                    && occupied & jump.path == 0
+            })
+            .map(|jump| jump.to);
+        // One loop over steps and jumps, so that its body is inlined once.
+        for to in board.steps(from).into_iter().flatten().chain(jumps) {
+            if !rules.may_enter(piece, to) {
+                continue;
+            }
+            let kind = match (occupied & bit(to) != 0).then(|| piece_at(to)).flatten() {
+                None if Some(to) == enemy_den => MoveKind::DenEntry,
+                None => MoveKind::Quiet,
+                Some(other) if other.color == piece.color => continue,
+                Some(other) => match rules.capture(piece, from, other, to) {
+                    Some(Capture::Take) => MoveKind::Capture,
+                    Some(Capture::Trade) => MoveKind::Trade,
+                    None => continue,
+                },
+            };
+            f(piece, Move { from, to }, kind);
+        }
     }
 }
 

@@ -95,6 +95,7 @@ impl RuleSet {
 
     /// Whether `piece` may stand on `sq` (water is for rats; no piece enters its own den).
     #[must_use]
+    #[inline]
     pub fn may_enter(self, piece: Piece, sq: Square) -> bool {
         let board = self.board();
         board.contains(sq)
@@ -105,6 +106,7 @@ impl RuleSet {
     /// What happens when `attacker` on `from` moves onto `defender` on `to`, or `None` when it
     /// may not. The colours are assumed to differ.
     #[must_use]
+    #[inline]
     pub fn capture(
         self,
         attacker: Piece,

@@ -118,25 +118,48 @@ impl Value {
         }
     }
 
-    /// A number that orders values from the mover's point of view: larger is better.
-    const fn score(self) -> i32 {
+    /// A number that orders values as [`Ord`] does, from the mover's point of view: larger is
+    /// better. [`Value::from_order_key`] turns it back into the value.
+    #[must_use]
+    #[inline]
+    pub const fn order_key(self) -> i32 {
         match self {
-            Value::Win(n) => 100_000 - n as i32,
+            Value::Win(n) => Value::KEY_BASE - n as i32,
             Value::Draw => 0,
-            Value::Loss(n) => -100_000 + n as i32,
+            Value::Loss(n) => -Value::KEY_BASE + n as i32,
         }
     }
+
+    /// The value of an [`Value::order_key`]; `None` for a number that is no value's key.
+    #[must_use]
+    pub const fn from_order_key(key: i32) -> Option<Value> {
+        let d = Value::KEY_BASE - key.abs();
+        if key == 0 {
+            Some(Value::Draw)
+        } else if d < 0 || d > u16::MAX as i32 {
+            None
+        } else if key > 0 {
+            Some(Value::Win(d as u16))
+        } else {
+            Some(Value::Loss(d as u16))
+        }
+    }
+
+    /// Above every distance: wins score near it, losses near its negative.
+    const KEY_BASE: i32 = 1 << 20;
 }
 
 impl PartialOrd for Value {
+    #[inline]
     fn partial_cmp(&self, other: &Value) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
 impl Ord for Value {
+    #[inline]
     fn cmp(&self, other: &Value) -> std::cmp::Ordering {
-        self.score().cmp(&other.score())
+        self.order_key().cmp(&other.order_key())
     }
 }
 
@@ -167,5 +190,25 @@ impl fmt::Display for Value {
             Value::Draw => f.write_str("draw"),
             Value::Loss(n) => write!(f, "loss in {n}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_keys_order_as_values_do_and_turn_back() {
+        let values: Vec<Value> = (0..300)
+            .flat_map(|d| [Value::Win(d), Value::Loss(d)])
+            .chain([Value::Draw, Value::Win(u16::MAX), Value::Loss(u16::MAX)])
+            .collect();
+        for &a in &values {
+            assert_eq!(Value::from_order_key(a.order_key()), Some(a));
+            for &b in &values {
+                assert_eq!(a.order_key().cmp(&b.order_key()), a.cmp(&b), "{a} {b}");
+            }
+        }
+        assert_eq!(Value::from_order_key(1 << 22), None);
     }
 }
