@@ -5,7 +5,7 @@ use std::{collections::BTreeSet, sync::Arc};
 
 use jtb_gen::{
     plan,
-    run::load,
+    run::{available_memory, load, needed_problems, verify_memory_estimate, Unusable},
     verify::{verify_table, Check},
     Metric, SubTables,
 };
@@ -32,15 +32,16 @@ pub struct Args {
 pub enum VerifyError {
     /// No table of the rule set is there.
     NoTables(RuleSet, std::path::PathBuf),
-    /// A table's successor could not be loaded.
+    /// Tables that a table's captures lead into are missing (`None`) or unusable: no verdict
+    /// on the table.
     Needs {
-        /// The table verified.
+        /// The table to verify.
         material: Material,
-        /// The table its captures lead into.
-        needs: Material,
-        /// Why it could not be loaded.
-        source: jtb_gen::GenError,
+        /// Each table it needs that is missing or unusable, and why.
+        problems: Vec<(Material, Option<Unusable>)>,
     },
+    /// The table and those it needs would take more memory than this process may use.
+    TooLarge(jtb_gen::GenError),
 }
 
 impl std::fmt::Display for VerifyError {
@@ -49,11 +50,18 @@ impl std::fmt::Display for VerifyError {
             VerifyError::NoTables(rules, dir) => {
                 write!(f, "no tables of {rules} under {}", dir.display())
             }
-            VerifyError::Needs {
-                material,
-                needs,
-                source,
-            } => write!(f, "verifying {material} needs {needs}: {source}"),
+            VerifyError::Needs { material, problems } => {
+                write!(f, "cannot verify {material}: the tables it needs")?;
+                for (i, (m, why)) in problems.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ";" };
+                    match why {
+                        None => write!(f, "{sep} {m} is missing")?,
+                        Some(why) => write!(f, "{sep} {m} is unusable ({why})")?,
+                    }
+                }
+                Ok(())
+            }
+            VerifyError::TooLarge(e) => write!(f, "cannot verify: {e}"),
         }
     }
 }
@@ -61,8 +69,8 @@ impl std::fmt::Display for VerifyError {
 impl std::error::Error for VerifyError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            VerifyError::NoTables(..) => None,
-            VerifyError::Needs { source, .. } => Some(source),
+            VerifyError::NoTables(..) | VerifyError::Needs { .. } => None,
+            VerifyError::TooLarge(e) => Some(e),
         }
     }
 }
@@ -125,16 +133,30 @@ fn check_checksums(
 /// Checks every entry of `m` one ply deep (DTM and DTC) and its WDL file; reports failures.
 fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
     let (root, rules) = (&args.set.tables.dir, args.set.rules);
-    let mut tables = SubTables::new();
-    let table = Arc::new(load(root, rules, m)?);
-    tables.insert(Arc::clone(&table));
-    for needs in plan::successors(rules, m) {
-        let sub = load(root, rules, needs).map_err(|source| VerifyError::Needs {
+    // Every table it needs must be there and intact (checksums included) before anything is
+    // loaded: a verdict on the table needs them all.
+    let problems = needed_problems(root, rules, &[m]);
+    if !problems.is_empty() {
+        return Err(VerifyError::Needs {
             material: m,
-            needs,
-            source,
-        })?;
-        tables.insert(Arc::new(sub));
+            problems,
+        }
+        .into());
+    }
+    let need = verify_memory_estimate(rules, m);
+    let limit = available_memory().unwrap_or(u64::MAX);
+    if need > limit {
+        let e = jtb_gen::GenError::TooLarge {
+            material: m,
+            need,
+            limit,
+        };
+        return Err(VerifyError::TooLarge(e).into());
+    }
+    let mut tables = SubTables::new();
+    let table = load(root, rules, m)?;
+    for needs in plan::successors(rules, m) {
+        tables.insert(Arc::new(load(root, rules, needs)?));
     }
     let wdl_ok = check_wdl_file(out, root, rules, m, &table)?;
     let mismatches = verify_table(&table, &tables, 10)?;

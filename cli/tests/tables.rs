@@ -428,8 +428,8 @@ fn flip_positions_of_more_animals_adjudicate_by_the_clock_rule() {
 }
 
 /// A 5-piece table in every command: `gen --material`, `probe`, `adjudicate`, `stats` and
-/// `verify` (its checksums: the one-ply pass over 322,828,856 entries takes minutes, see the
-/// README), and a damaged file named. The probe library is the reference for what the
+/// `verify` (one ply deep on all 322,828,856 entries, then its checksums), a verify refused
+/// for memory or for missing and damaged smaller tables, and a damaged file named. The probe library is the reference for what the
 /// commands print (`tests/tests/probe.rs` checks it one ply deep on this table).
 #[test]
 fn a_five_piece_table_in_every_command() {
@@ -482,6 +482,56 @@ fn a_five_piece_table_in_every_command() {
     let five: Vec<_> = rows.iter().filter(|r| r["material"] == "EDCvTP").collect();
     assert_eq!(five.len(), 2);
     assert!(five.iter().all(|r| r["wins"].as_u64().unwrap() > 0));
+
+    // Every entry one ply deep, DTM and DTC, and the WDL file against the DTM file.
+    let one_ply = |env: &[(&str, &str)]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_jtb"));
+        cmd.args(["verify", "--tables", root, "--material", "EDCvTP"]);
+        cmd.envs(env.iter().copied());
+        cmd.output().unwrap()
+    };
+    let o = one_ply(&[]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("ok   EDCvTP: 322828856 entries agree"),
+        "{}",
+        stdout(&o)
+    );
+    // In a Slurm job of too little memory, the estimate refuses it before loading anything.
+    let o = one_ply(&[("SLURM_MEM_PER_NODE", "300")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("EDCvTP needs about") && stderr(&o).contains("300 MiB allowed"),
+        "{}",
+        stderr(&o)
+    );
+    // Smaller tables missing or damaged: each is named, and there is no verdict on the table.
+    let sub = |m: &str, ext: &str| dir.path().join(format!("mistboard/{m}.{ext}"));
+    let (missing, damaged) = (sub("EDCvT", "dtc"), sub("EDvTP", "wdl"));
+    let kept = [
+        std::fs::read(&missing).unwrap(),
+        std::fs::read(&damaged).unwrap(),
+    ];
+    std::fs::remove_file(&missing).unwrap();
+    let mut bytes = kept[1].clone();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&damaged, bytes).unwrap();
+    let o = one_ply(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("cannot verify EDCvTP"), "{err}");
+    assert!(
+        err.contains("EDCvT is unusable") && err.contains(".dtc file is missing"),
+        "{err}"
+    );
+    assert!(
+        err.contains("EDvTP is unusable") && err.contains("EDvTP.wdl"),
+        "{err}"
+    );
+    assert!(!stdout(&o).contains("ok   EDCvTP") && !stdout(&o).contains("FAIL"));
+    std::fs::write(&missing, &kept[0]).unwrap();
+    std::fs::write(&damaged, &kept[1]).unwrap();
 
     let verify = || {
         jtb(&[

@@ -118,7 +118,9 @@ impl fmt::Display for GenError {
                 limit,
             } => write!(
                 f,
-                "table {material} needs about {} MiB of memory, more than the {} MiB allowed",
+                "table {material} needs about {} MiB of memory, more than the {} MiB allowed \
+                 (by --memory-limit, or the memory available: the machine's, its control \
+                 group's, or the Slurm job's --mem)",
                 need >> 20,
                 limit >> 20
             ),

@@ -188,35 +188,124 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Codes, GenErro
     Ok(codes)
 }
 
-/// A generous estimate of the bytes needed to solve and write `material`.
-#[must_use]
-pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
-    /// The solver's words of 8 bytes per configuration: per side 3 bitboards and at most two
-    /// levels' lists of what was found (3 words an entry), the frontier's pushed wins, the
-    /// frame's (with its table of mirror images), and per side the capture masks (2 of
-    /// distance to mate, 3 of distance to conversion).
-    const BITBOARD_ARRAYS: u64 = 35;
-    /// Capture bytes per position slot: win and loss of distance to mate, per side to move.
-    const CAPTURE_BYTES: u64 = 2 * 2;
-    /// Code bytes per entry: a `u16` per metric.
-    const CODE_BYTES: u64 = 2 * 2;
-    /// The writer's bytes per entry: the compressed blocks and the file assembled from them
-    /// (no decompressed image is built; the files take under a quarter of a byte an entry).
-    const WRITER_BYTES: u64 = 1;
-    let layout = Layout::new(rules, material);
-    let k = layout.pieces().len();
-    let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
-    let entries = layout.len() as u64;
-    words * 8 * BITBOARD_ARRAYS + words * 64 * CAPTURE_BYTES + entries * (CODE_BYTES + WRITER_BYTES)
+/// The bytes the smaller tables that `material`'s captures lead into take once loaded (a
+/// byte a code, both metrics).
+fn sub_table_bytes(rules: RuleSet, material: Material) -> u64 {
+    plan::successors(rules, material)
+        .into_iter()
+        .map(|m| Layout::new(rules, m).len() as u64 * CODE_BYTES_LOADED)
+        .sum()
 }
 
-/// The memory this machine can give, from `/proc/meminfo` (`None` where unknown).
+/// Bytes a loaded table takes an entry: a byte a code, of both metrics ([`Codes`]).
+const CODE_BYTES_LOADED: u64 = 2;
+
+/// Room for codes past a byte (wins and losses longer than [`Codes::NARROW_PLIES`] plies):
+/// one entry in this many, per metric. None of the 32 sampled 5-piece tables comes near it.
+const WIDE_SHARE: u64 = 256;
+
+/// An estimate, from above, of the bytes needed to solve and write `material` with its smaller
+/// tables loaded: the largest 5-piece table (`ECRvCR`) is estimated at 2,153 MiB and peaks at
+/// 2,087 MiB.
+///
+/// A large table solves its metrics in turn: the peak is the distance-to-mate solve (its
+/// capture distances and codes, both metrics' capture masks) or the distance-to-conversion
+/// solve (the codes of both metrics), whichever is larger. A table that solves both at once
+/// (under 2^24 entries) holds both at once.
+#[must_use]
+pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
+    /// Words of 8 bytes per configuration and side to move: the side's state (open, not won,
+    /// last losses), the capture masks (2 of distance to mate, 3 of distance to conversion),
+    /// two levels' lists of what was found (3 words an entry), and the frame's and frontier's
+    /// share (legal squares, mirror images, pushed wins, the level's tasks).
+    const WORDS: u64 = 3 + 5 + 6 + 3;
+    /// The distance-to-mate capture masks' share of [`WORDS`], dropped with its solve.
+    const DTM_MASK_WORDS: u64 = 2;
+    let layout = Layout::new(rules, material);
+    let k = layout.pieces().len();
+    // Configurations per side, and entries.
+    let configs = (layout.side_len() / layout.domain(k - 1).len()) as u64;
+    let entries = layout.len() as u64;
+    let words = |w: u64| 2 * configs * 8 * w;
+    // Per position slot (64 a configuration), per side: one byte of capture distance.
+    let capture_distances = 2 * configs * 64;
+    let codes = entries + entries / WIDE_SHARE * Codes::WIDE_BYTES;
+    // The files take under a quarter of a byte an entry, compressed.
+    let writer = entries / 4;
+    let dtm_solve = words(WORDS) + capture_distances + codes;
+    let dtc_solve = words(WORDS - DTM_MASK_WORDS) + 2 * codes + writer;
+    let solve = if layout.len() <= crate::solve::BOTH_METRICS_AT_ONCE {
+        dtm_solve + dtc_solve
+    } else {
+        dtm_solve.max(dtc_solve)
+    };
+    solve + sub_table_bytes(rules, material) + PROCESS_BYTES
+}
+
+/// The process beside its tables: the program, thread stacks, buffers of the file reader.
+const PROCESS_BYTES: u64 = 32 << 20;
+
+/// An estimate, from above, of the bytes `jtb verify` needs for `material`: the table and the
+/// smaller tables its captures lead into, loaded a byte a code (`ECRvCR`: 1,124 MiB estimated,
+/// 1,052 MiB measured).
+#[must_use]
+pub fn verify_memory_estimate(rules: RuleSet, material: Material) -> u64 {
+    let entries = Layout::new(rules, material).len() as u64;
+    let codes = entries * CODE_BYTES_LOADED + 2 * (entries / WIDE_SHARE) * Codes::WIDE_BYTES;
+    codes + sub_table_bytes(rules, material) + PROCESS_BYTES
+}
+
+/// The memory this process may use: the least of what the machine has available
+/// (`/proc/meminfo`), its control group's limit (cgroup v2 `memory.max`, or v1), and a Slurm
+/// job's memory (`SLURM_MEM_PER_NODE`, or `SLURM_MEM_PER_CPU` times the task's CPUs), so that
+/// a task that would run out of its allocation is refused before it starts, not killed.
+/// `None` where none of them is known.
 #[must_use]
 pub fn available_memory() -> Option<u64> {
+    [meminfo_available(), cgroup_limit(), slurm_limit()]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+fn meminfo_available() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// The memory limit of this process's control group, if it has one.
+fn cgroup_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    groups.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let path = path.trim_start_matches('/');
+        let file = if controllers.is_empty() {
+            Path::new("/sys/fs/cgroup").join(path).join("memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            Path::new("/sys/fs/cgroup/memory")
+                .join(path)
+                .join("memory.limit_in_bytes")
+        } else {
+            return None;
+        };
+        // "max", or v1's "no limit" (a number near 2^63), is no limit.
+        let limit: u64 = std::fs::read_to_string(file).ok()?.trim().parse().ok()?;
+        (limit < 1 << 62).then_some(limit)
+    })
+}
+
+/// The memory of the Slurm job this process runs in, if it asked for some (MiB in the
+/// environment).
+fn slurm_limit() -> Option<u64> {
+    let mib = |name: &str| std::env::var(name).ok()?.parse::<u64>().ok();
+    let limit = mib("SLURM_MEM_PER_NODE").or_else(|| {
+        let cpus = mib("SLURM_CPUS_PER_TASK").unwrap_or(1);
+        Some(mib("SLURM_MEM_PER_CPU")? * cpus)
+    })?;
+    (limit > 0).then(|| limit << 20)
 }
 
 /// Generates the tables of `opts` and everything they need, skipping tables already complete.
@@ -371,25 +460,36 @@ fn plan_work(
 /// # Errors
 /// [`GenError::NeededTables`] naming each one that is missing or damaged.
 fn require_needed(root: &Path, rules: RuleSet, targets: &[Material]) -> Result<(), GenError> {
+    let problems = needed_problems(root, rules, targets);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(GenError::NeededTables(problems))
+    }
+}
+
+/// The tables that `targets` need (their captures lead into), other than the targets
+/// themselves, that are missing (`None`) or unusable under `root`.
+#[must_use]
+pub fn needed_problems(
+    root: &Path,
+    rules: RuleSet,
+    targets: &[Material],
+) -> Vec<(Material, Option<Unusable>)> {
     let targets: BTreeSet<Material> = targets.iter().map(|m| m.canonical()).collect();
     let needed: BTreeSet<Material> = targets
         .iter()
         .flat_map(|&m| plan::successors(rules, m))
         .filter(|m| !targets.contains(m))
         .collect();
-    let problems: Vec<(Material, Option<Unusable>)> = needed
+    needed
         .into_iter()
         .filter_map(|m| match check_table(root, rules, m) {
             Ok(true) => None,
             Ok(false) => Some((m, None)),
             Err(why) => Some((m, Some(why))),
         })
-        .collect();
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(GenError::NeededTables(problems))
-    }
+        .collect()
 }
 
 /// Solves and encodes the tables of one piece count, which are independent of each other: in

@@ -53,7 +53,7 @@ const MIN_CONFIGS_PER_TASK: usize = 256;
 
 /// The most entries of a table whose two metrics are solved at once (every 4-piece table
 /// has fewer; the largest need about 30 MiB more so).
-const BOTH_METRICS_AT_ONCE: usize = 1 << 24;
+pub(crate) const BOTH_METRICS_AT_ONCE: usize = 1 << 24;
 
 /// Capture marks: `ESCAPE` in the loss byte means a capture wins or draws.
 const ESCAPE: u8 = u8::MAX;
