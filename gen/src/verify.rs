@@ -95,7 +95,7 @@ fn one_ply(
 ) -> Result<[i32; 2], GenError> {
     let layout = &table.layout;
     let pieces = layout.pieces();
-    let turn = Color::ALL[idx / layout.side_len()];
+    let turn = Color::ALL[usize::from(idx >= layout.side_len())];
     let occupied = squares.iter().fold(0, |set, &sq| set | bit(sq));
     let place = |sq: Square| squares.iter().position(|&s| s == sq);
     let movers = pieces
