@@ -162,36 +162,34 @@ impl Codes {
         self.wide.par_sort_unstable();
     }
 
-    /// Codes from a function of the entry, filled in parallel runs of `run` entries: `code`
-    /// fills one run at a time (entry, code), in order, and may fail.
+    /// Codes filled in parallel runs of `run` entries: `fill(r, out)` pushes the codes of
+    /// run `r` (entries `r * run` on), in order, into `out`, and may fail.
     ///
     /// # Errors
-    /// The first error of `code`.
+    /// The first error of `fill`.
+    ///
+    /// # Panics
+    /// If `fill` pushes other than one code for each entry of its run.
     pub fn try_from_runs<E: Send>(
         len: usize,
         run: usize,
-        code: impl Fn(usize, &mut dyn FnMut(u16)) -> Result<(), E> + Sync,
+        fill: impl Fn(usize, &mut RunWriter<'_>) -> Result<(), E> + Sync,
     ) -> Result<Codes, E> {
+        let run = run.max(1);
         let mut bytes = vec![0u8; len];
         let wide: Vec<Vec<u64>> = bytes
-            .par_chunks_mut(run.max(1))
+            .par_chunks_mut(run)
             .enumerate()
             .map(|(r, chunk)| {
-                let start = r * run.max(1);
-                let mut wide = Vec::new();
-                let mut i = 0;
-                code(r, &mut |c| {
-                    match Codes::narrow(c) {
-                        Some(b) => chunk[i] = b,
-                        None => {
-                            chunk[i] = WIDE;
-                            wide.push(((start + i) as u64) << 16 | u64::from(c));
-                        }
-                    }
-                    i += 1;
-                })?;
-                assert_eq!(i, chunk.len(), "a code for every entry of the run");
-                Ok(wide)
+                let mut out = RunWriter {
+                    start: r * run,
+                    chunk,
+                    at: 0,
+                    wide: Vec::new(),
+                };
+                fill(r, &mut out)?;
+                assert_eq!(out.at, out.chunk.len(), "a code for every entry of the run");
+                Ok(out.wide)
             })
             .collect::<Result<_, E>>()?;
         Ok(Codes {
@@ -204,6 +202,30 @@ impl Codes {
     #[must_use]
     pub fn heap_bytes(&self) -> u64 {
         self.bytes.len() as u64 + self.wide.len() as u64 * Codes::WIDE_BYTES
+    }
+}
+
+/// Where [`Codes::try_from_runs`] takes one run's codes.
+pub struct RunWriter<'a> {
+    start: usize,
+    chunk: &'a mut [u8],
+    at: usize,
+    wide: Vec<u64>,
+}
+
+impl RunWriter<'_> {
+    /// The code of the run's next entry.
+    ///
+    /// # Panics
+    /// Past the run's end.
+    #[inline]
+    pub fn push(&mut self, code: u16) {
+        self.chunk[self.at] = Codes::narrow(code).unwrap_or_else(|| {
+            self.wide
+                .push(((self.start + self.at) as u64) << 16 | u64::from(code));
+            WIDE
+        });
+        self.at += 1;
     }
 }
 
@@ -269,7 +291,7 @@ mod tests {
         let runs = Codes::try_from_runs(values.len(), 100, |r, push| {
             values[r * 100..(r * 100 + 100).min(values.len())]
                 .iter()
-                .for_each(|&c| push(c));
+                .for_each(|&c| push.push(c));
             Ok::<_, ()>(())
         })
         .unwrap();

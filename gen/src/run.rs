@@ -178,12 +178,9 @@ fn load_codes(root: &Path, layout: &Layout, kind: Kind) -> Result<Codes, GenErro
     let file = TableFile::open_expecting(&path, rules, material, kind)?;
     // The blocks decode in parallel, each into its own run of entries.
     let per = file.header().block_entries as usize;
-    let codes = Codes::try_from_runs(layout.len(), per, |b, push| {
+    let codes = Codes::try_from_runs(layout.len(), per, |b, out| {
         let block = file.block(b as u32)?;
-        for i in 0..file.header().entries_in(b as u32) {
-            push(file.value_entry(&block, i)?.code());
-        }
-        Ok::<_, jtb_probe::TableError>(())
+        file.for_each_code(&block, |code| out.push(code))
     })?;
     Ok(codes)
 }

@@ -332,6 +332,42 @@ impl TableFile {
         Value::from_code(code).ok_or_else(|| self.bad_code(code))
     }
 
+    /// Calls `f` with the code ([`Value::code`]) of every entry of a decompressed block of a
+    /// DTM or DTC file, in order: what [`TableFile::value_entry`] checks, entry by entry, in one
+    /// pass (reading a whole table back).
+    ///
+    /// # Errors
+    /// A [`TableError`] for a code that no table holds, or a block of a WDL file.
+    pub fn for_each_code(&self, block: &[u8], mut f: impl FnMut(u16)) -> Result<(), TableError> {
+        let check = |code: u16| {
+            Value::from_code(code)
+                .map(|_| code)
+                .ok_or_else(|| self.bad_code(code))
+        };
+        match self.header.encoding {
+            Encoding::Code8 => {
+                for &b in block {
+                    f(check(u16::from(b))?);
+                }
+            }
+            Encoding::Code16 => {
+                for pair in block.chunks_exact(2) {
+                    f(check(u16::from_le_bytes([pair[0], pair[1]]))?);
+                }
+            }
+            Encoding::Wdl2 => {
+                return Err(TableError::new(
+                    &self.path,
+                    TableErrorKind::WrongKind {
+                        expected: Kind::Dtm,
+                        found: Kind::Wdl,
+                    },
+                ))
+            }
+        }
+        Ok(())
+    }
+
     /// Entry `i` of a decompressed block of a WDL file.
     ///
     /// # Errors
