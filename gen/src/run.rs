@@ -302,7 +302,7 @@ fn slurm_limit() -> Option<u64> {
         let cpus = mib("SLURM_CPUS_PER_TASK").unwrap_or(1);
         Some(mib("SLURM_MEM_PER_CPU")? * cpus)
     })?;
-    (limit > 0).then(|| limit << 20)
+    Some(limit).filter(|&l| l > 0)?.checked_mul(1 << 20)
 }
 
 /// Generates the tables of `opts` and everything they need, skipping tables already complete.

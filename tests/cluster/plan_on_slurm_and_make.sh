@@ -2,7 +2,9 @@
 # `jtb plan` on real schedulers. A one-node Slurm cluster (munged, slurmctld and slurmd on
 # this host, as root) runs the `slurm` plan of the mistboard tables up to 3 pieces, then runs
 # it again (a resubmitted plan must redo nothing); GNU make runs the `make` plan with -j2.
-# Every table file must be byte-identical to what one `jtb gen` writes.
+# Every table file must be byte-identical to what one `jtb gen` writes. Then the slurm plan of
+# one 5-piece table and the tables it needs runs with the memory the README tells users to
+# ask for, and its verify task checks the 5-piece table one ply deep.
 #
 # Needs root. Installs Debian's slurm-wlm and munge when they are missing. Run by .ci/run;
 # by hand: bash tests/cluster/plan_on_slurm_and_make.sh
@@ -20,7 +22,9 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
 fi
 
 cargo build --release --locked -q -p jtb
-JTB=$PWD/target/release/jtb
+JTB=${CARGO_TARGET_DIR:-$PWD/target}/release/jtb
+# What the README tells users to ask for a task of the 5-piece level.
+FIVE_MEM=2500M
 WORK=$(mktemp -d /tmp/jtb-cluster.XXXXXX)
 export SLURM_CONF=$WORK/slurm.conf
 MUNGE_SOCKET=$WORK/munge.socket
@@ -102,10 +106,11 @@ same_as_reference() {
     log "$2: all $count files byte-identical to jtb gen's"
 }
 
-# Runs a slurm plan script and waits for its last job; fails on any failed job, and unless
-# each table was checked one ply deep and the last job found the whole set intact.
+# Runs the slurm plan script $1 (tables into $2, $3 of them) and waits for its last job; fails
+# on any failed job, and unless each table was checked one ply deep and the last job found the
+# whole set intact.
 run_slurm_plan() {
-    local out verify state
+    local out verify state tables=$3
     out=$(bash "$1")
     echo "$out" | sed 's/^/    /'
     verify=$(echo "$out" | sed -n 's/^verify: job \([0-9]*\)$/\1/p')
@@ -124,23 +129,23 @@ run_slurm_plan() {
     if squeue -h -t FAILED,TIMEOUT,CANCELLED,NODE_FAIL,OUT_OF_MEMORY | grep -q .; then
         die "some job failed"
     fi
-    grep -q "260 of 260 tables intact" "$2"/slurm-logs/jtb-mistboard-verify-* \
-        || die "the last job did not find all 260 tables intact"
+    grep -q "$tables of $tables tables intact" "$2"/slurm-logs/jtb-mistboard-verify-* \
+        || die "the last job did not find all $tables tables intact"
     local checked
-    checked=$(cat "$2"/slurm-logs/jtb-mistboard-[23]-verify-* | grep -c '^ok ')
-    [[ $checked -ge 260 ]] || die "$checked tables checked one ply deep, not 260"
+    checked=$(cat "$2"/slurm-logs/jtb-mistboard-[0-9]-verify-* | grep -c '^ok ')
+    [[ $checked -ge $tables ]] || die "$checked tables checked one ply deep, not $tables"
 }
 
 # --- Slurm ---------------------------------------------------------------------------------
 "$JTB" plan --max-pieces 3 --format slurm --out "$WORK/slurm" --throttle "$CPUS" \
     --sbatch-args "--partition=jtb --time=10" >"$WORK/plan.sh"
 log "submitting the slurm plan"
-run_slurm_plan "$WORK/plan.sh" "$WORK/slurm"
+run_slurm_plan "$WORK/plan.sh" "$WORK/slurm" 260
 same_as_reference "$WORK/slurm" "slurm"
 stamps() { find "$WORK/slurm/mistboard" -type f -printf '%P %T@\n' | sort; }
 before=$(stamps)
 log "resubmitting the same plan"
-run_slurm_plan "$WORK/plan.sh" "$WORK/slurm"
+run_slurm_plan "$WORK/plan.sh" "$WORK/slurm" 260
 [[ $(stamps) == "$before" ]] || die "the resubmitted plan rewrote finished tables"
 log "resubmitted plan redid nothing"
 
@@ -150,4 +155,35 @@ make -s -j2 -f "$WORK/Makefile" all
 same_as_reference "$WORK/make" "make -j2"
 [[ -z $(make -j2 -f "$WORK/Makefile" all | grep -v "Nothing to be done") ]] \
     || die "a second make ran tasks"
+# --- Slurm: one 5-piece table and the tables it needs, at the README's --mem ------------------
+# Each task's jtb reads the job's memory (SLURM_MEM_PER_NODE) and refuses a table whose
+# estimate exceeds it, so a task that fits passes here and one that would not fails by name.
+five=EDCvTP
+five_tables=$("$JTB" plan --material "$five" --format list | wc -l)
+"$JTB" plan --material "$five" --format slurm --out "$WORK/five" --throttle "$CPUS" \
+    --sbatch-args "--partition=jtb --time=30 --mem=$FIVE_MEM --cpus-per-task=2" >"$WORK/five.sh"
+log "submitting the slurm plan of $five ($five_tables tables, --mem=$FIVE_MEM)"
+run_slurm_plan "$WORK/five.sh" "$WORK/five" "$five_tables"
+grep -q "^ok   $five: 322828856 entries agree" "$WORK"/five/slurm-logs/jtb-mistboard-5-verify-* \
+    || die "the verify task did not check $five one ply deep"
+log "slurm: $five and its $((five_tables - 1)) smaller tables generated and checked one ply deep"
+# A task given less memory than its table needs is refused by the estimate, naming it.
+"$JTB" plan --material "$five" --format slurm --out "$WORK/five" \
+    --sbatch-args "--partition=jtb --time=30 --mem=500M" >"$WORK/five-small.sh"
+rm "$WORK/five/mistboard/$five".*
+out=$(bash "$WORK/five-small.sh")
+verify=$(echo "$out" | sed -n 's/^verify: job \([0-9]*\)$/\1/p')
+for _ in $(seq 300); do
+    state=$(scontrol show job "$verify" -o | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    [[ $state == PENDING || $state == RUNNING || $state == CONFIGURING ]] || break
+    grep -qs "needs about" "$WORK"/five/slurm-logs/jtb-mistboard-5-gen-* && break
+    sleep 1
+done
+grep -q "table $five needs about .* MiB of memory, more than the 500 MiB allowed" \
+    "$WORK"/five/slurm-logs/jtb-mistboard-5-gen-* \
+    || die "a 5-piece task at --mem=500M was not refused by the memory estimate"
+scancel "$verify" 2>/dev/null || true
+scancel --name=jtb-mistboard-5-verify 2>/dev/null || true
+log "a 5-piece task at --mem=500M is refused by the memory estimate, naming the table"
+
 log "passed"
