@@ -62,6 +62,7 @@ pub mod clock;
 mod file;
 pub mod flip;
 pub mod format;
+mod histogram;
 mod index;
 mod material;
 mod moves;
@@ -79,6 +80,7 @@ pub use crate::{
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
     format::{BlockFault, Header, Kind, SideStats, TableError, TableErrorKind},
+    histogram::{histogram, SideHistogram},
     index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},
     moves::{EndReason, IllegalMove, Move, MoveKind, Outcome},

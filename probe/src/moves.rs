@@ -99,16 +99,36 @@ impl Error for IllegalMove {}
 impl Position {
     /// Calls `f` with every legal move of the side to move and its kind, in no set order.
     /// A finished game and a flip position with face-down tiles have none here.
-    pub fn for_each_move(&self, mut f: impl FnMut(Move, MoveKind)) {
+    pub fn for_each_move(&self, f: impl FnMut(Move, MoveKind)) {
         if self.is_game_over() || self.hidden() != 0 {
             return;
         }
+        self.each_piece_move(f);
+    }
+
+    /// The moves of the revealed pieces in a flip position that still has face-down tiles,
+    /// sorted as ASCII strings: steps onto empty squares and captures, a face-down tile
+    /// blocking the way (the other moves are flips of [`Position::hidden`] tiles). Without
+    /// face-down tiles, [`Position::legal_moves`]. None once the game is over.
+    #[must_use]
+    pub fn revealed_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        if !self.is_game_over() {
+            self.each_piece_move(|m, _| moves.push(m));
+        }
+        moves.sort_unstable();
+        moves
+    }
+
+    /// The moves of the side to move's pieces, face-down tiles blocking.
+    fn each_piece_move(&self, mut f: impl FnMut(Move, MoveKind)) {
+        let hidden = self.hidden();
         let rules = self.rules();
         let board = self.board();
         let enemy_den = board.den(self.turn().other());
         for (piece, from) in self.pieces_of(self.turn()) {
             let mut consider = |to: Square| {
-                if !rules.may_enter(piece, to) {
+                if !rules.may_enter(piece, to) || hidden & crate::board::bit(to) != 0 {
                     return;
                 }
                 let kind = match self.piece_at(to) {
