@@ -1,27 +1,29 @@
 //! The JSON API, modelled on the lichess tablebase API: a position's value with every move
 //! (each describing the position after it, from the view of its side to move, best first),
-//! the best line, legal moves, and per-material statistics.
+//! the best lines, legal moves, the board of each rule set, the materials present and
+//! per-material statistics with distance histograms.
+//!
+//! Every table read runs on tokio's blocking threads ([`blocking`]): a cold block is a file
+//! read, and an answer may read many.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
 use axum::{
-    extract::{
-        rejection::{PathRejection, QueryRejection},
-        FromRequestParts, Path, Query, State,
-    },
+    extract::{rejection::PathRejection, FromRequestParts, Path, State},
     http::{request::Parts, Method, Uri},
     Json,
 };
 use jtb_probe::{
-    Layout, LineStep, Material, MoveKind, Outcome, Position, RuleSet, RuleStep, RuleValue, Value,
+    format::table_path, histogram, Color, Kind, Layout, Material, MoveKind, Outcome, Position,
+    RuleSet, RuleStep, SideHistogram, TableFile, Value,
 };
 use percent_encoding::percent_decode_str;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 
 use super::{
-    error::ApiError,
-    source::{play, Library, Source},
+    error::{ApiError, Problem},
+    source::{play, Library, Memo, Source},
 };
 use crate::stats::MaterialStats;
 
@@ -32,14 +34,22 @@ const MAX_POSITION_BYTES: usize = 256;
 /// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
 const MAX_MATERIAL_BYTES: usize = 24;
 
-/// The query of the position endpoints.
-#[derive(Deserialize)]
-pub struct PositionQuery {
-    position: Option<String>,
-    clock: Option<u32>,
+/// Runs `answer` on a blocking thread (table reads are file reads), once more if it met a
+/// missing table that has appeared since ([`Library::answer`]).
+///
+/// # Errors
+/// `answer`'s error; 500 if it panicked.
+async fn blocking<T: Send + 'static>(
+    lib: Arc<Library>,
+    answer: impl Fn(&Library) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || lib.answer(answer))
+        .await
+        .map_err(|_| ApiError::internal("internal error"))?
 }
 
-/// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, and the moves.
+/// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, the best move under
+/// the clock rule, and the moves.
 #[derive(Serialize)]
 pub struct ProbeAnswer {
     position: String,
@@ -51,6 +61,8 @@ pub struct ProbeAnswer {
     category: &'static str,
     clock: u32,
     rule_wdl: &'static str,
+    /// The best move under the clock rule at `clock` (`null` in a rule draw).
+    rule_best: Option<String>,
     moves: Vec<MoveAnswer>,
 }
 
@@ -63,6 +75,8 @@ pub struct MoveAnswer {
     position: Option<String>,
     /// Whether the move takes a piece (or trades, in the flip game).
     capture: bool,
+    /// `quiet`, `den-entry`, `capture` or `trade`.
+    kind: &'static str,
     /// How the move ended the game, if it did.
     end: Option<String>,
     wdl: &'static str,
@@ -74,25 +88,29 @@ pub struct MoveAnswer {
     rule_wdl: &'static str,
 }
 
-/// A step of the best line.
+/// A step of a line: the move, what kind it is, and the position after it with both its
+/// distances (`null` once the game ended).
 #[derive(Serialize)]
-struct LineAnswer {
+struct StepAnswer {
     #[serde(rename = "move")]
     mv: String,
-    position: Option<String>,
-    wdl: Option<&'static str>,
-    dtm: Option<u16>,
-}
-
-/// A step of the line under the clock rule.
-#[derive(Serialize)]
-struct RuleLineAnswer {
-    #[serde(rename = "move")]
-    mv: String,
+    kind: &'static str,
+    end: Option<String>,
     position: Option<String>,
     clock: Option<u32>,
+    wdl: Option<&'static str>,
+    dtm: Option<u16>,
     rule_wdl: Option<&'static str>,
     dtc: Option<u16>,
+}
+
+const fn kind_name(kind: MoveKind) -> &'static str {
+    match kind {
+        MoveKind::Quiet => "quiet",
+        MoveKind::DenEntry => "den-entry",
+        MoveKind::Capture => "capture",
+        MoveKind::Trade => "trade",
+    }
 }
 
 /// The rule set named in the path (`{rules}`).
@@ -107,9 +125,15 @@ impl<S: Send + Sync> FromRequestParts<S> for Rules {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Rules, ApiError> {
         let Path(name) = Path::<String>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::bad_request(e.body_text()))?;
+            .map_err(path_error)?;
         rule_set(&name).map(Rules)
     }
+}
+
+/// A path that axum could not take apart: it is not UTF-8 once percent-decoded (the only way
+/// a matched route's parameters fail).
+fn path_error(_: PathRejection) -> ApiError {
+    ApiError::bad_query("the path is not UTF-8 once percent-decoded")
 }
 
 /// The rule set called `name`.
@@ -120,54 +144,106 @@ fn rule_set(name: &str) -> Result<RuleSet, ApiError> {
     name.parse().map_err(|_| {
         let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
         let shown: String = name.chars().take(40).collect();
-        ApiError::not_found(format!(
-            "unknown rule set `{}` (known: {})",
-            shown.escape_debug(),
-            known.join(", ")
-        ))
+        ApiError::new(
+            Problem::UnknownRules,
+            format!(
+                "unknown rule set `{}` (known: {})",
+                shown.escape_debug(),
+                known.join(", ")
+            ),
+        )
     })
 }
 
-/// The query of the position endpoints: `position` and the optional `clock`.
-pub struct PositionParams(PositionQuery);
+/// The query of the position endpoints: `position` and the optional `clock`, as written.
+/// Other parameters are ignored, as lichess's API does.
+pub struct PositionParams {
+    position: Option<String>,
+    clock: Option<String>,
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
     type Rejection = ApiError;
 
     /// # Errors
-    /// 400 for a query that is not UTF-8 once percent-decoded, or that does not parse.
+    /// 400 for a query that is not UTF-8 once percent-decoded, or names a parameter twice.
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<PositionParams, ApiError> {
         let raw = parts.uri.query().unwrap_or("");
-        // The query parser would replace bad bytes silently; say what is wrong instead.
-        if percent_decode_str(raw).decode_utf8().is_err() {
-            return Err(ApiError::bad_request(
-                "the query string is not UTF-8 once percent-decoded",
-            ));
+        let mut params = PositionParams {
+            position: None,
+            clock: None,
+        };
+        for pair in raw.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let decode = |s: &str| {
+                percent_decode_str(&s.replace('+', " "))
+                    .decode_utf8()
+                    .map(|s| s.into_owned())
+                    .map_err(|_| {
+                        ApiError::bad_query("the query string is not UTF-8 once percent-decoded")
+                    })
+            };
+            let (name, value) = (decode(name)?, decode(value)?);
+            let slot = match name.as_str() {
+                "position" => &mut params.position,
+                "clock" => &mut params.clock,
+                _ => continue,
+            };
+            if slot.is_some() {
+                return Err(ApiError::bad_query(format!(
+                    "query parameter `{name}` given twice (duplicate)"
+                )));
+            }
+            *slot = Some(value);
         }
-        let Query(q) = Query::try_from_uri(&parts.uri)
-            .map_err(|e: QueryRejection| ApiError::bad_request(e.body_text()))?;
-        Ok(PositionParams(q))
+        Ok(params)
     }
 }
 
 /// The position of the query, with its clock (the query's `clock`, else the text's, else 0).
 ///
 /// # Errors
-/// 400 for missing or bad position text, or a clock above the limit.
-fn position(rules: RuleSet, params: PositionParams) -> Result<Position, ApiError> {
-    let PositionParams(q) = params;
-    let text = q
+/// 400 for missing or bad position text, or a clock that is no number or above the limit.
+fn position(rules: RuleSet, params: &PositionParams) -> Result<Position, ApiError> {
+    let text = params
         .position
-        .ok_or_else(|| ApiError::bad_request("missing query parameter `position`"))?;
+        .as_deref()
+        .ok_or_else(|| ApiError::bad_query("missing query parameter `position`"))?;
     if text.len() > MAX_POSITION_BYTES {
-        return Err(ApiError::bad_request(format!(
+        return Err(ApiError::bad_query(format!(
             "position text of {} bytes: at most {MAX_POSITION_BYTES}",
             text.len()
         )));
     }
-    let mut pos = Position::parse(&text, Some(rules))?;
-    pos.set_rule_clock(q.clock)?;
+    let clock = match params.clock.as_deref() {
+        None => None,
+        Some(c) => Some(parse_clock(c, rules)?),
+    };
+    let mut pos = Position::parse(text, Some(rules))?;
+    pos.set_rule_clock(clock)?;
     Ok(pos)
+}
+
+/// The `clock` parameter: a whole number of half-moves (the limit is checked with the
+/// position).
+fn parse_clock(text: &str, rules: RuleSet) -> Result<u32, ApiError> {
+    let shown: String = text.chars().take(20).collect();
+    let limit = rules.clock_limit();
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u32>() {
+        Ok(c) if digits => Ok(c),
+        _ if digits => Err(ApiError::new(
+            Problem::BadClock,
+            format!("clock {shown} is above the limit of {limit} for {rules}"),
+        )),
+        _ => Err(ApiError::new(
+            Problem::BadClock,
+            format!(
+                "clock `{}` is not a number of half-moves (0 to {limit} for {rules})",
+                shown.escape_debug()
+            ),
+        )),
+    }
 }
 
 /// `GET /api/v1/{rules}?position=...[&clock=N]`.
@@ -179,10 +255,10 @@ pub async fn probe(
     Rules(rules): Rules,
     params: PositionParams,
 ) -> Result<Json<ProbeAnswer>, ApiError> {
-    // Cached probes take well under a microsecond each, and a first touch of a block one
-    // positioned read: cheaper than handing the work to another thread.
-    let pos = position(rules, params)?;
-    probe_answer(&lib, &pos).map(Json)
+    let pos = position(rules, &params)?;
+    blocking(lib, move |lib| probe_answer(lib, &pos))
+        .await
+        .map(Json)
 }
 
 fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
@@ -195,6 +271,7 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
         Value::Draw => None,
         _ => ranked.first().map(|m| m.mv.to_string()),
     };
+    let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
     let moves = ranked
         .iter()
         .map(|m| move_answer(&source, pos, m.mv))
@@ -209,8 +286,14 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
         category: rule.category.name(),
         clock: rule.clock,
         rule_wdl: rule.wdl.name(),
+        rule_best,
         moves,
     })
+}
+
+fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
+    pos.move_kind(mv)
+        .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
 }
 
 fn move_answer(
@@ -218,7 +301,8 @@ fn move_answer(
     pos: &Position,
     mv: jtb_probe::Move,
 ) -> Result<MoveAnswer, ApiError> {
-    let capture = matches!(pos.move_kind(mv), Some(MoveKind::Capture | MoveKind::Trade));
+    let kind = move_kind(pos, mv)?;
+    let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
     Ok(match play(pos, mv)? {
         Outcome::Over { result, reason } => {
             // The game is over: the side that would move next has lost (or drawn) in 0.
@@ -228,6 +312,7 @@ fn move_answer(
                 mv: mv.to_string(),
                 position: None,
                 capture,
+                kind: kind_name(kind),
                 end: Some(reason.to_string()),
                 wdl: after.name(),
                 dtm,
@@ -239,11 +324,12 @@ fn move_answer(
         }
         Outcome::Ongoing(next) => {
             let value = source.value(&next)?;
-            let rule: RuleValue = source.rule(&next)?;
+            let rule = source.rule(&next)?;
             MoveAnswer {
                 mv: mv.to_string(),
                 position: Some(next.to_string()),
                 capture,
+                kind: kind_name(kind),
                 end: None,
                 wdl: value.wdl().name(),
                 dtm: value.dtm(),
@@ -257,7 +343,7 @@ fn move_answer(
 }
 
 /// `GET /api/v1/{rules}/line?position=...[&clock=N]`: the best line, and the line under the
-/// clock rule from the position's clock.
+/// clock rule from the position's clock, each step with its DTM and its DTC.
 ///
 /// # Errors
 /// As [`probe`].
@@ -266,59 +352,80 @@ pub async fn line(
     Rules(rules): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pos = position(rules, params)?;
-    let source = lib.source(&pos)?;
-    let plain = plain_line(&pos, source.line(&pos)?)?;
-    let rule: Vec<RuleLineAnswer> = source.rule_line(&pos)?.into_iter().map(rule_step).collect();
-    Ok(Json(json!({
-        "position": pos.to_string(),
-        "rules": pos.rules().name(),
-        "clock": pos.clock().unwrap_or(0),
-        "line": plain,
-        "rule_line": rule,
-    })))
+    let pos = position(rules, &params)?;
+    blocking(lib, move |lib| {
+        let source = lib.source(&pos)?;
+        let plain = source.line(&pos)?.into_iter().map(|s| s.mv).collect();
+        let rule = source
+            .rule_line(&pos)?
+            .into_iter()
+            .map(|s: RuleStep| s.mv)
+            .collect();
+        Ok(json!({
+            "position": pos.to_string(),
+            "rules": pos.rules().name(),
+            "clock": pos.clock().unwrap_or(0),
+            "line": steps(&source, &pos, plain)?,
+            "rule_line": steps(&source, &pos, rule)?,
+        }))
+    })
+    .await
+    .map(Json)
 }
 
-/// The steps of the best line, each position with the half-move clock it has when the line is
-/// played from `pos` at its clock (the library's plain line carries none), so that a step can be
-/// opened as it stands in the game.
+/// The steps of a line played from `pos` at its clock: each position with the clock it has
+/// then (the library's plain line carries none), so that a step can be opened as it stands in
+/// the game, and with both its values.
 ///
 /// # Errors
-/// 500 if a move of the line is not legal (it always is).
-fn plain_line(pos: &Position, steps: Vec<LineStep>) -> Result<Vec<LineAnswer>, ApiError> {
+/// As [`Source::value`]; 500 if a move of the line is not legal (it always is).
+fn steps(
+    source: &Source<'_>,
+    pos: &Position,
+    moves: Vec<jtb_probe::Move>,
+) -> Result<Vec<StepAnswer>, ApiError> {
     let mut current = pos.clone();
-    let mut out = Vec::with_capacity(steps.len());
-    for step in steps {
-        let position = match play(&current, step.mv)? {
+    let mut out = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let kind = kind_name(move_kind(&current, mv)?);
+        let step = match play(&current, mv)? {
+            Outcome::Over { reason, .. } => StepAnswer {
+                mv: mv.to_string(),
+                kind,
+                end: Some(reason.to_string()),
+                position: None,
+                clock: None,
+                wdl: None,
+                dtm: None,
+                rule_wdl: None,
+                dtc: None,
+            },
             Outcome::Ongoing(next) => {
-                let text = next.to_string();
+                let value = source.value(&next)?;
+                let rule = source.rule(&next)?;
+                let step = StepAnswer {
+                    mv: mv.to_string(),
+                    kind,
+                    end: None,
+                    position: Some(next.to_string()),
+                    clock: Some(rule.clock),
+                    wdl: Some(value.wdl().name()),
+                    dtm: value.dtm(),
+                    rule_wdl: Some(rule.wdl.name()),
+                    dtc: rule.dtc.dtm(),
+                };
                 current = next;
-                Some(text)
+                step
             }
-            Outcome::Over { .. } => None,
         };
-        out.push(LineAnswer {
-            mv: step.mv.to_string(),
-            position,
-            wdl: step.value.map(|v| v.wdl().name()),
-            dtm: step.value.and_then(Value::dtm),
-        });
+        out.push(step);
     }
     Ok(out)
 }
 
-fn rule_step(step: RuleStep) -> RuleLineAnswer {
-    RuleLineAnswer {
-        mv: step.mv.to_string(),
-        position: step.position.map(|p| p.to_string()),
-        clock: step.value.map(|v| v.clock),
-        rule_wdl: step.value.map(|v| v.wdl.name()),
-        dtc: step.value.and_then(|v| v.dtc.dtm()),
-    }
-}
-
 /// `GET /api/v1/{rules}/moves?position=...`: the legal moves, in ASCII order, with the position
-/// after each; no tables needed (the explorer plays on where no table answers).
+/// after each; no tables needed (the explorer plays on where no table answers). With face-down
+/// tiles: the moves of the revealed pieces, and the tiles that can be flipped.
 ///
 /// # Errors
 /// 400 for bad input, 404 for an unknown rule set.
@@ -326,53 +433,171 @@ pub async fn moves(
     Rules(rules): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pos = position(rules, params)?;
+    let pos = position(rules, &params)?;
+    let hidden = pos.hidden() != 0;
     let mut moves = Vec::new();
-    for mv in pos.legal_moves() {
-        let capture = matches!(pos.move_kind(mv), Some(MoveKind::Capture | MoveKind::Trade));
-        let (after, end) = match play(&pos, mv)? {
-            Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
-            Outcome::Ongoing(next) => (Some(next.to_string()), None),
+    for mv in pos.revealed_moves() {
+        let kind = if hidden {
+            // `move_kind` knows no moves while tiles are face down: ask the board.
+            match pos.piece_at(mv.to) {
+                Some(_) => MoveKind::Capture,
+                None => MoveKind::Quiet,
+            }
+        } else {
+            move_kind(&pos, mv)?
         };
+        let (after, end) = if hidden {
+            (None, None)
+        } else {
+            match play(&pos, mv)? {
+                Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
+                Outcome::Ongoing(next) => (Some(next.to_string()), None),
+            }
+        };
+        let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
         moves.push(
-            json!({"move": mv.to_string(), "position": after, "capture": capture, "end": end}),
+            json!({"move": mv.to_string(), "position": after, "capture": capture,
+                          "kind": kind_name(kind), "end": end}),
         );
     }
+    let flips: Vec<String> = pos
+        .board()
+        .squares()
+        .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0)
+        .map(|sq| sq.to_string())
+        .collect();
     Ok(Json(json!({
         "position": pos.to_string(),
         "rules": pos.rules().name(),
         "moves": moves,
+        "flips": flips,
+        "game_over": pos.is_game_over(),
     })))
 }
 
-/// `GET /api/v1`: the rule sets and what tables each has.
+/// The board of a rule set as data: its size, water, traps and dens, and its clock limit, so
+/// that the page draws any board from the server's description.
+fn board_json(rules: RuleSet) -> serde_json::Value {
+    let board = rules.board();
+    let names = |set: jtb_probe::SquareSet| -> Vec<String> {
+        board
+            .squares()
+            .filter(|&sq| set & jtb_probe::bit(sq) != 0)
+            .map(|sq| sq.to_string())
+            .collect()
+    };
+    let side = |c: Color| json!({"den": board.den(c).map(|s| s.to_string()), "traps": names(board.traps(c))});
+    json!({
+        "width": board.width, "height": board.height, "water": names(board.water()),
+        "red": side(Color::Red), "blue": side(Color::Blue),
+        "clock_limit": rules.clock_limit(),
+    })
+}
+
+/// `GET /api/v1`: the rule sets, their boards and what tables each has.
 pub async fn index(State(lib): State<Arc<Library>>) -> Json<serde_json::Value> {
+    lib.refresh();
     let sets: Vec<_> = RuleSet::ALL
         .iter()
-        .map(|&rules| match lib.tables(rules) {
-            Ok(tb) => json!({"rules": rules.name(), "tables": tb.materials().len(),
-                             "max_pieces": tb.max_pieces(), "error": null}),
-            Err(e) => json!({"rules": rules.name(), "tables": 0, "max_pieces": 0, "error": e}),
+        .map(|&rules| {
+            let board = board_json(rules);
+            match lib.tables(rules) {
+                Ok(tb) => json!({"rules": rules.name(), "tables": tb.materials().len(),
+                             "max_pieces": tb.max_pieces(), "error": null, "board": board}),
+                Err(e) => json!({"rules": rules.name(), "tables": 0, "max_pieces": 0,
+                             "error": e.message, "board": board}),
+            }
         })
         .collect();
     Json(json!({ "rule_sets": sets }))
 }
 
-/// `GET /api/v1/{rules}/materials`: the materials present, fewest pieces first.
+/// The statistics in a material's file headers, read once per scan of its rule set.
 ///
 /// # Errors
-/// 404 for an unknown rule set or one without tables.
+/// As [`Library::table_error`].
+fn headers(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<MaterialStats>, ApiError> {
+    memo(&lib.headers, rules, m, || {
+        MaterialStats::read(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
+    })
+}
+
+/// Positions per distance of a material's DTM and DTC files, read once per scan.
+type Histograms = [[SideHistogram; 2]; 2];
+
+fn histograms(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<Histograms>, ApiError> {
+    memo(&lib.histograms, rules, m, || {
+        let layout = Layout::new(rules, m);
+        let count = |kind: Kind| {
+            let path = table_path(lib.root(), rules, m, kind);
+            TableFile::open_expecting(&path, rules, m, kind)
+                .and_then(|file| histogram(&file, &layout))
+                .map_err(|e| lib.table_error(e, rules, m))
+        };
+        Ok([count(Kind::Dtm)?, count(Kind::Dtc)?])
+    })
+}
+
+fn memo<T>(
+    map: &Memo<T>,
+    rules: RuleSet,
+    m: Material,
+    compute: impl FnOnce() -> Result<T, ApiError>,
+) -> Result<Arc<T>, ApiError> {
+    let key = (rules, m);
+    if let Some(found) = map.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+        return Ok(Arc::clone(found));
+    }
+    // Computed without the lock: two requests may both compute it, and either copy serves.
+    let value = Arc::new(compute()?);
+    map.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(key, Arc::clone(&value));
+    Ok(value)
+}
+
+/// `GET /api/v1/{rules}/materials`: the materials present, fewest pieces first, and for the
+/// material index each one's counts and longest wins (Red to move, then Blue).
+///
+/// # Errors
+/// 404 for an unknown rule set or one without tables; 500 for a damaged header.
 pub async fn materials(
     State(lib): State<Arc<Library>>,
     Rules(rules): Rules,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let tb = lib.tables(rules).map_err(ApiError::not_found)?;
-    let names: Vec<String> = tb.materials().iter().map(ToString::to_string).collect();
-    Ok(Json(json!({"rules": rules.name(), "materials": names})))
+    blocking(lib, move |lib| {
+        lib.refresh();
+        let tb = lib.tables(rules)?;
+        let mut names = Vec::new();
+        let mut tables = Vec::new();
+        for m in tb.materials() {
+            names.push(m.to_string());
+            let found = headers(lib, rules, m)?;
+            let side = |i: usize| &found.sides[i].0;
+            let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
+                json!([f(side(0)), f(side(1))])
+            };
+            let position = |s: &jtb_probe::SideStats| {
+                json!((!s.longest_win_position.is_empty()).then(|| s.longest_win_position.clone()))
+            };
+            tables.push(json!({
+                "material": m.to_string(), "pieces": m.total(),
+                "wins": pair(&|s| json!(s.wins)), "draws": pair(&|s| json!(s.draws)),
+                "losses": pair(&|s| json!(s.losses)),
+                "longest_win": pair(&|s| json!(s.longest_win)),
+                "longest_win_position": pair(&position),
+            }));
+        }
+        Ok(json!({"rules": rules.name(), "materials": names, "tables": tables}))
+    })
+    .await
+    .map(Json)
 }
 
 /// `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects (Red to
-/// move, then Blue), and the tables it depends on (where its captures lead).
+/// move, then Blue), its distance histograms, and the tables it depends on (where its
+/// captures lead), in the orientation asked: `LRvET` answers for Red with L+R, although the
+/// table is stored as `ETvLR` (`table`, and `flipped` says the colours were swapped).
 ///
 /// # Errors
 /// 400 for a malformed material, 404 for an unknown rule set or a table that is not there, 500
@@ -381,47 +606,108 @@ pub async fn stats(
     State(lib): State<Arc<Library>>,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let Path((rules, material)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let Path((rules, material)) = path.map_err(path_error)?;
     let rules = rule_set(&rules)?;
     if material.len() > MAX_MATERIAL_BYTES {
-        return Err(ApiError::bad_request(format!(
-            "material name of {} bytes: at most {MAX_MATERIAL_BYTES}",
-            material.len()
-        )));
+        return Err(ApiError::new(
+            Problem::BadMaterial,
+            format!(
+                "material name of {} bytes: at most {MAX_MATERIAL_BYTES}",
+                material.len()
+            ),
+        ));
     }
-    let material: Material = material
+    let asked: Material = material
         .parse()
-        .map_err(|e: jtb_probe::BadMaterial| ApiError::bad_request(e.to_string()))?;
-    let material = material.canonical();
-    if material.total() > Layout::MAX_PIECES {
-        return Err(ApiError::not_found(format!(
-            "no table {material}: tables hold at most {} pieces",
-            Layout::MAX_PIECES
-        )));
+        .map_err(|e: jtb_probe::BadMaterial| ApiError::new(Problem::BadMaterial, e.to_string()))?;
+    if asked.total() > Layout::MAX_PIECES {
+        return Err(ApiError::new(
+            Problem::MissingTable,
+            format!(
+                "no table {asked}: tables hold at most {} pieces",
+                Layout::MAX_PIECES
+            ),
+        ));
     }
-    lib.tables(rules).map_err(ApiError::not_found)?;
+    blocking(lib, move |lib| stats_answer(lib, rules, asked))
+        .await
+        .map(Json)
+}
+
+fn stats_answer(
+    lib: &Library,
+    rules: RuleSet,
+    asked: Material,
+) -> Result<serde_json::Value, ApiError> {
+    let table = asked.canonical();
+    lib.tables(rules)?;
     // The material is parsed and printed again, so the file name is built from animal letters
     // only: no request can name a file outside the table directory.
-    let found = MaterialStats::read(lib.root(), rules, material).map_err(|e| {
-        let missing = matches!(&e.kind, jtb_probe::TableErrorKind::Io(io)
-            if io.kind() == std::io::ErrorKind::NotFound);
-        let message = lib.describe_table(e);
-        if missing {
-            ApiError::not_found(format!("missing table {material}: {message}"))
-        } else {
-            ApiError::internal(message)
-        }
-    })?;
-    let depends: Vec<String> = jtb_gen::plan::successors(rules, material)
+    let found = headers(lib, rules, table)?;
+    let counted = histograms(lib, rules, table)?;
+    let flipped = asked != table;
+    // Side `i` of the answer is side `order[i]` of the table.
+    let order = if flipped { [1, 0] } else { [0, 1] };
+    let objects = found.json();
+    let stats: Vec<serde_json::Value> = order
         .iter()
-        .map(ToString::to_string)
+        .zip(["red", "blue"])
+        .map(|(&i, to_move)| {
+            let mut o = objects[i].clone();
+            o["material"] = json!(asked.to_string());
+            o["to_move"] = json!(to_move);
+            if flipped {
+                for key in ["longest_win_position", "longest_dtc_position"] {
+                    if let Some(text) = o[key].as_str() {
+                        o[key] = json!(colour_flip(text, rules)?);
+                    }
+                }
+            }
+            Ok(o)
+        })
+        .collect::<Result<_, ApiError>>()?;
+    let sides = |h: &[SideHistogram; 2]| -> Vec<serde_json::Value> {
+        order
+            .iter()
+            .zip(["red", "blue"])
+            .map(|(&i, to_move)| {
+                json!({"to_move": to_move, "wins": h[i].wins, "losses": h[i].losses,
+                       "draws": h[i].draws})
+            })
+            .collect()
+    };
+    // Where captures lead, each seen with the colours of the material asked.
+    let within = |m: Material| {
+        [Color::Red, Color::Blue]
+            .iter()
+            .all(|&c| m.set(c) & !asked.set(c) == 0)
+    };
+    let depends: Vec<String> = jtb_gen::plan::successors(rules, table)
+        .into_iter()
+        .map(|m| if within(m) { m } else { m.flipped() })
+        .map(|m| m.to_string())
         .collect();
-    Ok(Json(json!({
+    Ok(json!({
         "rules": rules.name(),
-        "material": material.to_string(),
-        "stats": found.json(),
+        "material": asked.to_string(),
+        "table": table.to_string(),
+        "flipped": flipped,
+        "stats": stats,
+        "histogram": {"dtm": sides(&counted[0]), "dtc": sides(&counted[1])},
         "depends_on": depends,
-    })))
+    }))
+}
+
+/// `text` seen from the other side (a position of a table header).
+fn colour_flip(text: &str, rules: RuleSet) -> Result<String, ApiError> {
+    Position::parse(text, Some(rules))
+        .map(|p| p.color_flipped().to_string())
+        .map_err(|e| {
+            ApiError::new(
+                Problem::DamagedTable,
+                format!("a table header's {text}: {e}"),
+            )
+        })
 }
 
 /// Any path the server does not know.
@@ -433,8 +719,8 @@ pub async fn not_found(uri: Uri) -> ApiError {
 
 /// A known path asked with a method other than GET or HEAD.
 pub async fn method_not_allowed(method: Method) -> ApiError {
-    ApiError {
-        status: axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        message: format!("method {method} not allowed: the API answers GET"),
-    }
+    ApiError::new(
+        Problem::MethodNotAllowed,
+        format!("method {method} not allowed: the API answers GET"),
+    )
 }

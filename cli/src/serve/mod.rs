@@ -5,11 +5,13 @@
 //!   `moves`, best first, each describing the position after the move for its side to move;
 //! - `GET /api/v1/{rules}/line?position=...`: the best line and the line under the clock rule;
 //! - `GET /api/v1/{rules}/moves?position=...`: the legal moves (no tables needed);
-//! - `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects;
-//! - `GET /api/v1/{rules}/materials` and `GET /api/v1`: what tables there are.
+//! - `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects and its
+//!   distance histograms, in the orientation asked;
+//! - `GET /api/v1/{rules}/materials` and `GET /api/v1`: what tables there are, and the boards.
 //!
-//! Errors are `{"error": "..."}` with 400 (bad input), 404 (no such rule set, route or table)
-//! or 500 (a damaged table, never user input). The page is at `/`.
+//! Errors are `{"error": "...", "code": "..."}` with 400 (bad input), 404 (no such rule set,
+//! route or table), 405 or 500 (a damaged table, never user input). Tables generated while the
+//! server runs are found on the first request that misses them. The page is at `/`.
 
 mod api;
 mod error;
@@ -18,11 +20,7 @@ mod source;
 
 use std::{net::SocketAddr, sync::Arc};
 
-use axum::{
-    http::{Method, StatusCode},
-    routing::get,
-    Router,
-};
+use axum::{http::Method, routing::get, Router};
 use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{Any, CorsLayer},
@@ -66,10 +64,7 @@ pub fn router(lib: Arc<Library>) -> Router {
         .layer(cors)
         // A bug must cost one request, not the server: a panic becomes a 500.
         .layer(CatchPanicLayer::custom(|_| {
-            axum::response::IntoResponse::into_response(ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: "internal error".to_owned(),
-            })
+            axum::response::IntoResponse::into_response(ApiError::internal("internal error"))
         }))
 }
 
@@ -94,7 +89,7 @@ async fn serve(addr: SocketAddr, lib: Arc<Library>) -> std::io::Result<()> {
     for rules in jtb_probe::RuleSet::ALL {
         match lib.tables(rules) {
             Ok(tb) => eprintln!("{rules}: {} tables", tb.materials().len()),
-            Err(why) => eprintln!("{rules}: {why}"),
+            Err(why) => eprintln!("{rules}: {}", why.message),
         }
     }
     println!("listening on http://{}", listener.local_addr()?);

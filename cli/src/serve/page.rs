@@ -48,7 +48,8 @@ pub async fn index() -> Response {
 /// # Errors
 /// 404 for any other name, 400 for one that is not UTF-8.
 pub async fn file(name: Result<Path<String>, PathRejection>) -> Result<Response, ApiError> {
-    let Path(name) = name.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let Path(name) =
+        name.map_err(|_| ApiError::bad_query("the path is not UTF-8 once percent-decoded"))?;
     Ok(match name.as_str() {
         "app.js" => asset(APP_JS, "text/javascript; charset=utf-8"),
         "app.css" => asset(APP_CSS, "text/css; charset=utf-8"),
