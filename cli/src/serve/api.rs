@@ -682,11 +682,12 @@ fn stats_answer(
             .iter()
             .all(|&c| m.set(c) & !asked.set(c) == 0)
     };
-    let depends: Vec<String> = jtb_gen::plan::successors(rules, table)
+    let mut depends: Vec<String> = jtb_gen::plan::successors(rules, table)
         .into_iter()
         .map(|m| if within(m) { m } else { m.flipped() })
         .map(|m| m.to_string())
         .collect();
+    depends.sort_unstable();
     Ok(json!({
         "rules": rules.name(),
         "material": asked.to_string(),
