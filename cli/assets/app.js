@@ -368,10 +368,8 @@ function renderControls() {
   const { view } = state;
   const geo = geometry(view.rules);
   const select = $('#rules');
-  if (![...select.options].some((o) => o.value === view.rules)) {
-    select.append(new Option(view.rules, view.rules));
-  }
-  select.value = view.rules;
+  // An unknown rule set is said in the value box; the menu lists only real ones.
+  select.value = geo ? view.rules : '';
   $('#text').value = view.text;
   if (!geo) return;
   const good = !state.problem || !NOT_A_POSITION.has(state.problem.code);
@@ -924,7 +922,7 @@ function renderLine() {
     player.append(b);
     return b;
   };
-  button('line-first', '\u23ee', 'To the start (Home)', () => 0).disabled = ply === 0;
+  button('line-first', '|\u25c0', 'To the start (Home)', () => 0).disabled = ply === 0;
   button('line-prev', '\u25c0', 'One ply back (left arrow)', () => state.line.ply - 1).disabled = ply === 0;
   const slider = document.createElement('input');
   slider.type = 'range';
@@ -936,7 +934,7 @@ function renderLine() {
   slider.addEventListener('input', () => setPly(Number(slider.value)));
   player.append(slider);
   button('line-next', '\u25b6', 'One ply on (right arrow)', () => state.line.ply + 1).disabled = ply === steps.length;
-  button('line-last', '\u23ed', 'To the end (End)', () => steps.length).disabled = ply === steps.length;
+  button('line-last', '\u25b6|', 'To the end (End)', () => steps.length).disabled = ply === steps.length;
   out.append(player);
   const caption = document.createElement('p');
   caption.id = 'line-caption';
@@ -1126,9 +1124,10 @@ function histograms(stats) {
   }
   box.append(h, choose);
   const [red, blue] = stats.material.split('v');
+  const width = Math.max(300, Math.min(1100, $('#stats-out').clientWidth || 600));
   stats.histogram[state.metric].forEach((side, i) => {
     const who = i === 0 ? `Red (${red}) to move` : `Blue (${blue}) to move`;
-    box.append(histogramChart(side, `${who}: positions per ${state.metric.toUpperCase()}`, state.metric));
+    box.append(histogramChart(side, `${who}: positions per ${state.metric.toUpperCase()}`, state.metric, width));
   });
   return box;
 }

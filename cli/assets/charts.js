@@ -24,11 +24,11 @@ export function wdlBar(wins, draws, losses, label) {
 /**
  * Positions per distance of one side to move: wins up (green), losses down (red), one bar per
  * ply; a logarithmic scale, so that the few longest wins still show beside the many short ones.
- * `side` is `{ wins: [...], losses: [...], draws }` of `/stats`'s histogram.
+ * `side` is `{ wins: [...], losses: [...], draws }` of `/stats`'s histogram; `width` is the room
+ * it has in CSS pixels, so that its text keeps its size.
  */
-export function histogramChart(side, title, metric) {
-  const width = 600;
-  const half = 60;
+export function histogramChart(side, title, metric, width = 600) {
+  const half = 70;
   const top = 16;
   const longest = Math.max(side.wins.length, side.losses.length, 1);
   const step = Math.min(12, (width - 40) / longest);

@@ -128,7 +128,7 @@ const DRAWINGS = {
 export function drawFace(g, letter, cx, cy, face) {
   const animal = ANIMAL[letter];
   if (face === 'animals') {
-    const art = svg('g', { class: 'drawing', transform: `translate(${cx} ${cy - 3})` }, g);
+    const art = svg('g', { class: 'drawing', transform: `translate(${cx} ${cy - 4}) scale(0.86)` }, g);
     for (const [tag, attrs] of DRAWINGS[letter]) svg(tag, attrs, art);
     svg('text', { x: cx, y: cy + 20, class: 'rank' }, g).textContent = String(animal.rank);
     return;

@@ -150,6 +150,25 @@ impl Browser {
         self.call("Emulation.setDeviceMetricsOverride", metrics, true);
     }
 
+    /// The whole page as PNG bytes, `width` CSS pixels wide at `scale` device pixels each
+    /// (`mobile`: a phone's screen): the screen is made as tall as the page, so that no
+    /// scroll bar takes room.
+    fn screenshot(&mut self, width: u32, scale: u32, mobile: bool) -> Vec<u8> {
+        let set = |b: &mut Browser, height: u64| {
+            let metrics = json!({"width": width, "height": height, "deviceScaleFactor": scale,
+                                 "mobile": mobile});
+            b.call("Emulation.setDeviceMetricsOverride", metrics, true);
+        };
+        set(self, 844);
+        let height = self
+            .eval("document.documentElement.scrollHeight")
+            .as_u64()
+            .unwrap();
+        set(self, height);
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}), true);
+        base64_decode(shot["data"].as_str().unwrap())
+    }
+
     fn open(&mut self, url: &str) {
         self.call("Page.navigate", json!({ "url": url }), true);
     }
@@ -271,6 +290,29 @@ fn devtools_url(child: &mut Child) -> String {
         seen.push(line);
     }
     panic!("Chromium ended before it listened:\n{}", seen.join("\n"));
+}
+
+/// Decodes standard base64 (the DevTools protocol's screenshots).
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    out
 }
 
 /// The pieces of a position as the board should show them.
@@ -1031,4 +1073,72 @@ fn the_explorer_works_in_chromium() {
     let text = b.eval("(() => { const i = document.querySelector('#text'); return i.scrollWidth <= i.clientWidth; })()");
     assert_eq!(text, json!(true));
     b.no_console_errors("phone width");
+}
+
+/// The width and height of a PNG image, from its header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+/// Screenshots of the explorer at a desktop's width (1280 pixels) and a phone's (390), of a
+/// 4-piece position at a running clock with its line stepped into, the statistics with their
+/// histograms, the material index, and the phone with the animal drawings. Each must be a
+/// whole page of that width, with no console error. With `JTB_SCREENSHOTS=DIR` they are
+/// written there (`JTB_SCREENSHOTS=docs` makes the README's).
+#[test]
+#[ignore = "needs chromium; run by .ci/run"]
+fn screenshots_at_desktop_and_phone_width() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), "mistboard", &["LRvET", "LRvE"]);
+    let server = Server::start(dir.path());
+    let base = format!("http://{}", server.addr);
+    let out = std::env::var_os("JTB_SCREENSHOTS").map(std::path::PathBuf::from);
+    let mut b = Browser::start();
+    let save = |b: &mut Browser, name: &str, width: u32, scale: u32| {
+        b.no_console_errors(name);
+        // The mouse off the page: no hover arrow in the picture.
+        let away = json!({"type": "mouseMoved", "x": 0, "y": 0});
+        b.call("Input.dispatchMouseEvent", away, true);
+        let png = b.screenshot(width, scale, scale > 1);
+        let (w, h) = png_size(&png);
+        assert_eq!(w, width * scale, "{name}: {w}x{h}");
+        assert!(h > 400, "{name}: {w}x{h}");
+        if let Some(out) = &out {
+            std::fs::write(out.join(name), &png).unwrap();
+        }
+    };
+    // The position at clock 60: a win in 83 that the clock makes a draw.
+    let at = "7/5e1/7/7/7/7/t6/5R1/L6 r 60";
+    b.viewport(1280, 900);
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    b.click("#show-line");
+    b.wait_for("document.querySelector('#line-next')");
+    for _ in 0..6 {
+        b.click("#line-next");
+    }
+    b.wait_for("document.querySelector('#line-caption').textContent.startsWith('Ply 6 ')");
+    b.eval("window.scrollTo(0, 0)");
+    save(&mut b, "explorer.png", 1280, 1);
+    b.open(&format!("{base}/?rules=mistboard&index"));
+    b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
+    save(&mut b, "explorer-index.png", 1280, 1);
+    // The phone, with the animal drawings.
+    let metrics = json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true});
+    b.call("Emulation.setDeviceMetricsOverride", metrics, true);
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    b.eval("(() => { const s = document.querySelector('#faces'); s.value = 'animals'; s.dispatchEvent(new Event('change')); })()");
+    b.wait_for("document.querySelectorAll('#board .piece .drawing').length === 4");
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    save(&mut b, "explorer-phone.png", 390, 2);
 }
