@@ -16,7 +16,9 @@
 mod api;
 mod error;
 mod page;
+mod query;
 mod source;
+mod tables;
 
 use std::{net::SocketAddr, sync::Arc};
 
@@ -52,12 +54,12 @@ pub fn router(lib: Arc<Library>) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/assets/{file}", get(page::file))
-        .route("/api/v1", get(api::index))
+        .route("/api/v1", get(tables::index))
         .route("/api/v1/{rules}", get(api::probe))
         .route("/api/v1/{rules}/line", get(api::line))
         .route("/api/v1/{rules}/moves", get(api::moves))
-        .route("/api/v1/{rules}/materials", get(api::materials))
-        .route("/api/v1/{rules}/stats/{material}", get(api::stats))
+        .route("/api/v1/{rules}/materials", get(tables::materials))
+        .route("/api/v1/{rules}/stats/{material}", get(tables::stats))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(lib)

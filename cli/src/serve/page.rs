@@ -14,6 +14,7 @@ const APP_JS: &str = include_str!("../../assets/app.js");
 const BOARD_JS: &str = include_str!("../../assets/board.js");
 const FACES_JS: &str = include_str!("../../assets/faces.js");
 const CHARTS_JS: &str = include_str!("../../assets/charts.js");
+const TEXT_JS: &str = include_str!("../../assets/text.js");
 const APP_CSS: &str = include_str!("../../assets/app.css");
 const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
 
@@ -47,7 +48,7 @@ pub async fn index() -> Response {
 }
 
 /// `GET /assets/{file}`: the scripts (one module each: the page, the board, the piece faces, the
-/// charts), the style sheet and the icon, by exact name.
+/// charts, position text), the style sheet and the icon, by exact name.
 ///
 /// # Errors
 /// 404 for any other name, 400 for one that is not UTF-8.
@@ -59,6 +60,7 @@ pub async fn file(name: Result<Path<String>, PathRejection>) -> Result<Response,
         "board.js" => asset(BOARD_JS, "text/javascript; charset=utf-8"),
         "faces.js" => asset(FACES_JS, "text/javascript; charset=utf-8"),
         "charts.js" => asset(CHARTS_JS, "text/javascript; charset=utf-8"),
+        "text.js" => asset(TEXT_JS, "text/javascript; charset=utf-8"),
         "app.css" => asset(APP_CSS, "text/css; charset=utf-8"),
         "favicon.svg" => asset(FAVICON_SVG, "image/svg+xml"),
         _ => return Err(ApiError::not_found("no such asset")),
