@@ -29,7 +29,7 @@ export function wdlBar(wins, draws, losses, label) {
  */
 export function histogramChart(side, title, metric, width = 600) {
   const half = 70;
-  const top = 16;
+  const top = 30;
   const longest = Math.max(side.wins.length, side.losses.length, 1);
   const step = Math.min(12, (width - 40) / longest);
   const peak = Math.max(1, ...side.wins, ...side.losses);
@@ -63,7 +63,7 @@ export function histogramChart(side, title, metric, width = 600) {
   }
   svg('text', { x: 0, y: top + 10, class: 'chart-tick' }, chart).textContent = 'wins';
   svg('text', { x: 0, y: axis + half, class: 'chart-tick' }, chart).textContent = 'losses';
-  const note = svg('text', { x: width, y: 11, class: 'chart-note' }, chart);
-  note.textContent = `${fmt(side.draws)} draws; log scale; plies →`;
+  const note = svg('text', { x: 0, y: 24, class: 'chart-note' }, chart);
+  note.textContent = `${fmt(side.draws)} draws; plies along, positions up (wins) and down (losses), log scale`;
   return chart;
 }

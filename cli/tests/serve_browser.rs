@@ -1086,7 +1086,8 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 /// 4-piece position at a running clock with its line stepped into, the statistics with their
 /// histograms, the material index, and the phone with the animal drawings. Each must be a
 /// whole page of that width, with no console error. With `JTB_SCREENSHOTS=DIR` they are
-/// written there (`JTB_SCREENSHOTS=docs` makes the README's).
+/// written there, a relative `DIR` from the workspace's root (`JTB_SCREENSHOTS=docs` makes the
+/// README's).
 #[test]
 #[ignore = "needs chromium; run by .ci/run"]
 fn screenshots_at_desktop_and_phone_width() {
@@ -1094,7 +1095,9 @@ fn screenshots_at_desktop_and_phone_width() {
     gen(dir.path(), "mistboard", &["LRvET", "LRvE"]);
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
-    let out = std::env::var_os("JTB_SCREENSHOTS").map(std::path::PathBuf::from);
+    // A relative directory is taken from the workspace's root, as the README's command means it.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::env::var_os("JTB_SCREENSHOTS").map(|dir| root.join(dir));
     let mut b = Browser::start();
     let save = |b: &mut Browser, name: &str, width: u32, scale: u32| {
         b.no_console_errors(name);
