@@ -51,6 +51,7 @@ const state = {
   stats: null,
   metric: 'dtm',
   line: null, // { data, which, ply } while stepping through a line
+  index: null, // the material index's tables
   flipped: false,
   face: savedFace(),
   lastByRules: new Map(), // the last position seen under each rule set
@@ -531,6 +532,15 @@ function headline() {
   const p = state.problem;
   const geo = geometry(state.view.rules);
   if (!a && !p) return { text: 'loading', kind: 'draw' };
+  const ending = finalMove();
+  if (ending) {
+    // Who won, from how the game ended (the tables need not have the position).
+    const turn = parseText(state.view.text).turn;
+    const result = { 'last animals traded': 'draw', 'own last animal traded': 'loss' }[ending.end] || 'win';
+    const winner = { win: sideName(turn), loss: sideName(otherSide(turn)) }[result];
+    const text = winner ? `${winner} has won: ${ending.end} (${ending.move})` : `Drawn: ${ending.end} (${ending.move})`;
+    return { text, kind: result === 'draw' ? 'draw' : 'win' };
+  }
   if (p) {
     const pos = NOT_A_POSITION.has(p.code) ? null : parseText(state.view.text);
     switch (p.code) {
@@ -553,12 +563,6 @@ function headline() {
     }
   }
   const turn = parseText(state.view.text).turn;
-  const ending = finalMove();
-  if (ending) {
-    const winner = { win: sideName(turn), loss: sideName(otherSide(turn)) }[MOVER[ending.wdl]];
-    const text = winner ? `${winner} has won: ${ending.end} (${ending.move})` : `Drawn: ${ending.end} (${ending.move})`;
-    return { text, kind: MOVER[ending.wdl] === 'draw' ? 'draw' : 'win' };
-  }
   const plain = describe(a.wdl, a.dtm);
   if (a.rule_wdl === a.wdl) {
     return { text: `${sideName(turn)} to move: ${plain}`, kind: a.wdl };
@@ -708,7 +712,7 @@ function moveItem(m, clock) {
 
 function renderLegalMoves(box) {
   const p = state.problem;
-  if (p && NOT_A_POSITION.has(p.code)) return;
+  if ((p && NOT_A_POSITION.has(p.code)) || finalMove()) return;
   if (state.legal.length) {
     const h = document.createElement('h3');
     h.textContent = `Legal moves (${state.legal.length}), no values`;

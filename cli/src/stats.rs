@@ -5,7 +5,8 @@
 use std::{io::Write, path::Path};
 
 use jtb_probe::{
-    format::table_path, Kind, Material, RuleSet, SideStats, TableError, TableFile, Tablebase,
+    format::table_path, histogram, Kind, Layout, Material, RuleSet, SideHistogram, SideStats,
+    TableError, TableFile, Tablebase,
 };
 use serde_json::json;
 
@@ -18,6 +19,54 @@ pub struct Args {
     /// One JSON object per material and side to move.
     #[arg(long)]
     json: bool,
+    /// Also count the positions per distance, DTM and DTC (reads every entry of every table:
+    /// a minute or more for a large set).
+    #[arg(long)]
+    histogram: bool,
+}
+
+/// Positions per distance of a material's DTM file, then its DTC file, each Red to move
+/// first ([`jtb_probe::histogram`]).
+pub type Histograms = [[SideHistogram; 2]; 2];
+
+/// Counts the positions per distance of `material`'s DTM and DTC files under `dir`.
+///
+/// # Errors
+/// The first of the two files that is missing, unreadable, damaged or of other rules.
+pub fn histograms(
+    dir: &Path,
+    rules: RuleSet,
+    material: Material,
+) -> Result<Histograms, TableError> {
+    let material = material.canonical();
+    let layout = Layout::new(rules, material);
+    let count = |kind: Kind| {
+        let path = table_path(dir, rules, material, kind);
+        TableFile::open_expecting(&path, rules, material, kind)
+            .and_then(|file| histogram(&file, &layout))
+    };
+    Ok([count(Kind::Dtm)?, count(Kind::Dtc)?])
+}
+
+/// One side's histogram as JSON: `wins[d]` and `losses[d]` positions in `d` plies, and draws.
+#[must_use]
+pub fn histogram_json(h: &SideHistogram) -> serde_json::Value {
+    json!({"wins": h.wins, "losses": h.losses, "draws": h.draws})
+}
+
+/// Non-zero counts as `d:n`, for the text output.
+fn spread(counts: &[u64]) -> String {
+    let cells: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n != 0)
+        .map(|(d, n)| format!("{d}:{n}"))
+        .collect();
+    if cells.is_empty() {
+        "-".to_owned()
+    } else {
+        cells.join(" ")
+    }
 }
 
 /// One material's statistics, Red to move first: what its DTM file and its DTC file say.
@@ -94,8 +143,24 @@ pub fn run(args: &Args) -> CliResult {
                 continue;
             }
         };
+        let counted = if args.histogram {
+            match histograms(&args.set.tables.dir, args.set.rules, m) {
+                Ok(h) => Some(h),
+                Err(e) => {
+                    ok = false;
+                    eprintln!("{e}");
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
         if args.json {
-            for obj in stats.json() {
+            for (side, mut obj) in stats.json().into_iter().enumerate() {
+                if let Some([dtm, dtc]) = &counted {
+                    obj["histogram"] = json!({"dtm": histogram_json(&dtm[side]),
+                                              "dtc": histogram_json(&dtc[side])});
+                }
                 writeln!(out, "{obj}")?;
             }
             continue;
@@ -115,6 +180,19 @@ pub fn run(args: &Args) -> CliResult {
                 r.longest_win,
                 s.longest_win_position
             )?;
+        }
+        if let Some(counted) = &counted {
+            for (metric, h) in ["DTM", "DTC"].iter().zip(counted) {
+                for (side, h) in ["red", "blue"].iter().zip(h) {
+                    let m = m.to_string();
+                    writeln!(out, "{m:<10} {side:<5} {metric} wins   {}", spread(&h.wins))?;
+                    writeln!(
+                        out,
+                        "{m:<10} {side:<5} {metric} losses {}",
+                        spread(&h.losses)
+                    )?;
+                }
+            }
         }
     }
     Ok(ok)

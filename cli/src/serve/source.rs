@@ -44,7 +44,7 @@ pub struct Library {
     /// Per material, the statistics of its file headers, read once per scan.
     pub headers: Memo<crate::stats::MaterialStats>,
     /// Per material, its DTM and DTC files' histograms, counted once per scan.
-    pub histograms: Memo<[[jtb_probe::SideHistogram; 2]; 2]>,
+    pub histograms: Memo<crate::stats::Histograms>,
 }
 
 impl Library {

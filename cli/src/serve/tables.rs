@@ -8,10 +8,7 @@ use axum::{
     extract::{rejection::PathRejection, Path, State},
     Json,
 };
-use jtb_probe::{
-    format::table_path, histogram, Color, Kind, Layout, Material, Position, RuleSet, SideHistogram,
-    TableFile,
-};
+use jtb_probe::{Color, Layout, Material, Position, RuleSet, SideHistogram};
 use serde_json::json;
 
 use super::{
@@ -19,7 +16,7 @@ use super::{
     query::{blocking, path_error, rule_set, Rules},
     source::{Library, Memo},
 };
-use crate::stats::MaterialStats;
+use crate::stats::{self, Histograms, MaterialStats};
 
 /// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
 const MAX_MATERIAL_BYTES: usize = 24;
@@ -44,21 +41,29 @@ fn board_json(rules: RuleSet) -> serde_json::Value {
 }
 
 /// `GET /api/v1`: the rule sets, their boards and what tables each has.
-pub async fn index(State(lib): State<Arc<Library>>) -> Json<serde_json::Value> {
-    lib.refresh();
-    let sets: Vec<_> = RuleSet::ALL
-        .iter()
-        .map(|&rules| {
-            let board = board_json(rules);
-            match lib.tables(rules) {
-                Ok(tb) => json!({"rules": rules.name(), "tables": tb.materials().len(),
-                             "max_pieces": tb.max_pieces(), "error": null, "board": board}),
-                Err(e) => json!({"rules": rules.name(), "tables": 0, "max_pieces": 0,
-                             "error": e.message, "board": board}),
-            }
-        })
-        .collect();
-    Json(json!({ "rule_sets": sets }))
+///
+/// # Errors
+/// 500 only if the task answering it failed.
+pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::Value>, ApiError> {
+    // Looking for new tables reads the directories: off the async workers too.
+    blocking(lib, |lib| {
+        lib.refresh();
+        let sets: Vec<_> = RuleSet::ALL
+            .iter()
+            .map(|&rules| {
+                let board = board_json(rules);
+                match lib.tables(rules) {
+                    Ok(tb) => json!({"rules": rules.name(), "tables": tb.materials().len(),
+                                 "max_pieces": tb.max_pieces(), "error": null, "board": board}),
+                    Err(e) => json!({"rules": rules.name(), "tables": 0, "max_pieces": 0,
+                                 "error": e.message, "board": board}),
+                }
+            })
+            .collect();
+        Ok(json!({ "rule_sets": sets }))
+    })
+    .await
+    .map(Json)
 }
 
 /// The statistics in a material's file headers, read once per scan of its rule set.
@@ -71,19 +76,10 @@ fn headers(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<MaterialSta
     })
 }
 
-/// Positions per distance of a material's DTM and DTC files, read once per scan.
-type Histograms = [[SideHistogram; 2]; 2];
-
+/// Positions per distance of a material's DTM and DTC files, counted once per scan.
 fn histograms(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<Histograms>, ApiError> {
     memo(&lib.histograms, rules, m, || {
-        let layout = Layout::new(rules, m);
-        let count = |kind: Kind| {
-            let path = table_path(lib.root(), rules, m, kind);
-            TableFile::open_expecting(&path, rules, m, kind)
-                .and_then(|file| histogram(&file, &layout))
-                .map_err(|e| lib.table_error(e, rules, m))
-        };
-        Ok([count(Kind::Dtm)?, count(Kind::Dtc)?])
+        stats::histograms(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
     })
 }
 
