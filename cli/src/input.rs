@@ -39,8 +39,20 @@ pub struct TableSetArgs {
     #[command(flatten)]
     pub tables: TablesArg,
     /// Rule set.
-    #[arg(long, default_value = "mistboard")]
+    #[arg(long, default_value = "mistboard", value_parser = rules_with_tables)]
     pub rules: RuleSet,
+}
+
+/// A rule set that has tables (clap's check for the commands that work on whole tables).
+fn rules_with_tables(text: &str) -> Result<RuleSet, String> {
+    let rules: RuleSet = text
+        .parse()
+        .map_err(|e: jtb_probe::UnknownRuleSet| e.to_string())?;
+    if rules.has_tables() {
+        Ok(rules)
+    } else {
+        Err(jtb_probe::ProbeError::NoTables(rules).to_string())
+    }
 }
 
 /// Which tables a generation or a plan covers: every material up to a piece count, or the
@@ -48,7 +60,7 @@ pub struct TableSetArgs {
 #[derive(clap::Args)]
 pub struct TableChoice {
     /// Rule set.
-    #[arg(long, default_value = "mistboard")]
+    #[arg(long, default_value = "mistboard", value_parser = rules_with_tables)]
     pub rules: RuleSet,
     /// Every material of 2 up to this many pieces (ignored with --material).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]

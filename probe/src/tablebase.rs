@@ -33,6 +33,8 @@ pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 pub enum ProbeError {
     /// The table directory does not exist or cannot be read.
     NoDirectory(PathBuf, std::io::Error),
+    /// The rule set has no tables in this version ([`RuleSet::has_tables`]).
+    NoTables(RuleSet),
     /// The game is over (a side has no piece): there is nothing to probe.
     GameOver,
     /// A flip position with face-down tiles: outside every table.
@@ -77,6 +79,11 @@ impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProbeError::NoDirectory(p, e) => write!(f, "table directory {}: {e}", p.display()),
+            ProbeError::NoTables(rules) => write!(
+                f,
+                "rule set {rules} has no tables yet: its positions and moves are supported \
+                 (`jtb moves --rules {rules}`), its tables are not"
+            ),
             ProbeError::GameOver => f.write_str("game over: a side has no piece left"),
             ProbeError::HiddenTiles => f.write_str(
                 "face-down tiles left: flip positions with hidden tiles are outside the tables",
@@ -276,7 +283,8 @@ impl Tablebase {
     /// in the cache: cached probes never touch the file.
     ///
     /// # Errors
-    /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
+    /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read, [`ProbeError::NoTables`]
+    /// for a rule set without tables.
     pub fn open(root: impl AsRef<Path>, rules: RuleSet) -> ProbeResult<Tablebase> {
         Tablebase::with_cache(root, rules, DEFAULT_CACHE_BYTES)
     }
@@ -316,6 +324,9 @@ impl Tablebase {
 
     /// Finds the tables under `root`, to be opened mapped or read.
     fn find(root: &Path, rules: RuleSet, cache_bytes: u64, mapped: bool) -> ProbeResult<Tablebase> {
+        if !rules.has_tables() {
+            return Err(ProbeError::NoTables(rules));
+        }
         let dir = root.join(rules.name());
         let entries =
             std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;

@@ -92,6 +92,7 @@ impl Library {
                 ApiError::bad_request
             }
             ProbeError::NoDirectory(..)
+            | ProbeError::NoTables(_)
             | ProbeError::TooManyPieces { .. }
             | ProbeError::MissingTable { .. } => ApiError::not_found,
             ProbeError::Table(_) | ProbeError::Inconsistent { .. } => ApiError::internal,
