@@ -55,6 +55,7 @@
 #![warn(missing_docs)]
 
 mod adjudicate;
+mod ban;
 mod board;
 #[doc = include_str!("../RULES.md")]
 pub mod rulebook {}
@@ -74,6 +75,7 @@ mod value;
 
 pub use crate::{
     adjudicate::{adjudicate, Verdict, VerdictReason},
+    ban::{banned_side, ClestoValue},
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     file::TableFile,
