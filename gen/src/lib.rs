@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 mod bits;
+pub mod clesto;
 pub mod dead_draw;
 mod memory;
 pub mod plan;
@@ -48,9 +49,6 @@ pub use crate::{
 /// The first [`GenError`] of any table.
 pub fn solve_all(rules: jtb_probe::RuleSet, targets: &[Material]) -> Result<SubTables, GenError> {
     use rayon::prelude::*;
-    if !rules.has_tables() {
-        return Err(GenError::NoTables(rules));
-    }
     let mut done = SubTables::new();
     for group in plan::closure(rules, targets) {
         let solved: Vec<Solved> = group

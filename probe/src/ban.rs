@@ -6,7 +6,9 @@ use std::fmt;
 
 use crate::{
     material::Material,
+    moves::Outcome,
     piece::Color,
+    position::Position,
     value::{Value, Wdl},
 };
 
@@ -77,7 +79,11 @@ impl ClestoValue {
     /// ban file's: a win or loss in B's exit distance inside B's reach, a draw outside it).
     /// `None` when they contradict each other (a damaged or foreign file).
     #[must_use]
-    pub const fn from_parts(plain: Value, ban: Value, mover_is_banned: bool) -> Option<ClestoValue> {
+    pub const fn from_parts(
+        plain: Value,
+        ban: Value,
+        mover_is_banned: bool,
+    ) -> Option<ClestoValue> {
         Some(match (plain, ban, mover_is_banned) {
             (Value::Draw, Value::Win(e), true) => ClestoValue::BanWin { exit: Some(e) },
             (Value::Draw, Value::Loss(e), false) => ClestoValue::BanLoss { exit: Some(e) },
@@ -125,6 +131,85 @@ impl fmt::Display for ClestoValue {
     }
 }
 
+/// The value of `pos` from its moves (one ply deep), given the value of every position a move
+/// can lead to (`value_of`, called once per move): how a position at a non-canonical hungry set
+/// is valued (RULES.md 6: it arises only on entering a smaller material, and each of its moves
+/// again stays in a material at a canonical set or leaves it), and what a one-ply check of a
+/// stored value compares it with.
+///
+/// Plain values first: the best of the moves' plain values, one ply further (a position
+/// without moves is a loss in 0). Where that is a draw, the ban decides: the mover wins when a
+/// move leads to a position that its opponent loses; B's exit distance is one more than the
+/// best such move's (B shortest, U longest), counting 0 for a move that leaves the material
+/// or lands where B wins plainly.
+///
+/// # Errors
+/// The first error of `value_of`.
+pub fn value_by_lookahead<E>(
+    pos: &Position,
+    mut value_of: impl FnMut(&Position) -> Result<ClestoValue, E>,
+) -> Result<ClestoValue, E> {
+    let material = Material::of(pos);
+    let mover_is_banned = pos.turn() == banned_side(material);
+    let mut plain: Option<Value> = None;
+    // Per move: whether it wins for the mover, and B's distance through it.
+    let mut wins = Vec::new();
+    let mut exits_when_losing = Vec::new();
+    let mut err = None;
+    pos.for_each_outcome(|_, outcome| {
+        if err.is_some() {
+            return;
+        }
+        let (value, after) = match outcome {
+            Outcome::Over { result, .. } => (result.of_final_move(), None),
+            Outcome::Ongoing(next) => match value_of(&next) {
+                Ok(v) => (v.plain_part().back_one_ply(), Some((next, v))),
+                Err(e) => {
+                    err = Some(e);
+                    return;
+                }
+            },
+        };
+        plain = Some(plain.map_or(value, |p| p.max(value)));
+        // Through this move, how far B is from leaving the material at a position it wins.
+        let (wins_here, exit) = match &after {
+            None => (value.wdl() == Wdl::Win, 0),
+            Some((next, v)) => {
+                let same = Material::of(next) == material;
+                let exit = match v {
+                    ClestoValue::BanWin { exit: Some(e) }
+                    | ClestoValue::BanLoss { exit: Some(e) }
+                        if same =>
+                    {
+                        *e
+                    }
+                    _ => 0,
+                };
+                (v.wdl() == Wdl::Loss, exit)
+            }
+        };
+        if wins_here {
+            wins.push(exit);
+        }
+        exits_when_losing.push(exit);
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    let plain = plain.unwrap_or(Value::Loss(0));
+    if plain != Value::Draw {
+        return Ok(ClestoValue::Plain(plain));
+    }
+    Ok(match (wins.iter().min(), mover_is_banned) {
+        (Some(&e), true) => ClestoValue::BanWin { exit: Some(e + 1) },
+        (Some(_), false) => ClestoValue::BanWin { exit: None },
+        (None, true) => ClestoValue::BanLoss { exit: None },
+        (None, false) => ClestoValue::BanLoss {
+            exit: Some(exits_when_losing.iter().max().map_or(0, |&e| e) + 1),
+        },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +242,9 @@ mod tests {
                 Some(v)
             );
         }
-        assert_eq!(ClestoValue::from_parts(Value::Draw, Value::Win(2), false), None);
+        assert_eq!(
+            ClestoValue::from_parts(Value::Draw, Value::Win(2), false),
+            None
+        );
     }
 }
