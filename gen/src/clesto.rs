@@ -106,6 +106,15 @@ pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     })
 }
 
+/// The scan of a run of entries: per entry its number of successors, what its other moves are
+/// worth, and whether it is used; the successors of them all.
+struct Chunk {
+    counts: Vec<u32>,
+    succs: Vec<u32>,
+    exits: Vec<Exits>,
+    used: Vec<bool>,
+}
+
 /// Lists every entry's moves, in parallel chunks of entries.
 fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, GenError> {
     let material = layout.material();
@@ -117,7 +126,7 @@ fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, GenError> {
         limit: u64::from(u32::MAX),
     };
     u32::try_from(n).map_err(|_| too_large())?;
-    let chunks: Vec<(Vec<u32>, Vec<u32>, Vec<Exits>, Vec<bool>)> = (0..n.div_ceil(SCAN_CHUNK))
+    let chunks: Vec<Chunk> = (0..n.div_ceil(SCAN_CHUNK))
         .into_par_iter()
         .map(|c| {
             let range = c * SCAN_CHUNK..((c + 1) * SCAN_CHUNK).min(n);
@@ -169,10 +178,15 @@ fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, GenError> {
                 counts.push((succs.len() - before) as u32);
                 exits.push(ex);
             }
-            Ok((counts, succs, exits, used))
+            Ok(Chunk {
+                counts,
+                succs,
+                exits,
+                used,
+            })
         })
         .collect::<Result<_, GenError>>()?;
-    let total: usize = chunks.iter().map(|c| c.1.len()).sum();
+    let total: usize = chunks.iter().map(|c| c.succs.len()).sum();
     u32::try_from(total).map_err(|_| too_large())?;
     let mut graph = Graph {
         offsets: Vec::with_capacity(n + 1),
@@ -181,15 +195,15 @@ fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, GenError> {
         used: Vec::with_capacity(n),
     };
     graph.offsets.push(0);
-    for (counts, succs, exits, used) in chunks {
+    for chunk in chunks {
         let mut at = *graph.offsets.last().expect("starts at 0");
-        for c in counts {
+        for c in chunk.counts {
             at += c;
             graph.offsets.push(at);
         }
-        graph.succs.extend(succs);
-        graph.exits.extend(exits);
-        graph.used.extend(used);
+        graph.succs.extend(chunk.succs);
+        graph.exits.extend(chunk.exits);
+        graph.used.extend(chunk.used);
     }
     Ok(graph)
 }
