@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::{
     material::Material,
-    moves::Outcome,
+    moves::{Move, Outcome},
     piece::Color,
     position::Position,
     value::{Value, Wdl},
@@ -132,82 +132,109 @@ impl fmt::Display for ClestoValue {
 }
 
 /// The value of `pos` from its moves (one ply deep), given the value of every position a move
-/// can lead to (`value_of`, called once per move): how a position at a non-canonical hungry set
-/// is valued (RULES.md 6: it arises only on entering a smaller material, and each of its moves
-/// again stays in a material at a canonical set or leaves it), and what a one-ply check of a
-/// stored value compares it with.
-///
-/// Plain values first: the best of the moves' plain values, one ply further (a position
-/// without moves is a loss in 0). Where that is a draw, the ban decides: the mover wins when a
-/// move leads to a position that its opponent loses; B's exit distance is one more than the
-/// best such move's (B shortest, U longest), counting 0 for a move that leaves the material
-/// or lands where B wins plainly.
+/// can lead to (`value_of`, called once per move): the best of its moves' values
+/// ([`ClestoValue::after_move`]), a loss in 0 without moves. This is how a position at a
+/// non-canonical hungry set is valued (RULES.md 6: it arises only on entering a smaller
+/// material, and each of its moves again stays in a material at a canonical set or leaves it),
+/// and what a one-ply check of a stored value compares it with.
 ///
 /// # Errors
 /// The first error of `value_of`.
 pub fn value_by_lookahead<E>(
     pos: &Position,
-    mut value_of: impl FnMut(&Position) -> Result<ClestoValue, E>,
+    value_of: impl FnMut(&Position) -> Result<ClestoValue, E>,
 ) -> Result<ClestoValue, E> {
+    let mut best = None;
+    for_each_move_value(pos, value_of, |_, v| {
+        best = Some(best.map_or(v, |b: ClestoValue| b.max(v)));
+    })?;
+    Ok(best.unwrap_or(ClestoValue::Plain(Value::Loss(0))))
+}
+
+/// Calls `f` with every legal move of `pos` and its value for the mover
+/// ([`ClestoValue::after_move`]), the positions it leads to valued by `value_of`.
+///
+/// # Errors
+/// The first error of `value_of`; `f` is not called after it.
+pub fn for_each_move_value<E>(
+    pos: &Position,
+    mut value_of: impl FnMut(&Position) -> Result<ClestoValue, E>,
+    mut f: impl FnMut(Move, ClestoValue),
+) -> Result<(), E> {
     let material = Material::of(pos);
     let mover_is_banned = pos.turn() == banned_side(material);
-    let mut plain: Option<Value> = None;
-    // Per move: whether it wins for the mover, and B's distance through it.
-    let mut wins = Vec::new();
-    let mut exits_when_losing = Vec::new();
     let mut err = None;
-    pos.for_each_outcome(|_, outcome| {
+    pos.for_each_outcome(|mv, outcome| {
         if err.is_some() {
             return;
         }
-        let (value, after) = match outcome {
-            Outcome::Over { result, .. } => (result.of_final_move(), None),
+        let value = match outcome {
+            Outcome::Over { result, .. } => ClestoValue::Plain(result.of_final_move()),
             Outcome::Ongoing(next) => match value_of(&next) {
-                Ok(v) => (v.plain_part().back_one_ply(), Some((next, v))),
+                Ok(v) => v.after_move(Material::of(&next) == material, mover_is_banned),
                 Err(e) => {
                     err = Some(e);
                     return;
                 }
             },
         };
-        plain = Some(plain.map_or(value, |p| p.max(value)));
-        // Through this move, how far B is from leaving the material at a position it wins.
-        let (wins_here, exit) = match &after {
-            None => (value.wdl() == Wdl::Win, 0),
-            Some((next, v)) => {
-                let same = Material::of(next) == material;
-                let exit = match v {
-                    ClestoValue::BanWin { exit: Some(e) }
-                    | ClestoValue::BanLoss { exit: Some(e) }
-                        if same =>
-                    {
-                        *e
-                    }
-                    _ => 0,
-                };
-                (v.wdl() == Wdl::Loss, exit)
-            }
-        };
-        if wins_here {
-            wins.push(exit);
-        }
-        exits_when_losing.push(exit);
+        f(mv, value);
     });
-    if let Some(e) = err {
-        return Err(e);
+    err.map_or(Ok(()), Err)
+}
+
+impl ClestoValue {
+    /// What a move into a position of value `self` (for its side to move, the opponent) is
+    /// worth to the mover: plain values one ply further; a ban value for the other side, with
+    /// B's exit distance one ply longer when the move stays in the material (`same_material`)
+    /// and 1 when it leaves it (B has then left at a position it wins).
+    ///
+    /// # Panics
+    /// If `self` lacks the exit distance its side to move must have in the mover's material.
+    #[must_use]
+    pub fn after_move(self, same_material: bool, mover_is_banned: bool) -> ClestoValue {
+        let exit = |e: Option<u16>| {
+            Some(if same_material {
+                e.expect("B's exit distance in B's own material") + 1
+            } else {
+                1
+            })
+        };
+        match (self, mover_is_banned) {
+            (ClestoValue::Plain(v), _) => ClestoValue::Plain(v.back_one_ply()),
+            (ClestoValue::BanLoss { exit: e }, true) => ClestoValue::BanWin { exit: exit(e) },
+            (ClestoValue::BanLoss { .. }, false) => ClestoValue::BanWin { exit: None },
+            (ClestoValue::BanWin { .. }, true) => ClestoValue::BanLoss { exit: None },
+            (ClestoValue::BanWin { exit: e }, false) => ClestoValue::BanLoss { exit: exit(e) },
+        }
     }
-    let plain = plain.unwrap_or(Value::Loss(0));
-    if plain != Value::Draw {
-        return Ok(ClestoValue::Plain(plain));
+
+    /// A number that orders values from the mover's point of view (larger is better): plain
+    /// wins (the shorter the better), ban wins (the shorter B's way out the better), ban losses
+    /// (the longer the better), plain losses (the longer the better).
+    const fn score(self) -> i32 {
+        match self {
+            ClestoValue::Plain(Value::Win(n)) => 300_000 - n as i32,
+            ClestoValue::BanWin { exit: Some(e) } => 200_000 - e as i32,
+            ClestoValue::BanWin { exit: None } => 100_000,
+            ClestoValue::BanLoss { exit: None } => -100_000,
+            ClestoValue::BanLoss { exit: Some(e) } => -200_000 + e as i32,
+            ClestoValue::Plain(Value::Loss(n)) => -300_000 + n as i32,
+            ClestoValue::Plain(Value::Draw) => 0,
+        }
     }
-    Ok(match (wins.iter().min(), mover_is_banned) {
-        (Some(&e), true) => ClestoValue::BanWin { exit: Some(e + 1) },
-        (Some(_), false) => ClestoValue::BanWin { exit: None },
-        (None, true) => ClestoValue::BanLoss { exit: None },
-        (None, false) => ClestoValue::BanLoss {
-            exit: Some(exits_when_losing.iter().max().map_or(0, |&e| e) + 1),
-        },
-    })
+}
+
+impl PartialOrd for ClestoValue {
+    fn partial_cmp(&self, other: &ClestoValue) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ClestoValue {
+    fn cmp(&self, other: &ClestoValue) -> std::cmp::Ordering {
+        self.score().cmp(&other.score())
+    }
 }
 
 #[cfg(test)]

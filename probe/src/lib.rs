@@ -75,7 +75,7 @@ mod value;
 
 pub use crate::{
     adjudicate::{adjudicate, Verdict, VerdictReason},
-    ban::{banned_side, value_by_lookahead, ClestoValue},
+    ban::{banned_side, for_each_move_value, value_by_lookahead, ClestoValue},
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     file::TableFile,
