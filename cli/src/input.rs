@@ -39,20 +39,8 @@ pub struct TableSetArgs {
     #[command(flatten)]
     pub tables: TablesArg,
     /// Rule set.
-    #[arg(long, default_value = "mistboard", value_parser = rules_with_tables)]
+    #[arg(long, default_value = "mistboard")]
     pub rules: RuleSet,
-}
-
-/// A rule set that has tables (clap's check for the commands that work on whole tables).
-fn rules_with_tables(text: &str) -> Result<RuleSet, String> {
-    let rules: RuleSet = text
-        .parse()
-        .map_err(|e: jtb_probe::UnknownRuleSet| e.to_string())?;
-    if rules.has_tables() {
-        Ok(rules)
-    } else {
-        Err(jtb_probe::ProbeError::NoTables(rules).to_string())
-    }
 }
 
 /// Which tables a generation or a plan covers: every material up to a piece count, or the
@@ -60,7 +48,7 @@ fn rules_with_tables(text: &str) -> Result<RuleSet, String> {
 #[derive(clap::Args)]
 pub struct TableChoice {
     /// Rule set.
-    #[arg(long, default_value = "mistboard", value_parser = rules_with_tables)]
+    #[arg(long, default_value = "mistboard")]
     pub rules: RuleSet,
     /// Every material of 2 up to this many pieces (ignored with --material).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
@@ -76,7 +64,7 @@ impl TableChoice {
     /// `--max-pieces`.
     pub fn targets(&self) -> Vec<Material> {
         if self.materials.is_empty() {
-            Material::all(2, self.max_pieces.into())
+            Material::all_tables(self.rules, 2, self.max_pieces.into())
         } else {
             self.materials.clone()
         }

@@ -226,14 +226,10 @@ pub fn available_memory() -> Option<u64> {
 /// Generates the tables of `opts` and everything they need, skipping tables already complete.
 ///
 /// # Errors
-/// The first [`GenError`]: a rule set without a generator, I/O (full disk, missing
-/// permissions), a table too large for the memory limit, or a corrupted smaller table that
+/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the memory limit, or a corrupted smaller table that
 /// cannot be read.
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
     let rules = opts.rules;
-    if !rules.has_tables() {
-        return Err(GenError::NoTables(rules));
-    }
     remove_stale_temporaries(&opts.out.join(rules.name()));
     let mut summary = Summary::default();
     let todo = plan_work(opts, progress, &mut summary)?;

@@ -230,8 +230,10 @@ impl Position {
             } else {
                 0
             };
+            let mut starved = false;
             for sq in self.starving(mv, fed) {
                 next.remove(sq);
+                starved = true;
             }
             if next.count(mover) == 0 {
                 return Outcome::Over {
@@ -239,8 +241,11 @@ impl Position {
                     reason: EndReason::Starved,
                 };
             }
-            next.set_hungry(Some(declared))
-                .expect("declared animals belong to the side to move");
+            // Without a starvation the board is the declaration's, and the set canonical.
+            if starved {
+                next.set_hungry(Some(declared))
+                    .expect("declared animals belong to the side to move");
+            }
             return Outcome::Ongoing(next);
         }
         let (mine, theirs) = (next.count(mover), next.count(mover.other()));
