@@ -64,7 +64,7 @@ impl TableChoice {
     /// `--max-pieces`.
     pub fn targets(&self) -> Vec<Material> {
         if self.materials.is_empty() {
-            Material::all(2, self.max_pieces.into())
+            Material::all_tables(self.rules, 2, self.max_pieces.into())
         } else {
             self.materials.clone()
         }

@@ -129,3 +129,58 @@ fn numbers_out_of_range_are_refused_by_the_parser() {
         assert!(err.contains("invalid value"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn clesto_moves_show_their_starvations() {
+    // The red cat a1 is hungry for the blue rat a2: stepping away starves it.
+    let o = jtb(
+        &[
+            "moves",
+            "--rules",
+            "clesto",
+            "7/7/7/7/7/7/7/r6/C5E r",
+            "7/7/R6/7/3L3/7/7/6e/7 r h:a7",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "a1a2 a1b1(starves:Cb1) g1f1(starves:Ca1) g1g2(starves:Ca1)"
+    );
+    assert!(
+        lines[1].split(' ').all(|m| m.contains("(starves:R")),
+        "{}",
+        lines[1]
+    );
+    let o = jtb(
+        &[
+            "moves",
+            "--json",
+            "--rules",
+            "clesto",
+            "7/7/7/7/7/7/7/r6/C5E r",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        v["moves"],
+        serde_json::json!(["a1a2", "a1b1", "g1f1", "g1g2"])
+    );
+    assert_eq!(
+        v["starvations"][0],
+        serde_json::json!({"move": "a1b1", "starves": ["Cb1"]})
+    );
+    // A hungry set outside Clesto, and a clock in Clesto, are bad lines.
+    let o = jtb(&["moves", "7/7/7/7/7/7/7/r6/C5E r h:a1"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("has no hunger"), "{}", stdout(&o));
+    let o = jtb(
+        &["moves", "--rules", "clesto", "7/7/7/7/7/7/7/r6/C5E r 0 1"],
+        "",
+    );
+    assert!(stdout(&o).contains("has no clock"), "{}", stdout(&o));
+}

@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 mod bits;
+pub mod clesto;
 pub mod dead_draw;
 mod memory;
 pub mod plan;

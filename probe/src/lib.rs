@@ -55,6 +55,7 @@
 #![warn(missing_docs)]
 
 mod adjudicate;
+mod ban;
 mod board;
 #[doc = include_str!("../RULES.md")]
 pub mod rulebook {}
@@ -75,6 +76,7 @@ mod value;
 
 pub use crate::{
     adjudicate::{adjudicate, Verdict, VerdictReason},
+    ban::{banned_side, for_each_move_value, value_by_lookahead, ClestoValue},
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     file::TableFile,

@@ -4,8 +4,8 @@
 use std::{error::Error, fmt};
 
 use crate::{
-    board::Square,
-    piece::{Animal, Color},
+    board::{bit, Square, SquareSet},
+    piece::{Animal, Color, Piece},
     position::Position,
     rules::Capture,
     value::Wdl,
@@ -50,6 +50,8 @@ pub enum EndReason {
     LastAnimalsTraded,
     /// Flip game: the mover traded away its last animal while the opponent keeps one.
     OwnLastAnimalTraded,
+    /// Clesto: the mover's last animals starved.
+    Starved,
 }
 
 impl fmt::Display for EndReason {
@@ -59,6 +61,7 @@ impl fmt::Display for EndReason {
             EndReason::LastPieceTaken => "last piece taken",
             EndReason::LastAnimalsTraded => "last animals traded",
             EndReason::OwnLastAnimalTraded => "own last animal traded",
+            EndReason::Starved => "own last animal starved",
         })
     }
 }
@@ -99,7 +102,28 @@ impl Error for IllegalMove {}
 impl Position {
     /// Calls `f` with every legal move of the side to move and its kind, in no set order.
     /// A finished game and a flip position with face-down tiles have none here.
-    pub fn for_each_move(&self, f: impl FnMut(Move, MoveKind)) {
+    pub fn for_each_move(&self, mut f: impl FnMut(Move, MoveKind)) {
+        let hungry = self.hungry();
+        self.for_each_unfed_move(|mv, kind| {
+            // A hungry animal may not enter the enemy den (Clesto).
+            if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
+                f(mv, kind);
+            }
+        });
+    }
+
+    /// Calls `f` with the square of every animal of the mover that has a legal capture (with
+    /// repeats).
+    pub(crate) fn for_each_capture_square(&self, mut f: impl FnMut(Square)) {
+        self.for_each_unfed_move(|mv, kind| {
+            if kind == MoveKind::Capture {
+                f(mv.from);
+            }
+        });
+    }
+
+    /// Every move the board allows, before hunger forbids the den to hungry animals.
+    fn for_each_unfed_move(&self, f: impl FnMut(Move, MoveKind)) {
         if self.is_game_over() || self.hidden() != 0 {
             return;
         }
@@ -126,6 +150,11 @@ impl Position {
         let rules = self.rules();
         let board = self.board();
         let enemy_den = board.den(self.turn().other());
+        // The pieces that block a jump of the mover's animals.
+        let blockers = Color::ALL
+            .into_iter()
+            .filter(|&c| rules.blocks_jump(c, self.turn()))
+            .fold(0, |set, c| set | self.occupied_by(c));
         for (piece, from) in self.pieces_of(self.turn()) {
             let mut consider = |to: Square| {
                 if !rules.may_enter(piece, to) || hidden & crate::board::bit(to) != 0 {
@@ -146,11 +175,8 @@ impl Position {
             for to in board.steps(from).into_iter().flatten() {
                 consider(to);
             }
-            if !matches!(piece.animal, Animal::Lion | Animal::Tiger) {
-                continue;
-            }
             for jump in board.jumps_from(from) {
-                if rules.can_jump(piece.animal, jump.axis) && self.occupied() & jump.path == 0 {
+                if rules.can_jump(piece.animal, jump.axis) && blockers & jump.path == 0 {
                     consider(jump.to);
                 }
             }
@@ -214,6 +240,34 @@ impl Position {
             next.put(piece, mv.to)
                 .expect("a legal move lands on an allowed square");
         }
+        if self.rules().has_hunger() && next.count(mover.other()) > 0 {
+            // Declare on the board as it stands, then starve (RULES.md 6): the capture of the
+            // opponent's last animal wins before any starvation.
+            next.set_turn(mover.other());
+            let declared = next.canonical_hungry();
+            let fed = if kind == MoveKind::Capture {
+                bit(mv.from)
+            } else {
+                0
+            };
+            let mut starved = false;
+            for sq in self.starving(mv, fed) {
+                next.remove(sq);
+                starved = true;
+            }
+            if next.count(mover) == 0 {
+                return Outcome::Over {
+                    result: Wdl::Loss,
+                    reason: EndReason::Starved,
+                };
+            }
+            // Without a starvation the board is the declaration's, and the set canonical.
+            if starved {
+                next.set_hungry(Some(declared))
+                    .expect("declared animals belong to the side to move");
+            }
+            return Outcome::Ongoing(next);
+        }
         let (mine, theirs) = (next.count(mover), next.count(mover.other()));
         let end = match (mine, theirs) {
             (0, 0) => Some((Wdl::Draw, EndReason::LastAnimalsTraded)),
@@ -235,6 +289,48 @@ impl Position {
             next.set_move_number(Some(n.saturating_add(1)));
         }
         Outcome::Ongoing(next)
+    }
+
+    /// Where the animals that `mv` starves stand after it (Clesto): every hungry animal of the
+    /// mover but the one that makes the move's capture. Empty outside Clesto, and for a move
+    /// that ends the game by den entry or by taking the opponent's last animal.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when `mv` is not a legal move here.
+    pub fn starvations(&self, mv: Move) -> Result<Vec<(Piece, Square)>, IllegalMove> {
+        let kind = self.move_kind(mv).ok_or_else(|| IllegalMove {
+            mv,
+            position: self.to_string(),
+        })?;
+        let last_taken = kind == MoveKind::Capture && self.count(self.turn().other()) == 1;
+        if kind == MoveKind::DenEntry || last_taken {
+            return Ok(Vec::new());
+        }
+        let fed = if kind == MoveKind::Capture {
+            bit(mv.from)
+        } else {
+            0
+        };
+        Ok(self
+            .starving(mv, fed)
+            .map(|sq| {
+                let from = if sq == mv.to { mv.from } else { sq };
+                (
+                    self.piece_at(from)
+                        .expect("hungry animals stand on the board"),
+                    sq,
+                )
+            })
+            .collect())
+    }
+
+    /// The squares, after `mv`, of the hungry animals that starve: all but `fed`.
+    fn starving(&self, mv: Move, fed: SquareSet) -> impl Iterator<Item = Square> {
+        let starving = self.hungry() & !fed;
+        self.board()
+            .squares()
+            .filter(move |&s| starving & bit(s) != 0)
+            .map(move |s| if s == mv.from { mv.to } else { s })
     }
 
     /// Whether the position has a rat of either colour (tables treat rats specially).

@@ -27,6 +27,8 @@ pub enum Problem {
     GameOver,
     /// Flip position with face-down tiles: no table holds it (400).
     HiddenTiles,
+    /// A value the rule set's tables do not hold (Clesto has no draws, DTC or clock rule) (400).
+    NotForRules,
     /// No such rule set (404).
     UnknownRules,
     /// A table that is not there, or a rule set without tables (404).
@@ -52,6 +54,7 @@ impl Problem {
             Problem::BadMaterial => "bad-material",
             Problem::GameOver => "game-over",
             Problem::HiddenTiles => "hidden-tiles",
+            Problem::NotForRules => "not-for-rules",
             Problem::UnknownRules => "unknown-rules",
             Problem::MissingTable => "missing-table",
             Problem::NotFound => "not-found",
@@ -70,7 +73,8 @@ impl Problem {
             | Problem::BadQuery
             | Problem::BadMaterial
             | Problem::GameOver
-            | Problem::HiddenTiles => StatusCode::BAD_REQUEST,
+            | Problem::HiddenTiles
+            | Problem::NotForRules => StatusCode::BAD_REQUEST,
             Problem::UnknownRules | Problem::MissingTable | Problem::NotFound => {
                 StatusCode::NOT_FOUND
             }

@@ -150,7 +150,7 @@ impl Library {
     /// command that makes it.
     #[must_use]
     pub fn missing(&self, rules: RuleSet, material: Material, path: &Path) -> ApiError {
-        let material = material.canonical();
+        let material = material.table_of(rules);
         ApiError::new(
             Problem::MissingTable,
             format!(
@@ -189,6 +189,9 @@ impl Library {
             ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
             ProbeError::HiddenTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
             ProbeError::WrongRules { .. } => ApiError::internal(e.to_string()),
+            // Clesto's tables hold win or loss by DTM or by the repetition ban, not the values
+            // these endpoints describe.
+            ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
             ProbeError::NoDirectory(..) => {
                 ApiError::new(Problem::MissingTable, self.no_tables(rules))
             }
@@ -230,7 +233,7 @@ impl Library {
             let path = table_path(
                 &self.root,
                 rules,
-                material.canonical(),
+                material.table_of(rules),
                 jtb_probe::Kind::Dtm,
             );
             // Name the position's own table, whether the directory is missing or the table.

@@ -184,7 +184,7 @@ fn stats_answer(
     rules: RuleSet,
     asked: Material,
 ) -> Result<serde_json::Value, ApiError> {
-    let table = asked.canonical();
+    let table = asked.table_of(rules);
     lib.tables(rules)?;
     // The material is parsed and printed again, so the file name is built from animal letters
     // only: no request can name a file outside the table directory.
@@ -239,7 +239,9 @@ fn stats_answer(
         "table": table.to_string(),
         "flipped": flipped,
         "stats": stats,
-        "histogram": {"dtm": sides(&counted[0]), "dtc": sides(&counted[1])},
+        // The second file is DTC, or Clesto's ban file: named by its extension.
+        "histogram": {"dtm": sides(&counted[0]),
+                      jtb_probe::Kind::second(rules).extension(): sides(&counted[1])},
         "depends_on": depends,
     }))
 }

@@ -22,7 +22,8 @@ enum jtb_status {
     JTB_ERR_POSITION = 2,        /* malformed position text */
     JTB_ERR_GAME_OVER = 3,       /* a side has no piece left */
     JTB_ERR_NOT_COVERED = 4,     /* more pieces than the tables cover, or a missing table */
-    JTB_ERR_WRONG_RULES = 5,     /* position of another rule set, or a table file of another */
+    JTB_ERR_WRONG_RULES = 5,     /* position of another rule set, a table file of another, or a
+                                    value the rule set lacks (clesto: DTM of ban values, DTC) */
     JTB_ERR_TABLE = 6,           /* unreadable, truncated or corrupted table file */
     JTB_ERR_DIRECTORY = 7,       /* the table directory cannot be read */
     JTB_ERR_INTERNAL = 8         /* a bug: please report */

@@ -55,6 +55,7 @@ fn guard(f: impl FnOnce() -> Result<(), Failure>) -> c_int {
 fn probe_failure(e: &ProbeError) -> Failure {
     let code = match e {
         ProbeError::NoDirectory(..) => ERR_DIRECTORY,
+        ProbeError::NotForRules { .. } => ERR_WRONG_RULES,
         ProbeError::GameOver => ERR_GAME_OVER,
         ProbeError::HiddenTiles
         | ProbeError::TooManyPieces { .. }
