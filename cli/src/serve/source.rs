@@ -17,11 +17,15 @@ use jtb_probe::{
 
 use super::error::{ApiError, Problem};
 
+/// How long after a change a directory's modification time is not trusted to mark it.
+const FRESH: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// One rule set's tables as last found, and when its directory was last changed then.
 struct Found {
     /// The tables, or why there are none (the directory is not there or cannot be read).
     tables: Result<Arc<Tablebase>, String>,
-    /// The directory's modification time at the scan (`None`: it could not be read).
+    /// The directory's modification time at the scan (`None`: it could not be read, or was
+    /// too recent to trust).
     stamp: Option<SystemTime>,
 }
 
@@ -69,7 +73,17 @@ impl Library {
     }
 
     fn scan(&self, rules: RuleSet) -> Found {
-        let stamp = self.stamp(rules);
+        let mut stamp = self.stamp(rules);
+        // A directory changed within the last seconds may change again within the same tick
+        // of its file system's clock: keep no stamp, so that the next miss looks again.
+        let fresh = stamp.is_some_and(|t| {
+            SystemTime::now()
+                .duration_since(t)
+                .map_or(true, |age| age < FRESH)
+        });
+        if fresh {
+            stamp = None;
+        }
         let tables = Tablebase::with_cache(&self.root, rules, self.cache_bytes)
             .map(Arc::new)
             .map_err(|_| self.no_tables(rules));
