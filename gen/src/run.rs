@@ -207,6 +207,9 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     /// The writer's bytes per entry: the compressed blocks and the file assembled from them
     /// (no decompressed image is built; the files take under a quarter of a byte an entry).
     const WRITER_BYTES: u64 = 1;
+    if rules.has_hunger() {
+        return crate::clesto::memory_estimate(material);
+    }
     let layout = Layout::new(rules, material);
     let k = layout.pieces().len();
     let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;

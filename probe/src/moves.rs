@@ -4,7 +4,7 @@
 use std::{error::Error, fmt};
 
 use crate::{
-    board::{bit, Square, SquareSet},
+    board::{bit, squares_in, Square, SquareSet},
     piece::{Animal, Color, Piece},
     position::Position,
     rules::Capture,
@@ -112,16 +112,6 @@ impl Position {
         });
     }
 
-    /// Calls `f` with the square of every animal of the mover that has a legal capture (with
-    /// repeats).
-    pub(crate) fn for_each_capture_square(&self, mut f: impl FnMut(Square)) {
-        self.for_each_unfed_move(|mv, kind| {
-            if kind == MoveKind::Capture {
-                f(mv.from);
-            }
-        });
-    }
-
     /// Every move the board allows, before hunger forbids the den to hungry animals.
     fn for_each_unfed_move(&self, f: impl FnMut(Move, MoveKind)) {
         if self.is_game_over() || self.hidden() != 0 {
@@ -215,17 +205,19 @@ impl Position {
             mv,
             position: self.to_string(),
         })?;
-        Ok(self.play_unchecked(mv, kind))
+        Ok(self.play_unchecked(mv, kind, self.hungry()))
     }
 
     /// Calls `f` with every legal move and its outcome, in no set order: what a solver or a
     /// one-ply check needs, without looking each move up again as [`Position::play`] does.
     pub fn for_each_outcome(&self, mut f: impl FnMut(Move, Outcome)) {
-        self.for_each_move(|mv, kind| f(mv, self.play_unchecked(mv, kind)));
+        let hungry = self.hungry();
+        self.for_each_move(|mv, kind| f(mv, self.play_unchecked(mv, kind, hungry)));
     }
 
-    /// Plays a move known to be legal, of the given kind.
-    pub(crate) fn play_unchecked(&self, mv: Move, kind: MoveKind) -> Outcome {
+    /// Plays a move known to be legal, of the given kind; `hungry` is the position's
+    /// [`Position::hungry`] (found once for all its moves).
+    pub(crate) fn play_unchecked(&self, mv: Move, kind: MoveKind, hungry: SquareSet) -> Outcome {
         let mover = self.turn();
         if kind == MoveKind::DenEntry {
             return Outcome::Over {
@@ -244,16 +236,18 @@ impl Position {
             // Declare on the board as it stands, then starve (RULES.md 6): the capture of the
             // opponent's last animal wins before any starvation.
             next.set_turn(mover.other());
-            let declared = next.canonical_hungry();
             let fed = if kind == MoveKind::Capture {
                 bit(mv.from)
             } else {
                 0
             };
-            let mut starved = false;
-            for sq in self.starving(mv, fed) {
+            if hungry & !fed == 0 {
+                // Nothing starves: the board is the declaration's, the hungry set canonical.
+                return Outcome::Ongoing(next);
+            }
+            let declared = next.canonical_hungry();
+            for sq in starving(hungry & !fed, mv) {
                 next.remove(sq);
-                starved = true;
             }
             if next.count(mover) == 0 {
                 return Outcome::Over {
@@ -261,11 +255,8 @@ impl Position {
                     reason: EndReason::Starved,
                 };
             }
-            // Without a starvation the board is the declaration's, and the set canonical.
-            if starved {
-                next.set_hungry(Some(declared))
-                    .expect("declared animals belong to the side to move");
-            }
+            next.set_hungry(Some(declared))
+                .expect("declared animals belong to the side to move");
             return Outcome::Ongoing(next);
         }
         let (mine, theirs) = (next.count(mover), next.count(mover.other()));
@@ -311,8 +302,7 @@ impl Position {
         } else {
             0
         };
-        Ok(self
-            .starving(mv, fed)
+        Ok(starving(self.hungry() & !fed, mv)
             .map(|sq| {
                 let from = if sq == mv.to { mv.from } else { sq };
                 (
@@ -324,15 +314,6 @@ impl Position {
             .collect())
     }
 
-    /// The squares, after `mv`, of the hungry animals that starve: all but `fed`.
-    fn starving(&self, mv: Move, fed: SquareSet) -> impl Iterator<Item = Square> {
-        let starving = self.hungry() & !fed;
-        self.board()
-            .squares()
-            .filter(move |&s| starving & bit(s) != 0)
-            .map(move |s| if s == mv.from { mv.to } else { s })
-    }
-
     /// Whether the position has a rat of either colour (tables treat rats specially).
     #[must_use]
     pub fn has_animal(&self, animal: Animal) -> bool {
@@ -341,6 +322,12 @@ impl Position {
                 .is_some()
         })
     }
+}
+
+/// Where the animals of `starving` (squares before `mv`) stand after it: the one that moved
+/// on its destination.
+fn starving(starving: SquareSet, mv: Move) -> impl Iterator<Item = Square> {
+    squares_in(starving).map(move |s| if s == mv.from { mv.to } else { s })
 }
 
 impl Move {
