@@ -15,14 +15,24 @@
 //!   takes moves from B, which does not help the loser. So [`BanGame`] stops at the first
 //!   position that is not a plain draw of the material, and its states are a plain draw
 //!   together with the occurrence counts of the plain draws with U to move (B's moves give
-//!   exactly those; counts of positions with B to move are never consulted). That key is the
-//!   whole state, so memoising on it is exact; each of B's moves raises a count, so the state
-//!   graph has no cycle.
+//!   exactly those; counts of positions with B to move are never consulted; inside one
+//!   material every position is at its canonical hungry set, so equal boards and sides are
+//!   equal states). That key is the whole state, so memoising on it is exact; each of B's
+//!   moves raises a count, so the state graph has no cycle and the search ends.
 //! - **The ban never binds in the first 11 plies.** A position recurs at the earliest 4 plies
 //!   later (after 2 a piece of each side has moved away), so a fourth occurrence needs 12. A
 //!   search of at most 11 plies from a fresh history may therefore share results between
 //!   equal positions at equal remaining depth whatever the history ([`PlainSearch`]); it still
 //!   applies the ban as the rule says.
+//!
+//! **What they prove.** [`BanGame::winner`], where it completes, is the winner of the real
+//! game from a fresh history, given two inputs from the solver: the plain wins and losses of
+//! the material (rule 1, not rule 3) and the values of smaller materials (none for 1v1, whose
+//! exits all end the game). So on a 1v1 table it checks rule 3 against the real rule, relative
+//! to the table's plain values alone. [`BanGame::exit_within`] is the same game's exit distance
+//! (B shortest, U longest) where it is within the horizon. [`PlainSearch`] needs no value of
+//! the material at all: it checks the plain values (rule 1, and rule 2's claim that the ban
+//! leaves them alone) to its horizon, given the smaller materials' plain values.
 
 use std::collections::HashMap;
 
