@@ -4,8 +4,8 @@
 //! from the definition of the ban values.
 
 use jtb_probe::{
-    bit, ClestoValue, Color, EndReason, Material, Outcome, Piece, Position, RuleSet, Square, Value,
-    Wdl, JUNGLE,
+    banned_side, bit, ClestoValue, Color, EndReason, Material, Outcome, Piece, Position, RuleSet,
+    Square, Value, Wdl, JUNGLE,
 };
 use jtb_tests::clesto_forward::{solve, solve_all, sub_materials, Solution};
 
@@ -246,7 +246,9 @@ fn who_wins_the_plain_draws_of_small_tables() {
 }
 
 /// The file mirror is a symmetry: every position of a material and of everything it leads
-/// into has the value of its mirror image (non-canonical sets included).
+/// into has the value of its mirror image (non-canonical sets included). And every value has
+/// the shape the table files store ([`ClestoValue::from_parts`]): B's exit distance on B's
+/// side when it wins, on U's when it loses.
 #[test]
 fn the_file_mirror_keeps_every_value() {
     let s = cvdr();
@@ -254,6 +256,12 @@ fn the_file_mirror_keeps_every_value() {
     for &m in s.materials() {
         for (p, v) in s.positions(m) {
             assert_eq!(value(s, &p.mirrored()), v, "{p}");
+            let mover_is_banned = p.turn() == banned_side(m);
+            assert_eq!(
+                ClestoValue::from_parts(v.plain_part(), v.ban_part(), mover_is_banned),
+                Some(v),
+                "{p}"
+            );
             n += 1;
         }
     }
