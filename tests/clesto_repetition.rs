@@ -63,7 +63,7 @@ impl Counts {
         (self.0[i as usize / 32] >> (2 * (i % 32))) & 3
     }
 
-    /// Adds `delta` (1 or -1 as wrapping) to count `i`, which stays within 0..=3.
+    /// Raises (`up`) or lowers count `i` by one; callers keep it within 0..=3.
     fn add(&mut self, i: u32, up: bool) {
         let one = 1u64 << (2 * (i % 32));
         let word = &mut self.0[i as usize / 32];
