@@ -63,6 +63,7 @@ pub mod clock;
 mod file;
 pub mod flip;
 pub mod format;
+pub mod gambit;
 mod index;
 mod material;
 mod moves;

@@ -1,0 +1,37 @@
+//! Animal Gambit (Arimaa under another name), rule set `animal-gambit` (RULES.md section 7):
+//! the 8x8 board with its traps, pieces, position text, steps, pushes and pulls, turns with
+//! their canonical text, and the end-of-turn checks.
+//!
+//! ```
+//! use jtb_probe::gambit::{Next, Position, TurnEnd};
+//!
+//! let pos: Position = "8/3r4/8/8/8/8/4R3/8 g".parse()?;
+//! let turns = pos.turns();
+//! assert_eq!(turns.len(), 22);
+//! assert_eq!(turns[0].to_string(), "Re2e");
+//!
+//! // A Gold rabbit one step from its goal wins at once.
+//! let pos: Position = "7r/R7/8/8/8/8/8/8 g".parse()?;
+//! let win = pos.turns().into_iter().find(|t| t.to_string() == "Ra7n").unwrap();
+//! assert_eq!(pos.play(win.board()), Next::Over(TurnEnd::Goal));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Everything is on bitboards ([`Bitboard`], one `u64` per colour and per kind), and a
+//! [`TurnGenerator`] keeps its buffers between positions: no allocation per step.
+
+mod board;
+mod piece;
+mod position;
+mod step;
+mod text;
+mod turn;
+
+pub use self::{
+    board::{neighbours, Bitboard, Direction, Square, TRAPS},
+    piece::{Color, Kind, Piece},
+    position::{Board, Position, PositionError},
+    step::{Action, Removal, Step, Token},
+    text::ParseError,
+    turn::{BoardHasher, Next, Turn, TurnEnd, TurnGenerator, MAX_STEPS},
+};
