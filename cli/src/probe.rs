@@ -61,8 +61,13 @@ struct Answer {
     rule_line: Option<Vec<String>>,
 }
 
-fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, AnswerError> {
-    let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
+fn answer(
+    tbs: &mut Tablebases,
+    text: &str,
+    rules: Option<RuleSet>,
+    args: &Args,
+) -> Result<Answer, AnswerError> {
+    let pos = input::parse_with_clock(text, rules, args.clock)?;
     let tb = tbs.get(pos.rules())?;
     let value = tb.probe_dtm(&pos)?;
     let rule = tb.probe_rule(&pos)?;
@@ -147,9 +152,10 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
 }
 
 pub fn run(args: &Args) -> CliResult {
+    let rules = args.input.table_rules()?;
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
-        answer(&mut tbs, text, args).map(|a| print(text, &a, args.input.json))
+        answer(&mut tbs, text, rules, args).map(|a| print(text, &a, args.input.json))
     })?;
     Ok(all_good)
 }
