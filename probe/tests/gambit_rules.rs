@@ -842,11 +842,12 @@ impl Rng {
     }
 }
 
-/// A random valid grid of 2 to 5 pieces, a rabbit each side, often crowded around a trap.
-fn random_grid(rng: &mut Rng) -> naive::Grid {
+/// A random valid grid of `min` to `max` pieces, a rabbit each side, often crowded around a
+/// trap.
+fn random_grid(rng: &mut Rng, min: usize, max: usize) -> naive::Grid {
     loop {
         let mut g: naive::Grid = [None; 64];
-        let n = 2 + rng.below(4) as usize;
+        let n = min + rng.below((max - min + 1) as u64) as usize;
         let crowd = rng.below(3) != 0;
         let (f0, r0) = (rng.below(5) as usize, rng.below(5) as usize);
         let mut placed = 0;
@@ -864,8 +865,13 @@ fn random_grid(rng: &mut Rng) -> naive::Grid {
                 1 => (false, 0),
                 _ => (rng.below(2) == 0, rng.below(6) as u8),
             };
-            // At most one elephant and one camel a side.
-            if piece.1 >= 4 && g.contains(&Some(piece)) {
+            // At most one elephant and one camel a side, two of the others but rabbits.
+            let limit = match piece.1 {
+                0 => 8,
+                1..=3 => 2,
+                _ => 1,
+            };
+            if g.iter().filter(|&&p| p == Some(piece)).count() >= limit {
                 continue;
             }
             g[sq] = Some(piece);
@@ -889,10 +895,25 @@ fn end_name(end: Option<TurnEnd>) -> Option<&'static str> {
 
 #[test]
 fn the_turns_agree_with_a_naive_step_by_step_enumeration() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let pushes_or_pulls = cross_check(0x9e37_79b9_7f4a_7c15, 1500, 2, 5);
+    // The sample is worth something only if it pushes and pulls a lot.
+    assert!(pushes_or_pulls > 5000, "{pushes_or_pulls}");
+}
+
+#[test]
+fn the_turns_of_crowded_boards_agree_with_the_naive_enumeration() {
+    let pushes_or_pulls = cross_check(0x2545_f491_4f6c_dd1d, 40, 6, 9);
+    assert!(pushes_or_pulls > 1000, "{pushes_or_pulls}");
+}
+
+/// Compares the turns (end boards and canonical texts) and the end-of-turn checks of `count`
+/// random positions of `min` to `max` pieces with the naive enumerator's; gives how many
+/// turns push or pull.
+fn cross_check(seed: u64, count: usize, min: usize, max: usize) -> usize {
+    let mut rng = Rng(seed);
     let mut pushes_or_pulls = 0;
-    for _ in 0..1500 {
-        let g = random_grid(&mut rng);
+    for _ in 0..count {
+        let g = random_grid(&mut rng, min, max);
         let gold = rng.below(2) == 0;
         let text = format!("{} {}", naive::text(&g), if gold { 'g' } else { 's' });
         let pos: Position = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -929,8 +950,7 @@ fn the_turns_agree_with_a_naive_step_by_step_enumeration() {
             .filter(|t| t.split(' ').any(enemy_step))
             .count();
     }
-    // The sample is worth something only if it pushes and pulls a lot.
-    assert!(pushes_or_pulls > 5000, "{pushes_or_pulls}");
+    pushes_or_pulls
 }
 
 #[test]
