@@ -9,7 +9,7 @@
 use std::fmt;
 
 use super::{
-    board::{neighbours, Bitboard, Direction, Square},
+    board::{neighbours, Bitboard, Direction, Square, TRAPS},
     piece::{Color, Kind, Piece},
     position::Board,
 };
@@ -157,9 +157,14 @@ impl Board {
         self.toggle(step.piece, to);
         action.push(Token::Step(step));
         action.steps += 1;
-        // At most one piece: only the moved piece, or a friend it left on a trap next to
-        // `from`, loses its guard, and no square is next to two traps while on a third.
-        for square in self.unguarded_on_traps() {
+        // Only the moved piece, on `to`, or a friend it left on a trap next to `from` can lose
+        // its guard (so at most one piece goes: no square next to `from` is a trap when `to`
+        // is one, traps being three squares apart).
+        let exposed = (Bitboard::from_square(to) | neighbours(step.from)) & TRAPS;
+        if (exposed & self.occupied()).is_empty() {
+            return;
+        }
+        for square in self.unguarded_on_traps() & exposed {
             if let Some(piece) = self.piece_at(square) {
                 self.toggle(piece, square);
                 action.push(Token::Removal(Removal { piece, square }));

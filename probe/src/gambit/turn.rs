@@ -55,10 +55,12 @@ impl Hasher for BoardHasher {
 
 type BuildBoardHasher = BuildHasherDefault<BoardHasher>;
 
-/// The tokens of a turn, in order: its steps, each followed by its removal if any.
+/// The tokens of a turn, in order: its steps, each followed by its removal if any; with their
+/// text bytes run together, for comparing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Tokens {
     items: [Token; MAX_TOKENS],
+    text: [u8; 4 * MAX_TOKENS],
     len: u8,
 }
 
@@ -66,6 +68,7 @@ impl Tokens {
     fn new() -> Tokens {
         Tokens {
             items: [FILLER; MAX_TOKENS],
+            text: [0; 4 * MAX_TOKENS],
             len: 0,
         }
     }
@@ -77,20 +80,18 @@ impl Tokens {
     fn then(&self, action: &Action) -> Tokens {
         let mut out = *self;
         for &t in action.tokens() {
-            out.items[out.len as usize] = t;
+            let at = out.len as usize;
+            out.items[at] = t;
+            out.text[4 * at..4 * at + 4].copy_from_slice(&t.text());
             out.len += 1;
         }
         out
     }
 
-    /// Whether the text of `self` is smaller than that of `other` in ASCII order. Tokens all
-    /// have four characters and the separator (a space) is below every one of them, so the
-    /// texts compare token by token.
-    fn text_less(&self, other: &Tokens) -> bool {
-        self.as_slice()
-            .iter()
-            .map(|t| t.text())
-            .lt(other.as_slice().iter().map(|t| t.text()))
+    /// The text bytes without the spaces. Tokens all have four characters and the separator
+    /// (a space) is below every one of them, so these compare as the texts do in ASCII order.
+    fn key(&self) -> &[u8] {
+        &self.text[..4 * self.len as usize]
     }
 }
 
@@ -276,7 +277,7 @@ impl Position {
                             Some(&j) => {
                                 let node = &mut nodes[j];
                                 debug_assert!(node.steps <= steps, "met first at its fewest steps");
-                                if node.steps == steps && candidate.text_less(&node.tokens) {
+                                if node.steps == steps && candidate.key() < node.tokens.key() {
                                     node.tokens = candidate;
                                 }
                             }
@@ -303,10 +304,7 @@ impl Position {
                 board: n.board,
             })
             .collect();
-        turns.sort_unstable_by(|a, b| {
-            let text = |t: &Token| t.text();
-            a.tokens().iter().map(text).cmp(b.tokens().iter().map(text))
-        });
+        turns.sort_unstable_by(|a, b| a.tokens.key().cmp(b.tokens.key()));
         turns
     }
 
