@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use jtb_probe::gambit::{Board, Color, Kind, Piece, Position, Square, TurnGenerator};
+use jtb_probe::gambit::{Board, Color, Kind, Next, Piece, Position, Square, TurnGenerator};
 use proptest::prelude::*;
 
 /// A random legal position: a rabbit each side, then up to 10 more pieces tried on random
@@ -89,10 +89,16 @@ proptest! {
             prop_assert!((1..=4).contains(&steps));
         }
         prop_assert_eq!(pos.has_turn(), !listed.is_empty());
-        // A board a turn ends on that does not end the game starts the opponent's turn.
+        // A turn that does not end the game gives the opponent's position.
         for t in pos.turns() {
-            if pos.turn_end(t.board()).is_none() {
-                prop_assert!(Position::new(*t.board(), pos.turn().other()).is_ok());
+            match (pos.play(&t), pos.turn_end(t.board())) {
+                (Next::Continues(next), None) => {
+                    prop_assert_eq!(next.board(), t.board());
+                    prop_assert_eq!(next.turn(), pos.turn().other());
+                    prop_assert_eq!(Ok(next), Position::new(*t.board(), pos.turn().other()));
+                }
+                (Next::Over(end), Some(e)) => prop_assert_eq!(end, e),
+                (next, end) => prop_assert!(false, "{:?} against {:?}", next, end),
             }
         }
     }

@@ -416,7 +416,7 @@ fn a_rabbit_on_its_goal_wins_at_the_end_of_the_turn() {
     let pos = setup("Ra7 rh7", 'g');
     let turn = turn_to(&pos, "Ra8 rh7").unwrap();
     assert_eq!(turn.to_string(), "Ra7n");
-    assert_eq!(pos.play(turn.board()), Next::Over(TurnEnd::Goal));
+    assert_eq!(pos.play(&turn), Next::Over(TurnEnd::Goal));
     assert!(TurnEnd::Goal.mover_wins());
     // It may go on moving along the goal rank; the turn still wins.
     let turn = turn_to(&pos, "Rb8 rh7").unwrap();
@@ -435,7 +435,7 @@ fn only_the_board_at_the_end_of_the_turn_counts() {
     // Left on its goal, it loses the turn for gold.
     let turn = turn_to(&pos, "Ed2 Rh3 rd1 ee2 ra7").unwrap();
     assert_eq!(turn.to_string(), "rd2s Ed3s");
-    assert_eq!(pos.play(turn.board()), Next::Over(TurnEnd::OpponentGoal));
+    assert_eq!(pos.play(&turn), Next::Over(TurnEnd::OpponentGoal));
     assert!(!TurnEnd::OpponentGoal.mover_wins());
 }
 
@@ -463,18 +463,18 @@ fn elimination() {
     let pos = setup("Ed5 Rh1 rd6", 'g');
     let turn = turn_to(&pos, "Ed6 Rh1").unwrap();
     assert_eq!(turn.to_string(), "rd6w rc6x Ed5n");
-    assert_eq!(pos.play(turn.board()), Next::Over(TurnEnd::Elimination));
+    assert_eq!(pos.play(&turn), Next::Over(TurnEnd::Elimination));
     // Gold's last rabbit steps onto the trap c3.
     let pos = setup("Rc2 Ed5 rd7", 'g');
     let turn = turn_to(&pos, "Ed5 rd7").unwrap();
     assert_eq!(turn.to_string(), "Rc2n Rc3x");
-    assert_eq!(pos.play(turn.board()), Next::Over(TurnEnd::OwnElimination));
+    assert_eq!(pos.play(&turn), Next::Over(TurnEnd::OwnElimination));
     assert!(!TurnEnd::OwnElimination.mover_wins());
     // Both in one turn: the opponent's loss is checked first, so the mover wins.
     let pos = setup("Rc2 Ed5 rd6", 'g');
     let turn = turn_to(&pos, "Ed6").unwrap();
     assert_eq!(turn.steps(), 3);
-    assert_eq!(pos.play(turn.board()), Next::Over(TurnEnd::Elimination));
+    assert_eq!(pos.play(&turn), Next::Over(TurnEnd::Elimination));
 }
 
 #[test]
@@ -483,7 +483,7 @@ fn no_legal_turn_loses() {
     let pos = setup("Cb3 Ra1 ra2", 'g');
     let turn = turn_to(&pos, "Cb2 Ra1 ra2").unwrap();
     assert_eq!(turn.to_string(), "Cb3s");
-    assert_eq!(pos.play(turn.board()), Next::Over(TurnEnd::Immobilization));
+    assert_eq!(pos.play(&turn), Next::Over(TurnEnd::Immobilization));
     // The position it leaves parses and has no turn.
     let stuck = setup("Cb2 Ra1 ra2", 's');
     assert!(stuck.board().is_frozen(sq("a2")));
@@ -494,7 +494,7 @@ fn no_legal_turn_loses() {
     let pos = setup("Ra1 Rc2 ra2", 'g');
     let turn = turn_to(&pos, "Ra1 Rb2 ra2").unwrap();
     assert_eq!(turn.to_string(), "Rc2w");
-    assert_eq!(pos.play(turn.board()), Next::Over(TurnEnd::Immobilization));
+    assert_eq!(pos.play(&turn), Next::Over(TurnEnd::Immobilization));
     let blocked = setup("Ra1 Rb2 ra2", 's');
     assert!(!blocked.board().is_frozen(sq("a2")));
     assert!(!blocked.has_turn());
@@ -505,7 +505,7 @@ fn no_legal_turn_loses() {
 fn a_game_that_goes_on_gives_the_next_position() {
     let pos = setup("Rd2 rd7", 'g');
     let turn = turn_to(&pos, "Rd3 rd7").unwrap();
-    match pos.play(turn.board()) {
+    match pos.play(&turn) {
         Next::Continues(next) => assert_eq!(next.to_string(), "8/3r4/8/8/8/3R4/8/8 s"),
         other => panic!("{other:?}"),
     }

@@ -13,7 +13,7 @@
 //! // A Gold rabbit one step from its goal wins at once.
 //! let pos: Position = "7r/R7/8/8/8/8/8/8 g".parse()?;
 //! let win = pos.turns().into_iter().find(|t| t.to_string() == "Ra7n").unwrap();
-//! assert_eq!(pos.play(win.board()), Next::Over(TurnEnd::Goal));
+//! assert_eq!(pos.play(&win), Next::Over(TurnEnd::Goal));
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!

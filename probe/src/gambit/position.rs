@@ -286,6 +286,12 @@ impl Position {
         Ok(Position { board, turn })
     }
 
+    /// The position of a board known to be one, checked in debug builds only.
+    pub(super) fn from_parts(board: Board, turn: Color) -> Position {
+        debug_assert_eq!(Position::new(board, turn).err(), None);
+        Position { board, turn }
+    }
+
     /// Where the pieces stand.
     #[must_use]
     #[inline]

@@ -222,10 +222,7 @@ impl Board {
                 Bitboard::EMPTY
             };
             for from in movers {
-                for dir in Direction::ALL {
-                    if !one {
-                        break;
-                    }
+                for dir in Direction::ALL.into_iter().filter(|_| one) {
                     let Some(to) = from.step(dir) else { continue };
                     if !empty.contains(to) || (kind == Kind::Rabbit && dir == back) {
                         continue;

@@ -334,19 +334,15 @@ impl Position {
         }
     }
 
-    /// Plays a turn of this position that ends on `board`: the opponent's position, or how the
-    /// game ended.
-    ///
-    /// # Panics
-    /// If `board` is not a board a turn can end on and the game goes on (a piece too many, a
-    /// piece on an unguarded trap): pass the boards of this position's turns.
+    /// Plays `turn` (one of this position's turns): the opponent's position, or how the game
+    /// ended.
     #[must_use]
-    pub fn play(&self, board: &Board) -> Next {
-        match self.turn_end(board) {
+    pub fn play(&self, turn: &Turn) -> Next {
+        match self.turn_end(turn.board()) {
             Some(end) => Next::Over(end),
-            None => Next::Continues(
-                Position::new(*board, self.turn().other()).expect("the end board of a turn"),
-            ),
+            // A turn never adds a piece and leaves no piece on an unguarded trap, and the
+            // checks just made rule out a rabbit on its goal and a side without rabbits.
+            None => Next::Continues(Position::from_parts(*turn.board(), self.turn().other())),
         }
     }
 }
