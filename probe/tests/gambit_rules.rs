@@ -153,7 +153,12 @@ fn jungle_positions_are_refused_by_name() {
     let err = "8/3r4/8/8/8/8/4R3/8 g"
         .parse::<jtb_probe::Position>()
         .unwrap_err();
-    assert!(err.to_string().contains("8 ranks"), "{err}");
+    assert_eq!(err, jtb_probe::ParseError::RankCount(8));
+    assert!(
+        err.to_string()
+            .contains("8 ranks is an Animal Gambit board"),
+        "{err}"
+    );
     // Jungle letters are not pieces here.
     let err = "8/3r4/8/8/8/8/4L3/R7 g".parse::<Position>().unwrap_err();
     assert!(err.to_string().contains("unknown letter `L`"), "{err}");
