@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use jtb_probe::gambit::{Board, Next, ParseError, Position, Square, Turn, TurnEnd};
+use jtb_probe::gambit::{Board, Next, ParseError, Position, Square, Turn, TurnEnd, TurnError};
 
 /// The position with `pieces` (`"Ed2 rd3"`: letter and square) and `side` to move.
 fn setup(pieces: &str, side: char) -> Position {
@@ -547,6 +547,91 @@ fn two_sequences_to_one_board_are_one_turn() {
     assert!(!turns.contains(&"Rh2n Ra2n".to_owned()));
     let distinct: BTreeSet<String> = pos.turns().iter().map(|t| t.board().to_string()).collect();
     assert_eq!(distinct.len(), turns.len());
+}
+
+// --- Reading turn text ------------------------------------------------------------------------
+
+#[test]
+fn turn_text_in_any_legal_order_reads_as_its_turn() {
+    let pos = setup("Ra2 Rh2 ra7", 'g');
+    let turn = pos.parse_turn("Rh2n Ra2n").unwrap();
+    assert_eq!(turn.to_string(), "Ra2n Rh2n");
+    let pos = setup("Ed2 Rh1 rd3 ra8", 'g');
+    assert_eq!(
+        pos.parse_turn("rd3w rc3x Ed2n").unwrap().to_string(),
+        "rd3w rc3x Ed2n"
+    );
+    // A push and a pull can be read either way when they give one board.
+    let pos = setup("Ed4 Rh1 rd5 ra8", 'g');
+    assert_eq!(
+        pos.parse_turn("Ed4e Ee4w").unwrap_err(),
+        TurnError::NoChange
+    );
+    assert_eq!(
+        pos.parse_turn("Ed4s rd5s").unwrap().to_string(),
+        "Ed4s rd5s"
+    );
+}
+
+#[test]
+fn illegal_turn_text_names_the_token() {
+    let pos = setup("Ed2 Rh1 rd3 ra8", 'g');
+    assert_eq!(
+        pos.parse_turn("rd3w Ed2n").unwrap_err(),
+        TurnError::Illegal {
+            index: 2,
+            token: "Ed2n".to_owned(),
+            removal: Some("rc3x".to_owned())
+        }
+    );
+    assert_eq!(
+        pos.parse_turn("rd3w rc3x").unwrap_err(),
+        TurnError::Unfinished
+    );
+    assert_eq!(pos.parse_turn("rd3w").unwrap_err(), TurnError::Unfinished);
+    assert_eq!(
+        pos.parse_turn("Rh1n Rh2n Rh3n Rh4n Rh5n").unwrap_err(),
+        TurnError::TooManySteps(5)
+    );
+    for bad in ["Ed2", "Xd2n", "Ed9n", "Ed2q", "Ed2nn"] {
+        assert!(
+            matches!(
+                pos.parse_turn(bad),
+                Err(TurnError::BadToken { index: 1, .. })
+            ),
+            "{bad}"
+        );
+    }
+    assert_eq!(pos.parse_turn("  ").unwrap_err(), TurnError::Empty);
+    // A rabbit stepping back, a frozen piece, a push and pull sharing a step, a removal that
+    // does not happen.
+    for (pieces, text, index) in [
+        ("Rd4 rd6 Eh1 eh8", "Rd4s", 1),
+        ("Rd4 Rh1 cd5 ra8", "Rh1n Rd4w", 2),
+        ("Ed4 Rh1 rd5 rc4 ra8", "rd5n Ed4n rc4e", 3),
+        ("Re2 rd7", "Re2n Re3x", 2),
+    ] {
+        match setup(pieces, 'g').parse_turn(text) {
+            Err(TurnError::Illegal { index: i, .. }) => assert_eq!(i, index, "{text}"),
+            other => panic!("{pieces}: {text}: {other:?}"),
+        }
+    }
+    let msg = pos.parse_turn("rd3w Ed2n").unwrap_err().to_string();
+    assert!(msg.contains("removes `rc3x`"), "{msg}");
+}
+
+#[test]
+fn every_canonical_text_reads_back_as_its_turn() {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    for _ in 0..150 {
+        let g = random_grid(&mut rng, 2, 5);
+        let gold = rng.below(2) == 0;
+        let text = format!("{} {}", naive::text(&g), if gold { 'g' } else { 's' });
+        let pos: Position = text.parse().unwrap();
+        for t in pos.turns() {
+            assert_eq!(pos.parse_turn(&t.to_string()), Ok(t), "{text}: {t}");
+        }
+    }
 }
 
 // --- The naive enumerator ----------------------------------------------------------------------

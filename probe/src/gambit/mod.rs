@@ -21,6 +21,7 @@
 //! [`TurnGenerator`] keeps its buffers between positions: no allocation per step.
 
 mod board;
+mod notation;
 mod piece;
 mod position;
 mod step;
@@ -29,6 +30,7 @@ mod turn;
 
 pub use self::{
     board::{neighbours, Bitboard, Direction, Square, TRAPS},
+    notation::TurnError,
     piece::{Color, Kind, Piece},
     position::{Board, Position, PositionError},
     step::{Action, Removal, Step, Token},
