@@ -19,6 +19,20 @@
 //!
 //! Everything is on bitboards ([`Bitboard`], one `u64` per colour and per kind), and a
 //! [`TurnGenerator`] keeps its buffers between positions: no allocation per step.
+//!
+//! Where the rule text leaves the model a choice:
+//! - The sides are a [`Color`] of their own, Gold (index 0, moves first) and Silver, not the
+//!   Jungle colours.
+//! - A [`Position`] is a board at the start of a turn. A rabbit on its goal, or a side without
+//!   rabbits, is a game already over: the text is refused ([`PositionError`]), so nothing
+//!   downstream (probing included) can be handed one. A position whose side to move has no
+//!   legal turn parses and has no turns: the opponent's last turn won by check 5.
+//! - Position text is canonical only: digits 1 to 8, never two side by side, exactly two
+//!   fields, so printing a parsed text gives it back.
+//! - Turns are atomic actions (a step, a push, a pull) searched by step count; a piece's
+//!   frozenness is judged before each action, which is before each of its own steps (a push's
+//!   second step is the pusher's, which its victim's step cannot freeze; a pull's second step
+//!   is the victim's, which may be frozen).
 
 mod board;
 mod notation;
