@@ -19,12 +19,24 @@ pub struct Board {
 }
 
 impl hash::Hash for Board {
-    /// Gold's squares and the kinds say everything: Silver's squares follow.
+    /// Gold's squares and the kinds say everything (Silver's squares follow). They are
+    /// folded into one word by independent multiplications, which run side by side, where a
+    /// chain of seven would wait on each other; the hasher mixes the word further.
     fn hash<H: hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.color[0].0);
-        for k in &self.kind {
-            state.write_u64(k.0);
+        const K: [u64; 7] = [
+            0x9e37_79b9_7f4a_7c15,
+            0xc2b2_ae3d_27d4_eb4f,
+            0x1656_67b1_9e37_79f9,
+            0xd6e8_feb8_6659_fd93,
+            0xa076_1d64_78bd_642f,
+            0xe703_7ed1_a0b4_28db,
+            0x8ebc_6af0_9c88_c6e3,
+        ];
+        let mut folded = self.color[0].0.wrapping_mul(K[0]);
+        for (k, bb) in K[1..].iter().zip(&self.kind) {
+            folded ^= bb.0.rotate_left(17).wrapping_mul(*k);
         }
+        state.write_u64(folded);
     }
 }
 

@@ -26,8 +26,9 @@ pub const MAX_STEPS: u8 = 4;
 /// Most tokens of a turn: four steps, each followed by at most one removal.
 const MAX_TOKENS: usize = 2 * MAX_STEPS as usize;
 
-/// A hasher for boards: a multiply-rotate mix of the words, finished with splitmix64's mixer
-/// so that boards differing only in high bits still spread over the table.
+/// A hasher for boards: a multiply-rotate mix of the words written (a [`Board`] writes one),
+/// finished with splitmix64's mixer so that boards differing only in high bits still spread
+/// over the table.
 #[derive(Default)]
 pub struct BoardHasher(u64);
 
