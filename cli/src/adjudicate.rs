@@ -58,7 +58,7 @@ fn judge(
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let rules = args.input.table_rules()?;
+    let rules = args.input.jungle_rules()?;
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
         judge(&mut tbs, text, rules, args)

@@ -240,7 +240,7 @@ impl PositionArgs {
     ///
     /// # Errors
     /// `--rules animal-gambit`.
-    pub fn table_rules(&self) -> Result<Option<RuleSet>, NoGambitTables> {
+    pub fn jungle_rules(&self) -> Result<Option<RuleSet>, NoGambitTables> {
         match self.rules {
             None => Ok(None),
             Some(Rules::Jungle(r)) => Ok(Some(r)),

@@ -152,7 +152,7 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let rules = args.input.table_rules()?;
+    let rules = args.input.jungle_rules()?;
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
         answer(&mut tbs, text, rules, args).map(|a| print(text, &a, args.input.json))
