@@ -43,7 +43,7 @@ fn judge(
         json!({
             "position": text,
             "dead_draw": v.dead_draw,
-            "wdl": v.value.map(|x| x.wdl().name()),
+            "wdl": v.wdl().map(|w| w.name()),
             "dtm": v.value.and_then(Value::dtm),
             "dtc": v.dtc(),
             "rule_wdl": v.rule_wdl().map(|w| w.name()),

@@ -59,8 +59,6 @@ pub enum TableRulesError {
     Unknown(UnknownRuleSet),
     /// Animal Gambit, which has no tables yet.
     AnimalGambit(NoGambitTables),
-    /// A rule set of the Jungle family without tables yet (Clesto).
-    NoTables(RuleSet),
 }
 
 impl fmt::Display for TableRulesError {
@@ -68,7 +66,6 @@ impl fmt::Display for TableRulesError {
         match self {
             TableRulesError::Unknown(e) => e.fmt(f),
             TableRulesError::AnimalGambit(e) => e.fmt(f),
-            TableRulesError::NoTables(r) => ProbeError::NoTables(*r).fmt(f),
         }
     }
 }
@@ -78,8 +75,7 @@ impl Error for TableRulesError {}
 /// A rule set that has tables (clap's parser of the table commands' `--rules`).
 pub fn table_rules(text: &str) -> Result<RuleSet, TableRulesError> {
     match text.parse().map_err(TableRulesError::Unknown)? {
-        Rules::Jungle(r) if r.has_tables() => Ok(r),
-        Rules::Jungle(r) => Err(TableRulesError::NoTables(r)),
+        Rules::Jungle(r) => Ok(r),
         Rules::AnimalGambit => Err(TableRulesError::AnimalGambit(NoGambitTables)),
     }
 }
@@ -138,7 +134,7 @@ impl TableChoice {
     /// `--max-pieces`.
     pub fn targets(&self) -> Vec<Material> {
         if self.materials.is_empty() {
-            Material::all(2, self.max_pieces.into())
+            Material::all_tables(self.rules, 2, self.max_pieces.into())
         } else {
             self.materials.clone()
         }

@@ -71,6 +71,15 @@ impl Graph {
     }
 }
 
+/// A generous estimate of the bytes needed to solve and write `material`: per entry its moves
+/// in the graph and its reverse (4 bytes each way), and its values, counters and codes. The
+/// whole `jtb gen --material LRvET` (8,201,816 entries) peaks at 648 MiB, 79 bytes an entry.
+#[must_use]
+pub fn memory_estimate(material: Material) -> u64 {
+    const BYTES_PER_ENTRY: u64 = 112;
+    Layout::new(jtb_probe::RuleSet::Clesto, material).len() as u64 * BYTES_PER_ENTRY
+}
+
 /// Solves `material` (this orientation: the colour flip is no symmetry in Clesto), given every
 /// smaller table its moves lead into. The result holds plain values as its DTM codes and the
 /// ban's resolution as its second codes ([`ClestoValue::ban_part`]).
@@ -81,8 +90,9 @@ impl Graph {
 pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(jtb_probe::RuleSet::Clesto, material);
     let graph = scan(&layout, subs)?;
-    let plain = solve_plain(&graph);
-    let ban = solve_ban(&layout, &graph, &plain);
+    let preds = graph.predecessors();
+    let plain = solve_plain(&graph, &preds);
+    let ban = solve_ban(&layout, &graph, &preds, &plain);
     let codes = plain
         .iter()
         .zip(&graph.used)
@@ -209,9 +219,8 @@ fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, GenError> {
 }
 
 /// Plain values (RULES.md 6, values 1; section 3): `None` for a plain draw (or an unused entry).
-fn solve_plain(graph: &Graph) -> Vec<Option<Value>> {
+fn solve_plain(graph: &Graph, (pred_offsets, preds): &(Vec<u32>, Vec<u32>)) -> Vec<Option<Value>> {
     let n = graph.exits.len();
-    let (pred_offsets, preds) = graph.predecessors();
     let preds_of = |i: usize| &preds[pred_offsets[i] as usize..pred_offsets[i + 1] as usize];
     let mut value: Vec<Option<Value>> = vec![None; n];
     let mut open: Vec<u32> = (0..n).map(|i| graph.succs(i).len() as u32).collect();
@@ -275,7 +284,12 @@ fn solve_plain(graph: &Graph) -> Vec<Option<Value>> {
 /// The ban's resolution of the plain draws (RULES.md 6, values 3): B's exit distance where B
 /// wins, as a win of the mover when it is B and a loss when it is U; a draw elsewhere (the plain
 /// draws that U wins, and the plain values).
-fn solve_ban(layout: &Layout, graph: &Graph, plain: &[Option<Value>]) -> Vec<Value> {
+fn solve_ban(
+    layout: &Layout,
+    graph: &Graph,
+    (pred_offsets, preds): &(Vec<u32>, Vec<u32>),
+    plain: &[Option<Value>],
+) -> Vec<Value> {
     let n = graph.exits.len();
     let banned = banned_side(layout.material());
     let side_len = layout.side_len();
@@ -286,7 +300,6 @@ fn solve_ban(layout: &Layout, graph: &Graph, plain: &[Option<Value>]) -> Vec<Val
             Color::Blue
         }) == banned
     };
-    let (pred_offsets, preds) = graph.predecessors();
     let preds_of = |i: usize| &preds[pred_offsets[i] as usize..pred_offsets[i + 1] as usize];
     let draw = |i: usize| graph.used[i] && plain[i].is_none();
     let mut exit: Vec<Option<u16>> = vec![None; n];
@@ -341,4 +354,57 @@ fn solve_ban(layout: &Layout, graph: &Graph, plain: &[Option<Value>]) -> Vec<Val
             None => Value::Draw,
         })
         .collect()
+}
+
+/// An entry of a Clesto table whose stored value is not what its moves give.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The position, as text.
+    pub position: String,
+    /// The value in the table's files.
+    pub stored: ClestoValue,
+    /// The best of its moves' values, one ply deep.
+    pub computed: ClestoValue,
+}
+
+/// Checks every used entry of the Clesto table `table` one ply deep: its value (plain, or the
+/// ban's with B's exit distance) must be the best of its moves' values
+/// ([`jtb_probe::value_by_lookahead`]), and its mirror image's the same. `tables` must hold
+/// `table` itself and every table its moves lead into. Returns the mismatches, at most
+/// `limit`.
+///
+/// # Errors
+/// [`GenError::MissingTable`] when a successor's table is absent.
+pub fn verify(table: &Solved, tables: &SubTables, limit: usize) -> Result<Vec<Mismatch>, GenError> {
+    let layout = &table.layout;
+    let found: Vec<Vec<Mismatch>> = crate::verify::entry_ranges(layout)
+        .map(|range| {
+            let mut out = Vec::new();
+            let mut failed = None;
+            layout.for_each_used_entry_in(range, |idx, _| {
+                if failed.is_some() || out.len() >= limit {
+                    return;
+                }
+                let pos = layout.position(idx).expect("used entry");
+                let stored = table.clesto_value(idx);
+                let computed =
+                    match jtb_probe::value_by_lookahead(&pos, |next| tables.clesto_value(next)) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            failed = Some(e);
+                            return;
+                        }
+                    };
+                if stored != computed {
+                    out.push(Mismatch {
+                        position: pos.to_string(),
+                        stored,
+                        computed,
+                    });
+                }
+            });
+            failed.map_or(Ok(out), Err)
+        })
+        .collect::<Result<_, GenError>>()?;
+    Ok(found.into_iter().flatten().take(limit).collect())
 }

@@ -207,6 +207,9 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     /// The writer's bytes per entry: the compressed blocks and the file assembled from them
     /// (no decompressed image is built; the files take under a quarter of a byte an entry).
     const WRITER_BYTES: u64 = 1;
+    if rules.has_hunger() {
+        return crate::clesto::memory_estimate(material);
+    }
     let layout = Layout::new(rules, material);
     let k = layout.pieces().len();
     let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
@@ -226,14 +229,10 @@ pub fn available_memory() -> Option<u64> {
 /// Generates the tables of `opts` and everything they need, skipping tables already complete.
 ///
 /// # Errors
-/// The first [`GenError`]: a rule set without a generator, I/O (full disk, missing
-/// permissions), a table too large for the memory limit, or a corrupted smaller table that
+/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the memory limit, or a corrupted smaller table that
 /// cannot be read.
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
     let rules = opts.rules;
-    if !rules.has_tables() {
-        return Err(GenError::NoTables(rules));
-    }
     remove_stale_temporaries(&opts.out.join(rules.name()));
     let mut summary = Summary::default();
     let todo = plan_work(opts, progress, &mut summary)?;

@@ -109,13 +109,6 @@ impl RuleSet {
         !matches!(self, RuleSet::Clesto)
     }
 
-    /// Whether this project generates and probes tables of the rule set. Clesto's rules,
-    /// positions and moves are here; its tables are not yet.
-    #[must_use]
-    pub const fn has_tables(self) -> bool {
-        !matches!(self, RuleSet::Clesto)
-    }
-
     /// Whether `animal` may jump a river along `axis`.
     #[must_use]
     pub const fn can_jump(self, animal: Animal, axis: Axis) -> bool {

@@ -2,7 +2,9 @@
 //! symmetries.
 
 use jtb_gen::{solve_all, SubTables};
-use jtb_probe::{value_by_lookahead, ClestoValue, Material, RuleSet, Value};
+use jtb_probe::{
+    value_by_lookahead, ClestoValue, Material, Move, Outcome, Position, RuleSet, Value,
+};
 
 fn materials(names: &[&str]) -> Vec<Material> {
     names.iter().map(|n| n.parse().unwrap()).collect()
@@ -50,4 +52,47 @@ fn two_and_three_piece_tables_agree_one_ply_deep() {
         counts[2] > 0 && counts[3] > 0,
         "some values come from the ban"
     );
+}
+
+/// RULES.md 6: a starvation can leave the opponent hungry with nothing to eat, and from four
+/// pieces on that changes values. In `CRvDR` below the red cat takes the blue rat; the red rat,
+/// hungry for the blue dog on the trap c1, starves; but Blue's hunger was declared with the red
+/// rat still there, so the dog is hungry with no target: it may not enter the red den next to
+/// it and must starve, Blue's last animal. The same board with a canonical (empty) hungry set
+/// would be Blue's win by den entry.
+#[test]
+fn a_non_canonical_hungry_set_changes_a_four_piece_value() {
+    let m: Material = "CRvDR".parse().unwrap();
+    let tables = solve_all(RuleSet::Clesto, &[m]).unwrap();
+    let pos = Position::parse("7/7/7/7/7/7/7/r6/CRd4 r", Some(RuleSet::Clesto)).unwrap();
+    assert_eq!(pos.hungry(), pos.canonical_hungry());
+    let Outcome::Ongoing(after) = pos.play(Move::parse("a1a2", &pos).unwrap()).unwrap() else {
+        panic!("the game goes on");
+    };
+    assert_eq!(after.to_string(), "7/7/7/7/7/7/7/C6/2d4 b h:c1");
+    assert_eq!(
+        tables.clesto_value(&after).unwrap(),
+        ClestoValue::Plain(Value::Loss(1))
+    );
+    let mut canonical = after.clone();
+    canonical.set_hungry(None).unwrap();
+    assert_eq!(
+        tables.clesto_value(&canonical).unwrap(),
+        ClestoValue::Plain(Value::Win(1))
+    );
+    // The 4-piece table counts the move as a win in 2, and it is the best move: no other red
+    // move wins at once.
+    assert_eq!(
+        tables.clesto_value(&pos).unwrap(),
+        ClestoValue::Plain(Value::Win(2))
+    );
+    // The whole table, one ply deep on a sample of its entries.
+    let table = tables.get(m).unwrap();
+    let layout = &table.layout;
+    for idx in (0..layout.len()).step_by(61) {
+        if let Some(p) = layout.position(idx) {
+            let deep = value_by_lookahead(&p, |next| tables.clesto_value(next)).unwrap();
+            assert_eq!(table.clesto_value(idx), deep, "{p}");
+        }
+    }
 }
