@@ -20,11 +20,14 @@ pub struct Args {
     json: bool,
 }
 
-/// One material's statistics, Red to move first: what its DTM file and its DTC file say.
+/// One material's statistics, Red to move first: what its DTM file and its DTC file say (in
+/// Clesto its ban file: the positions the ban decides, and B's longest way out).
 pub struct MaterialStats {
-    /// The material, canonical orientation.
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The material, in the orientation that names its table.
     pub material: Material,
-    /// Per side to move: the DTM file's statistics and the DTC file's.
+    /// Per side to move: the DTM file's statistics and the DTC (or ban) file's.
     pub sides: [(SideStats, SideStats); 2],
 }
 
@@ -34,15 +37,16 @@ impl MaterialStats {
     /// # Errors
     /// The first of the two files that is missing, unreadable, damaged or of other rules.
     pub fn read(dir: &Path, rules: RuleSet, material: Material) -> Result<Self, TableError> {
-        let material = material.canonical();
+        let material = material.table_of(rules);
         let open = |kind: Kind| {
             let path = table_path(dir, rules, material, kind);
             TableFile::open_expecting(&path, rules, material, kind)
         };
-        let (dtm, dtc) = (open(Kind::Dtm)?, open(Kind::Dtc)?);
+        let (dtm, dtc) = (open(Kind::Dtm)?, open(Kind::second(rules))?);
         let [s0, s1] = dtm.header().stats.clone();
         let [r0, r1] = dtc.header().stats.clone();
         Ok(MaterialStats {
+            rules,
             material,
             sides: [(s0, r0), (s1, r1)],
         })
@@ -53,6 +57,17 @@ impl MaterialStats {
     pub fn json(&self) -> [serde_json::Value; 2] {
         let side = |name: &str, (s, r): &(SideStats, SideStats)| {
             let position = |p: &String| (!p.is_empty()).then(|| p.clone());
+            if self.rules.has_hunger() {
+                // Clesto: the DTM file's draws are the positions the ban decides.
+                return json!({
+                    "material": self.material.to_string(), "to_move": name, "wins": s.wins,
+                    "ban_wins": r.wins, "losses": s.losses, "ban_losses": r.losses,
+                    "longest_win": s.longest_win,
+                    "longest_win_position": position(&s.longest_win_position),
+                    "longest_exit": r.longest_win,
+                    "longest_exit_position": position(&r.longest_win_position),
+                });
+            }
             json!({
                 "material": self.material.to_string(), "to_move": name, "wins": s.wins,
                 "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,
@@ -69,7 +84,14 @@ impl MaterialStats {
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
     let tb = Tablebase::open(&args.set.tables.dir, args.set.rules)?;
-    if !args.json {
+    let clesto = args.set.rules.has_hunger();
+    if !args.json && clesto {
+        writeln!(
+            out,
+            "{:<10} {:<5} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}  longest win",
+            "material", "move", "wins", "ban wins", "losses", "ban losses", "longest", "max exit"
+        )?;
+    } else if !args.json {
         writeln!(
             out,
             "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  longest win",
@@ -101,6 +123,22 @@ pub fn run(args: &Args) -> CliResult {
             continue;
         }
         for (side, (s, r)) in ["red", "blue"].iter().zip(&stats.sides) {
+            if clesto {
+                writeln!(
+                    out,
+                    "{:<10} {:<5} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}  {}",
+                    m.to_string(),
+                    side,
+                    s.wins,
+                    r.wins,
+                    s.losses,
+                    r.losses,
+                    s.longest_win,
+                    r.longest_win,
+                    s.longest_win_position
+                )?;
+                continue;
+            }
             writeln!(
                 out,
                 "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  {}",

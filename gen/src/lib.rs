@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 mod bits;
+pub mod clesto;
 pub mod dead_draw;
 mod memory;
 pub mod plan;
@@ -48,9 +49,6 @@ pub use crate::{
 /// The first [`GenError`] of any table.
 pub fn solve_all(rules: jtb_probe::RuleSet, targets: &[Material]) -> Result<SubTables, GenError> {
     use rayon::prelude::*;
-    if !rules.has_tables() {
-        return Err(GenError::NoTables(rules));
-    }
     let mut done = SubTables::new();
     for group in plan::closure(rules, targets) {
         let solved: Vec<Solved> = group
@@ -68,8 +66,6 @@ pub fn solve_all(rules: jtb_probe::RuleSet, targets: &[Material]) -> Result<SubT
 /// What can stop a generation.
 #[derive(Debug)]
 pub enum GenError {
-    /// The rule set has no table generator in this version.
-    NoTables(jtb_probe::RuleSet),
     /// A smaller table that captures lead into has not been generated.
     MissingTable(Material),
     /// A distance does not fit the generator's counters.
@@ -106,11 +102,6 @@ impl From<jtb_probe::TableError> for GenError {
 impl fmt::Display for GenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GenError::NoTables(rules) => write!(
-                f,
-                "rule set {rules} has no table generator yet: its positions and moves are \
-                 supported (`jtb moves --rules {rules}`), its tables are not"
-            ),
             GenError::MissingTable(m) => {
                 write!(f, "table {m} is needed first (captures lead into it)")
             }

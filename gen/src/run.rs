@@ -106,7 +106,7 @@ impl std::error::Error for Unusable {
 /// [`Unusable`] when some file is absent, or present but damaged or foreign.
 pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bool, Unusable> {
     let mut absent = Vec::new();
-    for kind in Kind::ALL {
+    for kind in Kind::of(rules) {
         let path = table_path(root, rules, material, kind);
         if !path.exists() {
             absent.push(kind);
@@ -118,7 +118,7 @@ pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bo
     }
     match absent.len() {
         0 => Ok(true),
-        n if n == Kind::ALL.len() => Ok(false),
+        n if n == Kind::of(rules).len() => Ok(false),
         _ => Err(Unusable::Missing(absent)),
     }
 }
@@ -162,7 +162,7 @@ fn remove_stale_temporaries(dir: &Path) {
 pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let codes = load_codes(root, &layout, Kind::Dtm)?;
-    let dtc_codes = load_codes(root, &layout, Kind::Dtc)?;
+    let dtc_codes = load_codes(root, &layout, Kind::second(rules))?;
     Ok(Solved {
         layout,
         codes,
@@ -207,6 +207,9 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     /// The writer's bytes per entry: the compressed blocks and the file assembled from them
     /// (no decompressed image is built; the files take under a quarter of a byte an entry).
     const WRITER_BYTES: u64 = 1;
+    if rules.has_hunger() {
+        return crate::clesto::memory_estimate(material);
+    }
     let layout = Layout::new(rules, material);
     let k = layout.pieces().len();
     let words = (layout.side_len() / layout.domain(k - 1).len()) as u64;
@@ -226,14 +229,10 @@ pub fn available_memory() -> Option<u64> {
 /// Generates the tables of `opts` and everything they need, skipping tables already complete.
 ///
 /// # Errors
-/// The first [`GenError`]: a rule set without a generator, I/O (full disk, missing
-/// permissions), a table too large for the memory limit, or a corrupted smaller table that
+/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the memory limit, or a corrupted smaller table that
 /// cannot be read.
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
     let rules = opts.rules;
-    if !rules.has_tables() {
-        return Err(GenError::NoTables(rules));
-    }
     remove_stale_temporaries(&opts.out.join(rules.name()));
     let mut summary = Summary::default();
     let todo = plan_work(opts, progress, &mut summary)?;
@@ -379,7 +378,7 @@ fn plan_work(
 /// # Errors
 /// [`GenError::NeededTables`] naming each one that is missing or damaged.
 fn require_needed(root: &Path, rules: RuleSet, targets: &[Material]) -> Result<(), GenError> {
-    let targets: BTreeSet<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let targets: BTreeSet<Material> = targets.iter().map(|m| m.table_of(rules)).collect();
     let needed: BTreeSet<Material> = targets
         .iter()
         .flat_map(|&m| plan::successors(rules, m))
@@ -420,8 +419,9 @@ fn solve_group(
             let started = Instant::now();
             let entries = Layout::new(rules, m).len() as u64;
             progress.started(m, entries);
-            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, write::compress)?;
-            let files = write::assemble(&solved, [dtm?, dtc?]);
+            let compress = |metric, codes: &[u16]| write::compress(rules, metric, codes);
+            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, compress)?;
+            let files = write::assemble(&solved, [dtm?, dtc?])?;
             let table = Encoded {
                 material: m,
                 entries,

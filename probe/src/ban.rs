@@ -6,7 +6,9 @@ use std::fmt;
 
 use crate::{
     material::Material,
+    moves::{Move, Outcome},
     piece::Color,
+    position::Position,
     value::{Value, Wdl},
 };
 
@@ -77,7 +79,11 @@ impl ClestoValue {
     /// ban file's: a win or loss in B's exit distance inside B's reach, a draw outside it).
     /// `None` when they contradict each other (a damaged or foreign file).
     #[must_use]
-    pub const fn from_parts(plain: Value, ban: Value, mover_is_banned: bool) -> Option<ClestoValue> {
+    pub const fn from_parts(
+        plain: Value,
+        ban: Value,
+        mover_is_banned: bool,
+    ) -> Option<ClestoValue> {
         Some(match (plain, ban, mover_is_banned) {
             (Value::Draw, Value::Win(e), true) => ClestoValue::BanWin { exit: Some(e) },
             (Value::Draw, Value::Loss(e), false) => ClestoValue::BanLoss { exit: Some(e) },
@@ -125,6 +131,112 @@ impl fmt::Display for ClestoValue {
     }
 }
 
+/// The value of `pos` from its moves (one ply deep), given the value of every position a move
+/// can lead to (`value_of`, called once per move): the best of its moves' values
+/// ([`ClestoValue::after_move`]), a loss in 0 without moves. This is how a position at a
+/// non-canonical hungry set is valued (RULES.md 6: it arises only on entering a smaller
+/// material, and each of its moves again stays in a material at a canonical set or leaves it),
+/// and what a one-ply check of a stored value compares it with.
+///
+/// # Errors
+/// The first error of `value_of`.
+pub fn value_by_lookahead<E>(
+    pos: &Position,
+    value_of: impl FnMut(&Position) -> Result<ClestoValue, E>,
+) -> Result<ClestoValue, E> {
+    let mut best = None;
+    for_each_move_value(pos, value_of, |_, v| {
+        best = Some(best.map_or(v, |b: ClestoValue| b.max(v)));
+    })?;
+    Ok(best.unwrap_or(ClestoValue::Plain(Value::Loss(0))))
+}
+
+/// Calls `f` with every legal move of `pos` and its value for the mover
+/// ([`ClestoValue::after_move`]), the positions it leads to valued by `value_of`.
+///
+/// # Errors
+/// The first error of `value_of`; `f` is not called after it.
+pub fn for_each_move_value<E>(
+    pos: &Position,
+    mut value_of: impl FnMut(&Position) -> Result<ClestoValue, E>,
+    mut f: impl FnMut(Move, ClestoValue),
+) -> Result<(), E> {
+    let material = Material::of(pos);
+    let mover_is_banned = pos.turn() == banned_side(material);
+    let mut err = None;
+    pos.for_each_outcome(|mv, outcome| {
+        if err.is_some() {
+            return;
+        }
+        let value = match outcome {
+            Outcome::Over { result, .. } => ClestoValue::Plain(result.of_final_move()),
+            Outcome::Ongoing(next) => match value_of(&next) {
+                Ok(v) => v.after_move(Material::of(&next) == material, mover_is_banned),
+                Err(e) => {
+                    err = Some(e);
+                    return;
+                }
+            },
+        };
+        f(mv, value);
+    });
+    err.map_or(Ok(()), Err)
+}
+
+impl ClestoValue {
+    /// What a move into a position of value `self` (for its side to move, the opponent) is
+    /// worth to the mover: plain values one ply further; a ban value for the other side, with
+    /// B's exit distance one ply longer when the move stays in the material (`same_material`)
+    /// and 1 when it leaves it (B has then left at a position it wins).
+    ///
+    /// # Panics
+    /// If `self` lacks the exit distance its side to move must have in the mover's material.
+    #[must_use]
+    pub fn after_move(self, same_material: bool, mover_is_banned: bool) -> ClestoValue {
+        let exit = |e: Option<u16>| {
+            Some(if same_material {
+                e.expect("B's exit distance in B's own material") + 1
+            } else {
+                1
+            })
+        };
+        match (self, mover_is_banned) {
+            (ClestoValue::Plain(v), _) => ClestoValue::Plain(v.back_one_ply()),
+            (ClestoValue::BanLoss { exit: e }, true) => ClestoValue::BanWin { exit: exit(e) },
+            (ClestoValue::BanLoss { .. }, false) => ClestoValue::BanWin { exit: None },
+            (ClestoValue::BanWin { .. }, true) => ClestoValue::BanLoss { exit: None },
+            (ClestoValue::BanWin { exit: e }, false) => ClestoValue::BanLoss { exit: exit(e) },
+        }
+    }
+
+    /// A number that orders values from the mover's point of view (larger is better): plain
+    /// wins (the shorter the better), ban wins (the shorter B's way out the better), ban losses
+    /// (the longer the better), plain losses (the longer the better).
+    const fn score(self) -> i32 {
+        match self {
+            ClestoValue::Plain(Value::Win(n)) => 300_000 - n as i32,
+            ClestoValue::BanWin { exit: Some(e) } => 200_000 - e as i32,
+            ClestoValue::BanWin { exit: None } => 100_000,
+            ClestoValue::BanLoss { exit: None } => -100_000,
+            ClestoValue::BanLoss { exit: Some(e) } => -200_000 + e as i32,
+            ClestoValue::Plain(Value::Loss(n)) => -300_000 + n as i32,
+            ClestoValue::Plain(Value::Draw) => 0,
+        }
+    }
+}
+
+impl PartialOrd for ClestoValue {
+    fn partial_cmp(&self, other: &ClestoValue) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ClestoValue {
+    fn cmp(&self, other: &ClestoValue) -> std::cmp::Ordering {
+        self.score().cmp(&other.score())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +269,9 @@ mod tests {
                 Some(v)
             );
         }
-        assert_eq!(ClestoValue::from_parts(Value::Draw, Value::Win(2), false), None);
+        assert_eq!(
+            ClestoValue::from_parts(Value::Draw, Value::Win(2), false),
+            None
+        );
     }
 }

@@ -4,7 +4,7 @@
 use std::{error::Error, fmt};
 
 use crate::{
-    board::{bit, Square, SquareSet},
+    board::{bit, squares_in, Square, SquareSet},
     piece::{Animal, Color, Piece},
     position::Position,
     rules::Capture,
@@ -102,22 +102,16 @@ impl Error for IllegalMove {}
 impl Position {
     /// Calls `f` with every legal move of the side to move and its kind, in no set order.
     /// A finished game and a flip position with face-down tiles have none here.
-    pub fn for_each_move(&self, mut f: impl FnMut(Move, MoveKind)) {
-        let hungry = self.hungry();
+    pub fn for_each_move(&self, f: impl FnMut(Move, MoveKind)) {
+        self.for_each_move_when_hungry(self.hungry(), f);
+    }
+
+    /// [`Position::for_each_move`] with the position's hungry set already found.
+    fn for_each_move_when_hungry(&self, hungry: SquareSet, mut f: impl FnMut(Move, MoveKind)) {
         self.for_each_unfed_move(|mv, kind| {
             // A hungry animal may not enter the enemy den (Clesto).
             if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
                 f(mv, kind);
-            }
-        });
-    }
-
-    /// Calls `f` with the square of every animal of the mover that has a legal capture (with
-    /// repeats).
-    pub(crate) fn for_each_capture_square(&self, mut f: impl FnMut(Square)) {
-        self.for_each_unfed_move(|mv, kind| {
-            if kind == MoveKind::Capture {
-                f(mv.from);
             }
         });
     }
@@ -195,17 +189,21 @@ impl Position {
             mv,
             position: self.to_string(),
         })?;
-        Ok(self.play_unchecked(mv, kind))
+        Ok(self.play_unchecked(mv, kind, self.hungry()))
     }
 
     /// Calls `f` with every legal move and its outcome, in no set order: what a solver or a
     /// one-ply check needs, without looking each move up again as [`Position::play`] does.
     pub fn for_each_outcome(&self, mut f: impl FnMut(Move, Outcome)) {
-        self.for_each_move(|mv, kind| f(mv, self.play_unchecked(mv, kind)));
+        let hungry = self.hungry();
+        self.for_each_move_when_hungry(hungry, |mv, kind| {
+            f(mv, self.play_unchecked(mv, kind, hungry));
+        });
     }
 
-    /// Plays a move known to be legal, of the given kind.
-    pub(crate) fn play_unchecked(&self, mv: Move, kind: MoveKind) -> Outcome {
+    /// Plays a move known to be legal, of the given kind; `hungry` is the position's
+    /// [`Position::hungry`] (found once for all its moves).
+    pub(crate) fn play_unchecked(&self, mv: Move, kind: MoveKind, hungry: SquareSet) -> Outcome {
         let mover = self.turn();
         if kind == MoveKind::DenEntry {
             return Outcome::Over {
@@ -224,13 +222,17 @@ impl Position {
             // Declare on the board as it stands, then starve (RULES.md 6): the capture of the
             // opponent's last animal wins before any starvation.
             next.set_turn(mover.other());
-            let declared = next.canonical_hungry();
             let fed = if kind == MoveKind::Capture {
                 bit(mv.from)
             } else {
                 0
             };
-            for sq in self.starving(mv, fed) {
+            if hungry & !fed == 0 {
+                // Nothing starves: the board is the declaration's, the hungry set canonical.
+                return Outcome::Ongoing(next);
+            }
+            let declared = next.canonical_hungry();
+            for sq in starving(hungry & !fed, mv) {
                 next.remove(sq);
             }
             if next.count(mover) == 0 {
@@ -286,8 +288,7 @@ impl Position {
         } else {
             0
         };
-        Ok(self
-            .starving(mv, fed)
+        Ok(starving(self.hungry() & !fed, mv)
             .map(|sq| {
                 let from = if sq == mv.to { mv.from } else { sq };
                 (
@@ -299,15 +300,6 @@ impl Position {
             .collect())
     }
 
-    /// The squares, after `mv`, of the hungry animals that starve: all but `fed`.
-    fn starving(&self, mv: Move, fed: SquareSet) -> impl Iterator<Item = Square> {
-        let starving = self.hungry() & !fed;
-        self.board()
-            .squares()
-            .filter(move |&s| starving & bit(s) != 0)
-            .map(move |s| if s == mv.from { mv.to } else { s })
-    }
-
     /// Whether the position has a rat of either colour (tables treat rats specially).
     #[must_use]
     pub fn has_animal(&self, animal: Animal) -> bool {
@@ -316,6 +308,12 @@ impl Position {
                 .is_some()
         })
     }
+}
+
+/// Where the animals of `starving` (squares before `mv`) stand after it: the one that moved
+/// on its destination.
+fn starving(starving: SquareSet, mv: Move) -> impl Iterator<Item = Square> {
+    squares_in(starving).map(move |s| if s == mv.from { mv.to } else { s })
 }
 
 impl Move {

@@ -75,11 +75,10 @@ impl fmt::Display for PositionError {
             PositionError::InWater(p, s) => {
                 write!(
                     f,
-                    "{} `{}` on {} stands in water, where a {} cannot swim",
+                    "{} `{}` on {} stands in water (only rats swim, and dogs in clesto)",
                     p,
                     p.letter(),
-                    s,
-                    p.animal.name()
+                    s
                 )
             }
             PositionError::Occupied(s) => write!(f, "two pieces on {s}"),
@@ -419,11 +418,31 @@ impl Position {
     /// stands: the hungry set a declaration gives (Clesto). Empty in other rule sets.
     #[must_use]
     pub fn canonical_hungry(&self) -> SquareSet {
-        if !self.rules.has_hunger() {
+        if !self.rules.has_hunger() || self.is_game_over() {
             return 0;
         }
+        let (rules, board, turn) = (self.rules, self.rules.board(), self.turn);
+        let enemies = self.occupied_by(turn.other());
         let mut set = 0;
-        self.for_each_capture_square(|from| set |= bit(from));
+        for (piece, from) in self.pieces_of(turn) {
+            let can_take = |to: Square| {
+                enemies & bit(to) != 0
+                    && rules.may_enter(piece, to)
+                    && self
+                        .piece_at(to)
+                        .is_some_and(|d| rules.capture(piece, from, d, to).is_some())
+            };
+            let by_step = board.steps(from).into_iter().flatten().any(can_take);
+            // Only an opponent's animal blocks a Clesto jump.
+            let by_jump = || {
+                board.jumps_from(from).any(|j| {
+                    rules.can_jump(piece.animal, j.axis) && enemies & j.path == 0 && can_take(j.to)
+                })
+            };
+            if by_step || by_jump() {
+                set |= bit(from);
+            }
+        }
         set
     }
 
@@ -440,11 +459,8 @@ impl Position {
         if !self.rules.has_hunger() {
             return Err(PositionError::NoHunger(self.rules));
         }
-        let board = self.rules.board();
-        if let Some(sq) = board
-            .squares()
-            .find(|&s| set & bit(s) != 0 && self.piece_at(s).is_none_or(|p| p.color != self.turn))
-        {
+        let strangers = set & !self.occupied_by(self.turn);
+        if let Some(sq) = crate::board::squares_in(strangers).next() {
             return Err(PositionError::NotHungry {
                 square: sq,
                 piece: self.piece_at(sq),

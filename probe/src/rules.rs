@@ -109,13 +109,6 @@ impl RuleSet {
         !matches!(self, RuleSet::Clesto)
     }
 
-    /// Whether this project generates and probes tables of the rule set. Clesto's rules,
-    /// positions and moves are here; its tables are not yet.
-    #[must_use]
-    pub const fn has_tables(self) -> bool {
-        !matches!(self, RuleSet::Clesto)
-    }
-
     /// Whether `animal` may jump a river along `axis`.
     #[must_use]
     pub const fn can_jump(self, animal: Animal, axis: Axis) -> bool {
@@ -236,9 +229,15 @@ pub struct UnknownRuleSet(pub String);
 
 impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == "animal-gambit" {
+            // Its own game model (`crate::gambit`), not a rule set of this board family.
+            return f.write_str(
+                "rule set `animal-gambit` is not one of the Jungle family's (mistboard, tiger-lengthwise, leiden, flip4x4, clesto)",
+            );
+        }
         write!(
             f,
-            "unknown rule set `{}` (expected one of: mistboard, tiger-lengthwise, leiden, flip4x4, clesto)",
+            "unknown rule set `{}` (expected one of: mistboard, tiger-lengthwise, leiden, flip4x4, clesto, animal-gambit)",
             self.0
         )
     }

@@ -88,11 +88,11 @@ impl Library {
     #[must_use]
     pub fn error(&self, e: ProbeError) -> ApiError {
         let status = match &e {
-            ProbeError::GameOver | ProbeError::HiddenTiles | ProbeError::WrongRules { .. } => {
-                ApiError::bad_request
-            }
+            ProbeError::GameOver
+            | ProbeError::HiddenTiles
+            | ProbeError::WrongRules { .. }
+            | ProbeError::NotForRules { .. } => ApiError::bad_request,
             ProbeError::NoDirectory(..)
-            | ProbeError::NoTables(_)
             | ProbeError::TooManyPieces { .. }
             | ProbeError::MissingTable { .. } => ApiError::not_found,
             ProbeError::Table(_) | ProbeError::Inconsistent { .. } => ApiError::internal,
