@@ -61,8 +61,7 @@ struct Answer {
     rule_line: Option<Vec<String>>,
 }
 
-fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, AnswerError> {
-    let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
+fn answer(tbs: &mut Tablebases, pos: Position, args: &Args) -> Result<Answer, AnswerError> {
     let tb = tbs.get(pos.rules())?;
     let value = tb.probe_dtm(&pos)?;
     let rule = tb.probe_rule(&pos)?;
@@ -241,14 +240,15 @@ fn print_clesto(text: &str, a: &ClestoAnswer, json: bool) -> String {
 }
 
 pub fn run(args: &Args) -> CliResult {
+    let rules = args.input.jungle_rules()?;
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
-        let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
+        let pos = input::parse_with_clock(text, rules, args.clock)?;
         if pos.rules().has_hunger() {
             let tb = tbs.get(pos.rules())?;
             return clesto_answer(tb, pos, args).map(|a| print_clesto(text, &a, args.input.json));
         }
-        answer(&mut tbs, text, args).map(|a| print(text, &a, args.input.json))
+        answer(&mut tbs, pos, args).map(|a| print(text, &a, args.input.json))
     })?;
     Ok(all_good)
 }

@@ -102,8 +102,12 @@ impl Error for IllegalMove {}
 impl Position {
     /// Calls `f` with every legal move of the side to move and its kind, in no set order.
     /// A finished game and a flip position with face-down tiles have none here.
-    pub fn for_each_move(&self, mut f: impl FnMut(Move, MoveKind)) {
-        let hungry = self.hungry();
+    pub fn for_each_move(&self, f: impl FnMut(Move, MoveKind)) {
+        self.for_each_move_when_hungry(self.hungry(), f);
+    }
+
+    /// [`Position::for_each_move`] with the position's hungry set already found.
+    fn for_each_move_when_hungry(&self, hungry: SquareSet, mut f: impl FnMut(Move, MoveKind)) {
         self.for_each_unfed_move(|mv, kind| {
             // A hungry animal may not enter the enemy den (Clesto).
             if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
@@ -212,7 +216,9 @@ impl Position {
     /// one-ply check needs, without looking each move up again as [`Position::play`] does.
     pub fn for_each_outcome(&self, mut f: impl FnMut(Move, Outcome)) {
         let hungry = self.hungry();
-        self.for_each_move(|mv, kind| f(mv, self.play_unchecked(mv, kind, hungry)));
+        self.for_each_move_when_hungry(hungry, |mv, kind| {
+            f(mv, self.play_unchecked(mv, kind, hungry));
+        });
     }
 
     /// Plays a move known to be legal, of the given kind; `hungry` is the position's

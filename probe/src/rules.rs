@@ -229,9 +229,15 @@ pub struct UnknownRuleSet(pub String);
 
 impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == "animal-gambit" {
+            // Its own game model (`crate::gambit`), not a rule set of this board family.
+            return f.write_str(
+                "rule set `animal-gambit` is not one of the Jungle family's (mistboard, tiger-lengthwise, leiden, flip4x4, clesto)",
+            );
+        }
         write!(
             f,
-            "unknown rule set `{}` (expected one of: mistboard, tiger-lengthwise, leiden, flip4x4, clesto)",
+            "unknown rule set `{}` (expected one of: mistboard, tiger-lengthwise, leiden, flip4x4, clesto, animal-gambit)",
             self.0
         )
     }

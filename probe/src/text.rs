@@ -71,10 +71,16 @@ impl fmt::Display for ParseError {
             ParseError::Empty => f.write_str("empty position text"),
             ParseError::MissingSide => f.write_str("missing side to move after the board (`r` or `b`)"),
             ParseError::TrailingText(t) => write!(f, "unexpected text after the move number: `{t}`"),
-            ParseError::RankCount(n) => write!(
-                f,
-                "board has {n} ranks: expected 9 (Jungle, 7x9) or 4 (flip game, 4x4)"
-            ),
+            ParseError::RankCount(n) => {
+                write!(
+                    f,
+                    "board has {n} ranks: expected 9 (Jungle, 7x9) or 4 (flip game, 4x4)"
+                )?;
+                if *n == 8 {
+                    f.write_str("; 8 ranks is an Animal Gambit board (rule set animal-gambit)")?;
+                }
+                Ok(())
+            }
             ParseError::WrongShape { rules, ranks } => write!(
                 f,
                 "board has {ranks} ranks, but rule set {rules} plays on {} ranks",
