@@ -1,7 +1,11 @@
 //! Shared parts of the end-to-end tests: the reference vectors, compiled in (see
 //! `data/reference/PROVENANCE.md`), so that no test depends on files outside the repository;
-//! the naive forward solver ([`forward`]); and every placement of a material ([`placements`]).
+//! the naive forward solver ([`forward`]); Clesto's forward solver ([`clesto_forward`]) and its
+//! searches of the game with history ([`clesto_repetition`]); and every placement of a
+//! material ([`placements`]).
 
+pub mod clesto_forward;
+pub mod clesto_repetition;
 pub mod forward;
 
 use jtb_probe::{Color, Material, Piece, Position, RuleSet};

@@ -1,157 +1,89 @@
 // The tablebase explorer: draws the board, asks the JSON API of the same server, and keeps
-// the URL in step with every change (/?rules=R&position=TEXT[&last=MOVE] or &material=M).
+// the URL in step with every change:
+//   /?rules=R&position=TEXT[&last=MOVE][&end=MOVE][&flip=1]  a position (end: the move that
+//                                                           ended the game from it)
+//   /?rules=R&material=M                                    a material, at its longest win
+//   /?rules=R&index                                         every table of the rule set
 'use strict';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-const SQ = 60; // square size in SVG units
-const MARGIN = 22; // room for the coordinates
+import {
+  drawArrow, drawBoard, fileOf, geometryFrom, isMoveText, isRed, moveFrom, moveTo, rankOf,
+  squareAt, squareName,
+} from './board.js';
+import { histogramChart, wdlBar } from './charts.js';
+import { ANIMAL, ANIMALS, FACES, pieceIcon, saveFace, savedFace } from './faces.js';
+import {
+  afterFinalMove, animalsOf, colourFlipped, materialOf, mirrored, parseText, printText,
+} from './text.js';
 
-// Animals strongest first (RULES.md section 1): letter, name, rank.
-const ANIMALS = [
-  ['E', 'elephant', 8], ['L', 'lion', 7], ['T', 'tiger', 6], ['P', 'leopard', 5],
-  ['W', 'wolf', 4], ['D', 'dog', 3], ['C', 'cat', 2], ['R', 'rat', 1],
-];
-const ANIMAL = Object.fromEntries(ANIMALS.map(([l, name, rank]) => [l, { name, rank }]));
-
-const JUNGLE = {
-  files: 7,
-  ranks: 9,
-  water: new Set(['b4', 'c4', 'b5', 'c5', 'b6', 'c6', 'e4', 'f4', 'e5', 'f5', 'e6', 'f6']),
-  traps: new Set(['c1', 'e1', 'd2', 'c9', 'e9', 'd8']),
-  dens: new Set(['d1', 'd9']),
-  limit: 100,
-  start: '7/7/7/7/7/7/2L4/1e5/R6 r',
-};
-const FLIP = {
-  files: 4, ranks: 4, water: new Set(), traps: new Set(), dens: new Set(), limit: 40,
-  start: '4/4/4/c2L r',
-};
-
-const geometry = (rules) => (rules === 'flip4x4' ? FLIP : JUNGLE);
 const $ = (sel) => document.querySelector(sel);
-const squareName = (file, rank) => String.fromCharCode(97 + file) + rank;
-const fileOf = (sq) => sq.charCodeAt(0) - 97;
-const rankOf = (sq) => Number(sq.slice(1));
-const isRed = (ch) => ch >= 'A' && ch <= 'Z';
 
-// ---------------------------------------------------------------------------------------------
-// Position text (RULES.md section 4), only as far as drawing and editing need it: the server
-// checks every rule and answers 400 with the reason.
+// A position to start from per rule set; others start on an empty board.
+const START = {
+  mistboard: '7/7/7/7/7/7/2L4/1e5/R6 r',
+  'tiger-lengthwise': '7/7/7/7/7/7/2L4/1e5/R6 r',
+  leiden: '7/7/7/7/7/7/2L4/1e5/R6 r',
+  flip4x4: '4/4/4/c2L r',
+};
 
-/** Parses position text into squares (name -> letter), side to move and clocks. */
-function parseText(text) {
-  const fields = text.trim().split(/\s+/);
-  const rows = (fields[0] || '').split('/');
-  const squares = new Map();
-  rows.forEach((row, i) => {
-    const rank = rows.length - i;
-    let file = 0;
-    for (const ch of row) {
-      if (ch >= '1' && ch <= '9') {
-        file += Number(ch);
-      } else {
-        squares.set(squareName(file, rank), ch);
-        file += 1;
-      }
-    }
-  });
-  return {
-    squares,
-    turn: fields[1] === 'b' ? 'b' : 'r',
-    clock: fields[2] !== undefined && /^\d+$/.test(fields[2]) ? Number(fields[2]) : null,
-    moveNumber: fields[3] !== undefined && /^\d+$/.test(fields[3]) ? Number(fields[3]) : null,
-  };
-}
-
-/** Prints a parsed position on the board of `geo` in canonical text. */
-function printText(pos, geo) {
-  const rows = [];
-  for (let rank = geo.ranks; rank >= 1; rank -= 1) {
-    let row = '';
-    let empty = 0;
-    for (let file = 0; file < geo.files; file += 1) {
-      const ch = pos.squares.get(squareName(file, rank));
-      if (ch) {
-        row += (empty ? String(empty) : '') + ch;
-        empty = 0;
-      } else {
-        empty += 1;
-      }
-    }
-    rows.push(row + (empty ? String(empty) : ''));
-  }
-  let text = `${rows.join('/')} ${pos.turn}`;
-  if (pos.clock !== null) {
-    text += ` ${pos.clock}`;
-    if (pos.moveNumber !== null) text += ` ${pos.moveNumber}`;
-  }
-  return text;
-}
-
-const swapCase = (ch) => (isRed(ch) ? ch.toLowerCase() : ch.toUpperCase());
-
-/** The colour flip: ranks flipped, colours swapped, the other side to move. */
-function colourFlipped(pos, geo) {
-  const squares = new Map();
-  for (const [sq, ch] of pos.squares) {
-    squares.set(squareName(fileOf(sq), geo.ranks + 1 - rankOf(sq)), ch === '?' ? ch : swapCase(ch));
-  }
-  return { ...pos, squares, turn: pos.turn === 'r' ? 'b' : 'r' };
-}
-
-/** The file mirror (a <-> g on the Jungle board). */
-function mirrored(pos, geo) {
-  const squares = new Map();
-  for (const [sq, ch] of pos.squares) {
-    squares.set(squareName(geo.files - 1 - fileOf(sq), rankOf(sq)), ch);
-  }
-  return { ...pos, squares };
-}
-
-/** The material name (`LRvE`) of a position, or null when a side has no animal. */
-function materialOf(pos) {
-  let red = '';
-  let blue = '';
-  for (const [letter] of ANIMALS) {
-    for (const ch of pos.squares.values()) {
-      if (ch === letter) red += letter;
-      if (ch === letter.toLowerCase()) blue += letter;
-    }
-  }
-  return red && blue ? `${red}v${blue}` : null;
-}
+// Problems of the text itself: such a text is not drawn (the last good board stays).
+const NOT_A_POSITION = new Set(['bad-position', 'bad-clock', 'bad-query', 'unknown-rules']);
 
 // ---------------------------------------------------------------------------------------------
 // State, URL and history. A view is what the URL says; everything else is fetched for it.
 
 const state = {
-  view: null, // { rules, text, last, material, depth }
-  answer: null, // the probe answer of the view's position, when the tables have it
-  legal: [], // [{ move, position, end, ... }]: the moves of the position
-  selected: null, // square of the piece picked to move
-  editing: false,
-  editPiece: 'E',
-  request: 0, // numbers the probes, so that an old answer never overwrites a newer one
-  statsMaterial: null,
+  geos: new Map(), // rules -> geometry, from GET /api/v1
   ruleSets: [],
+  view: null, // { rules, text, last, end, material, index, depth }
+  answer: null, // the probe answer of the view's position, when the tables have it
+  problem: null, // { error, code } when they do not
+  legal: [], // [{ move, position, end, kind, ... }]: the moves of the position
+  flips: [], // face-down tiles that can be flipped
+  good: null, // { rules, squares, text }: the last board drawn, kept when a text is refused
+  selected: null, // square of the piece picked to move
+  cursor: null, // the keyboard's square on the board
+  editing: false,
+  editSession: false, // an edit already made a history entry: later edits replace it
+  editPiece: 'E',
+  request: 0, // numbers the views, so that an old answer never overwrites a newer one
+  statsKey: null,
+  stats: null,
+  metric: 'dtm',
+  line: null, // { data, which, ply } while stepping through a line
+  index: null, // the material index's tables
+  flipped: false,
+  face: savedFace(),
+  lastByRules: new Map(), // the last position seen under each rule set
 };
+
+const geometry = (rules) => state.geos.get(rules) || null;
 
 function urlFor(view) {
   const q = new URLSearchParams();
   q.set('rules', view.rules);
+  if (view.index) {
+    return `/?${q.toString()}&index`;
+  }
   if (view.text) q.set('position', view.text);
   if (view.last) q.set('last', view.last);
+  if (view.end) q.set('end', view.end);
   if (view.material) q.set('material', view.material);
+  if (state.flipped) q.set('flip', '1');
   return `/?${q.toString()}`;
 }
 
 function viewFromUrl() {
   const q = new URLSearchParams(window.location.search);
   const rules = q.get('rules') || 'mistboard';
+  state.flipped = q.get('flip') === '1';
+  if (q.has('index')) return { rules, index: true, depth: 0 };
   const material = q.get('material');
   let text = q.get('position');
-  if (!text && !material) text = geometry(rules).start;
-  return { rules, text: text || '', last: q.get('last'), material, depth: 0 };
+  if (!text && !material) text = START[rules] || null;
+  return {
+    rules, text: text || '', last: q.get('last'), end: q.get('end'), material, depth: 0,
+  };
 }
 
 /** Goes to `view`, as a new history entry (or in place of the current one). */
@@ -167,8 +99,8 @@ function navigate(view, replace = false) {
 }
 
 /** Goes to a position of the current rule set. */
-function goTo(text, last = null) {
-  navigate({ rules: state.view.rules, text, last, material: null });
+function goTo(text, last = null, replace = false) {
+  navigate({ rules: state.view.rules, text, last, end: null, material: null }, replace);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,13 +111,13 @@ async function getJson(url) {
   try {
     response = await fetch(url, { headers: { Accept: 'application/json' } });
   } catch (e) {
-    return { ok: false, status: 0, body: { error: `the server cannot be reached (${e.message})` } };
+    return { ok: false, status: 0, body: { error: `the server cannot be reached (${e.message})`, code: 'offline' } };
   }
   let body;
   try {
     body = await response.json();
   } catch (e) {
-    body = { error: `HTTP ${response.status}` };
+    body = { error: `the server answered ${response.status} without JSON`, code: 'internal' };
   }
   return { ok: response.ok, status: response.status, body };
 }
@@ -198,21 +130,38 @@ const apiUrl = (rules, path, params) => {
 // ---------------------------------------------------------------------------------------------
 // Showing a view.
 
+function setView(kind) {
+  document.body.dataset.view = kind;
+  $('#index-panel').hidden = kind !== 'index';
+  for (const id of ['#board-panel', '#info-panel', '#stats-panel']) $(id).hidden = kind === 'index';
+}
+
 async function show(view) {
   state.view = view;
   state.selected = null;
   state.answer = null;
+  state.problem = null;
   state.legal = [];
+  state.flips = [];
+  state.line = null;
+  setStatus('');
+  setFieldError('#text-error', '');
+  setFieldError('#clock-error', '');
   $('#back').disabled = !(view.depth > 0);
+  $('#index-link').href = urlFor({ rules: view.rules, index: true });
   const request = ++state.request;
+  if (view.index) {
+    setView('index');
+    await showIndex(view, request);
+    return;
+  }
+  setView('position');
   if (!view.text && view.material) {
     await openMaterial(view, request);
     return;
   }
   document.body.dataset.state = 'loading';
-  document.body.dataset.position = view.text;
   renderControls();
-  drawBoard();
   $('#line-out').replaceChildren();
   $('#api-link').href = apiUrl(view.rules, '', { position: view.text });
   const found = await getJson(apiUrl(view.rules, '', { position: view.text }));
@@ -224,26 +173,51 @@ async function show(view) {
       // Show the canonical text (with its clock) in the URL, the box and the links.
       state.view = { ...view, text: found.body.position };
       window.history.replaceState(state.view, '', urlFor(state.view));
-      document.body.dataset.position = state.view.text;
-      renderControls();
     }
-    setStatus('');
   } else {
-    setStatus(found.body.error, true);
-    await loadLegalMoves(request);
-    if (request !== state.request) return;
+    state.problem = found.body;
+    if (!NOT_A_POSITION.has(found.body.code)) {
+      await loadLegalMoves(request);
+      if (request !== state.request) return;
+    }
   }
-  drawBoard();
+  const drawable = !state.problem || !NOT_A_POSITION.has(state.problem.code);
+  const geo = geometry(state.view.rules);
+  if (drawable && geo) {
+    const pos = parseText(state.view.text);
+    let squares = pos.squares;
+    const ending = finalMove();
+    if (ending) squares = afterFinalMove(pos, ending);
+    state.good = { rules: state.view.rules, squares, text: state.view.text };
+    state.lastByRules.set(state.view.rules, state.view.text);
+    $('#material').value = materialOf(pos) || '';
+  }
+  document.body.dataset.position = state.view.text;
+  document.body.dataset.end = finalMove() ? state.view.end : '';
+  renderControls();
+  redraw();
   renderValue();
   renderMoves();
-  showStats(materialOf(parseText(state.view.text)));
-  document.body.dataset.state = found.ok ? 'ready' : 'error';
+  renderLineButton();
+  document.title = `${state.view.text} \u2013 ${headline().text} \u2013 Jungle tablebase`;
+  if (drawable) showStats(materialOf(parseText(state.view.text)));
+  document.body.dataset.state = state.problem ? 'error' : 'ready';
+}
+
+/** The view's game-ending move, when the URL names one that ends the game from its position. */
+function finalMove() {
+  const { view } = state;
+  const geo = geometry(view.rules);
+  if (!view.end || !geo || !isMoveText(geo, view.end)) return null;
+  return state.legal.find((m) => m.move === view.end && m.end) || null;
 }
 
 /** Where no table answers, the legal moves still let the user play on. */
 async function loadLegalMoves(request) {
   const found = await getJson(apiUrl(state.view.rules, '/moves', { position: state.view.text }));
-  if (request === state.request && found.ok) state.legal = found.body.moves;
+  if (request !== state.request || !found.ok) return;
+  state.legal = found.body.moves;
+  state.flips = found.body.flips || [];
 }
 
 /** A material's page: its statistics, and the board at its longest win. */
@@ -265,7 +239,7 @@ async function openMaterial(view, request) {
     document.body.dataset.state = 'ready';
     return;
   }
-  const next = { ...view, text, last: null };
+  const next = { ...view, text, last: null, end: null };
   window.history.replaceState(next, '', urlFor(next));
   await show(next);
 }
@@ -276,169 +250,124 @@ function setStatus(message, error = false) {
   el.classList.toggle('error', Boolean(error));
 }
 
+function setFieldError(selector, message) {
+  const el = $(selector);
+  el.textContent = message;
+  const field = selector === '#text-error' ? $('#text') : $('#clock');
+  if (message) {
+    field.setAttribute('aria-invalid', 'true');
+  } else {
+    field.removeAttribute('aria-invalid');
+  }
+}
+
+const sideName = (turn) => (turn === 'r' ? 'Red' : 'Blue');
+const otherSide = (turn) => (turn === 'r' ? 'b' : 'r');
+
 function renderControls() {
   const { view } = state;
-  const pos = parseText(view.text);
   const geo = geometry(view.rules);
+  const select = $('#rules');
+  // An unknown rule set is said in the value box; the menu lists only real ones.
+  select.value = geo ? view.rules : '';
   $('#text').value = view.text;
+  if (!geo) return;
+  const good = !state.problem || !NOT_A_POSITION.has(state.problem.code);
+  const pos = parseText(good ? view.text : (state.good && state.good.text) || '');
   const clock = $('#clock');
   clock.max = String(geo.limit);
   clock.value = pos.clock === null ? '0' : String(pos.clock);
-  const select = $('#rules');
-  if (![...select.options].some((o) => o.value === view.rules)) {
-    select.append(new Option(view.rules, view.rules));
-  }
-  select.value = view.rules;
-  $('#turn').textContent = pos.turn === 'r' ? 'Red to move' : 'Blue to move';
-  $('#mirror').textContent = geo === FLIP ? 'Mirror files (a\u2194d)' : 'Mirror files (a\u2194g)';
+  $('#turn').textContent = `Give the move to ${sideName(otherSide(pos.turn))}`;
+  const last = String.fromCharCode(96 + geo.files);
+  $('#mirror').textContent = `Mirror files (a\u2194${last})`;
+  $('#flip-board').textContent = state.flipped ? 'View from Red' : 'View from Blue';
+  $('#flip-board').setAttribute('aria-pressed', String(state.flipped));
+  $('#edit').textContent = state.editing ? 'Stop editing' : 'Edit the board';
   renderPalette();
 }
 
 // ---------------------------------------------------------------------------------------------
 // The board.
 
-function svg(tag, attrs = {}, parent = null) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (parent) parent.append(el);
-  return el;
+/** What the board shows now: the view's position, or a step of the line being stepped through. */
+function shownBoard() {
+  const geo = geometry(state.view.rules);
+  if (state.line && state.line.ply > 0) {
+    const { squares, last } = lineBoard();
+    return { geo, squares, last, arrows: [] };
+  }
+  const drawable = !state.problem || !NOT_A_POSITION.has(state.problem.code);
+  if (!drawable) {
+    // Refused text: keep the last good board of this rule set, or an empty one.
+    const keep = state.good && state.good.rules === state.view.rules;
+    return { geo, squares: keep ? state.good.squares : new Map(), last: null, arrows: [] };
+  }
+  const pos = parseText(state.view.text);
+  const ending = finalMove();
+  if (ending) return { geo, squares: afterFinalMove(pos, ending), last: ending.move, arrows: [] };
+  const geoOk = geo && state.view.last && isMoveText(geo, state.view.last);
+  return { geo, squares: pos.squares, last: geoOk ? state.view.last : null, arrows: arrows() };
 }
 
-function squareXY(sq, geo) {
-  return [MARGIN + fileOf(sq) * SQ, (geo.ranks - rankOf(sq)) * SQ + 2];
+/** The arrows of the position: the move to play, and the plain best move where it differs. */
+function arrows() {
+  const a = state.answer;
+  if (!a || state.editing) return [];
+  // With the clock running, the rule's best move is the one to play: it keeps the value at the
+  // clock and converts soonest (the plain best move may throw the win away); the plain best is
+  // then shown dashed where it differs.
+  const chosen = a.clock > 0 || byClock() ? a.rule_best : a.best;
+  const out = [];
+  if (a.rule_wdl === 'draw' && a.wdl !== 'draw') {
+    // A rule draw: every drawing move is as good; the plain best only for reference.
+    return a.best ? [{ move: a.best, kind: 'plain' }] : [];
+  }
+  if (chosen) out.push({ move: chosen, kind: 'best' });
+  if (a.best && a.best !== chosen) out.push({ move: a.best, kind: 'plain' });
+  return out;
 }
 
-function centre(sq, geo) {
-  const [x, y] = squareXY(sq, geo);
-  return [x + SQ / 2, y + SQ / 2];
-}
-
-function drawBoard() {
-  const { view } = state;
-  const geo = geometry(view.rules);
-  const pos = parseText(view.text);
+function redraw() {
+  const geo = geometry(state.view.rules);
   const board = $('#board');
-  board.replaceChildren();
-  board.setAttribute('viewBox', `0 0 ${MARGIN + geo.files * SQ + 4} ${geo.ranks * SQ + MARGIN + 4}`);
-  board.classList.toggle('editing', state.editing);
-  drawArrowHeads(board);
-  for (let rank = 1; rank <= geo.ranks; rank += 1) {
-    for (let file = 0; file < geo.files; file += 1) drawSquare(board, squareName(file, rank), geo);
-  }
-  drawCoordinates(board, geo);
-  if (view.last) {
-    for (const sq of [view.last.slice(0, 2), view.last.slice(2)]) {
-      const [x, y] = squareXY(sq, geo);
-      svg('rect', { x, y, width: SQ, height: SQ, class: 'hl-last' }, board);
-    }
-  }
-  for (const [sq, ch] of pos.squares) drawPiece(board, sq, ch, geo);
-  if (state.selected) drawSelection(board, geo);
-  const best = state.answer && state.answer.best;
-  if (best && !state.editing) drawArrow(board, best, 'best', geo);
-  board.setAttribute('aria-label', `Board: ${view.text}`);
-}
-
-function drawSquare(board, sq, geo) {
-  const [x, y] = squareXY(sq, geo);
-  const alt = (fileOf(sq) + rankOf(sq)) % 2 === 0 ? ' alt' : '';
-  let kind = geo === FLIP ? `flip${alt}` : `land${alt}`;
-  if (geo.water.has(sq)) kind = 'water';
-  if (geo.traps.has(sq)) kind = 'trap';
-  if (geo.dens.has(sq)) kind = 'den';
-  svg('rect', { x, y, width: SQ, height: SQ, class: `sq ${kind}`, 'data-square': sq }, board);
-  if (kind === 'water') {
-    for (const dy of [18, 34, 50]) {
-      svg('path', {
-        class: 'wave',
-        d: `M${x + 8} ${y + dy} q7 -6 14 0 t14 0 t14 0`,
-      }, board);
-    }
-  } else if (kind === 'trap') {
-    svg('rect', { x: x + 7, y: y + 7, width: SQ - 14, height: SQ - 14, class: 'trap-mark' }, board);
-  } else if (kind === 'den') {
-    const label = svg('text', { x: x + SQ / 2, y: y + SQ - 7, class: 'den-label' }, board);
-    label.textContent = 'den';
-  }
-}
-
-function drawCoordinates(board, geo) {
-  for (let file = 0; file < geo.files; file += 1) {
-    const t = svg('text', { x: MARGIN + file * SQ + SQ / 2, y: geo.ranks * SQ + 18, class: 'coord' }, board);
-    t.textContent = String.fromCharCode(97 + file);
-  }
-  for (let rank = 1; rank <= geo.ranks; rank += 1) {
-    const t = svg('text', { x: MARGIN / 2, y: (geo.ranks - rank) * SQ + SQ / 2 + 6, class: 'coord' }, board);
-    t.textContent = String(rank);
-  }
-}
-
-function drawPiece(board, sq, ch, geo) {
-  const [cx, cy] = centre(sq, geo);
-  if (ch === '?') {
-    const g = svg('g', { class: 'tile', 'data-square': sq, 'data-piece': '?' }, board);
-    svg('rect', { x: cx - 24, y: cy - 24, width: 48, height: 48, rx: 7 }, g);
-    svg('text', { x: cx, y: cy }, g).textContent = '?';
+  if (!geo) {
+    board.replaceChildren();
     return;
   }
-  const letter = ch.toUpperCase();
-  const animal = ANIMAL[letter];
-  if (!animal) return;
-  const colour = isRed(ch) ? 'red' : 'blue';
-  const g = svg('g', { class: `piece ${colour}`, 'data-square': sq, 'data-piece': ch }, board);
-  svg('title', {}, g).textContent = `${colour === 'red' ? 'Red' : 'Blue'} ${animal.name} (${animal.rank}) on ${sq}`;
-  svg('circle', { cx, cy, r: 25 }, g);
-  svg('text', { x: cx, y: cy - 2, class: 'letter' }, g).textContent = letter;
-  svg('text', { x: cx, y: cy + 20, class: 'rank' }, g).textContent = String(animal.rank);
-}
-
-function drawSelection(board, geo) {
-  const [x, y] = squareXY(state.selected, geo);
-  svg('rect', { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, class: 'hl-selected' }, board);
-  for (const m of state.legal) {
-    if (m.move.slice(0, 2) !== state.selected) continue;
-    const [cx, cy] = centre(m.move.slice(2), geo);
-    svg('circle', { cx, cy, r: 9, class: 'target', 'data-target': m.move.slice(2) }, board);
-  }
-}
-
-function drawArrowHeads(board) {
-  const defs = svg('defs', {}, board);
-  for (const kind of ['best', 'hover']) {
-    const marker = svg('marker', {
-      id: `head-${kind}`, viewBox: '0 0 10 10', refX: 3, refY: 5,
-      markerWidth: 2.6, markerHeight: 2.6, orient: 'auto-start-reverse',
-    }, defs);
-    svg('path', { d: 'M0 0 L10 5 L0 10 z', class: `arrow-head ${kind}` }, marker);
-  }
-}
-
-function drawArrow(board, move, kind, geo) {
-  const [x1, y1] = centre(move.slice(0, 2), geo);
-  const [x2, y2] = centre(move.slice(2), geo);
-  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
-  // Start at the rim of the moving piece, so its letter stays readable, and stop short of the
-  // target's centre, where the head ends.
-  const [start, end] = [16, 20];
-  svg('line', {
-    x1: x1 + ux * start, y1: y1 + uy * start, x2: x2 - ux * end, y2: y2 - uy * end,
-    class: `arrow ${kind}`, 'marker-end': `url(#head-${kind})`,
-    'data-arrow': kind, 'data-move': move,
-  }, board);
+  const shown = shownBoard();
+  const targets = state.selected
+    ? state.legal.filter((m) => moveFrom(m.move) === state.selected).map((m) => moveTo(m.move))
+    : [];
+  drawBoard(board, {
+    ...shown,
+    flipped: state.flipped,
+    face: state.face,
+    selected: state.selected,
+    targets,
+    cursor: state.cursor,
+    editing: state.editing,
+  });
+  board.setAttribute('aria-label', `Board: ${state.view.text}`);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Playing and editing on the board.
 
 function onBoardClick(event) {
-  const target = event.target.closest('[data-square]');
-  if (!target) return;
-  const sq = target.dataset.square;
+  const sq = squareAt(event.target);
+  if (sq) onSquare(sq);
+}
+
+function onSquare(sq) {
+  if (state.line && state.line.ply > 0) {
+    setStatus('Stepping through a line: go to its start (Home), or play on from this step', true);
+    return;
+  }
   if (state.editing) {
     editSquare(sq);
     return;
   }
+  if (state.problem && NOT_A_POSITION.has(state.problem.code)) return;
   const pos = parseText(state.view.text);
   const ch = pos.squares.get(sq);
   const own = ch && ch !== '?' && (isRed(ch) ? 'r' : 'b') === pos.turn;
@@ -449,12 +378,12 @@ function onBoardClick(event) {
     } else if (ch) {
       setStatus(`${sq}: not a piece of the side to move`, true);
     }
-    drawBoard();
+    redraw();
     return;
   }
   if (sq === state.selected || own) {
     state.selected = sq === state.selected ? null : sq;
-    drawBoard();
+    redraw();
     return;
   }
   const move = state.selected + sq;
@@ -462,20 +391,55 @@ function onBoardClick(event) {
   const found = state.legal.find((m) => m.move === move);
   if (!found) {
     setStatus(`illegal move ${move}`, true);
-    drawBoard();
+    redraw();
     return;
   }
   play(found);
 }
 
-/** Plays a move of the list: to the position after it, or says how the game ended. */
+/** Plays a move: to the position after it, or to the final board of the game it ends. */
 function play(m) {
+  if (m.end) {
+    navigate({ rules: state.view.rules, text: state.view.text, last: null, end: m.move, material: null });
+    return;
+  }
   if (!m.position) {
-    setStatus(`${m.move}: ${m.end || 'the game is over'}`);
-    drawBoard();
+    setStatus(`${m.move}: face-down tiles left, so the position after it is not known here`, true);
     return;
   }
   goTo(m.position, m.move);
+}
+
+/** The board from the keyboard: arrows move a cursor, Enter or Space clicks its square. */
+function onBoardKey(event) {
+  const geo = geometry(state.view.rules);
+  if (!geo) return;
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  if (steps[event.key]) {
+    event.preventDefault();
+    event.stopPropagation();
+    const [df, dr] = steps[event.key].map((d) => (state.flipped ? -d : d));
+    const at = state.cursor || state.selected || squareName(0, 1);
+    const file = Math.min(geo.files - 1, Math.max(0, fileOf(at) + df));
+    const rank = Math.min(geo.ranks, Math.max(1, rankOf(at) + dr));
+    state.cursor = squareName(file, rank);
+    redraw();
+    setStatus(`${state.cursor}${describeSquare(state.cursor)}`);
+  } else if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    if (!state.cursor) state.cursor = state.selected || squareName(0, 1);
+    onSquare(state.cursor);
+  } else if (event.key === 'Escape') {
+    state.selected = null;
+    redraw();
+  }
+}
+
+function describeSquare(sq) {
+  const ch = (shownBoard().squares || new Map()).get(sq);
+  if (!ch) return ': empty';
+  if (ch === '?') return ': face-down tile';
+  return `: ${isRed(ch) ? 'Red' : 'Blue'} ${ANIMAL[ch.toUpperCase()].name}`;
 }
 
 function renderPalette() {
@@ -484,29 +448,44 @@ function renderPalette() {
   box.replaceChildren();
   const letters = ANIMALS.map(([l]) => l);
   const choices = [...letters, ...letters.map((l) => l.toLowerCase())];
-  if (geo === FLIP) choices.push('?');
+  if (geo && geo.style === 'tiles') choices.push('?');
   choices.push('x');
   for (const ch of choices) {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.piece = ch;
-    b.textContent = ch === 'x' ? '\u2715' : ch.toUpperCase();
-    b.className = ch === 'x' || ch === '?' ? '' : isRed(ch) ? 'red' : 'blue';
-    b.title = ch === 'x' ? 'Take a piece off' : ch === '?' ? 'Face-down tile'
-      : `${isRed(ch) ? 'Red' : 'Blue'} ${ANIMAL[ch.toUpperCase()].name}`;
+    let label;
+    if (ch === 'x') {
+      b.textContent = '\u2715';
+      label = 'Take a piece off';
+    } else if (ch === '?') {
+      b.textContent = '?';
+      label = 'Face-down tile';
+    } else {
+      b.append(pieceIcon(ch, state.face));
+      b.className = isRed(ch) ? 'red' : 'blue';
+      label = `${isRed(ch) ? 'Red' : 'Blue'} ${ANIMAL[ch.toUpperCase()].name}`;
+    }
+    b.title = label;
+    b.setAttribute('aria-label', label);
     b.setAttribute('aria-pressed', String(state.editPiece === ch));
     b.addEventListener('click', () => {
       state.editPiece = ch;
       renderPalette();
     });
     box.append(b);
+    if (state.editPiece === ch) {
+      $('#palette-choice').textContent = ch === 'x'
+        ? 'Click a piece to take it off.'
+        : `Click a square to put: ${label}.`;
+    }
   }
 }
 
 /** Puts the chosen piece on `sq` (each animal once per colour: it leaves its old square). */
 function editSquare(sq) {
   const geo = geometry(state.view.rules);
-  const pos = parseText(state.view.text);
+  const pos = parseText(state.good && state.good.rules === state.view.rules ? state.good.text : state.view.text);
   const piece = state.editPiece;
   if (piece === 'x' || pos.squares.get(sq) === piece) {
     pos.squares.delete(sq);
@@ -516,13 +495,14 @@ function editSquare(sq) {
     }
     pos.squares.set(sq, piece);
   }
-  goTo(printText(pos, geo));
+  // One history entry per editing session, not one per click.
+  const replace = state.editSession;
+  state.editSession = true;
+  goTo(printText(pos, geo), null, replace);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The value and the move list.
-
-const sideName = (turn) => (turn === 'r' ? 'Red' : 'Blue');
 
 function badge(text, kind = '') {
   const b = document.createElement('span');
@@ -531,28 +511,100 @@ function badge(text, kind = '') {
   return b;
 }
 
+const MOVER = { win: 'loss', draw: 'draw', loss: 'win' }; // the mover's view of the value after
+
 function describe(wdl, dtm) {
   if (wdl === 'draw') return 'draw';
   return `${wdl} in ${dtm}`;
 }
 
+/** Who won when a side has no piece left. */
+function gameOverText(pos) {
+  const red = animalsOf(pos, true);
+  const blue = animalsOf(pos, false);
+  if (!red && !blue) return 'Game over: no animal is left';
+  return `Game over: ${red ? 'Red' : 'Blue'} has won (${red ? 'Blue' : 'Red'} has no piece left)`;
+}
+
+/** The headline of the view: what the position is worth at its clock, and its colour. */
+function headline() {
+  const a = state.answer;
+  const p = state.problem;
+  const geo = geometry(state.view.rules);
+  if (!a && !p) return { text: 'loading', kind: 'draw' };
+  const ending = finalMove();
+  if (ending) {
+    // Who won, from how the game ended (the tables need not have the position).
+    const turn = parseText(state.view.text).turn;
+    const result = { 'last animals traded': 'draw', 'own last animal traded': 'loss' }[ending.end] || 'win';
+    const winner = { win: sideName(turn), loss: sideName(otherSide(turn)) }[result];
+    const text = winner ? `${winner} has won: ${ending.end} (${ending.move})` : `Drawn: ${ending.end} (${ending.move})`;
+    return { text, kind: result === 'draw' ? 'draw' : 'win' };
+  }
+  if (p) {
+    const pos = NOT_A_POSITION.has(p.code) ? null : parseText(state.view.text);
+    switch (p.code) {
+      case 'bad-position': case 'bad-clock': case 'bad-query':
+        return { text: 'Not a position', kind: 'error', detail: p.error };
+      case 'unknown-rules':
+        return { text: 'Unknown rule set', kind: 'error', detail: p.error };
+      case 'game-over':
+        return { text: gameOverText(pos), kind: 'draw' };
+      case 'hidden-tiles':
+        return {
+          text: `${sideName(pos.turn)} to move: face-down tiles, no values`,
+          kind: 'draw',
+          detail: 'The tables hold only positions with every tile face up: a flip reveals an animal at random. The moves and flips below are legal.',
+        };
+      case 'missing-table':
+        return { text: `${sideName(pos.turn)} to move: no table here`, kind: 'draw', detail: p.error };
+      default:
+        return { text: 'No answer', kind: 'error', detail: p.error };
+    }
+  }
+  const turn = parseText(state.view.text).turn;
+  const plain = describe(a.wdl, a.dtm);
+  if (a.rule_wdl === a.wdl) {
+    return { text: `${sideName(turn)} to move: ${plain}`, kind: a.wdl };
+  }
+  // The clock only ever turns a win or a loss into a draw.
+  const left = geo.limit - a.clock;
+  let why;
+  if (left <= 0) {
+    why = `The clock has reached ${geo.limit}`;
+  } else if (a.dtc === null) {
+    why = 'No capture can be forced';
+  } else {
+    const whose = a.wdl === 'win' ? 'The capture' : 'The opponent\u2019s capture';
+    why = `${whose} needs ${a.dtc} plies and ${left} are left`;
+  }
+  return {
+    text: `${sideName(turn)} to move: ${a.rule_wdl === 'draw' ? 'draw' : describe(a.rule_wdl, a.dtc)} at clock ${a.clock}`,
+    kind: a.rule_wdl,
+    detail: `${why}: a ${plain} without the clock.`,
+  };
+}
+
 function renderValue() {
   const box = $('#value');
   box.replaceChildren();
-  const a = state.answer;
-  const pos = parseText(state.view.text);
-  if (!a) {
-    const p = document.createElement('div');
-    p.className = 'verdict draw';
-    p.textContent = `${sideName(pos.turn)} to move: not in the tables`;
-    box.append(p);
-    return;
-  }
+  const head = headline();
   const verdict = document.createElement('div');
-  verdict.className = `verdict ${a.wdl}`;
+  verdict.className = `verdict ${head.kind}`;
   verdict.dataset.field = 'wdl';
+  verdict.textContent = head.text;
+  box.append(verdict);
+  if (head.detail) {
+    const p = document.createElement('p');
+    p.className = 'detail';
+    p.dataset.field = 'detail';
+    p.textContent = head.detail;
+    box.append(p);
+  }
+  const a = state.answer;
+  if (!a || finalMove()) return;
   verdict.dataset.wdl = a.wdl;
-  verdict.textContent = `${sideName(pos.turn)} to move: ${describe(a.wdl, a.dtm)}`;
+  verdict.dataset.ruleWdl = a.rule_wdl;
   const facts = document.createElement('div');
   facts.className = 'facts';
   facts.append(badge(a.dtm === null ? 'DTM \u2013' : `DTM ${a.dtm}`, a.wdl));
@@ -563,85 +615,142 @@ function renderValue() {
   atClock.dataset.field = 'rule_wdl';
   facts.append(atClock);
   if (a.rule_wdl === 'draw' && a.wdl !== 'draw') facts.append(badge('dead draw under the clock rule', 'warn'));
-  box.append(verdict, facts);
+  box.append(facts);
 }
+
+/** Whether the clock changes what some move is worth: then the moves are grouped by the clock. */
+const byClock = () => state.answer && state.answer.moves.some((m) => m.rule_wdl !== m.wdl);
 
 /** The moves grouped by what they are worth to the mover, best first within each group. */
 function renderMoves() {
   const box = $('#moves');
   box.replaceChildren();
+  if (finalMove()) return;
   if (!state.answer) {
     renderLegalMoves(box);
     return;
   }
+  const clock = byClock();
   const groups = [
     ['win', 'Winning moves', 'loss'],
     ['draw', 'Drawing moves', 'draw'],
     ['loss', 'Losing moves', 'win'],
   ];
   for (const [kind, title, after] of groups) {
-    const moves = state.answer.moves.filter((m) => m.wdl === after);
+    const moves = state.answer.moves.filter((m) => (clock ? m.rule_wdl : m.wdl) === after);
     if (!moves.length) continue;
     const h = document.createElement('h3');
     h.className = kind;
-    h.textContent = `${title} (${moves.length})`;
+    h.textContent = `${title}${clock ? ` at clock ${state.answer.clock}` : ''} (${moves.length})`;
     const ul = document.createElement('ul');
     ul.dataset.group = kind;
-    for (const m of moves) ul.append(moveItem(m));
+    for (const m of moves) ul.append(moveItem(m, clock));
     box.append(h, ul);
   }
   if (!state.answer.moves.length) box.append(badge('no legal move: the side to move loses', 'loss'));
 }
 
-function moveItem(m) {
+/** Follows a link in the page, unless the user asked for a new tab or window. */
+function inPage(a, go) {
+  a.addEventListener('click', (e) => {
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    go();
+  });
+}
+
+function moveHref(m) {
+  if (m.end) return urlFor({ rules: state.view.rules, text: state.view.text, end: m.move });
+  return urlFor({ rules: state.view.rules, text: m.position, last: m.move });
+}
+
+function moveItem(m, clock) {
   const li = document.createElement('li');
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = `move${state.answer && m.move === state.answer.best ? ' best' : ''}`;
-  b.dataset.move = m.move;
+  const el = document.createElement(m.position || m.end ? 'a' : 'span');
+  const a = state.answer;
+  const toPlay = arrows().find((x) => x.kind === 'best');
+  el.className = `move${toPlay && m.move === toPlay.move ? ' best' : ''}`;
+  el.dataset.move = m.move;
   const name = document.createElement('span');
   name.className = 'san';
   name.textContent = m.move;
-  b.append(name);
+  el.append(name);
   if (m.wdl !== undefined) {
-    const mover = { win: 'loss', draw: 'draw', loss: 'win' }; // the mover's view of the value after
-    const dtm = badge(m.dtm === null ? 'DTM \u2013' : `DTM ${m.dtm}`, mover[m.wdl]);
-    dtm.title = 'Plies to the end after this move (the position after it, its side to move)';
-    b.append(dtm);
-    if (m.dtc !== null) {
-      const dtc = badge(`DTC ${m.dtc}`);
-      dtc.title = 'Plies to the next capture or the end after this move';
-      b.append(dtc);
+    if (m.end) {
+      const result = MOVER[m.wdl];
+      const word = { win: 'wins at once', draw: 'draws at once', loss: 'loses at once' }[result];
+      el.append(badge(`${word}: ${m.end}`, result));
+    } else {
+      const dtm = badge(m.dtm === null ? 'draw' : `DTM ${m.dtm}`, MOVER[m.wdl]);
+      dtm.title = 'Plies to the end after this move (the position after it, its side to move)';
+      el.append(dtm);
+      if (m.dtc !== null) {
+        const dtc = badge(`DTC ${m.dtc}`);
+        dtc.title = 'Plies to the next capture or the end after this move';
+        el.append(dtc);
+      }
+      if (m.rule_wdl !== m.wdl) {
+        const text = clock ? `without the clock: ${MOVER[m.wdl]}` : `clock: ${MOVER[m.rule_wdl]}`;
+        const rule = badge(text, 'warn');
+        rule.title = `At clock ${a.clock} this move ${MOVER[m.rule_wdl] === 'draw' ? 'only draws' : `is a ${MOVER[m.rule_wdl]}`}; without the clock a ${MOVER[m.wdl]}`;
+        el.append(rule);
+      }
     }
-    if (m.rule_wdl !== m.wdl) {
-      const rule = badge(`clock: ${mover[m.rule_wdl]}`, 'warn');
-      rule.title = `Under the clock rule this move ${mover[m.rule_wdl] === 'draw' ? 'only draws' : `is a ${mover[m.rule_wdl]}`}`;
-      b.append(rule);
-    }
+  } else if (m.end) {
+    el.append(badge(m.end));
   }
-  if (m.capture) b.append(badge('capture'));
-  if (m.end) b.append(badge(m.end));
-  b.addEventListener('click', () => play(m));
-  b.addEventListener('mouseenter', () => hoverArrow(m.move));
-  b.addEventListener('mouseleave', () => hoverArrow(null));
-  li.append(b);
+  if (m.capture && !m.end) el.append(badge(m.kind === 'trade' ? 'trade' : 'capture'));
+  if (el.tagName === 'A') {
+    el.href = moveHref(m);
+    inPage(el, () => play(m));
+  }
+  el.addEventListener('mouseenter', () => hoverArrow(m.move));
+  el.addEventListener('mouseleave', () => hoverArrow(null));
+  li.append(el);
   return li;
 }
 
 function renderLegalMoves(box) {
-  if (!state.legal.length) return;
-  const h = document.createElement('h3');
-  h.textContent = `Legal moves (${state.legal.length}), no values`;
-  const ul = document.createElement('ul');
-  ul.dataset.group = 'legal';
-  for (const m of state.legal) ul.append(moveItem(m));
-  box.append(h, ul);
+  const p = state.problem;
+  if ((p && NOT_A_POSITION.has(p.code)) || finalMove()) return;
+  if (state.legal.length) {
+    const h = document.createElement('h3');
+    h.textContent = `Legal moves (${state.legal.length}), no values`;
+    const ul = document.createElement('ul');
+    ul.dataset.group = 'legal';
+    for (const m of state.legal) ul.append(moveItem(m, false));
+    box.append(h, ul);
+  }
+  if (state.flips.length) {
+    const h = document.createElement('h3');
+    h.textContent = `Flips (${state.flips.length}): turn a tile face up`;
+    const ul = document.createElement('ul');
+    ul.dataset.group = 'flips';
+    for (const sq of state.flips) {
+      const li = document.createElement('li');
+      li.className = 'flip';
+      li.dataset.flip = sq;
+      li.textContent = `flip ${sq}`;
+      ul.append(li);
+    }
+    box.append(h, ul);
+  }
 }
 
 function hoverArrow(move) {
   const board = $('#board');
   for (const el of board.querySelectorAll('[data-arrow="hover"]')) el.remove();
-  if (move) drawArrow(board, move, 'hover', geometry(state.view.rules));
+  const geo = geometry(state.view.rules);
+  if (move && geo) drawArrow(board, move, 'hover', { geo, flipped: state.flipped });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines to step through.
+
+function renderLineButton() {
+  // Only where the tables answer and the game goes on.
+  const offer = Boolean(state.answer) && !finalMove();
+  $('#show-line').hidden = !offer;
 }
 
 async function showLine() {
@@ -654,35 +763,145 @@ async function showLine() {
     out.textContent = found.body.error;
     return;
   }
-  const { line, rule_line: ruleLine } = found.body;
-  out.append(lineList('Best line', line));
-  const same = line.length === ruleLine.length && line.every((s, i) => s.move === ruleLine[i].move);
-  if (!same) out.append(lineList(`Under the clock rule (from clock ${found.body.clock})`, ruleLine));
+  const same = found.body.line.length === found.body.rule_line.length
+    && found.body.line.every((s, i) => s.move === found.body.rule_line[i].move);
+  state.line = { data: found.body, which: 'line', ply: 0, same };
+  renderLine();
 }
 
-function lineList(title, steps) {
-  const box = document.createElement('div');
-  const h = document.createElement('h4');
-  h.textContent = `${title}: ${steps.length ? `${steps.length} plies` : 'none (a draw)'}`;
-  const ol = document.createElement('ol');
-  for (const s of steps) {
-    const li = document.createElement('li');
-    if (s.position) {
-      const a = document.createElement('a');
-      a.href = urlFor({ rules: state.view.rules, text: s.position, last: s.move });
-      a.textContent = s.move;
-      a.addEventListener('click', (e) => {
-        e.preventDefault();
-        goTo(s.position, s.move);
-      });
-      li.append(a);
-    } else {
-      li.textContent = `${s.move} (game over)`;
-    }
-    ol.append(li);
+/** The steps of the line shown. */
+const lineSteps = () => state.line.data[state.line.which];
+
+/** The board at the line's ply: the position after it, or the final board of the game. */
+function lineBoard() {
+  const steps = lineSteps();
+  const { ply } = state.line;
+  const step = steps[ply - 1];
+  if (step.position) return { squares: parseText(step.position).squares, last: step.move };
+  const before = ply > 1 ? steps[ply - 2].position : state.view.text;
+  return { squares: afterFinalMove(parseText(before), step), last: step.move };
+}
+
+function setPly(ply) {
+  const n = lineSteps().length;
+  state.line.ply = Math.max(0, Math.min(n, ply));
+  renderLine();
+  redraw();
+}
+
+function renderLine() {
+  const out = $('#line-out');
+  out.replaceChildren();
+  const { data, which, ply, same } = state.line;
+  const steps = lineSteps();
+  const tabs = document.createElement('div');
+  tabs.className = 'line-tabs';
+  const kinds = [['line', 'Best line']];
+  if (!same) kinds.push(['rule_line', `Under the clock rule (from clock ${data.clock})`]);
+  for (const [key, title] of kinds) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.line = key;
+    b.setAttribute('aria-pressed', String(key === which));
+    b.textContent = `${title}: ${data[key].length ? `${data[key].length} plies` : 'none (a draw)'}`;
+    b.addEventListener('click', () => {
+      state.line.which = key;
+      setPly(0);
+    });
+    tabs.append(b);
   }
-  box.append(h, ol);
-  return box;
+  out.append(tabs);
+  if (!steps.length) return;
+  const player = document.createElement('div');
+  player.className = 'player';
+  const button = (id, label, title, to) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.id = id;
+    b.textContent = label;
+    b.title = title;
+    b.setAttribute('aria-label', title);
+    b.addEventListener('click', () => setPly(to()));
+    player.append(b);
+    return b;
+  };
+  button('line-first', '|\u25c0', 'To the start (Home)', () => 0).disabled = ply === 0;
+  button('line-prev', '\u25c0', 'One ply back (left arrow)', () => state.line.ply - 1).disabled = ply === 0;
+  const slider = document.createElement('input');
+  slider.type = 'range';
+  slider.id = 'line-slider';
+  slider.min = '0';
+  slider.max = String(steps.length);
+  slider.value = String(ply);
+  slider.setAttribute('aria-label', 'Ply of the line');
+  slider.addEventListener('input', () => setPly(Number(slider.value)));
+  player.append(slider);
+  button('line-next', '\u25b6', 'One ply on (right arrow)', () => state.line.ply + 1).disabled = ply === steps.length;
+  button('line-last', '\u25b6|', 'To the end (End)', () => steps.length).disabled = ply === steps.length;
+  out.append(player);
+  const caption = document.createElement('p');
+  caption.id = 'line-caption';
+  caption.className = 'line-caption';
+  caption.textContent = stepCaption(steps, ply);
+  out.append(caption);
+  if (ply > 0 && steps[ply - 1].position) {
+    const from = document.createElement('a');
+    from.id = 'line-play';
+    from.href = urlFor({ rules: state.view.rules, text: steps[ply - 1].position, last: steps[ply - 1].move });
+    from.textContent = 'Open this position';
+    inPage(from, () => goTo(steps[ply - 1].position, steps[ply - 1].move));
+    out.append(from);
+  }
+  const ol = document.createElement('ol');
+  ol.className = 'steps';
+  steps.forEach((s, i) => {
+    const li = document.createElement('li');
+    li.classList.toggle('current', i + 1 === ply);
+    const a = document.createElement('a');
+    a.dataset.ply = String(i + 1);
+    a.href = s.position
+      ? urlFor({ rules: state.view.rules, text: s.position, last: s.move })
+      : urlFor({ rules: state.view.rules, text: i ? steps[i - 1].position : state.view.text, end: s.move });
+    a.textContent = s.move;
+    inPage(a, () => setPly(i + 1));
+    li.append(a);
+    if (s.kind === 'capture' || s.kind === 'trade') li.append(mark('\u00d7', s.kind));
+    if (s.kind === 'den-entry') li.append(mark('\u2302', 'den entry'));
+    if (!s.position) li.append(mark('#', s.end));
+    ol.append(li);
+  });
+  out.append(ol);
+}
+
+function mark(symbol, title) {
+  const m = document.createElement('span');
+  m.className = 'mark';
+  m.title = title;
+  m.textContent = symbol;
+  return m;
+}
+
+function stepCaption(steps, ply) {
+  if (ply === 0) return `Start: ${steps.length} plies to go. Step with the buttons, the slider or the arrow keys.`;
+  const s = steps[ply - 1];
+  const turn = ply % 2 === 1 ? otherSide(parseText(state.view.text).turn) : parseText(state.view.text).turn;
+  const mover = sideName(otherSide(turn));
+  const what = { capture: ', a capture', trade: ', a trade', 'den-entry': ', into the den' }[s.kind] || '';
+  if (!s.position) return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}${what}: ${s.end}, the game is over.`;
+  const dtm = s.dtm === null ? 'DTM \u2013' : `DTM ${s.dtm}`;
+  const dtc = s.dtc === null ? 'DTC \u2013' : `DTC ${s.dtc}`;
+  return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}${what}. ${sideName(turn)} to move: ${describe(s.wdl, s.dtm)} (${dtm}, ${dtc}, clock ${s.clock}).`;
+}
+
+function onKey(event) {
+  if (!state.line || event.defaultPrevented) return;
+  const tag = (event.target.tagName || '').toLowerCase();
+  if (['input', 'select', 'textarea'].includes(tag) || event.target.id === 'board') return;
+  const n = lineSteps().length;
+  const to = { ArrowLeft: state.line.ply - 1, ArrowRight: state.line.ply + 1, Home: 0, End: n }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  setPly(to);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -690,32 +909,39 @@ function lineList(title, steps) {
 
 async function showStats(material) {
   if (!material) {
-    state.statsMaterial = null;
+    state.statsKey = null;
     renderStats(null, 'a side has no animal: no table');
     return;
   }
   const key = `${state.view.rules}/${material}`;
-  if (state.statsMaterial === key) return;
-  state.statsMaterial = key;
+  if (state.statsKey === key) return;
+  state.statsKey = key;
   const found = await getJson(apiUrl(state.view.rules, `/stats/${encodeURIComponent(material)}`));
-  if (state.statsMaterial !== key) return;
+  if (state.statsKey !== key) return;
   renderStats(found.ok ? found.body : null, found.ok ? null : found.body.error);
 }
 
-function statLink(text, label) {
+function positionLink(text, label, rules = state.view.rules) {
   if (!text) return document.createTextNode(label);
   const a = document.createElement('a');
-  a.href = urlFor({ rules: state.view.rules, text });
+  a.href = urlFor({ rules, text });
   a.textContent = label;
   a.title = text;
-  a.addEventListener('click', (e) => {
-    e.preventDefault();
-    goTo(text);
-  });
+  inPage(a, () => navigate({ rules, text, last: null, end: null, material: null }));
+  return a;
+}
+
+function materialLink(rules, m) {
+  const a = document.createElement('a');
+  a.href = urlFor({ rules, material: m });
+  a.textContent = m;
+  a.dataset.material = m;
+  inPage(a, () => navigate({ rules, text: '', last: null, end: null, material: m }));
   return a;
 }
 
 function renderStats(stats, error = null) {
+  state.stats = stats;
   const out = $('#stats-out');
   out.replaceChildren();
   const h = document.createElement('h2');
@@ -727,55 +953,175 @@ function renderStats(stats, error = null) {
     return;
   }
   h.textContent = `${stats.material} (${stats.rules})`;
-  $('#material').value = stats.material;
+  const [red, blue] = stats.material.split('v');
+  const sides = [`Red (${red}) to move`, `Blue (${blue}) to move`];
+  // One column per side to move, one row per measure: it fits a phone's width.
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
-  for (const t of ['to move', 'wins', 'draws', 'losses', 'longest win', 'cursed wins', 'blessed losses', 'longest DTC']) {
+  for (const t of ['', ...sides]) {
     const th = document.createElement('th');
     th.textContent = t;
+    th.scope = 'col';
     head.append(th);
   }
   const body = table.createTBody();
-  for (const s of stats.stats) {
+  const fmt = (n) => n.toLocaleString('en-US');
+  const rows = [
+    ['wins', (s) => fmt(s.wins)],
+    ['draws', (s) => fmt(s.draws)],
+    ['losses', (s) => fmt(s.losses)],
+    ['longest win', (s) => positionLink(s.longest_win_position, s.longest_win ? `${s.longest_win} plies` : '\u2013')],
+    ['cursed wins', (s) => fmt(s.cursed_wins)],
+    ['blessed losses', (s) => fmt(s.blessed_losses)],
+    ['longest DTC', (s) => positionLink(s.longest_dtc_position, s.longest_dtc ? `${s.longest_dtc} plies` : '\u2013')],
+  ];
+  for (const [name, cell] of rows) {
     const row = body.insertRow();
-    const cells = [s.to_move === 'red' ? 'Red' : 'Blue', s.wins, s.draws, s.losses];
-    for (const c of cells) row.insertCell().textContent = typeof c === 'number' ? c.toLocaleString('en-US') : c;
-    row.insertCell().append(statLink(s.longest_win_position, s.longest_win ? `${s.longest_win} plies` : '\u2013'));
-    row.insertCell().textContent = s.cursed_wins.toLocaleString('en-US');
-    row.insertCell().textContent = s.blessed_losses.toLocaleString('en-US');
-    row.insertCell().append(statLink(s.longest_dtc_position, s.longest_dtc ? `${s.longest_dtc} plies` : '\u2013'));
+    row.dataset.row = name;
+    const th = document.createElement('th');
+    th.scope = 'row';
+    th.textContent = name;
+    row.append(th);
+    for (const s of stats.stats) {
+      const value = cell(s);
+      const td = row.insertCell();
+      if (typeof value === 'string') td.textContent = value; else td.append(value);
+    }
   }
-  const wrap = document.createElement('div');
-  wrap.className = 'table-wrap';
-  wrap.append(table);
+  const bars = document.createElement('div');
+  bars.className = 'bars';
+  stats.stats.forEach((s, i) => {
+    const label = document.createElement('span');
+    label.textContent = sides[i];
+    bars.append(label, wdlBar(s.wins, s.draws, s.losses, sides[i]));
+  });
   const deps = document.createElement('p');
   deps.className = 'deps';
   deps.append(document.createTextNode(stats.depends_on.length ? 'Captures lead to: ' : 'No smaller tables.'));
-  for (const m of stats.depends_on) {
-    const a = document.createElement('a');
-    a.href = urlFor({ rules: stats.rules, material: m });
-    a.textContent = m;
-    a.addEventListener('click', (e) => {
-      e.preventDefault();
-      navigate({ rules: stats.rules, text: '', last: null, material: m });
-    });
-    deps.append(a);
-  }
-  out.append(h, wrap, deps);
+  stats.depends_on.forEach((m, i) => {
+    if (i) deps.append(document.createTextNode(', '));
+    deps.append(materialLink(stats.rules, m));
+  });
+  out.append(h, table, bars, deps);
+  if (stats.histogram) out.append(histograms(stats));
 }
+
+function histograms(stats) {
+  const box = document.createElement('div');
+  box.className = 'histograms';
+  const h = document.createElement('h3');
+  h.textContent = 'Positions per distance';
+  const choose = document.createElement('div');
+  choose.className = 'metric';
+  for (const [metric, label] of [['dtm', 'DTM (plies to the end)'], ['dtc', 'DTC (plies to the next capture)']]) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.metric = metric;
+    b.textContent = label;
+    b.setAttribute('aria-pressed', String(state.metric === metric));
+    b.addEventListener('click', () => {
+      state.metric = metric;
+      renderStats(state.stats);
+    });
+    choose.append(b);
+  }
+  box.append(h, choose);
+  const [red, blue] = stats.material.split('v');
+  const width = Math.max(300, Math.min(1100, $('#stats-out').clientWidth || 600));
+  stats.histogram[state.metric].forEach((side, i) => {
+    const who = i === 0 ? `Red (${red}) to move` : `Blue (${blue}) to move`;
+    box.append(histogramChart(side, `${who}: positions per ${state.metric.toUpperCase()}`, state.metric, width));
+  });
+  return box;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The material index.
+
+async function showIndex(view, request) {
+  document.body.dataset.state = 'loading';
+  $('#index-title').textContent = `All tables of ${view.rules}`;
+  document.title = `All tables of ${view.rules} \u2013 Jungle tablebase`;
+  const found = await getJson(apiUrl(view.rules, '/materials'));
+  if (request !== state.request) return;
+  const out = $('#index-out');
+  out.replaceChildren();
+  if (!found.ok) {
+    out.textContent = found.body.error;
+    document.body.dataset.state = 'error';
+    return;
+  }
+  state.index = found.body.tables;
+  renderIndex();
+  document.body.dataset.state = 'ready';
+}
+
+/** Whether material `m` matches the search: every letter of each side typed is in that side. */
+function matches(m, query) {
+  const q = query.trim().toUpperCase();
+  if (!q) return true;
+  const [red, blue] = m.split('v');
+  if (q.includes('V')) {
+    const [qr, qb] = q.split('V');
+    return [...qr].every((c) => red.includes(c)) && [...qb].every((c) => blue.includes(c));
+  }
+  return m.toUpperCase().includes(q) || [...q].every((c) => m.includes(c));
+}
+
+function renderIndex() {
+  const out = $('#index-out');
+  out.replaceChildren();
+  const query = $('#index-search').value;
+  const rules = state.view.rules;
+  const shown = (state.index || []).filter((t) => matches(t.material, query));
+  const counts = new Map();
+  for (const t of shown) counts.set(t.pieces, (counts.get(t.pieces) || []).concat([t]));
+  if (!shown.length) out.textContent = 'No table matches.';
+  for (const [pieces, tables] of [...counts].sort((a, b) => a[0] - b[0])) {
+    const h = document.createElement('h3');
+    h.textContent = `${pieces} pieces (${tables.length} tables)`;
+    const table = document.createElement('table');
+    table.className = 'index-table';
+    table.dataset.pieces = String(pieces);
+    const head = table.createTHead().insertRow();
+    for (const t of ['material', 'Red to move', 'Blue to move', 'longest win']) {
+      const th = document.createElement('th');
+      th.textContent = t;
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const t of tables) {
+      const row = body.insertRow();
+      row.dataset.material = t.material;
+      row.insertCell().append(materialLink(rules, t.material));
+      for (const side of [0, 1]) {
+        row.insertCell().append(wdlBar(t.wins[side], t.draws[side], t.losses[side], `${t.material}, ${side ? 'Blue' : 'Red'} to move`));
+      }
+      const longest = t.longest_win[0] >= t.longest_win[1] ? 0 : 1;
+      const cell = row.insertCell();
+      cell.append(positionLink(t.longest_win_position[longest], t.longest_win[longest] ? `${t.longest_win[longest]} plies` : '\u2013', rules));
+    }
+    out.append(h, table);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rule sets and controls.
 
 async function loadRuleSets() {
   const found = await getJson('/api/v1');
   const select = $('#rules');
-  if (!found.ok) return;
-  const current = select.value;
+  if (!found.ok) {
+    setStatus(found.body.error, true);
+    return;
+  }
+  state.ruleSets = found.body.rule_sets;
   select.replaceChildren();
   for (const r of found.body.rule_sets) {
+    state.geos.set(r.rules, geometryFrom(r.rules, r.board));
     const note = r.tables ? ` (${r.tables} tables)` : r.rules === 'flip4x4' ? ' (one each)' : ' (no tables)';
     select.append(new Option(r.rules + note, r.rules));
   }
-  select.value = current || state.view.rules;
-  loadMaterials();
 }
 
 async function loadMaterials() {
@@ -786,70 +1132,129 @@ async function loadMaterials() {
   for (const m of found.body.materials) list.append(new Option(m));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Controls.
-
 function transform(change) {
   const geo = geometry(state.view.rules);
+  if (!geo || (state.problem && NOT_A_POSITION.has(state.problem.code))) return;
   goTo(printText(change(parseText(state.view.text), geo), geo));
 }
 
 function bindControls() {
-  $('#board').addEventListener('click', onBoardClick);
+  const board = $('#board');
+  board.addEventListener('click', onBoardClick);
+  board.addEventListener('keydown', onBoardKey);
+  // The keyboard's cursor appears with the first key, not on focus: a click focuses the board
+  // too, and redrawing between its press and its release would lose the click.
+  board.addEventListener('blur', () => {
+    if (!state.cursor) return;
+    state.cursor = null;
+    redraw();
+  });
+  document.addEventListener('keydown', onKey);
   $('#back').addEventListener('click', () => window.history.back());
-  $('#turn').addEventListener('click', () => transform((p) => ({ ...p, turn: p.turn === 'r' ? 'b' : 'r' })));
+  $('#turn').addEventListener('click', () => transform((p) => ({ ...p, turn: otherSide(p.turn) })));
   $('#swap').addEventListener('click', () => transform(colourFlipped));
   $('#mirror').addEventListener('click', () => transform(mirrored));
+  $('#flip-board').addEventListener('click', () => {
+    state.flipped = !state.flipped;
+    window.history.replaceState(state.view, '', urlFor(state.view));
+    renderControls();
+    redraw();
+  });
   $('#clock').addEventListener('change', (e) => {
+    const geo = geometry(state.view.rules);
     const value = e.target.value.trim();
-    if (!/^\d+$/.test(value)) {
-      setStatus('the clock is a whole number of half-moves', true);
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n > geo.limit) {
+      setFieldError('#clock-error', `The clock counts half-moves: 0 to ${geo.limit}.`);
       return;
     }
-    transform((p) => ({ ...p, clock: Number(value) }));
+    setFieldError('#clock-error', '');
+    transform((p) => ({ ...p, clock: n }));
   });
-  $('#text-form').addEventListener('submit', (e) => {
+  $('#text-form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const text = $('#text').value.trim();
-    if (text) goTo(text);
+    if (!text) return;
+    // Check the text first (no tables needed): a refused text leaves the board as it is.
+    const found = await getJson(apiUrl(state.view.rules, '/moves', { position: text }));
+    if (!found.ok) {
+      setFieldError('#text-error', found.body.error);
+      return;
+    }
+    setFieldError('#text-error', '');
+    goTo(text);
   });
+  $('#text').addEventListener('input', () => setFieldError('#text-error', ''));
   $('#material-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const m = $('#material').value.trim();
-    if (m) navigate({ rules: state.view.rules, text: '', last: null, material: m });
+    if (m) navigate({ rules: state.view.rules, text: '', last: null, end: null, material: m });
   });
   $('#rules').addEventListener('change', (e) => {
     const rules = e.target.value;
-    const sameBoard = geometry(rules) === geometry(state.view.rules);
-    navigate({ rules, text: sameBoard ? state.view.text : geometry(rules).start, last: null, material: null });
+    const from = geometry(state.view.rules);
+    const to = geometry(rules);
+    if (state.view.text) state.lastByRules.set(state.view.rules, state.view.text);
+    // The position last seen under that rule set; else this one where the boards are alike.
+    const alike = from && to && from.files === to.files && from.ranks === to.ranks;
+    const text = state.lastByRules.get(rules)
+      || (alike && state.view.text) || START[rules] || '';
+    navigate({ rules, text, last: null, end: null, material: null });
     loadMaterials();
+  });
+  $('#faces').addEventListener('change', (e) => {
+    state.face = e.target.value;
+    saveFace(state.face);
+    renderPalette();
+    redraw();
   });
   $('#edit').addEventListener('click', () => setEditing(!state.editing));
   $('#done').addEventListener('click', () => setEditing(false));
   $('#clear').addEventListener('click', () => {
     const pos = parseText(state.view.text);
     pos.squares.clear();
-    goTo(printText(pos, geometry(state.view.rules)));
+    const replace = state.editSession;
+    state.editSession = true;
+    goTo(printText(pos, geometry(state.view.rules)), null, replace);
   });
   $('#show-line').addEventListener('click', showLine);
-  window.addEventListener('popstate', (e) => show(e.state || viewFromUrl()));
+  $('#index-search').addEventListener('input', renderIndex);
+  $('#index-form').addEventListener('submit', (e) => e.preventDefault());
+  window.addEventListener('popstate', (e) => {
+    state.editSession = false;
+    if (e.state && typeof e.state.depth === 'number') {
+      state.flipped = new URLSearchParams(window.location.search).get('flip') === '1';
+      show(e.state);
+    } else {
+      show(viewFromUrl());
+    }
+  });
 }
 
 function setEditing(on) {
   state.editing = on;
+  state.editSession = false;
   state.selected = null;
   $('#edit').setAttribute('aria-pressed', String(on));
   $('#palette').hidden = !on;
-  drawBoard();
+  renderControls();
+  redraw();
 }
 
-function start() {
+async function start() {
+  const faces = $('#faces');
+  for (const [face, label] of FACES) faces.append(new Option(label, face));
+  faces.value = state.face;
   bindControls();
   const view = viewFromUrl();
+  // After a reload the history entry keeps its depth, so Back still works.
+  const saved = window.history.state;
+  if (saved && typeof saved.depth === 'number') view.depth = saved.depth;
   window.history.replaceState(view, '', urlFor(view));
   state.view = view;
-  loadRuleSets();
-  show(view);
+  await loadRuleSets();
+  await show(view);
+  loadMaterials();
 }
 
 start();

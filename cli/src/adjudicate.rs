@@ -1,7 +1,7 @@
 //! `jtb adjudicate`: is a position decided at its clock? The rule is the library's
 //! ([`jtb_probe::adjudicate`]); this prints it.
 
-use jtb_probe::Value;
+use jtb_probe::{RuleSet, Value};
 use serde_json::json;
 
 use crate::{
@@ -21,8 +21,13 @@ pub struct Args {
     clock: Option<u32>,
 }
 
-fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, AnswerError> {
-    let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
+fn judge(
+    tbs: &mut Tablebases,
+    text: &str,
+    rules: Option<RuleSet>,
+    args: &Args,
+) -> Result<String, AnswerError> {
+    let pos = input::parse_with_clock(text, rules, args.clock)?;
     // The flip game's one-animal-each check needs no tables: a missing directory only matters
     // where the tables are asked.
     let (tables, open_error) = match tbs.get(pos.rules()) {
@@ -38,7 +43,7 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, Answer
         json!({
             "position": text,
             "dead_draw": v.dead_draw,
-            "wdl": v.value.map(|x| x.wdl().name()),
+            "wdl": v.wdl().map(|w| w.name()),
             "dtm": v.value.and_then(Value::dtm),
             "dtc": v.dtc(),
             "rule_wdl": v.rule_wdl().map(|w| w.name()),
@@ -53,9 +58,10 @@ fn judge(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<String, Answer
 }
 
 pub fn run(args: &Args) -> CliResult {
+    let rules = args.input.jungle_rules()?;
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
-        judge(&mut tbs, text, args)
+        judge(&mut tbs, text, rules, args)
     })?;
     Ok(all_good)
 }

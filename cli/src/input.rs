@@ -8,15 +8,85 @@ use std::{
     sync::Arc,
 };
 
-use jtb_probe::{ClockError, Layout, Material, ParseError, Position, ProbeError, RuleSet};
+use jtb_probe::{
+    gambit, ClockError, Layout, Material, ParseError, Position, ProbeError, RuleSet, UnknownRuleSet,
+};
 use serde_json::json;
+
+/// The id of the Animal Gambit rule set.
+pub const ANIMAL_GAMBIT: &str = "animal-gambit";
+
+/// A rule set as `--rules` names it: one of the Jungle family's, on which every command works,
+/// or Animal Gambit, whose game model (`jtb moves`) is there but whose tables are not yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rules {
+    /// A rule set of the Jungle family (Jungle, the flip game and Clesto).
+    Jungle(RuleSet),
+    /// Animal Gambit (Arimaa), rule set `animal-gambit`.
+    AnimalGambit,
+}
+
+impl std::str::FromStr for Rules {
+    type Err = UnknownRuleSet;
+
+    fn from_str(s: &str) -> Result<Rules, UnknownRuleSet> {
+        if s == ANIMAL_GAMBIT {
+            Ok(Rules::AnimalGambit)
+        } else {
+            s.parse().map(Rules::Jungle)
+        }
+    }
+}
+
+/// A command that needs tables was asked for Animal Gambit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoGambitTables;
+
+impl fmt::Display for NoGambitTables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "Animal Gambit tables are not available yet (`jtb moves --rules animal-gambit` lists the turns of a position)",
+        )
+    }
+}
+
+impl Error for NoGambitTables {}
+
+/// Why a `--rules` of a command that works on tables is refused.
+#[derive(Debug)]
+pub enum TableRulesError {
+    /// Not a rule set.
+    Unknown(UnknownRuleSet),
+    /// Animal Gambit, which has no tables yet.
+    AnimalGambit(NoGambitTables),
+}
+
+impl fmt::Display for TableRulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableRulesError::Unknown(e) => e.fmt(f),
+            TableRulesError::AnimalGambit(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Error for TableRulesError {}
+
+/// A rule set that has tables (clap's parser of the table commands' `--rules`).
+pub fn table_rules(text: &str) -> Result<RuleSet, TableRulesError> {
+    match text.parse().map_err(TableRulesError::Unknown)? {
+        Rules::Jungle(r) => Ok(r),
+        Rules::AnimalGambit => Err(TableRulesError::AnimalGambit(NoGambitTables)),
+    }
+}
 
 /// Options of the commands that answer positions one per line.
 #[derive(clap::Args)]
 pub struct PositionArgs {
-    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4).
+    /// Rule set; by default the board's shape decides (9 ranks: mistboard, 4x4: flip4x4,
+    /// 8x8: animal-gambit).
     #[arg(long)]
-    pub rules: Option<RuleSet>,
+    pub rules: Option<Rules>,
     /// One JSON object per line.
     #[arg(long)]
     pub json: bool,
@@ -39,7 +109,7 @@ pub struct TableSetArgs {
     #[command(flatten)]
     pub tables: TablesArg,
     /// Rule set.
-    #[arg(long, default_value = "mistboard")]
+    #[arg(long, default_value = "mistboard", value_parser = table_rules)]
     pub rules: RuleSet,
 }
 
@@ -48,7 +118,7 @@ pub struct TableSetArgs {
 #[derive(clap::Args)]
 pub struct TableChoice {
     /// Rule set.
-    #[arg(long, default_value = "mistboard")]
+    #[arg(long, default_value = "mistboard", value_parser = table_rules)]
     pub rules: RuleSet,
     /// Every material of 2 up to this many pieces (ignored with --material).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
@@ -64,7 +134,7 @@ impl TableChoice {
     /// `--max-pieces`.
     pub fn targets(&self) -> Vec<Material> {
         if self.materials.is_empty() {
-            Material::all(2, self.max_pieces.into())
+            Material::all_tables(self.rules, 2, self.max_pieces.into())
         } else {
             self.materials.clone()
         }
@@ -160,6 +230,29 @@ pub fn table_material(text: &str) -> Result<Material, MaterialArgError> {
     Ok(m)
 }
 
+impl PositionArgs {
+    /// The Jungle-family rule set asked for, if any: the commands that probe tables refuse
+    /// Animal Gambit until its tables exist.
+    ///
+    /// # Errors
+    /// `--rules animal-gambit`.
+    pub fn jungle_rules(&self) -> Result<Option<RuleSet>, NoGambitTables> {
+        match self.rules {
+            None => Ok(None),
+            Some(Rules::Jungle(r)) => Ok(Some(r)),
+            Some(Rules::AnimalGambit) => Err(NoGambitTables),
+        }
+    }
+}
+
+/// Whether the board field of `text` has 8 ranks, the shape of an Animal Gambit board (the
+/// Jungle boards have 9 and 4).
+pub fn is_gambit_shape(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|board| board.split('/').count() == 8)
+}
+
 /// Parses `text` under `rules`, or by the board's shape when no rule set was given.
 pub fn parse(text: &str, rules: Option<RuleSet>) -> Result<Position, ParseError> {
     Position::parse(text, rules)
@@ -174,6 +267,10 @@ pub enum AnswerError {
     Clock(ClockError),
     /// Face-down tiles: no move list (flips are outside the tables).
     HiddenTiles,
+    /// The Animal Gambit position text is malformed.
+    Gambit(gambit::ParseError),
+    /// An Animal Gambit position given to a command that needs tables.
+    NoGambitTables,
     /// The table directory could not be opened.
     Open(Arc<ProbeError>),
     /// A probe failed.
@@ -188,6 +285,8 @@ impl fmt::Display for AnswerError {
             AnswerError::HiddenTiles => {
                 f.write_str("face-down tiles left: flips are outside the tables, so no move list")
             }
+            AnswerError::Gambit(e) => e.fmt(f),
+            AnswerError::NoGambitTables => NoGambitTables.fmt(f),
             AnswerError::Open(e) => e.fmt(f),
             AnswerError::Probe(e) => e.fmt(f),
         }
@@ -199,7 +298,8 @@ impl Error for AnswerError {
         match self {
             AnswerError::Parse(e) => Some(e),
             AnswerError::Clock(e) => Some(e),
-            AnswerError::HiddenTiles => None,
+            AnswerError::HiddenTiles | AnswerError::NoGambitTables => None,
+            AnswerError::Gambit(e) => Some(e),
             AnswerError::Open(e) => Some(e.as_ref()),
             AnswerError::Probe(e) => Some(e),
         }
@@ -218,12 +318,22 @@ impl From<ProbeError> for AnswerError {
     }
 }
 
+impl From<gambit::ParseError> for AnswerError {
+    fn from(e: gambit::ParseError) -> AnswerError {
+        AnswerError::Gambit(e)
+    }
+}
+
 /// As [`parse`], with the half-move clock set to `clock` when given (else the text's, else 0).
+/// Without a rule set, an 8x8 board is an Animal Gambit position, which has no tables yet.
 pub fn parse_with_clock(
     text: &str,
     rules: Option<RuleSet>,
     clock: Option<u32>,
 ) -> Result<Position, AnswerError> {
+    if rules.is_none() && is_gambit_shape(text) {
+        return Err(AnswerError::NoGambitTables);
+    }
     let mut pos = parse(text, rules)?;
     pos.set_rule_clock(clock).map_err(AnswerError::Clock)?;
     Ok(pos)

@@ -31,7 +31,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the legal moves of positions.
+    /// List the legal moves of positions (Animal Gambit: every distinct turn, separated by
+    /// `, `).
     Moves(moves::Args),
     /// Generate tables (resumable: complete tables are kept).
     Gen(gen::Args),

@@ -2,7 +2,7 @@
 
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
-use jtb_probe::{Plies, Position, ProbeError, RuleSet, RuleValue, Tablebase, Value};
+use jtb_probe::{ClestoValue, Plies, Position, ProbeError, RuleSet, RuleValue, Tablebase, Value};
 use serde_json::json;
 
 use crate::{
@@ -61,8 +61,7 @@ struct Answer {
     rule_line: Option<Vec<String>>,
 }
 
-fn answer(tbs: &mut Tablebases, text: &str, args: &Args) -> Result<Answer, AnswerError> {
-    let pos = input::parse_with_clock(text, args.input.rules, args.clock)?;
+fn answer(tbs: &mut Tablebases, pos: Position, args: &Args) -> Result<Answer, AnswerError> {
     let tb = tbs.get(pos.rules())?;
     let value = tb.probe_dtm(&pos)?;
     let rule = tb.probe_rule(&pos)?;
@@ -146,10 +145,110 @@ fn print(text: &str, a: &Answer, json: bool) -> String {
     s
 }
 
+/// A Clesto position's answer (RULES.md 6): no draws, no clock; the best line stops where the
+/// unbanned side wins only by the ban.
+struct ClestoAnswer {
+    pos: Position,
+    value: ClestoValue,
+    best: Option<String>,
+    line: Option<Vec<String>>,
+    /// Whether the line stops at a position the ban alone decides.
+    line_stops_at_ban: bool,
+}
+
+fn clesto_answer(tb: &Tablebase, pos: Position, args: &Args) -> Result<ClestoAnswer, AnswerError> {
+    let value = tb.probe_clesto(&pos)?;
+    let best = tb.clesto_best_move(&pos)?.map(|(mv, _)| mv.to_string());
+    let (line, line_stops_at_ban) = if args.line {
+        let steps = tb.clesto_line(&pos)?;
+        let stops = match steps.last() {
+            Some(step) => step.value.is_some(),
+            None => value.dtm().is_none(),
+        };
+        let moves = steps.iter().map(|s| s.mv.to_string()).collect();
+        (Some(moves), stops)
+    } else {
+        (None, false)
+    };
+    Ok(ClestoAnswer {
+        pos,
+        value,
+        best,
+        line,
+        line_stops_at_ban,
+    })
+}
+
+fn print_clesto(text: &str, a: &ClestoAnswer, json: bool) -> String {
+    let exit = match a.value {
+        ClestoValue::BanWin { exit } | ClestoValue::BanLoss { exit } => exit,
+        ClestoValue::Plain(_) => None,
+    };
+    if json {
+        let mut obj = json!({
+            "position": text,
+            "rules": a.pos.rules().name(),
+            "wdl": a.value.wdl().name(),
+            "dtm": a.value.dtm(),
+            "category": a.value.category(),
+            "exit": exit,
+            "best": a.best,
+        });
+        if let Some(line) = &a.line {
+            obj["line"] = json!(line);
+            obj["line_stops_at_ban"] = json!(a.line_stops_at_ban);
+        }
+        return obj.to_string();
+    }
+    let mut s = format!("{text}\n{}rules: {}\n", board::draw(&a.pos), a.pos.rules());
+    let banned = jtb_probe::banned_side(jtb_probe::Material::of(&a.pos));
+    s += &match a.value {
+        ClestoValue::Plain(v) => format!(
+            "value: {} for {} to move, {} to the end\n",
+            v.wdl(),
+            a.pos.turn(),
+            Plies(v.dtm().unwrap_or(0))
+        ),
+        v => format!(
+            "value: {} for {} to move by the repetition ban ({}): {}\n",
+            v.wdl(),
+            a.pos.turn(),
+            v.category(),
+            match exit {
+                Some(e) => format!(
+                    "{banned}, the banned side, forces the game out of this material into a \
+                     position it wins in {}",
+                    Plies(e)
+                ),
+                None => format!(
+                    "{banned}, the banned side, can neither win nor repeat forever, so {} wins",
+                    banned.other()
+                ),
+            }
+        ),
+    };
+    if let Some(b) = &a.best {
+        s += &format!("best: {b}\n");
+    }
+    if let Some(line) = &a.line {
+        s += &format!("line: {}\n", line.join(" "));
+        if a.line_stops_at_ban {
+            s += "(the line stops where only the repetition ban decides)\n";
+        }
+    }
+    s
+}
+
 pub fn run(args: &Args) -> CliResult {
+    let rules = args.input.jungle_rules()?;
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
-        answer(&mut tbs, text, args).map(|a| print(text, &a, args.input.json))
+        let pos = input::parse_with_clock(text, rules, args.clock)?;
+        if pos.rules().has_hunger() {
+            let tb = tbs.get(pos.rules())?;
+            return clesto_answer(tb, pos, args).map(|a| print_clesto(text, &a, args.input.json));
+        }
+        answer(&mut tbs, pos, args).map(|a| print(text, &a, args.input.json))
     })?;
     Ok(all_good)
 }

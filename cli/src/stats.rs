@@ -5,7 +5,8 @@
 use std::{io::Write, path::Path};
 
 use jtb_probe::{
-    format::table_path, Kind, Material, RuleSet, SideStats, TableError, TableFile, Tablebase,
+    format::table_path, histogram, Kind, Layout, Material, RuleSet, SideHistogram, SideStats,
+    TableError, TableFile, Tablebase,
 };
 use serde_json::json;
 
@@ -18,13 +19,65 @@ pub struct Args {
     /// One JSON object per material and side to move.
     #[arg(long)]
     json: bool,
+    /// Also count the positions per distance, DTM and DTC (reads every entry of every table:
+    /// a minute or more for a large set).
+    #[arg(long)]
+    histogram: bool,
 }
 
-/// One material's statistics, Red to move first: what its DTM file and its DTC file say.
+/// Positions per distance of a material's DTM file, then its DTC file (Clesto: its ban file),
+/// each Red to move first ([`jtb_probe::histogram`]).
+pub type Histograms = [[SideHistogram; 2]; 2];
+
+/// Counts the positions per distance of `material`'s DTM and DTC files under `dir` (in Clesto
+/// its DTM and ban files).
+///
+/// # Errors
+/// The first of the two files that is missing, unreadable, damaged or of other rules.
+pub fn histograms(
+    dir: &Path,
+    rules: RuleSet,
+    material: Material,
+) -> Result<Histograms, TableError> {
+    let material = material.table_of(rules);
+    let layout = Layout::new(rules, material);
+    let count = |kind: Kind| {
+        let path = table_path(dir, rules, material, kind);
+        TableFile::open_expecting(&path, rules, material, kind)
+            .and_then(|file| histogram(&file, &layout))
+    };
+    Ok([count(Kind::Dtm)?, count(Kind::second(rules))?])
+}
+
+/// One side's histogram as JSON: `wins[d]` and `losses[d]` positions in `d` plies, and draws.
+#[must_use]
+pub fn histogram_json(h: &SideHistogram) -> serde_json::Value {
+    json!({"wins": h.wins, "losses": h.losses, "draws": h.draws})
+}
+
+/// Non-zero counts as `d:n`, for the text output.
+fn spread(counts: &[u64]) -> String {
+    let cells: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n != 0)
+        .map(|(d, n)| format!("{d}:{n}"))
+        .collect();
+    if cells.is_empty() {
+        "-".to_owned()
+    } else {
+        cells.join(" ")
+    }
+}
+
+/// One material's statistics, Red to move first: what its DTM file and its DTC file say (in
+/// Clesto its ban file: the positions the ban decides, and B's longest way out).
 pub struct MaterialStats {
-    /// The material, canonical orientation.
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The material, in the orientation that names its table.
     pub material: Material,
-    /// Per side to move: the DTM file's statistics and the DTC file's.
+    /// Per side to move: the DTM file's statistics and the DTC (or ban) file's.
     pub sides: [(SideStats, SideStats); 2],
 }
 
@@ -34,15 +87,16 @@ impl MaterialStats {
     /// # Errors
     /// The first of the two files that is missing, unreadable, damaged or of other rules.
     pub fn read(dir: &Path, rules: RuleSet, material: Material) -> Result<Self, TableError> {
-        let material = material.canonical();
+        let material = material.table_of(rules);
         let open = |kind: Kind| {
             let path = table_path(dir, rules, material, kind);
             TableFile::open_expecting(&path, rules, material, kind)
         };
-        let (dtm, dtc) = (open(Kind::Dtm)?, open(Kind::Dtc)?);
+        let (dtm, dtc) = (open(Kind::Dtm)?, open(Kind::second(rules))?);
         let [s0, s1] = dtm.header().stats.clone();
         let [r0, r1] = dtc.header().stats.clone();
         Ok(MaterialStats {
+            rules,
             material,
             sides: [(s0, r0), (s1, r1)],
         })
@@ -53,6 +107,17 @@ impl MaterialStats {
     pub fn json(&self) -> [serde_json::Value; 2] {
         let side = |name: &str, (s, r): &(SideStats, SideStats)| {
             let position = |p: &String| (!p.is_empty()).then(|| p.clone());
+            if self.rules.has_hunger() {
+                // Clesto: the DTM file's draws are the positions the ban decides.
+                return json!({
+                    "material": self.material.to_string(), "to_move": name, "wins": s.wins,
+                    "ban_wins": r.wins, "losses": s.losses, "ban_losses": r.losses,
+                    "longest_win": s.longest_win,
+                    "longest_win_position": position(&s.longest_win_position),
+                    "longest_exit": r.longest_win,
+                    "longest_exit_position": position(&r.longest_win_position),
+                });
+            }
             json!({
                 "material": self.material.to_string(), "to_move": name, "wins": s.wins,
                 "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,
@@ -69,7 +134,14 @@ impl MaterialStats {
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
     let tb = Tablebase::open(&args.set.tables.dir, args.set.rules)?;
-    if !args.json {
+    let clesto = args.set.rules.has_hunger();
+    if !args.json && clesto {
+        writeln!(
+            out,
+            "{:<10} {:<5} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}  longest win",
+            "material", "move", "wins", "ban wins", "losses", "ban losses", "longest", "max exit"
+        )?;
+    } else if !args.json {
         writeln!(
             out,
             "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  longest win",
@@ -94,13 +166,47 @@ pub fn run(args: &Args) -> CliResult {
                 continue;
             }
         };
+        let counted = if args.histogram {
+            match histograms(&args.set.tables.dir, args.set.rules, m) {
+                Ok(h) => Some(h),
+                Err(e) => {
+                    ok = false;
+                    eprintln!("{e}");
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
         if args.json {
-            for obj in stats.json() {
+            for (side, mut obj) in stats.json().into_iter().enumerate() {
+                if let Some([dtm, dtc]) = &counted {
+                    // The second file is DTC, or Clesto's ban file: named by its extension.
+                    let second = Kind::second(args.set.rules).extension();
+                    obj["histogram"] = json!({"dtm": histogram_json(&dtm[side]),
+                                              second: histogram_json(&dtc[side])});
+                }
                 writeln!(out, "{obj}")?;
             }
             continue;
         }
         for (side, (s, r)) in ["red", "blue"].iter().zip(&stats.sides) {
+            if clesto {
+                writeln!(
+                    out,
+                    "{:<10} {:<5} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}  {}",
+                    m.to_string(),
+                    side,
+                    s.wins,
+                    r.wins,
+                    s.losses,
+                    r.losses,
+                    s.longest_win,
+                    r.longest_win,
+                    s.longest_win_position
+                )?;
+                continue;
+            }
             writeln!(
                 out,
                 "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  {}",
@@ -115,6 +221,20 @@ pub fn run(args: &Args) -> CliResult {
                 r.longest_win,
                 s.longest_win_position
             )?;
+        }
+        if let Some(counted) = &counted {
+            let second = Kind::second(args.set.rules).extension().to_uppercase();
+            for (metric, h) in ["DTM", second.as_str()].iter().zip(counted) {
+                for (side, h) in ["red", "blue"].iter().zip(h) {
+                    let m = m.to_string();
+                    writeln!(out, "{m:<10} {side:<5} {metric} wins   {}", spread(&h.wins))?;
+                    writeln!(
+                        out,
+                        "{m:<10} {side:<5} {metric} losses {}",
+                        spread(&h.losses)
+                    )?;
+                }
+            }
         }
     }
     Ok(ok)

@@ -82,7 +82,7 @@ pub fn run(args: &Args) -> CliResult {
     let materials: Vec<Material> = if args.materials.is_empty() {
         Tablebase::open(&args.set.tables.dir, rules)?.materials()
     } else {
-        args.materials.iter().map(|m| m.canonical()).collect()
+        args.materials.iter().map(|m| m.table_of(rules)).collect()
     };
     if materials.is_empty() {
         return Err(VerifyError::NoTables(rules, args.set.tables.dir.clone()).into());
@@ -108,7 +108,7 @@ fn check_checksums(
     let mut intact = BTreeSet::new();
     for &m in materials {
         let mut good = true;
-        for kind in Kind::ALL {
+        for kind in Kind::of(rules) {
             let path = table_path(&args.set.tables.dir, rules, m, kind);
             let result =
                 TableFile::open_expecting(&path, rules, m, kind).and_then(|f| f.verify_checksum());
@@ -159,6 +159,12 @@ fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
         tables.insert(Arc::new(load(root, rules, needs)?));
     }
     let wdl_ok = check_wdl_file(out, root, rules, m, &table)?;
+    if rules.has_hunger() {
+        // Clesto's one-ply check looks its own table up too.
+        let table = Arc::new(table);
+        tables.insert(Arc::clone(&table));
+        return report_clesto(out, root, m, &table, &tables, wdl_ok);
+    }
     let mismatches = verify_table(&table, &tables, 10)?;
     for x in &mismatches {
         let (kind, what) = match x.check {
@@ -186,7 +192,39 @@ fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
     Ok(ok)
 }
 
-/// Every entry of the WDL file agrees with the DTM file's value.
+/// Checks every entry of the Clesto table `m` one ply deep and reports failures.
+fn report_clesto(
+    out: &mut impl Write,
+    root: &std::path::Path,
+    m: Material,
+    table: &jtb_gen::Solved,
+    tables: &SubTables,
+    wdl_ok: bool,
+) -> CliResult {
+    let mismatches = jtb_gen::clesto::verify(table, tables, 10)?;
+    for x in &mismatches {
+        writeln!(
+            out,
+            "FAIL {}: {}: stored {}, its moves give {}",
+            table_path(root, RuleSet::Clesto, m, Kind::Ban).display(),
+            x.position,
+            x.stored,
+            x.computed
+        )?;
+    }
+    let ok = mismatches.is_empty() && wdl_ok;
+    if ok {
+        writeln!(
+            out,
+            "ok   {m}: {} entries agree with their moves (plain values and the ban's)",
+            table.codes.len()
+        )?;
+    }
+    Ok(ok)
+}
+
+/// Every entry of the WDL file agrees with the DTM file's value (in Clesto, with the value of
+/// both files, the ban's included).
 fn check_wdl_file(
     out: &mut impl Write,
     root: &std::path::Path,

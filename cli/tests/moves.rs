@@ -129,3 +129,160 @@ fn numbers_out_of_range_are_refused_by_the_parser() {
         assert!(err.contains("invalid value"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn clesto_moves_show_their_starvations() {
+    // The red cat a1 is hungry for the blue rat a2: stepping away starves it.
+    let o = jtb(
+        &[
+            "moves",
+            "--rules",
+            "clesto",
+            "7/7/7/7/7/7/7/r6/C5E r",
+            "7/7/R6/7/3L3/7/7/6e/7 r h:a7",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "a1a2 a1b1(starves:Cb1) g1f1(starves:Ca1) g1g2(starves:Ca1)"
+    );
+    assert!(
+        lines[1].split(' ').all(|m| m.contains("(starves:R")),
+        "{}",
+        lines[1]
+    );
+    let o = jtb(
+        &[
+            "moves",
+            "--json",
+            "--rules",
+            "clesto",
+            "7/7/7/7/7/7/7/r6/C5E r",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        v["moves"],
+        serde_json::json!(["a1a2", "a1b1", "g1f1", "g1g2"])
+    );
+    assert_eq!(
+        v["starvations"][0],
+        serde_json::json!({"move": "a1b1", "starves": ["Cb1"]})
+    );
+    // A hungry set outside Clesto, and a clock in Clesto, are bad lines.
+    let o = jtb(&["moves", "7/7/7/7/7/7/7/r6/C5E r h:a1"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("has no hunger"), "{}", stdout(&o));
+    let o = jtb(
+        &["moves", "--rules", "clesto", "7/7/7/7/7/7/7/r6/C5E r 0 1"],
+        "",
+    );
+    assert!(stdout(&o).contains("has no clock"), "{}", stdout(&o));
+}
+
+#[test]
+fn animal_gambit_turns_sorted_and_comma_separated() {
+    // A lone rabbit each side: 22 turns (counted by hand in probe/tests/gambit_rules.rs).
+    let text = "8/3r4/8/8/8/8/4R3/8 g";
+    let o = jtb(&["moves", "--rules", "animal-gambit", "--json", text], "");
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["position"], text);
+    let moves: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(moves.len(), 22);
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(moves, sorted);
+    assert_eq!(moves[0], "Re2e");
+    assert!(moves.contains(&"Re2e Rf2n Rf3x".to_owned()));
+    // Plain output: the same turns on one line, separated by `, `; an 8x8 board needs no
+    // --rules.
+    let o = jtb(&["moves", text], "");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), format!("{}\n", moves.join(", ")));
+}
+
+#[test]
+fn animal_gambit_pushes_pulls_and_removals() {
+    let o = jtb(
+        &["moves", "--rules", "animal-gambit", "--json", "-"],
+        "8/8/8/8/8/3r4/3E4/7R g\n",
+    );
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    for t in ["rd3w rc3x Ed2n", "rd3e Ed2n", "Ed2e rd3s", "Rh1n"] {
+        assert!(moves.contains(&serde_json::json!(t)), "{t}");
+    }
+}
+
+#[test]
+fn animal_gambit_bad_positions_are_errors_naming_the_problem() {
+    for (text, expected) in [
+        ("7/7/7/7/7/7/7/3R3/2e4 b", "Jungle (7x9) board"),
+        ("8/3r4/8/8/8/8/4R3/8 g 0", "unexpected `0`"),
+        ("8/3r4/8/8/8/8/4R3/8 r", "bad side to move `r`"),
+        ("8/3r4/8/8/8/8/4L3/8 g", "unknown letter `L`"),
+        ("8/3r4/8/8/8/8/RRRRRRRR/RH6 g", "9 rabbits of gold"),
+        ("8/3r4/8/8/8/2R5/8/8 g", "gold rabbit on trap c3"),
+        (
+            "R7/3r4/8/8/8/8/8/8 s",
+            "gold rabbit on a8 stands on its goal rank",
+        ),
+        ("8/3e4/8/8/8/8/4R3/8 g", "silver has no rabbit"),
+    ] {
+        let o = jtb(&["moves", "--rules", "animal-gambit", text], "");
+        assert_eq!(o.status.code(), Some(1), "{text}");
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("error: ") && out.contains(expected),
+            "{text}: {out}"
+        );
+    }
+    // And an Animal Gambit position under a Jungle rule set.
+    let o = jtb(
+        &["moves", "--rules", "mistboard", "8/3r4/8/8/8/8/4R3/8 g"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("rule set mistboard plays on 9 ranks"));
+}
+
+#[test]
+fn animal_gambit_has_no_tables_yet() {
+    let text = "8/3r4/8/8/8/8/4R3/8 g";
+    for args in [
+        &["probe", "--rules", "animal-gambit", text][..],
+        &["adjudicate", "--rules", "animal-gambit", text],
+        &["gen", "--rules", "animal-gambit"],
+        &["plan", "--rules", "animal-gambit"],
+        &["stats", "--rules", "animal-gambit"],
+        &["verify", "--rules", "animal-gambit"],
+    ] {
+        let o = jtb(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("Animal Gambit tables are not available yet"),
+            "{args:?}: {err}"
+        );
+    }
+    // Without --rules an 8x8 board is Animal Gambit too: refused per line.
+    let o = jtb(&["probe", text], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("Animal Gambit tables are not available yet"));
+    // The unknown-rule-set message names it.
+    let o = jtb(&["moves", "--rules", "arimaa", text], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("clesto, animal-gambit"));
+}

@@ -28,14 +28,24 @@ fn name_of(v: Value) -> &'static str {
     v.wdl().name()
 }
 
+fn kind_name(kind: MoveKind) -> &'static str {
+    match kind {
+        MoveKind::Quiet => "quiet",
+        MoveKind::DenEntry => "den-entry",
+        MoveKind::Capture => "capture",
+        MoveKind::Trade => "trade",
+    }
+}
+
 /// The answer expected for the position after `mv` (or the end of the game it brings).
 fn expected_move(tb: &Tablebase, pos: &Position, mv: Move) -> Json {
     let capture = matches!(pos.move_kind(mv), Some(MoveKind::Capture | MoveKind::Trade));
+    let kind = kind_name(pos.move_kind(mv).unwrap());
     match pos.play(mv).unwrap() {
         Outcome::Over { result, reason } => {
             let after = result.flipped();
             let dtm = (after != jtb_probe::Wdl::Draw).then_some(0);
-            json!({"move": mv.to_string(), "position": null, "capture": capture,
+            json!({"move": mv.to_string(), "position": null, "capture": capture, "kind": kind,
                    "end": reason.to_string(), "wdl": after.name(), "dtm": dtm, "dtc": dtm,
                    "category": after.name(), "clock": null, "rule_wdl": after.name()})
         }
@@ -43,7 +53,7 @@ fn expected_move(tb: &Tablebase, pos: &Position, mv: Move) -> Json {
             let v = tb.probe_dtm(&next).unwrap();
             let r = tb.probe_rule(&next).unwrap();
             json!({"move": mv.to_string(), "position": next.to_string(), "capture": capture,
-                   "end": null, "wdl": name_of(v), "dtm": v.dtm(), "dtc": r.dtc.dtm(),
+                   "kind": kind, "end": null, "wdl": name_of(v), "dtm": v.dtm(), "dtc": r.dtc.dtm(),
                    "category": r.category.name(), "clock": r.clock, "rule_wdl": r.wdl.name()})
         }
     }
@@ -59,10 +69,15 @@ fn check_answer(tb: &Tablebase, pos: &Position, answer: &Json) {
         Value::Draw => None,
         _ => tb.best_move(pos).unwrap().map(|m| m.mv.to_string()),
     };
+    // The best move under the clock rule, none in a rule draw (as `best` in a draw).
+    let rule_best = match rule.wdl {
+        jtb_probe::Wdl::Draw => None,
+        _ => tb.rule_best_move(pos).unwrap().map(|m| m.mv.to_string()),
+    };
     let expected = json!({
         "position": pos.to_string(), "rules": pos.rules().name(), "wdl": name_of(value),
         "dtm": value.dtm(), "best": best, "dtc": rule.dtc.dtm(), "category": rule.category.name(),
-        "clock": rule.clock, "rule_wdl": rule.wdl.name(),
+        "clock": rule.clock, "rule_wdl": rule.wdl.name(), "rule_best": rule_best,
     });
     for (k, v) in expected.as_object().unwrap() {
         assert_eq!(&answer[k], v, "{k} of {pos}");
@@ -192,6 +207,30 @@ fn fields_mean_what_jtb_probe_says() {
     }
 }
 
+/// The steps of a line of `moves` played from `pos`, as the API writes them.
+fn expected_steps(tb: &Tablebase, pos: &Position, moves: &[Move]) -> Vec<Json> {
+    let mut current = pos.clone();
+    let mut out = Vec::new();
+    for &mv in moves {
+        let kind = kind_name(current.move_kind(mv).unwrap());
+        match current.play(mv).unwrap() {
+            Outcome::Over { reason, .. } => out.push(json!({
+                "move": mv.to_string(), "kind": kind, "end": reason.to_string(),
+                "position": null, "clock": null, "wdl": null, "dtm": null, "rule_wdl": null,
+                "dtc": null})),
+            Outcome::Ongoing(next) => {
+                let (v, r) = (tb.probe_dtm(&next).unwrap(), tb.probe_rule(&next).unwrap());
+                out.push(json!({
+                    "move": mv.to_string(), "kind": kind, "end": null,
+                    "position": next.to_string(), "clock": r.clock, "wdl": name_of(v),
+                    "dtm": v.dtm(), "rule_wdl": r.wdl.name(), "dtc": r.dtc.dtm()}));
+                current = next;
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn lines_and_moves_agree_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
@@ -207,32 +246,25 @@ fn lines_and_moves_agree_with_the_library() {
             let a = conn
                 .get(&probe_url("mistboard", "/line", &pos.to_string()))
                 .json();
-            // The line's positions carry the clock as the line is played from `pos`.
-            let mut current = pos.clone();
-            let plain: Vec<Json> = tb
-                .line(&pos)
+            // The lines' positions carry the clock as the line is played from `pos`, and each
+            // step both its values.
+            let plain: Vec<Move> = tb.line(&pos).unwrap().iter().map(|s| s.mv).collect();
+            let rule: Vec<Move> = tb.rule_line(&pos).unwrap().iter().map(|s| s.mv).collect();
+            assert_eq!(a["line"], json!(expected_steps(&tb, &pos, &plain)), "{pos}");
+            assert_eq!(
+                a["rule_line"],
+                json!(expected_steps(&tb, &pos, &rule)),
+                "{pos}"
+            );
+            // The plain line's values are the library's.
+            for (step, lib) in a["line"]
+                .as_array()
                 .unwrap()
                 .iter()
-                .map(|s| {
-                    let after = match current.play(s.mv).unwrap() {
-                        Outcome::Ongoing(next) => Some(next),
-                        Outcome::Over { .. } => None,
-                    };
-                    assert_eq!(after.as_ref().map(Position::without_clocks), s.position);
-                    if let Some(next) = &after {
-                        current = next.clone();
-                    }
-                    json!({"move": s.mv.to_string(), "position": after.map(|p| p.to_string()),
-                           "wdl": s.value.map(name_of), "dtm": s.value.and_then(Value::dtm)})
-                })
-                .collect();
-            let rule: Vec<Json> = tb.rule_line(&pos).unwrap().iter().map(|s| {
-                json!({"move": s.mv.to_string(), "position": s.position.as_ref().map(ToString::to_string),
-                       "clock": s.value.map(|v| v.clock), "rule_wdl": s.value.map(|v| v.wdl.name()),
-                       "dtc": s.value.and_then(|v| v.dtc.dtm())})
-            }).collect();
-            assert_eq!(a["line"], json!(plain), "{pos}");
-            assert_eq!(a["rule_line"], json!(rule), "{pos}");
+                .zip(tb.line(&pos).unwrap())
+            {
+                assert_eq!(step["dtm"], json!(lib.value.and_then(Value::dtm)));
+            }
             assert_eq!(a["clock"], clock);
             let m = conn
                 .get(&probe_url("mistboard", "/moves", &pos.to_string()))
@@ -268,8 +300,8 @@ fn stats_agree_with_jtb_stats() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     for (material, canonical, depends) in [
-        ("LRvE", "LRvE", vec!["EvL", "EvR"]),
-        ("EvLR", "LRvE", vec!["EvL", "EvR"]),
+        // Where captures lead, in the orientation asked: Red keeps its colour.
+        ("LRvE", "LRvE", vec!["LvE", "RvE"]),
         ("EvR", "EvR", vec![]),
     ] {
         let r = conn.get(&format!("/api/v1/mistboard/stats/{material}"));
@@ -280,7 +312,10 @@ fn stats_agree_with_jtb_stats() {
             s["stats"].as_array().unwrap().iter().collect::<Vec<_>>(),
             expected
         );
-        assert_eq!(s["material"], canonical);
+        assert_eq!(
+            (&s["material"], &s["table"], &s["flipped"]),
+            (&json!(canonical), &json!(canonical), &json!(false))
+        );
         let mut listed: Vec<&str> = s["depends_on"]
             .as_array()
             .unwrap()
@@ -291,12 +326,194 @@ fn stats_agree_with_jtb_stats() {
         assert_eq!(listed, depends);
     }
     let index = conn.get("/api/v1").json();
+    let set = &index["rule_sets"][0];
     assert_eq!(
-        index["rule_sets"][0],
-        json!({"rules": "mistboard", "tables": 3, "max_pieces": 3, "error": null})
+        (
+            &set["rules"],
+            &set["tables"],
+            &set["max_pieces"],
+            &set["error"]
+        ),
+        (&json!("mistboard"), &json!(3), &json!(3), &Json::Null)
+    );
+    // The board as data: the page draws any rule set's board from it.
+    let board = &set["board"];
+    assert_eq!((&board["width"], &board["height"]), (&json!(7), &json!(9)));
+    assert_eq!(board["water"].as_array().unwrap().len(), 12);
+    assert_eq!(
+        board["red"],
+        json!({"den": "d1", "traps": ["c1", "e1", "d2"]})
+    );
+    assert_eq!(
+        board["blue"],
+        json!({"den": "d9", "traps": ["d8", "c9", "e9"]})
+    );
+    assert_eq!(board["clock_limit"], 100);
+    let flip = &index["rule_sets"][3]["board"];
+    assert_eq!(
+        flip,
+        &json!({"width": 4, "height": 4, "water": [], "red": {"den": null, "traps": []},
+                "blue": {"den": null, "traps": []}, "clock_limit": 40})
     );
     let materials = conn.get("/api/v1/mistboard/materials").json();
     assert_eq!(materials["materials"], json!(["EvL", "EvR", "LRvE"]));
+    // The material index: each table's counts and longest wins, as `jtb stats`.
+    for (entry, name) in materials["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(["EvL", "EvR", "LRvE"])
+    {
+        assert_eq!(entry["material"], name);
+        let rows: Vec<&Json> = cli.iter().filter(|o| o["material"] == name).collect();
+        for side in 0..2 {
+            for k in [
+                "wins",
+                "draws",
+                "losses",
+                "longest_win",
+                "longest_win_position",
+            ] {
+                assert_eq!(entry[k][side], rows[side][k], "{k} of {name}");
+            }
+        }
+        assert_eq!(entry["pieces"], name.len() - 1);
+    }
+}
+
+/// A material asked with the colours the other way round (`EvLR`: Blue has the lion and the
+/// rat) answers in that orientation: its Red row is the table's Blue row with the colours
+/// swapped, the longest wins are positions where Red has the elephant, and `table` names the
+/// stored table.
+#[test]
+fn stats_answer_in_the_orientation_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let stored = get(server.addr, "/api/v1/mistboard/stats/LRvE").json();
+    let asked = get(server.addr, "/api/v1/mistboard/stats/EvLR").json();
+    assert_eq!(
+        (&asked["material"], &asked["table"], &asked["flipped"]),
+        (&json!("EvLR"), &json!("LRvE"), &json!(true))
+    );
+    for (side, to_move) in [(0, "red"), (1, "blue")] {
+        let theirs = &stored["stats"][1 - side];
+        let mine = &asked["stats"][side];
+        assert_eq!(mine["to_move"], to_move);
+        assert_eq!(mine["material"], "EvLR");
+        for k in [
+            "wins",
+            "draws",
+            "losses",
+            "longest_win",
+            "cursed_wins",
+            "longest_dtc",
+        ] {
+            assert_eq!(mine[k], theirs[k], "{k} of {to_move}");
+        }
+        for k in ["longest_win_position", "longest_dtc_position"] {
+            let Some(text) = theirs[k].as_str() else {
+                assert!(mine[k].is_null());
+                continue;
+            };
+            let flipped: Position = text.parse::<Position>().unwrap().color_flipped();
+            assert_eq!(mine[k], flipped.to_string(), "{k}");
+            // Red has the elephant in the position shown for EvLR.
+            let pos: Position = mine[k].as_str().unwrap().parse().unwrap();
+            assert_eq!(jtb_probe::Material::of(&pos).to_string(), "EvLR");
+        }
+        assert_eq!(
+            asked["histogram"]["dtm"][side]["wins"],
+            stored["histogram"]["dtm"][1 - side]["wins"]
+        );
+    }
+    let mut deps: Vec<&str> = asked["depends_on"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    deps.sort_unstable();
+    assert_eq!(deps, ["EvL", "EvR"]);
+}
+
+/// The histograms count every legal position (before symmetry) per distance, as the headers'
+/// statistics do: their totals are the win, draw and loss counts, the longest win is the last
+/// distance with a win, and they agree with probing every position of a small table.
+#[test]
+fn histograms_count_every_position_by_its_distance() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    for material in ["LRvE", "EvL", "EvR"] {
+        let s = get(server.addr, &format!("/api/v1/mistboard/stats/{material}")).json();
+        for side in 0..2 {
+            let st = &s["stats"][side];
+            let h = &s["histogram"]["dtm"][side];
+            let sum = |k: &str| -> u64 {
+                h[k].as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_u64().unwrap())
+                    .sum()
+            };
+            assert_eq!(sum("wins"), st["wins"].as_u64().unwrap(), "{material}");
+            assert_eq!(sum("losses"), st["losses"].as_u64().unwrap(), "{material}");
+            assert_eq!(h["draws"], st["draws"], "{material}");
+            let wins = h["wins"].as_array().unwrap();
+            let longest = wins
+                .iter()
+                .rposition(|n| n.as_u64() != Some(0))
+                .unwrap_or(0);
+            assert_eq!(json!(longest), st["longest_win"], "{material}");
+            let d = &s["histogram"]["dtc"][side];
+            let total = |h: &Json| -> u64 {
+                ["wins", "losses"]
+                    .iter()
+                    .flat_map(|k| h[k].as_array().unwrap())
+                    .map(|n| n.as_u64().unwrap())
+                    .sum::<u64>()
+                    + h["draws"].as_u64().unwrap()
+            };
+            assert_eq!(total(d), total(h), "{material}");
+        }
+    }
+    // EvR by brute force: every placement of the two pieces, each side to move.
+    let mut counts = [
+        std::collections::BTreeMap::<Value, u64>::new(),
+        Default::default(),
+    ];
+    let squares: Vec<_> = RuleSet::Mistboard.board().squares().collect();
+    for (side, turn) in [jtb_probe::Color::Red, jtb_probe::Color::Blue]
+        .into_iter()
+        .enumerate()
+    {
+        for &a in &squares {
+            for &b in &squares {
+                let placed = [
+                    (Piece::from_letter('E').unwrap(), a),
+                    (Piece::from_letter('r').unwrap(), b),
+                ];
+                let Ok(pos) = Position::from_pieces(RuleSet::Mistboard, turn, placed) else {
+                    continue;
+                };
+                *counts[side].entry(tb.probe_dtm(&pos).unwrap()).or_default() += 1;
+            }
+        }
+    }
+    let s = get(server.addr, "/api/v1/mistboard/stats/EvR").json();
+    for side in 0..2 {
+        let h = &s["histogram"]["dtm"][side];
+        for (value, n) in &counts[side] {
+            let found = match value {
+                Value::Win(d) => &h["wins"][usize::from(*d)],
+                Value::Loss(d) => &h["losses"][usize::from(*d)],
+                Value::Draw => &h["draws"],
+            };
+            assert_eq!(found, &json!(n), "{value:?}");
+        }
+    }
 }
 
 /// One animal each in the flip game: the built-in check answers without any table, and agrees
@@ -359,108 +576,240 @@ fn flip_one_each_needs_no_tables() {
 /// A position the tables of these tests answer.
 const OK: &str = "7/7/7/7/7/7/2L4/1e5/R6 r";
 
-/// Requests that must fail: the target, its status, and words of its error.
-fn error_cases() -> Vec<(String, u16, &'static str)> {
+/// Requests that must fail: the target, its status, its code, and words of its error.
+fn error_cases() -> Vec<(String, u16, &'static str, &'static str)> {
     let p = |rules: &str, path: &str, text: &str| probe_url(rules, path, text);
     let ok = |extra: &str| probe_url("mistboard", "", OK) + extra;
     let stats = |m: &str| format!("/api/v1/mistboard/stats/{m}");
     let long = "7/".repeat(200) + " r";
+    let missing_lrvt = "missing table LRvT: mistboard/LRvT.dtm is not there (make it with \
+                        `jtb gen --rules mistboard --material LRvT`)";
     vec![
-        (p("mistboard", "", "7/7/7 r"), 400, "ranks"),
+        (p("mistboard", "", "7/7/7 r"), 400, "bad-position", "ranks"),
+        (
+            p("mistboard", "", "hello"),
+            400,
+            "bad-position",
+            "bad position",
+        ),
         (
             p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/X6 r"),
             400,
+            "bad-position",
             "bad position",
         ),
         (
             p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/R6 x"),
             400,
+            "bad-position",
             "bad position",
         ),
         (
             p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/R6 r 101"),
             400,
+            "bad-clock",
             "above the limit",
         ),
-        (ok("&clock=101"), 400, "above the limit"),
-        (ok("&clock=-1"), 400, "clock"),
-        (ok("&clock=99999999999"), 400, "clock"),
-        (ok("&position=x"), 400, "duplicate"),
+        (ok("&clock=101"), 400, "bad-clock", "above the limit"),
+        (
+            ok("&clock=-1"),
+            400,
+            "bad-clock",
+            "clock `-1` is not a number of half-moves (0 to 100 for mistboard)",
+        ),
+        (
+            ok("&clock=x"),
+            400,
+            "bad-clock",
+            "clock `x` is not a number",
+        ),
+        (ok("&clock="), 400, "bad-clock", "clock `` is not a number"),
+        (
+            ok("&clock=99999999999"),
+            400,
+            "bad-clock",
+            "clock 99999999999 is above the limit of 100",
+        ),
+        (
+            ok("&position=x"),
+            400,
+            "bad-query",
+            "`position` given twice",
+        ),
+        (
+            ok("&clock=1&clock=2"),
+            400,
+            "bad-query",
+            "`clock` given twice",
+        ),
         (
             p("flip4x4", "", "4/4/4/c2L r") + "&clock=41",
             400,
+            "bad-clock",
             "above the limit",
         ),
         (
             "/api/v1/mistboard".into(),
             400,
+            "bad-query",
             "missing query parameter `position`",
         ),
-        ("/api/v1/mistboard?position=%FF%FE".into(), 400, "not UTF-8"),
-        (p("mistboard", "", &long), 400, "at most"),
-        (p("mistboard", "", "7/7/7/7/7/7/7/7/R6 r"), 400, "game over"),
-        (p("flip4x4", "", "4/4/1?2/L2e r"), 400, "face-down"),
-        (p("mistboard", "", "4/4/4/c2L r"), 400, "ranks"),
-        (p("leiden", "", OK), 404, "no tables in leiden"),
-        (p("chess", "", OK), 404, "unknown rule set"),
-        (p("..%2F..%2Fetc%2Fpasswd", "", OK), 404, "unknown rule set"),
-        (p("%2e%2e", "/line", OK), 404, "unknown rule set"),
+        (
+            "/api/v1/mistboard?position=%FF%FE".into(),
+            400,
+            "bad-query",
+            "not UTF-8",
+        ),
+        (p("mistboard", "", &long), 400, "bad-query", "at most"),
+        (
+            p("mistboard", "", "7/7/7/7/7/7/7/7/R6 r"),
+            400,
+            "game-over",
+            "game over",
+        ),
+        (
+            p("flip4x4", "", "4/4/1?2/L2e r"),
+            400,
+            "hidden-tiles",
+            "face-down",
+        ),
+        (
+            p("mistboard", "", "4/4/4/c2L r"),
+            400,
+            "bad-position",
+            "ranks",
+        ),
+        (
+            p("leiden", "", OK),
+            404,
+            "missing-table",
+            "missing table LRvE: leiden/LRvE.dtm is not there (make it with `jtb gen --rules \
+             leiden --material LRvE`)",
+        ),
+        (p("chess", "", OK), 404, "unknown-rules", "unknown rule set"),
+        (
+            p("..%2F..%2Fetc%2Fpasswd", "", OK),
+            404,
+            "unknown-rules",
+            "unknown rule set",
+        ),
+        (
+            p("%2e%2e", "/line", OK),
+            404,
+            "unknown-rules",
+            "unknown rule set",
+        ),
         (
             p("mistboard", "", "7/7/7/7/7/7/2L4/1e5/RT5 r"),
             404,
-            "more than the tables cover",
+            "missing-table",
+            "missing table LTRvE: mistboard/LTRvE.dtm is not there (make it with `jtb gen \
+             --rules mistboard --material LTRvE`)",
         ),
         (
             p("mistboard", "", "7/7/7/7/7/7/2L4/1t5/R6 r"),
             404,
-            "missing table LRvT (mistboard/LRvT.dtm",
+            "missing-table",
+            missing_lrvt,
         ),
         (
             p("mistboard", "/line", "7/7/7/7/7/7/2L4/1t5/R6 r"),
             404,
-            "missing table LRvT",
+            "missing-table",
+            missing_lrvt,
         ),
-        (stats("LTvE"), 404, "missing table LTvE: mistboard/LTvE.dtm"),
-        (stats("ELTPWDCvRE"), 404, "at most"),
-        (stats("..%2F..%2Fetc%2Fpasswd"), 400, "bad material"),
-        (stats("LLvE"), 400, "bad material"),
-        (stats("LvE.dtm"), 400, "bad material"),
-        (stats(&"L".repeat(1000)), 400, "at most"),
+        (
+            stats("LTvE"),
+            404,
+            "missing-table",
+            "missing table LTvE: mistboard/LTvE.dtm is not there (make it with `jtb gen \
+             --rules mistboard --material LTvE`)",
+        ),
+        (stats("ELTPWDCvRE"), 404, "missing-table", "at most"),
+        (
+            stats("..%2F..%2Fetc%2Fpasswd"),
+            400,
+            "bad-material",
+            "bad material",
+        ),
+        (stats("LLvE"), 400, "bad-material", "bad material"),
+        (stats("LvE.dtm"), 400, "bad-material", "bad material"),
+        (stats(&"L".repeat(1000)), 400, "bad-material", "at most"),
         (
             "/api/v1/leiden/stats/LRvE".into(),
             404,
-            "no tables in leiden",
+            "missing-table",
+            "no tables for rule set leiden: leiden/ is not there (make them with `jtb gen \
+             --rules leiden`)",
         ),
         (
             "/api/v1/leiden/materials".into(),
             404,
-            "no tables in leiden",
+            "missing-table",
+            "no tables for rule set leiden",
         ),
-        ("/api/v1/../../etc/passwd".into(), 404, "no such page"),
-        ("/assets/../../Cargo.toml".into(), 404, "no such"),
-        ("/assets/app.js.map".into(), 404, "no such asset"),
-        ("/etc/passwd".into(), 404, "no such page"),
-        ("/api/v1/%FF?position=x".into(), 400, "UTF-8"),
-        (stats("%FF"), 400, "UTF-8"),
-        ("/assets/%FF".into(), 400, "UTF-8"),
+        (
+            "/api/v1/../../etc/passwd".into(),
+            404,
+            "not-found",
+            "no such page",
+        ),
+        (
+            "/assets/../../Cargo.toml".into(),
+            404,
+            "not-found",
+            "no such",
+        ),
+        (
+            "/assets/app.js.map".into(),
+            404,
+            "not-found",
+            "no such asset",
+        ),
+        ("/etc/passwd".into(), 404, "not-found", "no such page"),
+        (
+            "/api/v1/%FF?position=x".into(),
+            400,
+            "bad-query",
+            "the path is not UTF-8",
+        ),
+        (stats("%FF"), 400, "bad-query", "the path is not UTF-8"),
+        (
+            "/assets/%FF".into(),
+            400,
+            "bad-query",
+            "the path is not UTF-8",
+        ),
     ]
 }
 
-/// Each error answers JSON `{"error": ...}` with its status: 400 for bad input, 404 for what is
-/// not there, 405 for other methods; never 500.
+/// Each error answers JSON `{"error": ..., "code": ...}` with its status: 400 for bad input,
+/// 404 for what is not there, 405 for other methods; never 500. The messages are the
+/// project's: no framework's text, no operating system's error.
 #[test]
 fn errors_have_their_status() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
     let mut conn = Conn::open(server.addr);
-    for (url, status, says) in &error_cases() {
+    for (url, status, code, says) in &error_cases() {
         let r = conn.get(url);
         let body = String::from_utf8_lossy(&r.body).into_owned();
         assert_eq!(r.status, *status, "{url}: {body}");
         assert_eq!(r.header("content-type"), Some("application/json"), "{url}");
-        let error = r.json()["error"].as_str().unwrap().to_owned();
+        let answer = r.json();
+        let error = answer["error"].as_str().unwrap().to_owned();
         assert!(error.contains(says), "{url}: {error}");
+        assert_eq!(answer["code"], *code, "{url}: {error}");
+        for framework in [
+            "deserialize",
+            "Failed",
+            "Invalid URL",
+            "os error",
+            "No such file",
+        ] {
+            assert!(!error.contains(framework), "{url}: {error}");
+        }
         // No answer tells where the server keeps its tables.
         let root = dir.path().to_str().unwrap();
         assert!(!error.contains(root), "{url}: {error}");
@@ -469,6 +818,51 @@ fn errors_have_their_status() {
     let post = conn.send(post.as_bytes());
     assert_eq!(post.status, 405);
     assert!(post.json()["error"].as_str().unwrap().contains("GET"));
+}
+
+/// Tables generated while the server runs are served on the first request that needs them,
+/// and a rule set whose directory appears later gets its tables too.
+#[test]
+fn tables_generated_while_serving_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), "mistboard", &["EvR"]);
+    let server = Server::start(dir.path());
+    let text = "7/7/7/7/7/7/2L4/1e5/R6 r";
+    let before = get(server.addr, &probe_url("mistboard", "", text));
+    assert_eq!(before.status, 404);
+    assert!(before.json()["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("missing table LRvE: mistboard/LRvE.dtm is not there"));
+    let leiden = get(
+        server.addr,
+        &probe_url("leiden", "", "7/7/7/7/7/7/7/1e5/R6 r"),
+    );
+    assert_eq!(leiden.status, 404);
+    gen(dir.path(), "mistboard", &["LRvE"]);
+    gen(dir.path(), "leiden", &["EvR"]);
+    let after = get(server.addr, &probe_url("mistboard", "", text));
+    assert_eq!(
+        after.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&after.body)
+    );
+    assert_eq!(after.json()["dtm"], 35);
+    let leiden = get(
+        server.addr,
+        &probe_url("leiden", "", "7/7/7/7/7/7/7/1e5/R6 r"),
+    );
+    assert_eq!(
+        leiden.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&leiden.body)
+    );
+    let stats = get(server.addr, "/api/v1/mistboard/stats/LRvE");
+    assert_eq!(stats.status, 200);
+    let materials = get(server.addr, "/api/v1/mistboard/materials").json();
+    assert_eq!(materials["materials"], json!(["EvL", "EvR", "LRvE"]));
 }
 
 #[test]
@@ -613,4 +1007,72 @@ fn concurrent_clients_get_right_answers() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     assert!(answers.windows(2).all(|w| w[0] == w[1]));
+}
+
+/// With face-down tiles the flip game's revealed pieces still move and the tiles can be
+/// flipped: `/moves` lists both (no positions after them: a flip's result is not known), and
+/// the probe says why there are no values.
+#[test]
+fn face_down_tiles_have_moves_and_flips() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let text = "?3/4/4/c2L r";
+    let m = get(server.addr, &probe_url("flip4x4", "/moves", text)).json();
+    let moves: Vec<&str> = m["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    // The lion on d1 steps to c1 or d2; Blue's cat is not Red's to move.
+    assert_eq!(moves, ["d1c1", "d1d2"]);
+    assert!(m["moves"][0]["position"].is_null());
+    assert_eq!(m["flips"], json!(["a4"]));
+    // A tile blocks: the lion next to it cannot step onto it.
+    let m = get(server.addr, &probe_url("flip4x4", "/moves", "4/4/3?/c2L r")).json();
+    assert_eq!(
+        m["moves"],
+        json!([{"move": "d1c1", "position": null, "capture": false,
+                                   "kind": "quiet", "end": null}])
+    );
+    assert_eq!(m["flips"], json!(["d2"]));
+    let p = get(server.addr, &probe_url("flip4x4", "", text));
+    assert_eq!(p.status, 400);
+    assert_eq!(p.json()["code"], "hidden-tiles");
+    // A revealed position: the moves with the positions after them, no flips.
+    let m = get(server.addr, &probe_url("flip4x4", "/moves", "4/4/4/c2L r")).json();
+    assert_eq!(m["flips"], json!([]));
+    assert_eq!(m["moves"][0]["position"], "4/4/4/c1L1 b 1");
+}
+
+/// A move that ends the game says how (`kind`, `end`) and counts as a win at once.
+#[test]
+fn game_ending_moves_say_how() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    // The lion on d8 next to Blue's den d9.
+    let a = get(
+        server.addr,
+        &probe_url("mistboard", "", "7/3L3/7/7/7/7/7/7/R5e r"),
+    )
+    .json();
+    let den = a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "d8d9")
+        .unwrap();
+    assert_eq!(
+        (&den["kind"], &den["end"], &den["position"], &den["wdl"]),
+        (
+            &json!("den-entry"),
+            &json!("den entry"),
+            &Json::Null,
+            &json!("loss")
+        )
+    );
+    assert_eq!(a["best"], "d8d9");
+    assert_eq!(a["rule_best"], "d8d9");
 }

@@ -26,6 +26,8 @@ struct Browser {
     ws: WebSocket<TcpStream>,
     session: String,
     next_id: u64,
+    /// Errors the page logged (exceptions, `console.error`, the renderer's complaints).
+    errors: Vec<String>,
     _profile: tempfile::TempDir,
 }
 
@@ -71,6 +73,7 @@ impl Browser {
             ws,
             session: String::new(),
             next_id: 0,
+            errors: Vec::new(),
             _profile: profile,
         };
         let target = browser.call("Target.createTarget", json!({"url": "about:blank"}), false);
@@ -80,6 +83,8 @@ impl Browser {
             false,
         );
         browser.session = attached["sessionId"].as_str().unwrap().to_owned();
+        browser.call("Runtime.enable", json!({}), true);
+        browser.call("Log.enable", json!({}), true);
         browser.viewport(1200, 1000);
         browser
     }
@@ -99,6 +104,7 @@ impl Browser {
             };
             let reply: Json = serde_json::from_str(text.as_str()).unwrap();
             if reply["id"] != id {
+                self.note_event(&reply);
                 continue; // an event, or the answer to nobody
             }
             assert!(reply["error"].is_null(), "{method}: {}", reply["error"]);
@@ -106,10 +112,61 @@ impl Browser {
         }
     }
 
+    /// Keeps the page's errors: uncaught exceptions, `console.error`, and log entries of level
+    /// error, except failed requests (the API answers 404 for a missing table and 400 for bad
+    /// text by design, and the page shows those answers; Chromium logs each such response).
+    fn note_event(&mut self, event: &Json) {
+        let params = &event["params"];
+        match event["method"].as_str() {
+            Some("Runtime.exceptionThrown") => {
+                self.errors
+                    .push(format!("exception: {}", params["exceptionDetails"]));
+            }
+            Some("Runtime.consoleAPICalled") if params["type"] == "error" => {
+                self.errors
+                    .push(format!("console.error: {}", params["args"]));
+            }
+            Some("Log.entryAdded")
+                if params["entry"]["level"] == "error"
+                    && params["entry"]["source"] != "network" =>
+            {
+                self.errors
+                    .push(format!("log: {}", params["entry"]["text"]));
+            }
+            _ => {}
+        }
+    }
+
+    /// Fails if the page has logged an error since the last check.
+    fn no_console_errors(&mut self, during: &str) {
+        self.eval("1"); // collect the events sent meanwhile
+        let errors = std::mem::take(&mut self.errors);
+        assert!(errors.is_empty(), "{during}: console errors: {errors:#?}");
+    }
+
     fn viewport(&mut self, width: u32, height: u32) {
         let metrics =
             json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false});
         self.call("Emulation.setDeviceMetricsOverride", metrics, true);
+    }
+
+    /// The whole page as PNG bytes, `width` CSS pixels wide at `scale` device pixels each
+    /// (`mobile`: a phone's screen): the screen is made as tall as the page, so that no
+    /// scroll bar takes room.
+    fn screenshot(&mut self, width: u32, scale: u32, mobile: bool) -> Vec<u8> {
+        let set = |b: &mut Browser, height: u64| {
+            let metrics = json!({"width": width, "height": height, "deviceScaleFactor": scale,
+                                 "mobile": mobile});
+            b.call("Emulation.setDeviceMetricsOverride", metrics, true);
+        };
+        set(self, 844);
+        let height = self
+            .eval("document.documentElement.scrollHeight")
+            .as_u64()
+            .unwrap();
+        set(self, height);
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}), true);
+        base64_decode(shot["data"].as_str().unwrap())
     }
 
     fn open(&mut self, url: &str) {
@@ -138,8 +195,9 @@ impl Browser {
         while self.eval(&test) != json!(true) {
             assert!(
                 start.elapsed() < Duration::from_secs(20),
-                "timed out waiting for {expression}; status: {}",
-                self.eval("document.querySelector('#status').textContent")
+                "timed out waiting for {expression}; status: {}; page: {}",
+                self.eval("document.querySelector('#status').textContent"),
+                self.eval("[location.href, document.body.dataset.state, document.body.dataset.position, document.querySelector('#value').textContent]")
             );
             std::thread::sleep(Duration::from_millis(30));
         }
@@ -183,9 +241,8 @@ impl Browser {
 
     /// The moves of the move list, in the order shown.
     fn listed_moves(&mut self) -> Vec<String> {
-        let found = self.eval(
-            "[...document.querySelectorAll('#moves button[data-move]')].map(b => b.dataset.move)",
-        );
+        let found = self
+            .eval("[...document.querySelectorAll('#moves [data-move]')].map(b => b.dataset.move)");
         serde_json::from_value(found).unwrap()
     }
 
@@ -235,6 +292,29 @@ fn devtools_url(child: &mut Child) -> String {
     panic!("Chromium ended before it listened:\n{}", seen.join("\n"));
 }
 
+/// Decodes standard base64 (the DevTools protocol's screenshots).
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    out
+}
+
 /// The pieces of a position as the board should show them.
 fn pieces_of(text: &str) -> Vec<String> {
     let pos: Position = text.parse().unwrap();
@@ -269,7 +349,7 @@ fn play_by_clicking(b: &mut Browser, base: &str, server: &Server) -> String {
     assert_eq!(b.listed_moves(), api_moves(&answer));
     // Each move sits in the group of what it is worth to the mover.
     let groups = b.eval(
-        "[...document.querySelectorAll('#moves ul')].map(u => [u.dataset.group, u.querySelectorAll('button').length])",
+        "[...document.querySelectorAll('#moves ul')].map(u => [u.dataset.group, u.querySelectorAll('[data-move]').length])",
     );
     let count = |wdl: &str| {
         answer["moves"]
@@ -325,7 +405,7 @@ fn play_by_clicking(b: &mut Browser, base: &str, server: &Server) -> String {
     // A move of the list, then back.
     let reply = answer["moves"][0].clone();
     b.click(&format!(
-        "#moves button[data-move='{}']",
+        "#moves [data-move='{}']",
         reply["move"].as_str().unwrap()
     ));
     let next = reply["position"].as_str().unwrap();
@@ -340,25 +420,50 @@ fn play_by_clicking(b: &mut Browser, base: &str, server: &Server) -> String {
 fn controls(b: &mut Browser, server: &Server, at: &str) {
     b.click("#edit");
     b.click("#palette-pieces button[data-piece='T']");
+    // The piece being placed is named, not only marked by a colour.
+    assert_eq!(
+        b.eval("document.querySelector('#palette-pieces button[aria-pressed=true]').dataset.piece"),
+        json!("T")
+    );
+    assert!(
+        b.text("#palette-choice").contains("Red tiger"),
+        "{}",
+        b.text("#palette-choice")
+    );
+    let depth_before = b.eval("history.state.depth");
     b.click_square("g9");
     let mut pos: Position = at.parse().unwrap();
     let g9 = Square::parse("g9", pos.board()).unwrap();
     pos.put(Piece::from_letter('T').unwrap(), g9).unwrap();
     let edited = pos.to_string();
-    // Four pieces: no table here, but the legal moves are still listed.
+    // Four pieces: no table here, said as such, but the legal moves are still listed.
     b.wait_for_position(&edited, "error");
-    assert!(b.text("#status").contains("more than the tables cover"));
+    let value = b.text("#value");
+    assert!(value.contains("no table here"), "{value}");
+    assert!(
+        value.contains("missing table LTRvE: mistboard/LTRvE.dtm is not there (make it with `jtb gen --rules mistboard --material LTRvE`)"),
+        "{value}"
+    );
+    assert!(b.eval("document.querySelector('#show-line').hidden") == json!(true));
     assert_eq!(b.pieces(), pieces_of(&edited));
     let legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
     assert_eq!(b.listed_moves(), legal);
     b.click("#palette-pieces button[data-piece='x']");
     b.click_square("g9");
     b.wait_for_position(at, "ready");
+    // Two edits, one history entry: one Back leaves the editing session.
+    assert_eq!(
+        b.eval("history.state.depth").as_u64().unwrap(),
+        depth_before.as_u64().unwrap() + 1
+    );
     b.click("#done");
+    b.no_console_errors("edit mode");
 
     let pos: Position = at.parse().unwrap();
     let mut turned = pos.clone();
     turned.set_turn(pos.turn().other());
+    // Buttons say what they do.
+    assert_eq!(b.text("#turn"), "Give the move to Red");
     for (button, expected) in [
         ("#turn", turned),
         ("#mirror", pos.mirrored()),
@@ -372,7 +477,8 @@ fn controls(b: &mut Browser, server: &Server, at: &str) {
         b.click("#back");
         b.wait_for_position(at, "ready");
     }
-    // The clock: at 95 the win in 34 (DTC 8 for Red) is out of reach: a rule draw.
+    // The clock: at 95 the win in 34 (DTC 8 for Red) is out of reach: a rule draw, and the
+    // headline says so first.
     b.eval("(() => { const c = document.querySelector('#clock'); c.value = '95'; c.dispatchEvent(new Event('change')); })()");
     let mut clocked = pos.clone();
     clocked.set_clock(Some(95)).unwrap();
@@ -388,71 +494,512 @@ fn controls(b: &mut Browser, server: &Server, at: &str) {
         "{}",
         b.text("#value")
     );
+    // A clock above the limit is refused at the field, in view; nothing else changes.
+    b.eval("(() => { const c = document.querySelector('#clock'); c.value = '150'; c.dispatchEvent(new Event('change')); })()");
+    b.wait_for("document.querySelector('#clock-error').textContent.includes('0 to 100')");
+    assert_eq!(
+        b.eval("document.querySelector('#clock-error').parentElement.className"),
+        json!("clock")
+    );
+    assert_eq!(
+        b.eval("document.body.dataset.position"),
+        json!(clocked.to_string())
+    );
+    assert_eq!(b.text("#status"), "");
+    b.no_console_errors("controls");
 }
 
-/// The statistics panel and its links.
-fn statistics(b: &mut Browser, server: &Server) {
+/// The clock in the headline: at clock 94 the README's win in 35 (DTC 7) is a draw, said
+/// first with the reason, the moves grouped by their value at the clock, no "best" arrow.
+fn clock_headline(b: &mut Browser, base: &str, server: &Server) {
+    let text = "7/7/7/7/7/7/2L4/1e5/R6 r 94";
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(text)
+    ));
+    b.wait_for_position(text, "ready");
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        "Red to move: draw at clock 94"
+    );
+    assert_eq!(
+        b.text("#value [data-field=detail]"),
+        "The capture needs 7 plies and 6 are left: a win in 35 without the clock."
+    );
+    let answer = get(server.addr, &probe_url("mistboard", "", text)).json();
+    let groups = b.eval("[...document.querySelectorAll('#moves h3')].map(h => h.textContent)");
+    let draws = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["rule_wdl"] == "draw")
+        .count();
+    assert!(
+        groups
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g == &json!(format!("Drawing moves at clock 94 ({draws})"))),
+        "{groups}"
+    );
+    assert!(groups.to_string().contains("at clock 94"), "{groups}");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board [data-arrow=best]').length"),
+        json!(0)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#board [data-arrow=plain]').dataset.move"),
+        answer["best"]
+    );
+    // At clock 90 the win is still in reach: the arrow is the rule's best move (the capture
+    // soonest), the plain best move dashed.
+    let text = "7/7/7/7/7/7/2L4/1e5/R6 r 90";
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(text)
+    ));
+    b.wait_for_position(text, "ready");
+    let answer = get(server.addr, &probe_url("mistboard", "", text)).json();
+    assert_ne!(answer["rule_best"], answer["best"]);
+    assert_eq!(
+        b.eval("document.querySelector('#board [data-arrow=best]').dataset.move"),
+        answer["rule_best"]
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#board [data-arrow=plain]').dataset.move"),
+        answer["best"]
+    );
+    b.no_console_errors("the clock in the headline");
+}
+
+/// The statistics panel and its links, in the orientation of the position.
+fn statistics(b: &mut Browser, base: &str, server: &Server) {
     let stats = get(server.addr, "/api/v1/mistboard/stats/LRvE").json();
-    b.wait_for("document.querySelectorAll('#stats-out tbody tr').length === 2");
-    let wins = b.eval("document.querySelector('#stats-out tbody tr td:nth-child(2)').textContent");
+    b.wait_for("document.querySelectorAll('#stats-out tbody tr').length === 7");
+    let wins = b.eval("document.querySelector('#stats-out tr[data-row=wins] td').textContent");
     let red_wins = stats["stats"][0]["wins"].as_u64().unwrap();
     assert_eq!(
         wins.as_str().unwrap().replace(',', ""),
         red_wins.to_string()
     );
-    // The link to a table it depends on opens that material at its longest win.
-    b.click("#stats-out .deps a[href*='material=EvL']");
-    let evl = get(server.addr, "/api/v1/mistboard/stats/EvL").json();
-    let longest = evl["stats"][0]["longest_win_position"].as_str().unwrap();
+    // The links to the tables it depends on are separate names, in the same orientation.
+    assert!(
+        b.text("#stats-out .deps").contains("LvE, RvE"),
+        "{}",
+        b.text("#stats-out .deps")
+    );
+    b.click("#stats-out .deps a[href*='material=LvE']");
+    let lve = get(server.addr, "/api/v1/mistboard/stats/LvE").json();
+    let longest = lve["stats"][0]["longest_win_position"].as_str().unwrap();
     let answer = get(server.addr, &probe_url("mistboard", "", longest)).json();
     b.wait_for_position(answer["position"].as_str().unwrap(), "ready");
     assert_eq!(
         b.eval("new URLSearchParams(location.search).get('material')"),
-        json!("EvL")
+        json!("LvE")
     );
-    b.wait_for("document.querySelector('#stats-out h2').textContent.startsWith('EvL')");
-    // A material typed in the form opens the same way.
+    b.wait_for("document.querySelector('#stats-out h2').textContent.startsWith('LvE')");
+    // The material box follows the position.
+    assert_eq!(
+        b.eval("document.querySelector('#material').value"),
+        json!("LvE")
+    );
+    // A material typed in the form opens the same way, Red with the rat.
     b.eval("document.querySelector('#material').value = 'RvE'");
     b.click("#material-form button");
-    let evr = get(server.addr, "/api/v1/mistboard/stats/EvR").json();
-    let stats = evr["stats"].as_array().unwrap();
-    let longest = stats[0]["longest_win_position"]
+    let rve = get(server.addr, "/api/v1/mistboard/stats/RvE").json();
+    let sides = rve["stats"].as_array().unwrap();
+    let longest = sides[0]["longest_win_position"]
         .as_str()
-        .or(stats[1]["longest_win_position"].as_str())
+        .or(sides[1]["longest_win_position"].as_str())
         .unwrap();
     let answer = get(server.addr, &probe_url("mistboard", "", longest)).json();
     b.wait_for_position(answer["position"].as_str().unwrap(), "ready");
-    b.wait_for("document.querySelector('#stats-out h2').textContent.startsWith('EvR')");
+    b.wait_for("document.querySelector('#stats-out h2').textContent.startsWith('RvE')");
+    assert!(
+        b.pieces().iter().any(|p| p.ends_with('R')),
+        "{:?}",
+        b.pieces()
+    );
+
+    // Defect 1: Blue has the lion and the rat. The panel says EvLR, its Red row is Red's (the
+    // elephant's), and /?material=EvLR opens a position where Red has the elephant.
+    let flipped = "r6/1E5/2l4/7/7/7/7/7/7 b";
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(flipped)
+    ));
+    let answer = get(server.addr, &probe_url("mistboard", "", flipped)).json();
+    b.wait_for_position(answer["position"].as_str().unwrap(), "ready");
+    b.wait_for("document.querySelector('#stats-out h2')?.textContent.startsWith('EvLR')");
+    let asked = get(server.addr, "/api/v1/mistboard/stats/EvLR").json();
+    let heads =
+        b.eval("[...document.querySelectorAll('#stats-out thead th')].map(t => t.textContent)");
+    assert_eq!(heads, json!(["", "Red (E) to move", "Blue (LR) to move"]));
+    let longest =
+        b.eval("document.querySelector('#stats-out tr[data-row=\"longest win\"] td').textContent");
+    assert_eq!(
+        longest,
+        json!(format!("{} plies", asked["stats"][0]["longest_win"]))
+    );
+    b.open(&format!("{base}/?rules=mistboard&material=EvLR"));
+    b.wait_for("document.body.dataset.state === 'ready' && document.body.dataset.position");
+    let shown: Position = b
+        .eval("document.body.dataset.position")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(jtb_probe::Material::of(&shown).to_string(), "EvLR");
+    // The histograms: one chart per side to move, its bars the API's counts.
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    let counted = b.eval(
+        "[...document.querySelector('#stats-out svg.histogram').querySelectorAll('rect.bar-win')].reduce((n, r) => n + Number(r.dataset.count), 0)",
+    );
+    assert_eq!(counted, asked["stats"][0]["wins"]);
+    b.click("#stats-out button[data-metric=dtc]");
+    b.wait_for("document.querySelector('#stats-out svg.histogram').dataset.metric === 'dtc'");
+    b.no_console_errors("statistics");
 }
 
-/// The best line, the line under the clock rule, and a step of it played by its link.
-fn lines(b: &mut Browser, server: &Server, at: &str) {
-    b.click("#back"); // from the clock the controls set back to `at`
+/// Lines to step through: buttons, arrow keys and the slider move the board ply by ply, each
+/// step with its DTM and DTC; every step is a link.
+fn lines(b: &mut Browser, base: &str, server: &Server) {
+    let at = "7/7/7/7/7/7/2L4/1e5/R6 r 60";
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(at)
+    ));
     b.wait_for_position(at, "ready");
     let line = get(server.addr, &probe_url("mistboard", "/line", at)).json();
+    let steps = line["line"].as_array().unwrap().clone();
     b.click("#show-line");
-    let steps = line["line"].as_array().unwrap();
     b.wait_for(&format!(
-        "document.querySelectorAll('#line-out ol')[0]?.children.length === {}",
+        "document.querySelectorAll('#line-out ol.steps li').length === {}",
         steps.len()
     ));
-    let shown = b.eval(
-        "[...document.querySelectorAll('#line-out ol')[0].children].map(li => li.textContent)",
+    let board_is = |b: &mut Browser, ply: usize| {
+        let step = &steps[ply - 1];
+        if let Some(text) = step["position"].as_str() {
+            assert_eq!(b.pieces(), pieces_of(text), "ply {ply}");
+        } else {
+            // The game's last move: the board after it, the mover's piece on its square.
+            let mv = step["move"].as_str().unwrap();
+            let before = match ply {
+                1 => pieces_of(at),
+                _ => pieces_of(steps[ply - 2]["position"].as_str().unwrap()),
+            };
+            let shown = b.pieces();
+            let taken = usize::from(step["kind"] == "capture");
+            assert_eq!(shown.len() + taken, before.len(), "{shown:?}");
+            assert!(
+                shown.iter().any(|p| p.starts_with(&mv[2..])),
+                "{shown:?} {mv}"
+            );
+        }
+        let caption = b.text("#line-caption");
+        assert!(
+            caption.starts_with(&format!("Ply {ply} of {}", steps.len())),
+            "{caption}"
+        );
+        if step["position"].is_string() {
+            let dtm = match step["dtm"].as_u64() {
+                Some(d) => format!("DTM {d}"),
+                None => "DTM \u{2013}".to_owned(),
+            };
+            let dtc = match step["dtc"].as_u64() {
+                Some(d) => format!("DTC {d}"),
+                None => "DTC \u{2013}".to_owned(),
+            };
+            assert!(
+                caption.contains(&dtm) && caption.contains(&dtc),
+                "{caption}"
+            );
+        }
+    };
+    b.click("#line-next");
+    b.wait_for("document.querySelector('#line-caption').textContent.startsWith('Ply 1 ')");
+    board_is(b, 1);
+    // The arrow keys (the page has the focus, not a field).
+    b.eval("document.activeElement.blur()");
+    b.call(
+        "Input.dispatchKeyEvent",
+        json!({"type": "keyDown", "key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39}),
+        true,
     );
-    let moves: Vec<String> = steps
-        .iter()
-        .map(|s| match s["position"].as_str() {
-            Some(_) => s["move"].as_str().unwrap().to_owned(),
-            None => format!("{} (game over)", s["move"].as_str().unwrap()),
-        })
-        .collect();
-    assert_eq!(shown, json!(moves));
-    b.click("#line-out ol li:nth-child(3) a");
-    b.wait_for_position(steps[2]["position"].as_str().unwrap(), "ready");
+    b.wait_for("document.querySelector('#line-caption').textContent.startsWith('Ply 2 ')");
+    board_is(b, 2);
+    // The slider to the end: the game's last move, with the final board.
+    let n = steps.len();
+    b.eval(&format!("(() => {{ const s = document.querySelector('#line-slider'); s.value = '{n}'; s.dispatchEvent(new Event('input')); }})()"));
+    b.wait_for(&format!(
+        "document.querySelector('#line-caption').textContent.startsWith('Ply {n} ')"
+    ));
+    board_is(b, n);
+    assert!(
+        b.text("#line-caption").contains("the game is over"),
+        "{}",
+        b.text("#line-caption")
+    );
+    // Captures and the game's end are marked in the list; each step is a link.
+    let captures = steps.iter().filter(|s| s["kind"] == "capture").count();
     assert_eq!(
-        b.eval("new URLSearchParams(location.search).get('last')"),
-        steps[2]["move"]
+        b.eval("document.querySelectorAll('#line-out ol.steps .mark[title=capture]').length"),
+        json!(captures)
     );
+    let linked = b.eval(
+        "new URLSearchParams(document.querySelector('#line-out ol.steps li:nth-child(3) a').getAttribute('href').split('?')[1]).get('position')",
+    );
+    assert_eq!(linked, steps[2]["position"]);
+    b.click("#line-first");
+    b.wait_for("document.querySelector('#line-caption').textContent.startsWith('Start')");
+    assert_eq!(b.pieces(), pieces_of(at));
+    // The line under the clock rule is there too where it differs.
+    if line["rule_line"] != line["line"] {
+        b.click("#line-out button[data-line=rule_line]");
+        b.wait_for("document.querySelector('#line-out button[data-line=rule_line]').getAttribute('aria-pressed') === 'true'");
+    }
+    b.no_console_errors("lines");
+}
+
+/// Defects 3, 4, 5, 9, 10: bad text refused in place, one message per kind of failure, moves
+/// and flips with face-down tiles, the end of the game shown, a bad `last` ignored quietly.
+fn failures(b: &mut Browser, base: &str) {
+    let at = "7/7/7/7/7/7/2L4/1e5/R6 r 0";
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    let before = b.pieces();
+    let url = b.eval("location.href");
+    b.eval("document.querySelector('#text').value = 'hello'");
+    b.click("#text-form button");
+    b.wait_for("document.querySelector('#text-error').textContent.includes('bad position text')");
+    assert_eq!(b.pieces(), before);
+    assert_eq!(b.eval("location.href"), url);
+
+    // Each failure has its own words, and only what can work is offered.
+    for (text, rules, says) in [
+        ("hello", "mistboard", "Not a position"),
+        ("7/7/7/7/7/1L5/7/1e5/R6 r", "mistboard", "water"),
+        (
+            "7/7/7/7/7/7/2L4/1e5/R6 r 150",
+            "mistboard",
+            "above the limit",
+        ),
+        ("7/7/7/7/7/7/2L4/1e5/R6 r", "chess", "unknown rule set"),
+        (
+            "7/7/7/7/7/7/7/7/R6 r",
+            "mistboard",
+            "Red has won (Blue has no piece left)",
+        ),
+        ("?3/4/4/c2L r", "flip4x4", "face-down tiles, no values"),
+    ] {
+        b.open(&format!(
+            "{base}/?rules={rules}&position={}",
+            serve_support::enc(text)
+        ));
+        b.wait_for_position(text, "error");
+        let value = b.text("#value");
+        assert!(value.contains(says), "{text}: {value}");
+        assert!(!value.contains("not in the tables"), "{text}: {value}");
+        assert_eq!(
+            b.eval("document.querySelector('#show-line').hidden"),
+            json!(true),
+            "{text}"
+        );
+        if says == "Not a position" || says == "water" {
+            // Not drawn as a board.
+            assert_eq!(b.pieces(), Vec::<String>::new(), "{text}");
+        }
+    }
+    // Face-down tiles: the lion's moves and the flip are listed, without values.
+    assert_eq!(b.listed_moves(), ["d1c1", "d1d2"]);
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves [data-flip]')].map(e => e.dataset.flip)"),
+        json!(["a4"])
+    );
+    // Nine ranks under the flip game: refused in place, the 4x4 board kept.
+    let before = b.pieces();
+    b.eval("document.querySelector('#text').value = '7/7/7/7/7/7/2L4/1e5/R6 r'");
+    b.click("#text-form button");
+    b.wait_for("document.querySelector('#text-error').textContent.includes('ranks')");
+    assert_eq!(b.pieces(), before);
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board rect.sq').length"),
+        json!(16)
+    );
+
+    // A den entry: the final board and the result, not a grey line.
+    let den = "7/3L3/7/7/7/7/7/7/R5e r 0";
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(den)
+    ));
+    b.wait_for_position(den, "ready");
+    let badge = b.text("#moves [data-move=d8d9]");
+    assert!(badge.contains("wins at once: den entry"), "{badge}");
+    assert!(!badge.contains("DTM 0"), "{badge}");
+    b.click("#moves [data-move=d8d9]");
+    b.wait_for("document.body.dataset.end === 'd8d9'");
+    assert!(b.pieces().contains(&"d9L".to_owned()), "{:?}", b.pieces());
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        "Red has won: den entry (d8d9)"
+    );
+    assert_eq!(
+        b.eval("new URLSearchParams(location.search).get('end')"),
+        json!("d8d9")
+    );
+    b.click("#back");
+    b.wait_for_position(den, "ready");
+    b.no_console_errors("failures");
+
+    // A `last` that names no move is ignored without a console error.
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}&last=zz99",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board .hl-last').length"),
+        json!(0)
+    );
+    b.no_console_errors("last=zz99");
+}
+
+/// Links, the board flip, the keyboard, piece faces, the title, Back after a reload, and
+/// switching rule sets and back.
+fn player_tools(b: &mut Browser, base: &str, server: &Server) {
+    let at = "7/7/7/7/7/7/2L4/1e5/R6 r 0";
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    let answer = get(server.addr, &probe_url("mistboard", "", at)).json();
+    // Every move is a real link to the position after it.
+    let first = &answer["moves"][0];
+    let href = b.eval(&format!(
+        "document.querySelector('#moves a[data-move={}]').getAttribute('href')",
+        first["move"].as_str().unwrap()
+    ));
+    let params = b.eval(&format!(
+        "(() => {{ const q = new URLSearchParams({}.split('?')[1]); return [q.get('position'), q.get('last')]; }})()",
+        href
+    ));
+    assert_eq!(params, json!([first["position"], first["move"]]));
+    // The title follows the position.
+    assert!(b.eval("document.title").as_str().unwrap().contains(at));
+    // The board seen from Blue: a1 drawn at the top right.
+    let corner = "(() => { const r = document.querySelector(\"#board rect.sq[data-square='a1']\").getBoundingClientRect(); const g = document.querySelector(\"#board rect.sq[data-square='g9']\").getBoundingClientRect(); return r.y < g.y && r.x > g.x; })()";
+    assert_eq!(b.eval(corner), json!(false));
+    b.click("#flip-board");
+    b.wait_for(corner);
+    assert_eq!(
+        b.eval("new URLSearchParams(location.search).get('flip')"),
+        json!("1")
+    );
+    b.click("#flip-board");
+    b.wait_for(&format!("!({corner})"));
+    // The keyboard: focus the board, move the cursor to a1, select, move right, play a1b1.
+    b.eval("document.querySelector('#board').focus()");
+    let key = |b: &mut Browser, k: &str, code: u32| {
+        for kind in ["keyDown", "keyUp"] {
+            b.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": k, "code": k, "windowsVirtualKeyCode": code}),
+                true,
+            );
+        }
+    };
+    key(b, "Enter", 13); // the cursor starts on a1
+    b.wait_for("document.querySelectorAll('#board .target').length === 2");
+    key(b, "ArrowRight", 39);
+    key(b, "Enter", 13);
+    let after = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "a1b1")
+        .unwrap()["position"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    b.wait_for_position(&after, "ready");
+    // Back after a reload.
+    b.call("Page.reload", json!({}), true);
+    b.wait_for_position(&after, "ready");
+    assert_eq!(
+        b.eval("document.querySelector('#back').disabled"),
+        json!(false)
+    );
+    b.click("#back");
+    b.wait_for_position(at, "ready");
+    // Piece faces: characters, remembered over a reload; animal drawings.
+    b.eval("(() => { const s = document.querySelector('#faces'); s.value = 'characters'; s.dispatchEvent(new Event('change')); })()");
+    b.wait_for("document.querySelector(\"#board [data-piece='L'] .letter\").textContent === '獅'");
+    b.call("Page.reload", json!({}), true);
+    b.wait_for_position(at, "ready");
+    b.wait_for("document.querySelector(\"#board [data-piece='e'] .letter\")?.textContent === '象'");
+    b.eval("(() => { const s = document.querySelector('#faces'); s.value = 'animals'; s.dispatchEvent(new Event('change')); })()");
+    b.wait_for("document.querySelectorAll('#board .piece .drawing').length === 3");
+    b.eval("(() => { const s = document.querySelector('#faces'); s.value = 'letters'; s.dispatchEvent(new Event('change')); })()");
+    // Switching rule sets and back keeps the position.
+    b.eval("(() => { const s = document.querySelector('#rules'); s.value = 'flip4x4'; s.dispatchEvent(new Event('change')); })()");
+    b.wait_for("document.body.dataset.position.split('/').length === 4 && document.body.dataset.state === 'ready'");
+    b.eval("(() => { const s = document.querySelector('#rules'); s.value = 'mistboard'; s.dispatchEvent(new Event('change')); })()");
+    b.wait_for_position(at, "ready");
+    b.no_console_errors("player tools");
+}
+
+/// The material index: every table, grouped by piece count, with bars, links and a search.
+fn material_index(b: &mut Browser, base: &str, server: &Server) {
+    b.open(&format!("{base}/?rules=mistboard&index"));
+    b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
+    let materials = get(server.addr, "/api/v1/mistboard/materials").json();
+    let rows = b.eval("[...document.querySelectorAll('#index-out tr[data-material]')].map(r => r.dataset.material)");
+    assert_eq!(rows, materials["materials"]);
+    let groups = b.eval("[...document.querySelectorAll('#index-out h3')].map(h => h.textContent)");
+    assert_eq!(
+        groups,
+        json!(["2 pieces (2 tables)", "3 pieces (1 tables)"])
+    );
+    // The bar's win share is the table's.
+    let lrve = materials["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["material"] == "LRvE")
+        .unwrap();
+    let (w, d, l) = (
+        lrve["wins"][0].as_f64().unwrap(),
+        lrve["draws"][0].as_f64().unwrap(),
+        lrve["losses"][0].as_f64().unwrap(),
+    );
+    let shown = b.eval("Number(document.querySelector('#index-out tr[data-material=LRvE] td:nth-child(2) rect[data-share=win]').getAttribute('width'))");
+    assert!(
+        (shown.as_f64().unwrap() - 100.0 * w / (w + d + l)).abs() < 1e-6,
+        "{shown}"
+    );
+    let link = b.eval(
+        "document.querySelector('#index-out tr[data-material=LRvE] td:nth-child(4) a').title",
+    );
+    let longest = if lrve["longest_win"][0].as_u64() >= lrve["longest_win"][1].as_u64() {
+        0
+    } else {
+        1
+    };
+    assert_eq!(link, lrve["longest_win_position"][longest]);
+    // The search.
+    b.eval("(() => { const s = document.querySelector('#index-search'); s.value = 'LR'; s.dispatchEvent(new Event('input')); })()");
+    b.wait_for("document.querySelectorAll('#index-out tr[data-material]').length === 1");
+    b.click("#index-out tr[data-material=LRvE] a[data-material]");
+    b.wait_for(
+        "document.body.dataset.view === 'position' && document.body.dataset.state === 'ready'",
+    );
+    b.wait_for("document.querySelector('#stats-out h2')?.textContent.startsWith('LRvE')");
+    b.no_console_errors("material index");
 }
 
 #[test]
@@ -466,11 +1013,19 @@ fn the_explorer_works_in_chromium() {
     let mut b = Browser::start();
 
     let at = play_by_clicking(&mut b, &base, &server);
+    b.no_console_errors("playing by clicking");
     controls(&mut b, &server, &at);
-    lines(&mut b, &server, &at);
-    statistics(&mut b, &server);
+    clock_headline(&mut b, &base, &server);
+    lines(&mut b, &base, &server);
+    statistics(&mut b, &base, &server);
+    failures(&mut b, &base);
+    player_tools(&mut b, &base, &server);
+    material_index(&mut b, &base, &server);
 
-    // The flip board: 4x4, one animal each, no water; chosen in the rule-set menu.
+    // The flip board: 4x4, one animal each, no water; chosen in the rule-set menu, drawn from
+    // the server's description of the board.
+    b.open(&format!("{base}/?rules=mistboard"));
+    b.wait_for("document.body.dataset.state === 'ready'");
     let flip = "4/4/4/c2L r";
     b.wait_for("[...document.querySelector('#rules').options].some(o => o.value === 'flip4x4')");
     b.eval("(() => { const s = document.querySelector('#rules'); s.value = 'flip4x4'; s.dispatchEvent(new Event('change')); })()");
@@ -495,14 +1050,17 @@ fn the_explorer_works_in_chromium() {
         .find(|m| m["move"] == "d1d2")
         .unwrap();
     b.wait_for_position(after["position"].as_str().unwrap(), "ready");
+    b.no_console_errors("the flip board");
 
-    // A phone-width screen: nothing wider than the screen, the whole board in view.
+    // A phone-width screen: nothing wider than the screen, the whole board in view, the
+    // statistics whole, the position text whole (its side to move included).
     b.viewport(390, 844);
     b.open(&format!(
         "{base}/?rules=mistboard&position={}",
         serve_support::enc(&at)
     ));
     b.wait_for_position(&at, "ready");
+    b.wait_for("document.querySelectorAll('#stats-out tbody tr').length === 7");
     let fit = b.eval(
         "[document.documentElement.scrollWidth, document.querySelector('#board').getBoundingClientRect().right]",
     );
@@ -510,4 +1068,80 @@ fn the_explorer_works_in_chromium() {
         fit[0].as_f64().unwrap() <= 390.0 && fit[1].as_f64().unwrap() <= 390.0,
         "{fit}"
     );
+    let table = b.eval("(() => { const t = document.querySelector('#stats-out table'); return t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 0.5; })()");
+    assert_eq!(table, json!(true));
+    let text = b.eval("(() => { const i = document.querySelector('#text'); return i.scrollWidth <= i.clientWidth; })()");
+    assert_eq!(text, json!(true));
+    b.no_console_errors("phone width");
+}
+
+/// The width and height of a PNG image, from its header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+/// Screenshots of the explorer at a desktop's width (1280 pixels) and a phone's (390), of a
+/// 4-piece position at a running clock with its line stepped into, the statistics with their
+/// histograms, the material index, and the phone with the animal drawings. Each must be a
+/// whole page of that width, with no console error. With `JTB_SCREENSHOTS=DIR` they are
+/// written there, a relative `DIR` from the workspace's root (`JTB_SCREENSHOTS=docs` makes the
+/// README's).
+#[test]
+#[ignore = "needs chromium; run by .ci/run"]
+fn screenshots_at_desktop_and_phone_width() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), "mistboard", &["LRvET", "LRvE"]);
+    let server = Server::start(dir.path());
+    let base = format!("http://{}", server.addr);
+    // A relative directory is taken from the workspace's root, as the README's command means it.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::env::var_os("JTB_SCREENSHOTS").map(|dir| root.join(dir));
+    let mut b = Browser::start();
+    let save = |b: &mut Browser, name: &str, width: u32, scale: u32| {
+        b.no_console_errors(name);
+        // The mouse off the page: no hover arrow in the picture.
+        let away = json!({"type": "mouseMoved", "x": 0, "y": 0});
+        b.call("Input.dispatchMouseEvent", away, true);
+        let png = b.screenshot(width, scale, scale > 1);
+        let (w, h) = png_size(&png);
+        assert_eq!(w, width * scale, "{name}: {w}x{h}");
+        assert!(h > 400, "{name}: {w}x{h}");
+        if let Some(out) = &out {
+            std::fs::write(out.join(name), &png).unwrap();
+        }
+    };
+    // The issue's position at clock 60: a win in 83 that the clock makes a draw.
+    let at = "7/5e1/7/7/7/7/t6/5R1/L6 r 60";
+    b.viewport(1280, 900);
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    b.click("#show-line");
+    b.wait_for("document.querySelector('#line-next')");
+    for _ in 0..6 {
+        b.click("#line-next");
+    }
+    b.wait_for("document.querySelector('#line-caption').textContent.startsWith('Ply 6 ')");
+    b.eval("window.scrollTo(0, 0)");
+    save(&mut b, "explorer.png", 1280, 1);
+    b.open(&format!("{base}/?rules=mistboard&index"));
+    b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
+    save(&mut b, "explorer-index.png", 1280, 1);
+    // The phone, with the animal drawings.
+    let metrics = json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true});
+    b.call("Emulation.setDeviceMetricsOverride", metrics, true);
+    b.open(&format!(
+        "{base}/?rules=mistboard&position={}",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    b.eval("(() => { const s = document.querySelector('#faces'); s.value = 'animals'; s.dispatchEvent(new Event('change')); })()");
+    b.wait_for("document.querySelectorAll('#board .piece .drawing').length === 4");
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    save(&mut b, "explorer-phone.png", 390, 2);
 }

@@ -62,6 +62,35 @@ fn generate_inspect_verify_and_probe() {
         .as_str()
         .unwrap()
         .ends_with(" r"));
+    // Positions per distance: the counts sum to the statistics, the last win is the longest.
+    let o = jtb(&["stats", "--tables", root, "--json", "--histogram"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for row in json_lines(&o) {
+        let h = &row["histogram"]["dtm"];
+        let sum = |k: &str| -> u64 {
+            h[k].as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+                .sum()
+        };
+        assert_eq!(sum("wins"), row["wins"].as_u64().unwrap(), "{row}");
+        assert_eq!(sum("losses"), row["losses"].as_u64().unwrap(), "{row}");
+        assert_eq!(h["draws"], row["draws"], "{row}");
+        let wins = h["wins"].as_array().unwrap();
+        let last = wins
+            .iter()
+            .rposition(|n| n.as_u64() != Some(0))
+            .unwrap_or(0);
+        assert_eq!(serde_json::json!(last), row["longest_win"], "{row}");
+        assert!(row["histogram"]["dtc"]["wins"].is_array());
+    }
+    let o = jtb(&["stats", "--tables", root, "--histogram"]);
+    assert!(
+        stdout(&o).contains("ELvR       red   DTM wins   "),
+        "{}",
+        stdout(&o)
+    );
 
     let o = jtb(&[
         "probe",

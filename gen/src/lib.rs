@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 mod bits;
+pub mod clesto;
 pub mod codes;
 pub mod dead_draw;
 mod memory;

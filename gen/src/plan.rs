@@ -10,6 +10,26 @@ use jtb_probe::{Color, Material, Piece, RuleSet};
 pub fn successors(rules: RuleSet, material: Material) -> Vec<Material> {
     let mut out = BTreeSet::new();
     let pieces: Vec<Piece> = material.pieces().collect();
+    if rules.has_hunger() {
+        // A move of one side takes at most one enemy animal and starves any of its own.
+        for mover in Color::ALL {
+            let own: Vec<Piece> = pieces
+                .iter()
+                .copied()
+                .filter(|p| p.color == mover)
+                .collect();
+            for starved in 0u32..1 << own.len() {
+                let left = (0..own.len())
+                    .filter(|&i| starved >> i & 1 == 1)
+                    .fold(material, |m, i| m.without(own[i]));
+                out.insert(left);
+                for &p in pieces.iter().filter(|p| p.color != mover) {
+                    out.insert(left.without(p));
+                }
+            }
+        }
+        out.remove(&material);
+    }
     for &p in &pieces {
         out.insert(material.without(p));
         if !rules.is_jungle() && p.color == Color::Red {
@@ -21,7 +41,7 @@ pub fn successors(rules: RuleSet, material: Material) -> Vec<Material> {
     }
     out.into_iter()
         .filter(|m| m.count(Color::Red) > 0 && m.count(Color::Blue) > 0)
-        .map(Material::canonical)
+        .map(|m| m.table_of(rules))
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect()
@@ -32,7 +52,7 @@ pub fn successors(rules: RuleSet, material: Material) -> Vec<Material> {
 #[must_use]
 pub fn closure(rules: RuleSet, targets: &[Material]) -> Vec<Vec<Material>> {
     let mut all = BTreeSet::new();
-    let mut todo: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let mut todo: Vec<Material> = targets.iter().map(|m| m.table_of(rules)).collect();
     while let Some(m) = todo.pop() {
         if all.insert(m) {
             todo.extend(successors(rules, m));

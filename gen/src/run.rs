@@ -106,7 +106,7 @@ impl std::error::Error for Unusable {
 /// [`Unusable`] when some file is absent, or present but damaged or foreign.
 pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bool, Unusable> {
     let mut absent = Vec::new();
-    for kind in Kind::ALL {
+    for kind in Kind::of(rules) {
         let path = table_path(root, rules, material, kind);
         if !path.exists() {
             absent.push(kind);
@@ -118,7 +118,7 @@ pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bo
     }
     match absent.len() {
         0 => Ok(true),
-        n if n == Kind::ALL.len() => Ok(false),
+        n if n == Kind::of(rules).len() => Ok(false),
         _ => Err(Unusable::Missing(absent)),
     }
 }
@@ -162,7 +162,7 @@ fn remove_stale_temporaries(dir: &Path) {
 pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let codes = load_codes(root, &layout, Kind::Dtm)?;
-    let dtc_codes = load_codes(root, &layout, Kind::Dtc)?;
+    let dtc_codes = load_codes(root, &layout, Kind::second(rules))?;
     Ok(Solved {
         layout,
         codes,
@@ -218,6 +218,9 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     const WORDS: u64 = 3 + 5 + 6 + 3;
     /// The distance-to-mate capture masks' share of [`WORDS`], dropped with its solve.
     const DTM_MASK_WORDS: u64 = 2;
+    if rules.has_hunger() {
+        return crate::clesto::memory_estimate(material) + sub_table_bytes(rules, material);
+    }
     let layout = Layout::new(rules, material);
     let k = layout.pieces().len();
     // Configurations per side, and entries.
@@ -308,8 +311,8 @@ fn slurm_limit() -> Option<u64> {
 /// Generates the tables of `opts` and everything they need, skipping tables already complete.
 ///
 /// # Errors
-/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the
-/// memory limit, or a corrupted smaller table that cannot be read.
+/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the memory limit, or a corrupted smaller table that
+/// cannot be read.
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
     let rules = opts.rules;
     remove_stale_temporaries(&opts.out.join(rules.name()));
@@ -473,7 +476,7 @@ pub fn needed_problems(
     rules: RuleSet,
     targets: &[Material],
 ) -> Vec<(Material, Option<Unusable>)> {
-    let targets: BTreeSet<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let targets: BTreeSet<Material> = targets.iter().map(|m| m.table_of(rules)).collect();
     let needed: BTreeSet<Material> = targets
         .iter()
         .flat_map(|&m| plan::successors(rules, m))
@@ -509,8 +512,9 @@ fn solve_group(
             let started = Instant::now();
             let entries = Layout::new(rules, m).len() as u64;
             progress.started(m, entries);
-            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, write::compress)?;
-            let files = write::assemble(&solved, [dtm?, dtc?]);
+            let compress = |metric, codes: &Codes| write::compress(rules, metric, codes);
+            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, compress)?;
+            let files = write::assemble(&solved, [dtm?, dtc?])?;
             let table = Encoded {
                 material: m,
                 entries,

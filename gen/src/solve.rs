@@ -1214,7 +1214,8 @@ impl SideState {
 }
 
 /// Solves `material` under `rules`: every entry's value with its distance to mate, and its
-/// distance to conversion.
+/// distance to conversion (in Clesto, its plain value and the ban's resolution:
+/// [`crate::clesto`]).
 ///
 /// # Errors
 /// [`GenError::MissingTable`] when a table that captures lead into is not in `subs`;
@@ -1235,6 +1236,14 @@ pub fn solve_then<T: Send>(
     subs: &SubTables,
     then: impl Fn(Metric, &Codes) -> T + Sync,
 ) -> Result<(Solved, [T; 2]), GenError> {
+    if rules.has_hunger() {
+        let solved = crate::clesto::solve(material, subs)?;
+        let after = [
+            then(Metric::Dtm, &solved.codes),
+            then(Metric::Dtc, &solved.dtc_codes),
+        ];
+        return Ok((solved, after));
+    }
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
     // The captures of both metrics come from one pass. A small table solves both metrics at

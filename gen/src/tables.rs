@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use jtb_probe::{clock, Color, FreePieceIndex, Layout, Material, Piece, RuleSet, Square, Value};
+use jtb_probe::{
+    clock, ClestoValue, Color, FreePieceIndex, Layout, Material, Piece, RuleSet, Square, Value,
+};
 
 use crate::{Codes, GenError};
 
@@ -81,6 +83,23 @@ impl Solved {
         ]
     }
 
+    /// The Clesto value of entry `idx` of a Clesto table, whose DTM codes are plain values and
+    /// second codes the ban's resolution ([`crate::clesto`]).
+    ///
+    /// # Panics
+    /// As [`Solved::value`], and if the two codes contradict each other.
+    #[must_use]
+    pub fn clesto_value(&self, idx: usize) -> ClestoValue {
+        let turn = if idx < self.layout.side_len() {
+            Color::Red
+        } else {
+            Color::Blue
+        };
+        let banned = turn == jtb_probe::banned_side(self.layout.material());
+        ClestoValue::from_parts(self.value(idx), self.dtc(idx), banned)
+            .expect("a Clesto table's two codes agree")
+    }
+
     /// The rule value at clock 0 of entry `idx` (RULES.md 5.4).
     ///
     /// # Panics
@@ -122,7 +141,9 @@ impl SubTables {
             self.tables = vec![None; 1 << 16];
         }
         let material = table.layout.material();
-        self.tables[SubTables::key(material.flipped())] = Some(Arc::clone(&table));
+        if rules.colour_symmetric() {
+            self.tables[SubTables::key(material.flipped())] = Some(Arc::clone(&table));
+        }
         self.tables[SubTables::key(material)] = Some(table);
     }
 
@@ -140,6 +161,24 @@ impl SubTables {
     #[must_use]
     pub fn contains(&self, material: Material) -> bool {
         self.get(material).is_some()
+    }
+
+    /// The Clesto value of `pos` for its side to move: its table's entry where its hungry set
+    /// is canonical, else by looking one move ahead ([`jtb_probe::value_by_lookahead`]).
+    ///
+    /// # Errors
+    /// [`GenError::MissingTable`] when a table it needs is not present.
+    pub fn clesto_value(&self, pos: &jtb_probe::Position) -> Result<ClestoValue, GenError> {
+        if !pos.hungry_is_canonical() {
+            return jtb_probe::value_by_lookahead(pos, |next| self.clesto_value(next));
+        }
+        let material = Material::of(pos);
+        let table = self.get(material).ok_or(GenError::MissingTable(material))?;
+        let idx = table
+            .layout
+            .index_of(pos)
+            .expect("a legal position of the table's material has an entry");
+        Ok(table.clesto_value(idx))
     }
 
     /// The value of `pos` for its side to move (see [`SubTables::value`]).

@@ -11,7 +11,8 @@
 use std::ops::Range;
 
 use jtb_probe::{
-    bit, for_each_move_of, Color, Layout, MoveKind, Square, TableError, TableFile, Value, Wdl,
+    bit, for_each_move_of, Color, Layout, MoveKind, Occupancy, Square, TableError, TableFile,
+    Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -105,10 +106,16 @@ fn one_ply(
         .map(|(&p, &sq)| (p, sq));
     let mut best = [Value::Loss(0).order_key(); 2];
     let mut failed = None;
+    let squares_held = Occupancy {
+        pieces: occupied,
+        // Any piece blocks a jump outside Clesto, whose tables are checked by `crate::clesto`.
+        jump_blockers: occupied,
+        closed: 0,
+    };
     for_each_move_of(
         layout.rules(),
         movers,
-        occupied,
+        squares_held,
         |sq| place(sq).map(|i| pieces[i]),
         |_, mv, kind| {
             let values = match kind {
@@ -246,7 +253,13 @@ pub fn check_wdl_file(table: &Solved, file: &TableFile) -> Result<Option<WdlMism
                 let Ok(None) = found else { return };
                 found = file.wdl_entry(&block, idx - start).map(|wdl| {
                     let plain = table.value(idx);
-                    (wdl != plain.wdl()).then(|| WdlMismatch {
+                    // Clesto's WDL file holds the ban's results too.
+                    let expected = if layout.rules().has_hunger() {
+                        table.clesto_value(idx).wdl()
+                    } else {
+                        plain.wdl()
+                    };
+                    (wdl != expected).then(|| WdlMismatch {
                         position: layout.position(idx).expect("a used entry").to_string(),
                         wdl,
                         plain,

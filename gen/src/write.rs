@@ -9,7 +9,7 @@ use std::{
 use jtb_probe::{
     clock::Category,
     format::{self, table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
-    Layout, Value, Wdl,
+    ClestoValue, Layout, RuleSet, Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -268,7 +268,7 @@ pub struct Compressed {
 ///
 /// # Errors
 /// Compression failed.
-pub fn compress(metric: Metric, codes: &Codes) -> io::Result<Compressed> {
+pub fn compress(rules: RuleSet, metric: Metric, codes: &Codes) -> io::Result<Compressed> {
     // One byte an entry where every code fits.
     let code_encoding = if codes.has_wide() {
         Encoding::Code16
@@ -276,9 +276,20 @@ pub fn compress(metric: Metric, codes: &Codes) -> io::Result<Compressed> {
         Encoding::Code8
     };
     let kinds: &[(Kind, Encoding)] = match metric {
+        // Clesto's WDL file shows the ban's resolution too: it is made from both metrics.
+        Metric::Dtm if rules.has_hunger() => &[(Kind::Dtm, code_encoding)],
         Metric::Dtm => &[(Kind::Dtm, code_encoding), (Kind::Wdl, Encoding::Wdl2)],
-        Metric::Dtc => &[(Kind::Dtc, code_encoding)],
+        Metric::Dtc => &[(Kind::second(rules), code_encoding)],
     };
+    compress_kinds(metric, kinds, codes)
+}
+
+/// Compresses the blocks of the files `kinds` (each with its encoding) that show `codes`.
+fn compress_kinds(
+    metric: Metric,
+    kinds: &[(Kind, Encoding)],
+    codes: &Codes,
+) -> io::Result<Compressed> {
     let blocks_of = |e: Encoding| codes.len().div_ceil(e.block_entries() as usize);
     let tasks: Vec<(Encoding, usize)> = kinds
         .iter()
@@ -328,26 +339,38 @@ pub fn compress(metric: Metric, codes: &Codes) -> io::Result<Compressed> {
 /// # Errors
 /// Compression failed.
 pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
-    let dtm = compress(Metric::Dtm, &solved.codes)?;
-    let dtc = compress(Metric::Dtc, &solved.dtc_codes)?;
-    Ok(assemble(solved, [dtm, dtc]))
+    let rules = solved.layout.rules();
+    let dtm = compress(rules, Metric::Dtm, &solved.codes)?;
+    let dtc = compress(rules, Metric::Dtc, &solved.dtc_codes)?;
+    assemble(solved, [dtm, dtc])
 }
 
 /// The bytes of the files of a solved table from their compressed blocks (of both metrics, in
 /// either order), in the order [`Kind::ALL`] writes them: the headers need the whole table.
 ///
+/// # Errors
+/// Compressing Clesto's WDL file (made here from both metrics) failed.
+///
 /// # Panics
 /// If `compressed` does not hold each metric once.
-#[must_use]
-pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> [(Kind, Vec<u8>); 3] {
+pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> io::Result<[(Kind, Vec<u8>); 3]> {
     assert!(
         compressed[0].metric != compressed[1].metric,
         "the blocks of both metrics"
     );
     let layout = &solved.layout;
-    let Summary { plain, rule } = summarize(solved);
+    let rules = layout.rules();
+    let (Summary { plain, rule }, wdl) = if rules.has_hunger() {
+        let (summary, wdl_codes) = summarize_clesto(solved);
+        let wdl_codes = Codes::from(&wdl_codes[..]);
+        let wdl = compress_kinds(Metric::Dtm, &[(Kind::Wdl, Encoding::Wdl2)], &wdl_codes)?;
+        (summary, Some(wdl))
+    } else {
+        (summarize(solved), None)
+    };
     let mut files: Vec<(Kind, Vec<u8>)> = compressed
         .into_iter()
+        .chain(wdl)
         .flat_map(|c| c.files)
         .map(|(kind, encoding, blocks)| {
             let header = Header {
@@ -359,14 +382,92 @@ pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> [(Kind, Vec<u8>
                 entries: layout.len() as u64,
                 block_entries: 0,
                 blocks: 0,
-                stats: if kind == Kind::Dtc { &rule } else { &plain }.clone(),
+                stats: match kind {
+                    Kind::Dtc | Kind::Ban => rule.clone(),
+                    Kind::Wdl if rules.has_hunger() => rule_wdl(&plain, &rule),
+                    _ => plain.clone(),
+                },
                 generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
             };
             (kind, format::file_bytes(&header, &blocks))
         })
         .collect();
-    files.sort_by_key(|&(kind, _)| Kind::ALL.iter().position(|&k| k == kind));
-    files.try_into().expect("three files")
+    let order = Kind::of(rules);
+    files.sort_by_key(|&(kind, _)| order.iter().position(|&k| k == kind));
+    Ok(files.try_into().expect("three files"))
+}
+
+/// Clesto's WDL file statistics: every position a win or a loss, the ban's and the plain ones
+/// together; the longest win is the plain one.
+fn rule_wdl(plain: &[SideStats; 2], ban: &[SideStats; 2]) -> [SideStats; 2] {
+    [0, 1].map(|s| SideStats {
+        wins: plain[s].wins + ban[s].wins,
+        draws: 0,
+        losses: plain[s].losses + ban[s].losses,
+        ..plain[s].clone()
+    })
+}
+
+/// Statistics of a solved Clesto table: plain values (for the DTM file; `draws` the plain
+/// draws), and the ban's wins and losses (for the ban file: `wins` and `losses` are the
+/// positions the ban decides, `longest_win` the longest exit distance of B), with the codes
+/// of its WDL file (every position a win or a loss).
+fn summarize_clesto(solved: &Solved) -> (Summary, Vec<u16>) {
+    let layout = &solved.layout;
+    let side_len = layout.side_len();
+    let mut tally = Tally::default();
+    let mut wdl = vec![UNUSED; layout.len()];
+    for (idx, code) in wdl.iter_mut().enumerate() {
+        let Some(squares) = layout.entry(idx).map(|e| e.squares) else {
+            continue;
+        };
+        if solved.codes.get(idx) == UNUSED {
+            continue;
+        }
+        let weight = if layout.on_mirror_axis(&squares) {
+            1
+        } else {
+            2
+        };
+        let side = usize::from(idx >= side_len);
+        let value = solved.clesto_value(idx);
+        *code = match value.wdl() {
+            Wdl::Win => Value::Win(1),
+            _ => Value::Loss(1),
+        }
+        .code();
+        let plain = &mut tally.stats[0][side];
+        match value.plain_part() {
+            Value::Win(d) => {
+                plain.wins += weight;
+                tally.longest[0][side].note(d, idx);
+            }
+            Value::Loss(_) => plain.losses += weight,
+            Value::Draw => plain.draws += weight,
+        }
+        let ban = &mut tally.stats[1][side];
+        match value {
+            ClestoValue::BanWin { exit } => {
+                ban.wins += weight;
+                if let Some(e) = exit {
+                    tally.longest[1][side].note(e, idx);
+                }
+            }
+            ClestoValue::BanLoss { .. } => ban.losses += weight,
+            ClestoValue::Plain(_) => {}
+        }
+    }
+    let Tally {
+        stats: [mut plain, mut rule],
+        longest,
+    } = tally;
+    for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
+        for (s, l) in stats.iter_mut().zip(longest) {
+            s.longest_win = l.plies;
+            s.longest_win_position = l.position(layout);
+        }
+    }
+    (Summary { plain, rule }, wdl)
 }
 
 /// This host's name as it goes into temporary file names: letters, digits and `-` only
@@ -420,7 +521,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes the files of a solved table under `root` in the order of [`Kind::ALL`] (the WDL file
+/// Writes the files of a solved table under `root` in the order of [`Kind::of`] (the WDL file
 /// last: a table counts as present only when all are).
 ///
 /// # Errors

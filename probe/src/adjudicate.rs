@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::{
+    ban::ClestoValue,
     clock::RuleValue,
     flip::{dead_draw, Adjudication, NotApplicable},
     piece::Color,
@@ -45,6 +46,14 @@ pub enum VerdictReason {
     OneEach(Adjudication),
     /// No table covers the position (too many pieces, a missing table, or no tables given).
     NotCovered(Option<ProbeError>),
+    /// Clesto has no draws (no move-count rule, and the repetition ban): the tables give the
+    /// forced result.
+    NoDraws {
+        /// The side that wins.
+        winner: Color,
+        /// The position's value for the side to move.
+        value: ClestoValue,
+    },
 }
 
 impl fmt::Display for VerdictReason {
@@ -84,6 +93,19 @@ impl fmt::Display for VerdictReason {
             }
             VerdictReason::NotCovered(Some(e)) => write!(f, "not covered: {e}"),
             VerdictReason::NotCovered(None) => f.write_str("not covered: no tables"),
+            VerdictReason::NoDraws { winner, value } => match value {
+                ClestoValue::Plain(v) => write!(
+                    f,
+                    "clesto has no draws: {winner} wins, {} to the end",
+                    Plies(v.dtm().unwrap_or(0))
+                ),
+                _ => write!(
+                    f,
+                    "clesto has no draws: {winner} wins by the repetition ban ({} for the side \
+                     to move)",
+                    value.category()
+                ),
+            },
         }
     }
 }
@@ -102,6 +124,16 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// Win or loss for the side to move, where known: the plain value, or in Clesto the value
+    /// the ban gives too.
+    #[must_use]
+    pub fn wdl(&self) -> Option<Wdl> {
+        match &self.reason {
+            VerdictReason::NoDraws { value, .. } => Some(value.wdl()),
+            _ => self.value.map(Value::wdl),
+        }
+    }
+
     /// The value under the clock rule at the position's clock, where known: from the tables, or
     /// for a one-animal-each flip position the built-in check's (there every capture ends the
     /// game, so the check is the rule value; RULES.md 5.7).
@@ -130,7 +162,9 @@ impl Verdict {
 /// [`Position::set_clock`]). Jungle positions and flip positions of more than one animal each
 /// are judged by `tables` under the clock rule: a dead draw exactly when the rule value at the
 /// clock is a draw. A one-animal-each flip position needs no tables (RULES.md section 2).
-/// Positions no table covers are not dead draws ([`VerdictReason::NotCovered`]).
+/// Positions no table covers are not dead draws ([`VerdictReason::NotCovered`]). Clesto has no
+/// draws: its positions are never dead draws, and the tables give the forced result
+/// ([`VerdictReason::NoDraws`]).
 ///
 /// # Errors
 /// [`ProbeError::GameOver`] for a finished game, [`ProbeError::HiddenTiles`] for a flip position
@@ -145,6 +179,9 @@ pub fn adjudicate(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Ver
     }
     let limit = pos.rules().clock_limit();
     let clock = pos.clock().unwrap_or(0);
+    if pos.rules().has_hunger() {
+        return adjudicate_clesto(tables, pos);
+    }
     if pos.rules() == RuleSet::Flip4x4 {
         let check = dead_draw(pos, None);
         if !matches!(
@@ -193,6 +230,31 @@ pub fn adjudicate(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Ver
         value: Some(value),
         rule: Some(rule),
         reason,
+    })
+}
+
+/// Clesto: never a dead draw; the forced result where the tables cover the position.
+fn adjudicate_clesto(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Verdict> {
+    let value = match tables.map(|tb| tb.probe_clesto(pos)) {
+        Some(Ok(v)) => v,
+        Some(Err(e @ (ProbeError::TooManyPieces { .. } | ProbeError::MissingTable { .. }))) => {
+            return Ok(not_covered(Some(e), 0, 1));
+        }
+        Some(Err(e)) => return Err(e),
+        None => return Ok(not_covered(None, 0, 1)),
+    };
+    let winner = match value.wdl() {
+        Wdl::Win => pos.turn(),
+        _ => pos.turn().other(),
+    };
+    Ok(Verdict {
+        dead_draw: false,
+        value: match value {
+            ClestoValue::Plain(v) => Some(v),
+            _ => None,
+        },
+        rule: None,
+        reason: VerdictReason::NoDraws { winner, value },
     })
 }
 

@@ -86,6 +86,18 @@ pub const fn bit(sq: Square) -> SquareSet {
     1 << sq.0
 }
 
+/// The squares of `set`, by increasing packed value.
+pub fn squares_in(mut set: SquareSet) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let i = set.trailing_zeros() as u8;
+        set &= set - 1;
+        Some(Square(i))
+    })
+}
+
 /// Direction of a river jump.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Axis {

@@ -191,7 +191,7 @@ impl TableFile {
         kind: Kind,
     ) -> Result<TableFile, TableError> {
         let h = &self.header;
-        let material = material.canonical();
+        let material = material.table_of(rules);
         let fault = if h.rules != rules {
             TableErrorKind::WrongRules {
                 expected: rules,

@@ -40,11 +40,12 @@ const MAX_ENTRIES: u64 = 1 << 40;
 const BLOCK_BYTES: usize = 1 << 14;
 
 /// The path of the `kind` file of `material` under `rules` in the table root `root`:
-/// `root/<rules>/<material>.<wdl|dtm|dtc>`, the material in canonical orientation.
+/// `root/<rules>/<material>.<wdl|dtm|dtc|ban>`, the material in the orientation that names its
+/// table ([`Material::table_of`]).
 #[must_use]
 pub fn table_path(root: &Path, rules: RuleSet, material: Material, kind: Kind) -> PathBuf {
     root.join(rules.name())
-        .join(format!("{}.{}", material.canonical(), kind.extension()))
+        .join(format!("{}.{}", material.table_of(rules), kind.extension()))
 }
 
 /// Packs `wdl` as entry `i` of a WDL2 block (four entries a byte, lowest bits first: 0 draw,
@@ -118,12 +119,32 @@ pub enum Kind {
     Dtm,
     /// Distance to conversion (the clock rule): value codes.
     Dtc,
+    /// Clesto: the repetition ban's resolution of the plain draws, value codes of B's exit
+    /// distance ([`crate::ClestoValue::ban_part`]).
+    Ban,
 }
 
 impl Kind {
-    /// Every kind, in the order a table's files are written (the WDL file last: a table is
-    /// complete once it is there).
+    /// The kinds of a Jungle or flip table, in the order its files are written (the WDL file
+    /// last: a table is complete once it is there).
     pub const ALL: [Kind; 3] = [Kind::Dtc, Kind::Dtm, Kind::Wdl];
+
+    /// The kinds of a table under `rules`, in the order its files are written: [`Kind::ALL`],
+    /// or in Clesto the ban file instead of the DTC file (Clesto has no clock).
+    #[must_use]
+    pub const fn of(rules: RuleSet) -> [Kind; 3] {
+        [Kind::second(rules), Kind::Dtm, Kind::Wdl]
+    }
+
+    /// The kind of a table's second file of value codes beside DTM: DTC, or Clesto's ban file.
+    #[must_use]
+    pub const fn second(rules: RuleSet) -> Kind {
+        if rules.has_hunger() {
+            Kind::Ban
+        } else {
+            Kind::Dtc
+        }
+    }
 
     /// The file-name extension.
     #[must_use]
@@ -132,13 +153,18 @@ impl Kind {
             Kind::Wdl => "wdl",
             Kind::Dtm => "dtm",
             Kind::Dtc => "dtc",
+            Kind::Ban => "ban",
         }
     }
 
-    /// A small number per kind (0, 1, 2), for arrays indexed by kind.
+    /// A small number per kind (0, 1, 2; Clesto's ban file shares the DTC file's 2), for
+    /// arrays indexed by the kinds of one table.
     #[must_use]
     pub const fn slot(self) -> usize {
-        self.byte() as usize - 1
+        match self {
+            Kind::Ban => 2,
+            _ => self.byte() as usize - 1,
+        }
     }
 
     const fn byte(self) -> u8 {
@@ -146,6 +172,7 @@ impl Kind {
             Kind::Wdl => 1,
             Kind::Dtm => 2,
             Kind::Dtc => 3,
+            Kind::Ban => 4,
         }
     }
 
@@ -154,6 +181,7 @@ impl Kind {
             1 => Some(Kind::Wdl),
             2 => Some(Kind::Dtm),
             3 => Some(Kind::Dtc),
+            4 => Some(Kind::Ban),
             _ => None,
         }
     }
@@ -165,6 +193,7 @@ impl fmt::Display for Kind {
             Kind::Wdl => "WDL",
             Kind::Dtm => "DTM",
             Kind::Dtc => "DTC",
+            Kind::Ban => "ban",
         })
     }
 }

@@ -46,13 +46,14 @@ pub struct Entry {
 }
 
 impl Layout {
-    /// The layout of `material` (either orientation) under `rules`.
+    /// The layout of `material` under `rules`: either orientation, where the colour flip is a
+    /// symmetry of the rules, else this one ([`Material::table_of`]).
     ///
     /// # Panics
     /// If a side of the material has no piece, or it has more than [`Layout::MAX_PIECES`].
     #[must_use]
     pub fn new(rules: RuleSet, material: Material) -> Layout {
-        let material = material.canonical();
+        let material = material.table_of(rules);
         assert!(
             material.total() <= Layout::MAX_PIECES,
             "at most {} pieces per table",
@@ -373,7 +374,7 @@ impl Layout {
     fn flip_of(&self, material: Material) -> Option<bool> {
         if material == self.material {
             Some(false)
-        } else if material.flipped() == self.material {
+        } else if material.flipped() == self.material && self.rules.colour_symmetric() {
             Some(true)
         } else {
             None

@@ -43,6 +43,10 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Animal Gambit (Arimaa under another name) has its own game model in [`gambit`]: position
+//! text, turns of one to four steps with their canonical text, and the end-of-turn checks.
+//! Its tables are not part of the crate yet.
+//!
 //! # Errors
 //! Position text that breaks any rule gives a [`ParseError`] naming the problem; probes give a
 //! [`ProbeError`] (game over, too many pieces, missing table, wrong rule set), with a
@@ -55,13 +59,19 @@
 #![warn(missing_docs)]
 
 mod adjudicate;
+mod ban;
 mod board;
 #[doc = include_str!("../RULES.md")]
+// RULES.md is copied verbatim from the project's rule text, whose lists run on into the next
+// paragraph; the lint would have it reflowed.
+#[allow(clippy::doc_lazy_continuation)]
 pub mod rulebook {}
 pub mod clock;
 mod file;
 pub mod flip;
 pub mod format;
+pub mod gambit;
+mod histogram;
 mod index;
 mod material;
 mod moves;
@@ -74,14 +84,16 @@ mod value;
 
 pub use crate::{
     adjudicate::{adjudicate, Verdict, VerdictReason},
+    ban::{banned_side, for_each_move_value, value_by_lookahead, ClestoValue},
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
     format::{BlockFault, Header, Kind, SideStats, TableError, TableErrorKind},
+    histogram::{histogram, SideHistogram},
     index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},
-    moves::{for_each_move_of, EndReason, IllegalMove, Move, MoveKind, Outcome},
+    moves::{for_each_move_of, EndReason, IllegalMove, Move, MoveKind, Occupancy, Outcome},
     piece::{Animal, Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},

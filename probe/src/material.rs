@@ -5,6 +5,7 @@ use std::{cmp::Ordering, error::Error, fmt, str::FromStr};
 use crate::{
     piece::{Animal, Color, Piece},
     position::Position,
+    rules::RuleSet,
 };
 
 /// The animals of each side. A table holds one material with both sides to move; a material
@@ -78,6 +79,36 @@ impl Material {
         } else {
             self.flipped()
         }
+    }
+
+    /// The orientation that names this material's table under `rules`: the canonical one
+    /// where the colour flip is a symmetry of the rules ([`RuleSet::colour_symmetric`]), else
+    /// this one (both orientations are tables of their own).
+    #[must_use]
+    pub fn table_of(self, rules: RuleSet) -> Material {
+        if rules.colour_symmetric() {
+            self.canonical()
+        } else {
+            self
+        }
+    }
+
+    /// Every material with `min..=max` pieces and at least one piece per side that names a
+    /// table under `rules` ([`Material::all`], and their flips where the colour flip is no
+    /// symmetry), in a deterministic order.
+    #[must_use]
+    pub fn all_tables(rules: RuleSet, min: usize, max: usize) -> Vec<Material> {
+        let canonical = Material::all(min, max);
+        if rules.colour_symmetric() {
+            return canonical;
+        }
+        canonical
+            .into_iter()
+            .flat_map(|m| {
+                let flipped = m.flipped();
+                std::iter::once(m).chain((flipped != m).then_some(flipped))
+            })
+            .collect()
     }
 
     /// Whether both sides have the same animals.

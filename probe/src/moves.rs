@@ -4,7 +4,7 @@
 use std::{error::Error, fmt};
 
 use crate::{
-    board::{bit, Square, SquareSet},
+    board::{bit, squares_in, Square, SquareSet},
     piece::{Animal, Color, Piece},
     position::Position,
     rules::{Capture, RuleSet},
@@ -50,6 +50,8 @@ pub enum EndReason {
     LastAnimalsTraded,
     /// Flip game: the mover traded away its last animal while the opponent keeps one.
     OwnLastAnimalTraded,
+    /// Clesto: the mover's last animals starved.
+    Starved,
 }
 
 impl fmt::Display for EndReason {
@@ -59,6 +61,7 @@ impl fmt::Display for EndReason {
             EndReason::LastPieceTaken => "last piece taken",
             EndReason::LastAnimalsTraded => "last animals traded",
             EndReason::OwnLastAnimalTraded => "own last animal traded",
+            EndReason::Starved => "own last animal starved",
         })
     }
 }
@@ -99,14 +102,59 @@ impl Error for IllegalMove {}
 impl Position {
     /// Calls `f` with every legal move of the side to move and its kind, in no set order.
     /// A finished game and a flip position with face-down tiles have none here.
-    pub fn for_each_move(&self, mut f: impl FnMut(Move, MoveKind)) {
+    pub fn for_each_move(&self, f: impl FnMut(Move, MoveKind)) {
+        self.for_each_move_when_hungry(self.hungry(), f);
+    }
+
+    /// [`Position::for_each_move`] with the position's hungry set already found.
+    fn for_each_move_when_hungry(&self, hungry: SquareSet, mut f: impl FnMut(Move, MoveKind)) {
+        self.for_each_unfed_move(|mv, kind| {
+            // A hungry animal may not enter the enemy den (Clesto).
+            if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
+                f(mv, kind);
+            }
+        });
+    }
+
+    /// Every move the board allows, before hunger forbids the den to hungry animals.
+    fn for_each_unfed_move(&self, f: impl FnMut(Move, MoveKind)) {
         if self.is_game_over() || self.hidden() != 0 {
             return;
         }
+        self.each_piece_move(f);
+    }
+
+    /// The moves of the revealed pieces in a flip position that still has face-down tiles,
+    /// sorted as ASCII strings: steps onto empty squares and captures, a face-down tile
+    /// blocking the way (the other moves are flips of [`Position::hidden`] tiles). Without
+    /// face-down tiles, [`Position::legal_moves`]. None once the game is over.
+    #[must_use]
+    pub fn revealed_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        if !self.is_game_over() {
+            self.each_piece_move(|m, _| moves.push(m));
+        }
+        moves.sort_unstable();
+        moves
+    }
+
+    /// The moves of the side to move's pieces, face-down tiles blocking.
+    fn each_piece_move(&self, mut f: impl FnMut(Move, MoveKind)) {
+        let rules = self.rules();
+        // The pieces that block a jump of the mover's animals.
+        let blockers = Color::ALL
+            .into_iter()
+            .filter(|&c| rules.blocks_jump(c, self.turn()))
+            .fold(0, |set, c| set | self.occupied_by(c));
+        let squares = Occupancy {
+            pieces: self.occupied(),
+            jump_blockers: blockers,
+            closed: self.hidden(),
+        };
         for_each_move_of(
-            self.rules(),
+            rules,
             self.pieces_of(self.turn()),
-            self.occupied(),
+            squares,
             |sq| self.piece_at(sq),
             |_, mv, kind| f(mv, kind),
         );
@@ -144,17 +192,21 @@ impl Position {
             mv,
             position: self.to_string(),
         })?;
-        Ok(self.play_unchecked(mv, kind))
+        Ok(self.play_unchecked(mv, kind, self.hungry()))
     }
 
     /// Calls `f` with every legal move and its outcome, in no set order: what a solver or a
     /// one-ply check needs, without looking each move up again as [`Position::play`] does.
     pub fn for_each_outcome(&self, mut f: impl FnMut(Move, Outcome)) {
-        self.for_each_move(|mv, kind| f(mv, self.play_unchecked(mv, kind)));
+        let hungry = self.hungry();
+        self.for_each_move_when_hungry(hungry, |mv, kind| {
+            f(mv, self.play_unchecked(mv, kind, hungry));
+        });
     }
 
-    /// Plays a move known to be legal, of the given kind.
-    pub(crate) fn play_unchecked(&self, mv: Move, kind: MoveKind) -> Outcome {
+    /// Plays a move known to be legal, of the given kind; `hungry` is the position's
+    /// [`Position::hungry`] (found once for all its moves).
+    pub(crate) fn play_unchecked(&self, mv: Move, kind: MoveKind, hungry: SquareSet) -> Outcome {
         let mover = self.turn();
         if kind == MoveKind::DenEntry {
             return Outcome::Over {
@@ -168,6 +220,33 @@ impl Position {
         if kind != MoveKind::Trade {
             next.put(piece, mv.to)
                 .expect("a legal move lands on an allowed square");
+        }
+        if self.rules().has_hunger() && next.count(mover.other()) > 0 {
+            // Declare on the board as it stands, then starve (RULES.md 6): the capture of the
+            // opponent's last animal wins before any starvation.
+            next.set_turn(mover.other());
+            let fed = if kind == MoveKind::Capture {
+                bit(mv.from)
+            } else {
+                0
+            };
+            if hungry & !fed == 0 {
+                // Nothing starves: the board is the declaration's, the hungry set canonical.
+                return Outcome::Ongoing(next);
+            }
+            let declared = next.canonical_hungry();
+            for sq in starving(hungry & !fed, mv) {
+                next.remove(sq);
+            }
+            if next.count(mover) == 0 {
+                return Outcome::Over {
+                    result: Wdl::Loss,
+                    reason: EndReason::Starved,
+                };
+            }
+            next.set_hungry(Some(declared))
+                .expect("declared animals belong to the side to move");
+            return Outcome::Ongoing(next);
         }
         let (mine, theirs) = (next.count(mover), next.count(mover.other()));
         let end = match (mine, theirs) {
@@ -192,6 +271,38 @@ impl Position {
         Outcome::Ongoing(next)
     }
 
+    /// Where the animals that `mv` starves stand after it (Clesto): every hungry animal of the
+    /// mover but the one that makes the move's capture. Empty outside Clesto, and for a move
+    /// that ends the game by den entry or by taking the opponent's last animal.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when `mv` is not a legal move here.
+    pub fn starvations(&self, mv: Move) -> Result<Vec<(Piece, Square)>, IllegalMove> {
+        let kind = self.move_kind(mv).ok_or_else(|| IllegalMove {
+            mv,
+            position: self.to_string(),
+        })?;
+        let last_taken = kind == MoveKind::Capture && self.count(self.turn().other()) == 1;
+        if kind == MoveKind::DenEntry || last_taken {
+            return Ok(Vec::new());
+        }
+        let fed = if kind == MoveKind::Capture {
+            bit(mv.from)
+        } else {
+            0
+        };
+        Ok(starving(self.hungry() & !fed, mv)
+            .map(|sq| {
+                let from = if sq == mv.to { mv.from } else { sq };
+                (
+                    self.piece_at(from)
+                        .expect("hungry animals stand on the board"),
+                    sq,
+                )
+            })
+            .collect())
+    }
+
     /// Whether the position has a rat of either colour (tables treat rats specially).
     #[must_use]
     pub fn has_animal(&self, animal: Animal) -> bool {
@@ -202,11 +313,23 @@ impl Position {
     }
 }
 
+/// Which squares hold what, for [`for_each_move_of`].
+#[derive(Debug, Clone, Copy)]
+pub struct Occupancy {
+    /// Every piece's square.
+    pub pieces: SquareSet,
+    /// The squares whose pieces block a river jump of the side to move (any piece in Jungle,
+    /// an opponent's in Clesto: [`RuleSet::blocks_jump`]).
+    pub jump_blockers: SquareSet,
+    /// Squares no move may enter (the flip game's face-down tiles).
+    pub closed: SquareSet,
+}
+
 /// The move generator of every rule set, over a placement given by what it needs: calls
-/// `f(piece, move, kind)` with every legal move of `movers` (the pieces of the side to move,
-/// with their squares), in no set order. `occupied` holds every piece's square and `piece_at`
-/// tells which piece stands on an occupied square (it is asked about no other). No face-down
-/// tiles: a flip position that has some has no moves here.
+/// `f(piece, move, kind)` with every move of `movers` (the pieces of the side to move, with
+/// their squares) that the board allows, in no set order; hunger's ban on den entries is
+/// [`Position::for_each_move`]'s. `piece_at` tells which piece stands on a square of
+/// `squares.pieces` (it is asked about no other).
 ///
 /// [`Position::for_each_move`] is this over a position; the table verifier runs it over table
 /// entries, whose pieces it keeps in table order, without building a position.
@@ -214,7 +337,7 @@ impl Position {
 pub fn for_each_move_of(
     rules: RuleSet,
     movers: impl IntoIterator<Item = (Piece, Square)>,
-    occupied: SquareSet,
+    squares: Occupancy,
     piece_at: impl Fn(Square) -> Option<Piece>,
     mut f: impl FnMut(Piece, Move, MoveKind),
 ) {
@@ -224,17 +347,18 @@ pub fn for_each_move_of(
         let jumps = board
             .jumps_from(from)
             .filter(|jump| {
-                matches!(piece.animal, Animal::Lion | Animal::Tiger)
-                    && rules.can_jump(piece.animal, jump.axis)
-                    && occupied & jump.path == 0
+                rules.can_jump(piece.animal, jump.axis) && squares.jump_blockers & jump.path == 0
             })
             .map(|jump| jump.to);
         // One loop over steps and jumps, so that its body is inlined once.
         for to in board.steps(from).into_iter().flatten().chain(jumps) {
-            if !rules.may_enter(piece, to) {
+            if !rules.may_enter(piece, to) || squares.closed & bit(to) != 0 {
                 continue;
             }
-            let kind = match (occupied & bit(to) != 0).then(|| piece_at(to)).flatten() {
+            let kind = match (squares.pieces & bit(to) != 0)
+                .then(|| piece_at(to))
+                .flatten()
+            {
                 None if Some(to) == enemy_den => MoveKind::DenEntry,
                 None => MoveKind::Quiet,
                 Some(other) if other.color == piece.color => continue,
@@ -247,6 +371,12 @@ pub fn for_each_move_of(
             f(piece, Move { from, to }, kind);
         }
     }
+}
+
+/// Where the animals of `starving` (squares before `mv`) stand after it: the one that moved
+/// on its destination.
+fn starving(starving: SquareSet, mv: Move) -> impl Iterator<Item = Square> {
+    squares_in(starving).map(move |s| if s == mv.from { mv.to } else { s })
 }
 
 impl Move {

@@ -23,6 +23,9 @@ pub struct Position {
     animals: [u8; 2],
     hidden: SquareSet,
     turn: Color,
+    /// Clesto: the mover's hungry set where it is not the canonical one ([`Position::hungry`]);
+    /// `None` everywhere else, so that equal states compare equal.
+    hungry: Option<SquareSet>,
     clock: Option<u32>,
     move_number: Option<u32>,
 }
@@ -34,7 +37,7 @@ pub enum PositionError {
     DuplicateAnimal(Piece),
     /// A piece stands in a den.
     InDen(Piece, Square),
-    /// A piece other than a rat stands in water.
+    /// A piece that cannot swim stands in water.
     InWater(Piece, Square),
     /// Two things on one square.
     Occupied(Square),
@@ -42,6 +45,17 @@ pub enum PositionError {
     OffBoard(Square),
     /// A face-down tile on a board that has none (only the flip game has them).
     HiddenTile(Square),
+    /// A hungry set given in a rule set without hunger (only Clesto has it).
+    NoHunger(RuleSet),
+    /// A hungry set names a square that holds no animal of the side to move.
+    NotHungry {
+        /// The square named.
+        square: Square,
+        /// What stands there.
+        piece: Option<Piece>,
+        /// The side to move, whose animals the hungry set names.
+        turn: Color,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -61,7 +75,7 @@ impl fmt::Display for PositionError {
             PositionError::InWater(p, s) => {
                 write!(
                     f,
-                    "{} `{}` on {} stands in water (only rats swim)",
+                    "{} `{}` on {} stands in water (only rats swim, and dogs in clesto)",
                     p,
                     p.letter(),
                     s
@@ -72,6 +86,27 @@ impl fmt::Display for PositionError {
             PositionError::HiddenTile(s) => {
                 write!(f, "face-down tile on {s}: only the flip game has them")
             }
+            PositionError::NoHunger(rules) => write!(
+                f,
+                "hungry set given, but rule set {rules} has no hunger (only clesto has it)"
+            ),
+            PositionError::NotHungry {
+                square,
+                piece: None,
+                turn,
+            } => write!(
+                f,
+                "hungry set names {square}, which is empty (it lists animals of {turn}, to move)"
+            ),
+            PositionError::NotHungry {
+                square,
+                piece: Some(p),
+                turn,
+            } => write!(
+                f,
+                "hungry set names {square}, which holds {p} `{}`: it lists animals of {turn}, to move",
+                p.letter()
+            ),
         }
     }
 }
@@ -89,6 +124,7 @@ impl Position {
             animals: [0; 2],
             hidden: 0,
             turn,
+            hungry: None,
             clock: None,
             move_number: None,
         }
@@ -129,7 +165,7 @@ impl Position {
         if board.is_den(sq) {
             return Err(PositionError::InDen(piece, sq));
         }
-        if board.is_water(sq) && piece.animal != Animal::Rat {
+        if board.is_water(sq) && !self.rules.swims(piece.animal) {
             return Err(PositionError::InWater(piece, sq));
         }
         self.board[sq.index()] = Some(piece);
@@ -188,6 +224,15 @@ impl Position {
         self.squares
             .iter()
             .flatten()
+            .flatten()
+            .fold(0, |set, &s| set | bit(s))
+    }
+
+    /// The squares holding a piece of `color`.
+    #[must_use]
+    pub fn occupied_by(&self, color: Color) -> SquareSet {
+        self.squares[color.index()]
+            .iter()
             .flatten()
             .fold(0, |set, &s| set | bit(s))
     }
@@ -259,11 +304,12 @@ impl Position {
     /// Sets or clears the half-move clock.
     ///
     /// # Errors
-    /// The clock is above the rule set's limit ([`RuleSet::clock_limit`]).
+    /// The clock is above the rule set's limit ([`RuleSet::clock_limit`]), or the rule set has
+    /// no clock at all (Clesto).
     pub fn set_clock(&mut self, clock: Option<u32>) -> Result<(), ClockError> {
         if let Some(c) = clock {
             let limit = self.rules.clock_limit();
-            if c > limit {
+            if c > limit || !self.rules.has_clock() {
                 return Err(ClockError { clock: c, limit });
             }
         }
@@ -272,11 +318,16 @@ impl Position {
     }
 
     /// Gives the position a half-move clock for the clock rule: `clock` when given, else the one
-    /// it has (from its text), else 0.
+    /// it has (from its text), else 0. A rule set without a clock keeps none.
     ///
     /// # Errors
-    /// The clock is above the rule set's limit ([`RuleSet::clock_limit`]).
+    /// The clock is above the rule set's limit ([`RuleSet::clock_limit`]), or the rule set has
+    /// no clock.
     pub fn set_rule_clock(&mut self, clock: Option<u32>) -> Result<(), ClockError> {
+        if !self.rules.has_clock() {
+            // No clock rule: only an explicit clock is an error.
+            return self.set_clock(clock);
+        }
         self.set_clock(Some(clock.or(self.clock).unwrap_or(0)))
     }
 
@@ -285,9 +336,11 @@ impl Position {
         self.move_number = number;
     }
 
-    /// Sets the side to move.
+    /// Sets the side to move (the hungry set becomes the canonical one: it belongs to the
+    /// mover).
     pub fn set_turn(&mut self, turn: Color) {
         self.turn = turn;
+        self.hungry = None;
     }
 
     /// The same position without clocks: what the tables see.
@@ -330,7 +383,92 @@ impl Position {
         for sq in board.squares().filter(|&s| self.hidden & bit(s) != 0) {
             out.put_hidden(map(board, sq)).expect("symmetric board");
         }
+        if let Some(hungry) = self.hungry {
+            let mapped = board
+                .squares()
+                .filter(|&s| hungry & bit(s) != 0)
+                .fold(0, |set, s| set | bit(map(board, s)));
+            out.set_hungry(Some(mapped))
+                .expect("the symmetries map the mover's animals to the mover's animals");
+        }
         out
+    }
+
+    /// The squares of the mover's *hungry* animals (Clesto, RULES.md section 6): those that
+    /// must capture this move or starve, and may not enter the enemy den. It is the set of the
+    /// mover's animals that have a legal capture ([`Position::canonical_hungry`]) except right
+    /// after a starvation, where the text's `h:` field gives it. Empty in other rule sets.
+    #[must_use]
+    pub fn hungry(&self) -> SquareSet {
+        match self.hungry {
+            Some(set) => set,
+            None if self.rules.has_hunger() => self.canonical_hungry(),
+            None => 0,
+        }
+    }
+
+    /// Whether the hungry set is the canonical one (always, outside Clesto): tables hold only
+    /// such positions.
+    #[must_use]
+    pub const fn hungry_is_canonical(&self) -> bool {
+        self.hungry.is_none()
+    }
+
+    /// The squares of the mover's animals that have a legal capture on the board as it
+    /// stands: the hungry set a declaration gives (Clesto). Empty in other rule sets.
+    #[must_use]
+    pub fn canonical_hungry(&self) -> SquareSet {
+        if !self.rules.has_hunger() || self.is_game_over() {
+            return 0;
+        }
+        let (rules, board, turn) = (self.rules, self.rules.board(), self.turn);
+        let enemies = self.occupied_by(turn.other());
+        let mut set = 0;
+        for (piece, from) in self.pieces_of(turn) {
+            let can_take = |to: Square| {
+                enemies & bit(to) != 0
+                    && rules.may_enter(piece, to)
+                    && self
+                        .piece_at(to)
+                        .is_some_and(|d| rules.capture(piece, from, d, to).is_some())
+            };
+            let by_step = board.steps(from).into_iter().flatten().any(can_take);
+            // Only an opponent's animal blocks a Clesto jump.
+            let by_jump = || {
+                board.jumps_from(from).any(|j| {
+                    rules.can_jump(piece.animal, j.axis) && enemies & j.path == 0 && can_take(j.to)
+                })
+            };
+            if by_step || by_jump() {
+                set |= bit(from);
+            }
+        }
+        set
+    }
+
+    /// Sets the mover's hungry set (Clesto); `None`, or the canonical set, makes it canonical.
+    ///
+    /// # Errors
+    /// [`PositionError::NoHunger`] outside Clesto, [`PositionError::NotHungry`] for a square
+    /// that does not hold an animal of the side to move.
+    pub fn set_hungry(&mut self, hungry: Option<SquareSet>) -> Result<(), PositionError> {
+        let Some(set) = hungry else {
+            self.hungry = None;
+            return Ok(());
+        };
+        if !self.rules.has_hunger() {
+            return Err(PositionError::NoHunger(self.rules));
+        }
+        let strangers = set & !self.occupied_by(self.turn);
+        if let Some(sq) = crate::board::squares_in(strangers).next() {
+            return Err(PositionError::NotHungry {
+                square: sq,
+                piece: self.piece_at(sq),
+                turn: self.turn,
+            });
+        }
+        self.hungry = (set != self.canonical_hungry()).then_some(set);
+        Ok(())
     }
 }
 
@@ -351,6 +489,13 @@ pub struct ClockError {
 
 impl fmt::Display for ClockError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.limit == 0 {
+            return write!(
+                f,
+                "half-move clock {} given, but this rule set has no clock (clesto has no move-count rule)",
+                self.clock
+            );
+        }
         write!(
             f,
             "half-move clock {} is above the limit of {} for this rule set",

@@ -7,7 +7,7 @@ use std::{fmt, str::FromStr};
 
 use crate::{
     board::{bit, Axis, Board, Square, FLIP, JUNGLE},
-    piece::{Animal, Piece},
+    piece::{Animal, Color, Piece},
 };
 
 /// A rule set, named by the id stored in every table file.
@@ -23,6 +23,9 @@ pub enum RuleSet {
     Leiden,
     /// The Mistboard 4x4 flip game, fully revealed.
     Flip4x4,
+    /// Clesto: the Jungle board with hungry animals, swimming dogs, the leopard's sideways
+    /// jump, traps that weaken any animal, and no draws (RULES.md section 6).
+    Clesto,
 }
 
 /// What a capture does to the two pieces.
@@ -36,11 +39,12 @@ pub enum Capture {
 
 impl RuleSet {
     /// Every rule set.
-    pub const ALL: [RuleSet; 4] = [
+    pub const ALL: [RuleSet; 5] = [
         RuleSet::Mistboard,
         RuleSet::TigerLengthwise,
         RuleSet::Leiden,
         RuleSet::Flip4x4,
+        RuleSet::Clesto,
     ];
 
     /// The rule-set id, as stored in table files and accepted by `--rules`.
@@ -51,6 +55,7 @@ impl RuleSet {
             RuleSet::TigerLengthwise => "tiger-lengthwise",
             RuleSet::Leiden => "leiden",
             RuleSet::Flip4x4 => "flip4x4",
+            RuleSet::Clesto => "clesto",
         }
     }
 
@@ -71,14 +76,37 @@ impl RuleSet {
         !matches!(self, RuleSet::Flip4x4)
     }
 
-    /// The draw limit of the half-move clock: 100 in Jungle, 40 in the flip game.
+    /// The draw limit of the half-move clock: 100 in Jungle, 40 in the flip game, and 0 in
+    /// Clesto, which has no move-count rule and no clock ([`RuleSet::has_clock`]).
     #[must_use]
     pub const fn clock_limit(self) -> u32 {
-        if self.is_jungle() {
-            100
-        } else {
-            40
+        match self {
+            RuleSet::Clesto => 0,
+            RuleSet::Flip4x4 => 40,
+            _ => 100,
         }
+    }
+
+    /// Whether positions have a half-move clock and the game a move-count draw (all but
+    /// Clesto).
+    #[must_use]
+    pub const fn has_clock(self) -> bool {
+        !matches!(self, RuleSet::Clesto)
+    }
+
+    /// Whether animals that could capture must capture or starve (Clesto): the mover's hungry
+    /// set is then part of the position.
+    #[must_use]
+    pub const fn has_hunger(self) -> bool {
+        matches!(self, RuleSet::Clesto)
+    }
+
+    /// Whether the colour flip (ranks mirrored, colours swapped) preserves values, so that a
+    /// material and its flip share one table. Not in Clesto, whose repetition ban falls on Red
+    /// when both sides have as many animals.
+    #[must_use]
+    pub const fn colour_symmetric(self) -> bool {
+        !matches!(self, RuleSet::Clesto)
     }
 
     /// Whether `animal` may jump a river along `axis`.
@@ -89,17 +117,34 @@ impl RuleSet {
             Animal::Tiger => {
                 !matches!(self, RuleSet::TigerLengthwise) || matches!(axis, Axis::Lengthwise)
             }
+            // Clesto's leopard jumps across a river's width, never along it.
+            Animal::Leopard => matches!(self, RuleSet::Clesto) && matches!(axis, Axis::Sideways),
             _ => false,
         }
     }
 
-    /// Whether `piece` may stand on `sq` (water is for rats; no piece enters its own den).
+    /// Whether `animal` may enter water: the rat, and in Clesto the dog too.
+    #[must_use]
+    pub const fn swims(self, animal: Animal) -> bool {
+        matches!(animal, Animal::Rat)
+            || (matches!(self, RuleSet::Clesto) && matches!(animal, Animal::Dog))
+    }
+
+    /// Whether a piece of `color` standing in a jump's water path blocks the jump of an animal
+    /// of `jumper`: any piece in Jungle, only an opponent's in Clesto (RULES.md 6, Decision).
+    #[must_use]
+    pub const fn blocks_jump(self, color: Color, jumper: Color) -> bool {
+        !matches!(self, RuleSet::Clesto) || color as u8 != jumper as u8
+    }
+
+    /// Whether `piece` may stand on `sq` (water only for swimmers; no piece enters its own
+    /// den).
     #[must_use]
     #[inline]
     pub fn may_enter(self, piece: Piece, sq: Square) -> bool {
         let board = self.board();
         board.contains(sq)
-            && (piece.animal == Animal::Rat || !board.is_water(sq))
+            && (self.swims(piece.animal) || !board.is_water(sq))
             && board.den(piece.color) != Some(sq)
     }
 
@@ -126,6 +171,9 @@ impl RuleSet {
             };
         }
         let board = self.board();
+        if matches!(self, RuleSet::Clesto) {
+            return clesto_capture(board, a, board.is_water(from), d, to);
+        }
         let leiden = matches!(self, RuleSet::Leiden);
         match (board.is_water(from), board.is_water(to)) {
             // Only rats are ever in water, so these are rat against rat.
@@ -159,15 +207,39 @@ impl fmt::Display for RuleSet {
     }
 }
 
+/// Clesto's capture rule (RULES.md section 6): equal or lower rank, every trap weakens its
+/// occupant to rank 0, the elephant takes the rat, the rat takes the elephant only from land,
+/// and swimmers attack across the shoreline both ways (only swimmers are ever in water).
+fn clesto_capture(
+    board: &Board,
+    attacker: Animal,
+    from_water: bool,
+    defender: Animal,
+    to: Square,
+) -> Option<Capture> {
+    if attacker == Animal::Rat && defender == Animal::Elephant {
+        return (!from_water).then_some(Capture::Take);
+    }
+    let trapped = (board.traps(Color::Red) | board.traps(Color::Blue)) & bit(to) != 0;
+    let defence = if trapped { 0 } else { defender.rank() };
+    (attacker.rank() >= defence).then_some(Capture::Take)
+}
+
 /// The error of parsing a rule-set name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownRuleSet(pub String);
 
 impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == "animal-gambit" {
+            // Its own game model (`crate::gambit`), not a rule set of this board family.
+            return f.write_str(
+                "rule set `animal-gambit` is not one of the Jungle family's (mistboard, tiger-lengthwise, leiden, flip4x4, clesto)",
+            );
+        }
         write!(
             f,
-            "unknown rule set `{}` (expected one of: mistboard, tiger-lengthwise, leiden, flip4x4)",
+            "unknown rule set `{}` (expected one of: mistboard, tiger-lengthwise, leiden, flip4x4, clesto, animal-gambit)",
             self.0
         )
     }

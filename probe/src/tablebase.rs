@@ -23,6 +23,7 @@ use crate::{
     position::Position,
     rules::RuleSet,
     value::{Value, Wdl},
+    ClestoValue,
 };
 
 /// Default bound of the decoded-block cache, in bytes.
@@ -33,6 +34,14 @@ pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 pub enum ProbeError {
     /// The table directory does not exist or cannot be read.
     NoDirectory(PathBuf, std::io::Error),
+    /// A probe that the rule set's values do not have (Clesto has no clock rule, and its ban
+    /// values no distance to mate: [`Tablebase::probe_clesto`] answers for it).
+    NotForRules {
+        /// The rule set.
+        rules: RuleSet,
+        /// What was asked.
+        what: &'static str,
+    },
     /// The game is over (a side has no piece): there is nothing to probe.
     GameOver,
     /// A flip position with face-down tiles: outside every table.
@@ -77,6 +86,11 @@ impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProbeError::NoDirectory(p, e) => write!(f, "table directory {}: {e}", p.display()),
+            ProbeError::NotForRules { rules, what } => write!(
+                f,
+                "{what} is not a value of rule set {rules} (its values are win or loss, with \
+                 a distance to mate or by the repetition ban)"
+            ),
             ProbeError::GameOver => f.write_str("game over: a side has no piece left"),
             ProbeError::HiddenTiles => f.write_str(
                 "face-down tiles left: flip positions with hidden tiles are outside the tables",
@@ -333,7 +347,7 @@ impl Tablebase {
                 && material.count(crate::piece::Color::Red) > 0
                 && material.count(crate::piece::Color::Blue) > 0;
             let slot = &mut slots[MaterialMap::key(material)];
-            if !plausible || material != material.canonical() || *slot != 0 {
+            if !plausible || material != material.table_of(rules) || *slot != 0 {
                 continue;
             }
             tables.push(Table {
@@ -342,8 +356,13 @@ impl Tablebase {
                 files: Default::default(),
             });
             *slot = u16::try_from(tables.len()).expect("fewer tables than materials");
-            // The colour flip names the same table.
-            slots[MaterialMap::key(material.flipped())] = *slot;
+            if rules.colour_symmetric() {
+                // The colour flip names the same table.
+                let flipped = &mut slots[MaterialMap::key(material.flipped())];
+                if *flipped == 0 {
+                    *flipped = u16::try_from(tables.len()).expect("fewer tables");
+                }
+            }
         }
         let max_pieces = tables
             .iter()
@@ -404,7 +423,7 @@ impl Tablebase {
         if let Some(t) = self.tables.get(material) {
             return Ok(t);
         }
-        let material = material.canonical();
+        let material = material.table_of(self.rules);
         let pieces = material.total();
         if pieces > self.max_pieces {
             return Err(ProbeError::TooManyPieces {
@@ -498,6 +517,9 @@ impl Tablebase {
     /// A [`ProbeError`]: finished game, face-down tiles, wrong rule set, too many pieces,
     /// missing table, or a bad file.
     pub fn probe_wdl(&self, pos: &Position) -> ProbeResult<Wdl> {
+        if !pos.hungry_is_canonical() {
+            return Ok(self.probe_clesto(pos)?.wdl());
+        }
         let table = self.table_for(pos)?;
         self.with_entry(
             table,
@@ -527,6 +549,10 @@ impl Tablebase {
 
     /// The entry of `pos` in its table's DTM or DTC file.
     fn probe_value(&self, pos: &Position, kind: Kind) -> ProbeResult<Value> {
+        self.not_clesto(match kind {
+            Kind::Dtc => "the distance to conversion",
+            _ => "a distance to mate for every position",
+        })?;
         let table = self.table_for(pos)?;
         self.with_entry(
             table,
@@ -563,6 +589,7 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::probe_dtc`], for the position or any successor.
     pub fn rule_moves(&self, pos: &Position) -> ProbeResult<Vec<RuleMove>> {
+        self.not_clesto("the value under the clock rule")?;
         self.table_for(pos)?;
         let limit = self.rules.clock_limit();
         let clock = pos.clock().unwrap_or(0);
@@ -688,6 +715,7 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::probe_dtm`], for the position or any successor.
     pub fn scored_moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredMove>> {
+        self.not_clesto("a distance to mate for every move")?;
         self.table_for(pos)?;
         let pos = pos.without_clocks();
         let mut outcomes = Vec::new();
@@ -751,5 +779,143 @@ impl Tablebase {
             |p| Ok(self.best_move(p)?.map(|m| m.mv)),
             |p| self.probe_dtm(p),
         )
+    }
+
+    /// [`ProbeError::NotForRules`] for Clesto, whose values the other probes do not describe.
+    fn not_clesto(&self, what: &'static str) -> ProbeResult<()> {
+        if self.rules.has_hunger() {
+            return Err(ProbeError::NotForRules {
+                rules: self.rules,
+                what,
+            });
+        }
+        Ok(())
+    }
+
+    /// The value of a Clesto position (RULES.md 6): a plain win or loss with its distance to
+    /// mate, or a win or loss by the repetition ban, with B's exit distance on B's side. A
+    /// position at a non-canonical hungry set is valued one move ahead.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_wdl`]; [`ProbeError::NotForRules`] outside Clesto;
+    /// [`ProbeError::Inconsistent`] when the DTM and ban files contradict each other.
+    pub fn probe_clesto(&self, pos: &Position) -> ProbeResult<ClestoValue> {
+        if !self.rules.has_hunger() {
+            return Err(ProbeError::NotForRules {
+                rules: self.rules,
+                what: "a Clesto value",
+            });
+        }
+        if !pos.hungry_is_canonical() {
+            self.table_for(pos)?;
+            return crate::ban::value_by_lookahead(pos, |next| self.probe_clesto(next));
+        }
+        let table = self.table_for(pos)?;
+        let idx = Tablebase::index(table, pos);
+        let read = |kind| {
+            self.with_entry(table, kind, idx, |file, block, i| {
+                file.value_entry(block, i)
+            })
+        };
+        let (plain, ban) = (read(Kind::Dtm)?, read(Kind::Ban)?);
+        let banned = pos.turn() == crate::ban::banned_side(table.layout.material());
+        ClestoValue::from_parts(plain, ban, banned).ok_or_else(|| ProbeError::Inconsistent {
+            position: pos.to_string(),
+            kind: Kind::Ban,
+            stored: ban,
+            best: Some(plain),
+        })
+    }
+
+    /// Every legal move of a Clesto position with its value for the mover
+    /// ([`ClestoValue::after_move`]), in move order (ASCII).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_clesto`], for the position or any successor.
+    pub fn clesto_moves(&self, pos: &Position) -> ProbeResult<Vec<(Move, ClestoValue)>> {
+        self.probe_clesto(pos)?;
+        let mut moves = Vec::new();
+        crate::ban::for_each_move_value(
+            pos,
+            |next| self.probe_clesto(next),
+            |mv, v| moves.push((mv, v)),
+        )?;
+        moves.sort_unstable_by_key(|&(mv, _)| mv);
+        Ok(moves)
+    }
+
+    /// The best move of a Clesto position (RULES.md 6.6) and its value: the best value for the
+    /// mover (shortest plain win; B's shortest way out of the material; U's moves that keep B
+    /// from winning; the longest loss), the smallest in ASCII order among equals. `None` without
+    /// a move.
+    ///
+    /// # Errors
+    /// As [`Tablebase::clesto_moves`], and [`ProbeError::Inconsistent`] when the best move's
+    /// value is not the position's.
+    pub fn clesto_best_move(&self, pos: &Position) -> ProbeResult<Option<(Move, ClestoValue)>> {
+        let root = self.probe_clesto(pos)?;
+        let moves = self.clesto_moves(pos)?;
+        // The first of the best: `max_by_key` keeps the last maximum, so go from the end.
+        let best = moves.into_iter().rev().max_by_key(|&(_, v)| v);
+        match best {
+            Some((_, v)) if v != root => Err(ProbeError::Inconsistent {
+                position: pos.to_string(),
+                kind: Kind::Ban,
+                stored: root.ban_part(),
+                best: Some(v.ban_part()),
+            }),
+            None if root != ClestoValue::Plain(Value::Loss(0)) => Err(ProbeError::Inconsistent {
+                position: pos.to_string(),
+                kind: Kind::Dtm,
+                stored: root.plain_part(),
+                best: None,
+            }),
+            best => Ok(best),
+        }
+    }
+
+    /// The best line of a Clesto position: best moves by both sides to the end of the game, or
+    /// up to the first position that the unbanned side wins only by the ban (from there the
+    /// game ends only by the ban; RULES.md 6.6). Empty when `pos` is such a position.
+    ///
+    /// # Errors
+    /// As [`Tablebase::clesto_best_move`].
+    pub fn clesto_line(&self, pos: &Position) -> ProbeResult<Vec<LineStep<ClestoValue>>> {
+        let u_wins = |v: ClestoValue| {
+            matches!(
+                v,
+                ClestoValue::BanWin { exit: None } | ClestoValue::BanLoss { exit: None }
+            )
+        };
+        if u_wins(self.probe_clesto(pos)?) {
+            return Ok(Vec::new());
+        }
+        let mut line = Vec::new();
+        let mut current = pos.clone();
+        while let Some((mv, _)) = self.clesto_best_move(&current)? {
+            match current.play(mv).expect("best move is legal") {
+                Outcome::Over { .. } => {
+                    line.push(LineStep {
+                        mv,
+                        position: None,
+                        value: None,
+                    });
+                    break;
+                }
+                Outcome::Ongoing(next) => {
+                    let value = self.probe_clesto(&next)?;
+                    line.push(LineStep {
+                        mv,
+                        value: Some(value),
+                        position: Some(next.clone()),
+                    });
+                    if u_wins(value) {
+                        break;
+                    }
+                    current = next;
+                }
+            }
+        }
+        Ok(line)
     }
 }

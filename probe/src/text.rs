@@ -4,7 +4,7 @@
 use std::{error::Error, fmt, str::FromStr};
 
 use crate::{
-    board::{bit, Square},
+    board::{bit, Board, Square, SquareSet},
     piece::{Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::RuleSet,
@@ -59,6 +59,10 @@ pub enum ParseError {
     ClockTooHigh(ClockError),
     /// The move number is not a plain decimal number of at least 1.
     BadMoveNumber(String),
+    /// A clock or move number in a rule set that has none (Clesto).
+    NoClock(RuleSet, String),
+    /// The hungry-set field is not `h:` with `-` or comma-separated squares of the board.
+    BadHungry(String),
 }
 
 impl fmt::Display for ParseError {
@@ -67,10 +71,16 @@ impl fmt::Display for ParseError {
             ParseError::Empty => f.write_str("empty position text"),
             ParseError::MissingSide => f.write_str("missing side to move after the board (`r` or `b`)"),
             ParseError::TrailingText(t) => write!(f, "unexpected text after the move number: `{t}`"),
-            ParseError::RankCount(n) => write!(
-                f,
-                "board has {n} ranks: expected 9 (Jungle, 7x9) or 4 (flip game, 4x4)"
-            ),
+            ParseError::RankCount(n) => {
+                write!(
+                    f,
+                    "board has {n} ranks: expected 9 (Jungle, 7x9) or 4 (flip game, 4x4)"
+                )?;
+                if *n == 8 {
+                    f.write_str("; 8 ranks is an Animal Gambit board (rule set animal-gambit)")?;
+                }
+                Ok(())
+            }
             ParseError::WrongShape { rules, ranks } => write!(
                 f,
                 "board has {ranks} ranks, but rule set {rules} plays on {} ranks",
@@ -95,6 +105,16 @@ impl fmt::Display for ParseError {
             ParseError::BadMoveNumber(s) => {
                 write!(f, "bad move number `{s}`: expected a number from 1")
             }
+            ParseError::NoClock(rules, s) => write!(
+                f,
+                "unexpected `{s}` after the side to move: rule set {rules} has no clock or move \
+                 number (only a hungry set, `h:c3,e7` or `h:-`)"
+            ),
+            ParseError::BadHungry(s) => write!(
+                f,
+                "bad hungry set `{s}`: expected `h:-` or `h:` and squares separated by commas, \
+                 each once (`h:c3,e7`)"
+            ),
         }
     }
 }
@@ -161,6 +181,23 @@ impl Position {
             Some(other) => return Err(ParseError::BadSide(other.to_owned())),
             None => return Err(ParseError::MissingSide),
         }
+        if rules.has_hunger() {
+            if let Some(t) = number_text {
+                return Err(ParseError::NoClock(rules, t.to_owned()));
+            }
+            if let Some(t) = clock_text {
+                let hungry = t
+                    .strip_prefix("h:")
+                    .ok_or_else(|| ParseError::NoClock(rules, t.to_owned()))?;
+                let set = parse_squares(hungry, rules.board())
+                    .ok_or_else(|| ParseError::BadHungry(t.to_owned()))?;
+                pos.set_hungry(Some(set))?;
+            }
+            return Ok(pos);
+        }
+        if clock_text.is_some_and(|t| t.starts_with("h:")) {
+            return Err(PositionError::NoHunger(rules).into());
+        }
         if let Some(t) = clock_text {
             let clock = parse_number(t).ok_or_else(|| ParseError::BadClock(t.to_owned()))?;
             pos.set_clock(Some(clock))
@@ -174,6 +211,17 @@ impl Position {
         }
         Ok(pos)
     }
+}
+
+/// The squares of `-` (none) or a comma-separated list such as `c3,e7`, each at most once.
+fn parse_squares(text: &str, board: &Board) -> Option<SquareSet> {
+    if text == "-" {
+        return Some(0);
+    }
+    text.split(',').try_fold(0, |set: SquareSet, s| {
+        let sq = Square::parse(s, board)?;
+        (set & bit(sq) == 0).then_some(set | bit(sq))
+    })
 }
 
 /// Puts the pieces of one rank's text (rank index `rank`, from 0) on `pos`.
@@ -260,6 +308,21 @@ impl fmt::Display for Position {
             }
         }
         write!(f, " {}", self.turn().letter())?;
+        if !self.hungry_is_canonical() {
+            // Squares order as their text does.
+            let mut squares: Vec<Square> = board
+                .squares()
+                .filter(|&s| self.hungry() & bit(s) != 0)
+                .collect();
+            squares.sort_unstable();
+            f.write_str(" h:")?;
+            if squares.is_empty() {
+                f.write_str("-")?;
+            }
+            for (i, sq) in squares.iter().enumerate() {
+                write!(f, "{}{sq}", if i == 0 { "" } else { "," })?;
+            }
+        }
         if let Some(c) = self.clock() {
             write!(f, " {c}")?;
             if let Some(n) = self.move_number() {

@@ -136,7 +136,7 @@ fn every_malformed_text_names_its_problem() {
     // Messages name the problem and the place.
     assert_eq!(
         err("7/7/7/7/7/1W5/7/7/7 r").to_string(),
-        "red wolf `W` on b4 stands in water (only rats swim)"
+        "red wolf `W` on b4 stands in water (only rats swim, and dogs in clesto)"
     );
     assert_eq!(
         err("7/7/7/7/7/7/7/7/6X r").to_string().split(':').next(),

@@ -1,45 +1,29 @@
-//! The JSON API, modelled on the lichess tablebase API: a position's value with every move
-//! (each describing the position after it, from the view of its side to move, best first),
-//! the best line, legal moves, and per-material statistics.
+//! The position endpoints of the JSON API, modelled on the lichess tablebase API: a position's
+//! value with every move (each describing the position after it, from the view of its side to
+//! move, best first), the best lines, and the legal moves.
+//!
+//! Every table read runs on tokio's blocking threads ([`blocking`]): a cold block is a file
+//! read, and an answer may read many.
 
 use std::sync::Arc;
 
 use axum::{
-    extract::{
-        rejection::{PathRejection, QueryRejection},
-        FromRequestParts, Path, Query, State,
-    },
-    http::{request::Parts, Method, Uri},
+    extract::State,
+    http::{Method, Uri},
     Json,
 };
-use jtb_probe::{
-    Layout, LineStep, Material, MoveKind, Outcome, Position, RuleSet, RuleStep, RuleValue, Value,
-};
-use percent_encoding::percent_decode_str;
-use serde::{Deserialize, Serialize};
+use jtb_probe::{MoveKind, Outcome, Position, RuleStep, Value};
+use serde::Serialize;
 use serde_json::json;
 
 use super::{
-    error::ApiError,
+    error::{ApiError, Problem},
+    query::{blocking, position, PositionParams, Rules},
     source::{play, Library, Source},
 };
-use crate::stats::MaterialStats;
 
-/// Longer position text is refused before it is parsed: the longest canonical text of a Jungle
-/// position with its clocks is under 100 bytes.
-const MAX_POSITION_BYTES: usize = 256;
-
-/// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
-const MAX_MATERIAL_BYTES: usize = 24;
-
-/// The query of the position endpoints.
-#[derive(Deserialize)]
-pub struct PositionQuery {
-    position: Option<String>,
-    clock: Option<u32>,
-}
-
-/// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, and the moves.
+/// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, the best move under
+/// the clock rule, and the moves.
 #[derive(Serialize)]
 pub struct ProbeAnswer {
     position: String,
@@ -51,6 +35,8 @@ pub struct ProbeAnswer {
     category: &'static str,
     clock: u32,
     rule_wdl: &'static str,
+    /// The best move under the clock rule at `clock` (`null` in a rule draw).
+    rule_best: Option<String>,
     moves: Vec<MoveAnswer>,
 }
 
@@ -63,6 +49,8 @@ pub struct MoveAnswer {
     position: Option<String>,
     /// Whether the move takes a piece (or trades, in the flip game).
     capture: bool,
+    /// `quiet`, `den-entry`, `capture` or `trade`.
+    kind: &'static str,
     /// How the move ended the game, if it did.
     end: Option<String>,
     wdl: &'static str,
@@ -74,100 +62,29 @@ pub struct MoveAnswer {
     rule_wdl: &'static str,
 }
 
-/// A step of the best line.
+/// A step of a line: the move, what kind it is, and the position after it with both its
+/// distances (`null` once the game ended).
 #[derive(Serialize)]
-struct LineAnswer {
+struct StepAnswer {
     #[serde(rename = "move")]
     mv: String,
-    position: Option<String>,
-    wdl: Option<&'static str>,
-    dtm: Option<u16>,
-}
-
-/// A step of the line under the clock rule.
-#[derive(Serialize)]
-struct RuleLineAnswer {
-    #[serde(rename = "move")]
-    mv: String,
+    kind: &'static str,
+    end: Option<String>,
     position: Option<String>,
     clock: Option<u32>,
+    wdl: Option<&'static str>,
+    dtm: Option<u16>,
     rule_wdl: Option<&'static str>,
     dtc: Option<u16>,
 }
 
-/// The rule set named in the path (`{rules}`).
-pub struct Rules(RuleSet);
-
-impl<S: Send + Sync> FromRequestParts<S> for Rules {
-    type Rejection = ApiError;
-
-    /// # Errors
-    /// 400 for a path that is not UTF-8, 404 for a name that is no rule set (whatever it holds:
-    /// it is only compared with the names, never used as a path).
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Rules, ApiError> {
-        let Path(name) = Path::<String>::from_request_parts(parts, state)
-            .await
-            .map_err(|e| ApiError::bad_request(e.body_text()))?;
-        rule_set(&name).map(Rules)
+const fn kind_name(kind: MoveKind) -> &'static str {
+    match kind {
+        MoveKind::Quiet => "quiet",
+        MoveKind::DenEntry => "den-entry",
+        MoveKind::Capture => "capture",
+        MoveKind::Trade => "trade",
     }
-}
-
-/// The rule set called `name`.
-///
-/// # Errors
-/// 404 when there is none.
-fn rule_set(name: &str) -> Result<RuleSet, ApiError> {
-    name.parse().map_err(|_| {
-        let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
-        let shown: String = name.chars().take(40).collect();
-        ApiError::not_found(format!(
-            "unknown rule set `{}` (known: {})",
-            shown.escape_debug(),
-            known.join(", ")
-        ))
-    })
-}
-
-/// The query of the position endpoints: `position` and the optional `clock`.
-pub struct PositionParams(PositionQuery);
-
-impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
-    type Rejection = ApiError;
-
-    /// # Errors
-    /// 400 for a query that is not UTF-8 once percent-decoded, or that does not parse.
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<PositionParams, ApiError> {
-        let raw = parts.uri.query().unwrap_or("");
-        // The query parser would replace bad bytes silently; say what is wrong instead.
-        if percent_decode_str(raw).decode_utf8().is_err() {
-            return Err(ApiError::bad_request(
-                "the query string is not UTF-8 once percent-decoded",
-            ));
-        }
-        let Query(q) = Query::try_from_uri(&parts.uri)
-            .map_err(|e: QueryRejection| ApiError::bad_request(e.body_text()))?;
-        Ok(PositionParams(q))
-    }
-}
-
-/// The position of the query, with its clock (the query's `clock`, else the text's, else 0).
-///
-/// # Errors
-/// 400 for missing or bad position text, or a clock above the limit.
-fn position(rules: RuleSet, params: PositionParams) -> Result<Position, ApiError> {
-    let PositionParams(q) = params;
-    let text = q
-        .position
-        .ok_or_else(|| ApiError::bad_request("missing query parameter `position`"))?;
-    if text.len() > MAX_POSITION_BYTES {
-        return Err(ApiError::bad_request(format!(
-            "position text of {} bytes: at most {MAX_POSITION_BYTES}",
-            text.len()
-        )));
-    }
-    let mut pos = Position::parse(&text, Some(rules))?;
-    pos.set_rule_clock(q.clock)?;
-    Ok(pos)
 }
 
 /// `GET /api/v1/{rules}?position=...[&clock=N]`.
@@ -179,10 +96,10 @@ pub async fn probe(
     Rules(rules): Rules,
     params: PositionParams,
 ) -> Result<Json<ProbeAnswer>, ApiError> {
-    // Cached probes take well under a microsecond each, and a first touch of a block one
-    // positioned read: cheaper than handing the work to another thread.
-    let pos = position(rules, params)?;
-    probe_answer(&lib, &pos).map(Json)
+    let pos = position(rules, &params)?;
+    blocking(lib, move |lib| probe_answer(lib, &pos))
+        .await
+        .map(Json)
 }
 
 fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
@@ -195,6 +112,7 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
         Value::Draw => None,
         _ => ranked.first().map(|m| m.mv.to_string()),
     };
+    let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
     let moves = ranked
         .iter()
         .map(|m| move_answer(&source, pos, m.mv))
@@ -209,8 +127,14 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
         category: rule.category.name(),
         clock: rule.clock,
         rule_wdl: rule.wdl.name(),
+        rule_best,
         moves,
     })
+}
+
+fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
+    pos.move_kind(mv)
+        .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
 }
 
 fn move_answer(
@@ -218,7 +142,8 @@ fn move_answer(
     pos: &Position,
     mv: jtb_probe::Move,
 ) -> Result<MoveAnswer, ApiError> {
-    let capture = matches!(pos.move_kind(mv), Some(MoveKind::Capture | MoveKind::Trade));
+    let kind = move_kind(pos, mv)?;
+    let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
     Ok(match play(pos, mv)? {
         Outcome::Over { result, reason } => {
             // The game is over: the side that would move next has lost (or drawn) in 0.
@@ -228,6 +153,7 @@ fn move_answer(
                 mv: mv.to_string(),
                 position: None,
                 capture,
+                kind: kind_name(kind),
                 end: Some(reason.to_string()),
                 wdl: after.name(),
                 dtm,
@@ -239,11 +165,12 @@ fn move_answer(
         }
         Outcome::Ongoing(next) => {
             let value = source.value(&next)?;
-            let rule: RuleValue = source.rule(&next)?;
+            let rule = source.rule(&next)?;
             MoveAnswer {
                 mv: mv.to_string(),
                 position: Some(next.to_string()),
                 capture,
+                kind: kind_name(kind),
                 end: None,
                 wdl: value.wdl().name(),
                 dtm: value.dtm(),
@@ -257,7 +184,7 @@ fn move_answer(
 }
 
 /// `GET /api/v1/{rules}/line?position=...[&clock=N]`: the best line, and the line under the
-/// clock rule from the position's clock.
+/// clock rule from the position's clock, each step with its DTM and its DTC.
 ///
 /// # Errors
 /// As [`probe`].
@@ -266,59 +193,80 @@ pub async fn line(
     Rules(rules): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pos = position(rules, params)?;
-    let source = lib.source(&pos)?;
-    let plain = plain_line(&pos, source.line(&pos)?)?;
-    let rule: Vec<RuleLineAnswer> = source.rule_line(&pos)?.into_iter().map(rule_step).collect();
-    Ok(Json(json!({
-        "position": pos.to_string(),
-        "rules": pos.rules().name(),
-        "clock": pos.clock().unwrap_or(0),
-        "line": plain,
-        "rule_line": rule,
-    })))
+    let pos = position(rules, &params)?;
+    blocking(lib, move |lib| {
+        let source = lib.source(&pos)?;
+        let plain = source.line(&pos)?.into_iter().map(|s| s.mv).collect();
+        let rule = source
+            .rule_line(&pos)?
+            .into_iter()
+            .map(|s: RuleStep| s.mv)
+            .collect();
+        Ok(json!({
+            "position": pos.to_string(),
+            "rules": pos.rules().name(),
+            "clock": pos.clock().unwrap_or(0),
+            "line": steps(&source, &pos, plain)?,
+            "rule_line": steps(&source, &pos, rule)?,
+        }))
+    })
+    .await
+    .map(Json)
 }
 
-/// The steps of the best line, each position with the half-move clock it has when the line is
-/// played from `pos` at its clock (the library's plain line carries none), so that a step can be
-/// opened as it stands in the game.
+/// The steps of a line played from `pos` at its clock: each position with the clock it has
+/// then (the library's plain line carries none), so that a step can be opened as it stands in
+/// the game, and with both its values.
 ///
 /// # Errors
-/// 500 if a move of the line is not legal (it always is).
-fn plain_line(pos: &Position, steps: Vec<LineStep>) -> Result<Vec<LineAnswer>, ApiError> {
+/// As [`Source::value`]; 500 if a move of the line is not legal (it always is).
+fn steps(
+    source: &Source<'_>,
+    pos: &Position,
+    moves: Vec<jtb_probe::Move>,
+) -> Result<Vec<StepAnswer>, ApiError> {
     let mut current = pos.clone();
-    let mut out = Vec::with_capacity(steps.len());
-    for step in steps {
-        let position = match play(&current, step.mv)? {
+    let mut out = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let kind = kind_name(move_kind(&current, mv)?);
+        let step = match play(&current, mv)? {
+            Outcome::Over { reason, .. } => StepAnswer {
+                mv: mv.to_string(),
+                kind,
+                end: Some(reason.to_string()),
+                position: None,
+                clock: None,
+                wdl: None,
+                dtm: None,
+                rule_wdl: None,
+                dtc: None,
+            },
             Outcome::Ongoing(next) => {
-                let text = next.to_string();
+                let value = source.value(&next)?;
+                let rule = source.rule(&next)?;
+                let step = StepAnswer {
+                    mv: mv.to_string(),
+                    kind,
+                    end: None,
+                    position: Some(next.to_string()),
+                    clock: Some(rule.clock),
+                    wdl: Some(value.wdl().name()),
+                    dtm: value.dtm(),
+                    rule_wdl: Some(rule.wdl.name()),
+                    dtc: rule.dtc.dtm(),
+                };
                 current = next;
-                Some(text)
+                step
             }
-            Outcome::Over { .. } => None,
         };
-        out.push(LineAnswer {
-            mv: step.mv.to_string(),
-            position,
-            wdl: step.value.map(|v| v.wdl().name()),
-            dtm: step.value.and_then(Value::dtm),
-        });
+        out.push(step);
     }
     Ok(out)
 }
 
-fn rule_step(step: RuleStep) -> RuleLineAnswer {
-    RuleLineAnswer {
-        mv: step.mv.to_string(),
-        position: step.position.map(|p| p.to_string()),
-        clock: step.value.map(|v| v.clock),
-        rule_wdl: step.value.map(|v| v.wdl.name()),
-        dtc: step.value.and_then(|v| v.dtc.dtm()),
-    }
-}
-
 /// `GET /api/v1/{rules}/moves?position=...`: the legal moves, in ASCII order, with the position
-/// after each; no tables needed (the explorer plays on where no table answers).
+/// after each; no tables needed (the explorer plays on where no table answers). With face-down
+/// tiles: the moves of the revealed pieces, and the tiles that can be flipped.
 ///
 /// # Errors
 /// 400 for bad input, 404 for an unknown rule set.
@@ -326,101 +274,45 @@ pub async fn moves(
     Rules(rules): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pos = position(rules, params)?;
+    let pos = position(rules, &params)?;
+    let hidden = pos.hidden() != 0;
     let mut moves = Vec::new();
-    for mv in pos.legal_moves() {
-        let capture = matches!(pos.move_kind(mv), Some(MoveKind::Capture | MoveKind::Trade));
-        let (after, end) = match play(&pos, mv)? {
-            Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
-            Outcome::Ongoing(next) => (Some(next.to_string()), None),
+    for mv in pos.revealed_moves() {
+        let kind = if hidden {
+            // `move_kind` knows no moves while tiles are face down: ask the board.
+            match pos.piece_at(mv.to) {
+                Some(_) => MoveKind::Capture,
+                None => MoveKind::Quiet,
+            }
+        } else {
+            move_kind(&pos, mv)?
         };
+        let (after, end) = if hidden {
+            (None, None)
+        } else {
+            match play(&pos, mv)? {
+                Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
+                Outcome::Ongoing(next) => (Some(next.to_string()), None),
+            }
+        };
+        let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
         moves.push(
-            json!({"move": mv.to_string(), "position": after, "capture": capture, "end": end}),
+            json!({"move": mv.to_string(), "position": after, "capture": capture,
+                          "kind": kind_name(kind), "end": end}),
         );
     }
+    let flips: Vec<String> = pos
+        .board()
+        .squares()
+        .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0)
+        .map(|sq| sq.to_string())
+        .collect();
     Ok(Json(json!({
         "position": pos.to_string(),
         "rules": pos.rules().name(),
         "moves": moves,
-    })))
-}
-
-/// `GET /api/v1`: the rule sets and what tables each has.
-pub async fn index(State(lib): State<Arc<Library>>) -> Json<serde_json::Value> {
-    let sets: Vec<_> = RuleSet::ALL
-        .iter()
-        .map(|&rules| match lib.tables(rules) {
-            Ok(tb) => json!({"rules": rules.name(), "tables": tb.materials().len(),
-                             "max_pieces": tb.max_pieces(), "error": null}),
-            Err(e) => json!({"rules": rules.name(), "tables": 0, "max_pieces": 0, "error": e}),
-        })
-        .collect();
-    Json(json!({ "rule_sets": sets }))
-}
-
-/// `GET /api/v1/{rules}/materials`: the materials present, fewest pieces first.
-///
-/// # Errors
-/// 404 for an unknown rule set or one without tables.
-pub async fn materials(
-    State(lib): State<Arc<Library>>,
-    Rules(rules): Rules,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let tb = lib.tables(rules).map_err(ApiError::not_found)?;
-    let names: Vec<String> = tb.materials().iter().map(ToString::to_string).collect();
-    Ok(Json(json!({"rules": rules.name(), "materials": names})))
-}
-
-/// `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects (Red to
-/// move, then Blue), and the tables it depends on (where its captures lead).
-///
-/// # Errors
-/// 400 for a malformed material, 404 for an unknown rule set or a table that is not there, 500
-/// for a damaged one.
-pub async fn stats(
-    State(lib): State<Arc<Library>>,
-    path: Result<Path<(String, String)>, PathRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let Path((rules, material)) = path.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let rules = rule_set(&rules)?;
-    if material.len() > MAX_MATERIAL_BYTES {
-        return Err(ApiError::bad_request(format!(
-            "material name of {} bytes: at most {MAX_MATERIAL_BYTES}",
-            material.len()
-        )));
-    }
-    let material: Material = material
-        .parse()
-        .map_err(|e: jtb_probe::BadMaterial| ApiError::bad_request(e.to_string()))?;
-    let material = material.canonical();
-    if material.total() > Layout::MAX_PIECES {
-        return Err(ApiError::not_found(format!(
-            "no table {material}: tables hold at most {} pieces",
-            Layout::MAX_PIECES
-        )));
-    }
-    lib.tables(rules).map_err(ApiError::not_found)?;
-    // The material is parsed and printed again, so the file name is built from animal letters
-    // only: no request can name a file outside the table directory.
-    let found = MaterialStats::read(lib.root(), rules, material).map_err(|e| {
-        let missing = matches!(&e.kind, jtb_probe::TableErrorKind::Io(io)
-            if io.kind() == std::io::ErrorKind::NotFound);
-        let message = lib.describe_table(e);
-        if missing {
-            ApiError::not_found(format!("missing table {material}: {message}"))
-        } else {
-            ApiError::internal(message)
-        }
-    })?;
-    let depends: Vec<String> = jtb_gen::plan::successors(rules, material)
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    Ok(Json(json!({
-        "rules": rules.name(),
-        "material": material.to_string(),
-        "stats": found.json(),
-        "depends_on": depends,
+        "flips": flips,
+        "game_over": pos.is_game_over(),
     })))
 }
 
@@ -433,8 +325,8 @@ pub async fn not_found(uri: Uri) -> ApiError {
 
 /// A known path asked with a method other than GET or HEAD.
 pub async fn method_not_allowed(method: Method) -> ApiError {
-    ApiError {
-        status: axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        message: format!("method {method} not allowed: the API answers GET"),
-    }
+    ApiError::new(
+        Problem::MethodNotAllowed,
+        format!("method {method} not allowed: the API answers GET"),
+    )
 }

@@ -1,4 +1,5 @@
-//! The one error type of the HTTP API: a status and a message, answered as `{"error": "..."}`.
+//! The one error type of the HTTP API: what went wrong, as a kind and a message, answered as
+//! `{"error": "...", "code": "..."}` with the kind's status.
 
 use std::fmt;
 
@@ -10,45 +11,123 @@ use axum::{
 use jtb_probe::{ClockError, ParseError};
 use serde_json::json;
 
-/// Why a request got no answer, with the status it gets: 4xx for what the client sent or asked
-/// for, 500 only for what is wrong on the server (a damaged table file, inconsistent tables).
+/// What kind of problem a request met: the page chooses what it offers by it (a bad position is
+/// not drawn, a missing table still lets the user play on), and each kind has one status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Problem {
+    /// Position text that does not parse or breaks the placement rules (400).
+    BadPosition,
+    /// A clock that is not a number of half-moves, or above the rule set's limit (400).
+    BadClock,
+    /// A malformed query: not UTF-8, a parameter twice, a missing parameter (400).
+    BadQuery,
+    /// A material name that does not parse (400).
+    BadMaterial,
+    /// The game is over in the position: a side has no piece left (400).
+    GameOver,
+    /// Flip position with face-down tiles: no table holds it (400).
+    HiddenTiles,
+    /// A value the rule set's tables do not hold (Clesto has no draws, DTC or clock rule) (400).
+    NotForRules,
+    /// No such rule set (404).
+    UnknownRules,
+    /// A table that is not there, or a rule set without tables (404).
+    MissingTable,
+    /// No such page, asset or route (404).
+    NotFound,
+    /// Another method than GET or HEAD (405).
+    MethodNotAllowed,
+    /// A damaged table file, or tables that disagree: the server's fault (500).
+    DamagedTable,
+    /// A bug: never the client's fault (500).
+    Internal,
+}
+
+impl Problem {
+    /// The code of the answer's `code` field.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Problem::BadPosition => "bad-position",
+            Problem::BadClock => "bad-clock",
+            Problem::BadQuery => "bad-query",
+            Problem::BadMaterial => "bad-material",
+            Problem::GameOver => "game-over",
+            Problem::HiddenTiles => "hidden-tiles",
+            Problem::NotForRules => "not-for-rules",
+            Problem::UnknownRules => "unknown-rules",
+            Problem::MissingTable => "missing-table",
+            Problem::NotFound => "not-found",
+            Problem::MethodNotAllowed => "method-not-allowed",
+            Problem::DamagedTable => "damaged-table",
+            Problem::Internal => "internal",
+        }
+    }
+
+    /// The HTTP status of the kind.
+    #[must_use]
+    pub const fn status(self) -> StatusCode {
+        match self {
+            Problem::BadPosition
+            | Problem::BadClock
+            | Problem::BadQuery
+            | Problem::BadMaterial
+            | Problem::GameOver
+            | Problem::HiddenTiles
+            | Problem::NotForRules => StatusCode::BAD_REQUEST,
+            Problem::UnknownRules | Problem::MissingTable | Problem::NotFound => {
+                StatusCode::NOT_FOUND
+            }
+            Problem::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Problem::DamagedTable | Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// Why a request got no answer: 4xx for what the client sent or asked for, 500 only for what
+/// is wrong on the server (a damaged table file, inconsistent tables).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
+    /// What kind of problem it is (and so the status).
+    pub problem: Problem,
     /// One line for a person.
     pub message: String,
 }
 
 impl ApiError {
-    /// 400: the request is malformed (bad position text, a clock out of range, a bad query).
-    pub fn bad_request(message: impl Into<String>) -> ApiError {
+    /// An error of kind `problem`.
+    pub fn new(problem: Problem, message: impl Into<String>) -> ApiError {
         ApiError {
-            status: StatusCode::BAD_REQUEST,
+            problem,
             message: message.into(),
         }
     }
 
-    /// 404: no such rule set, route or table.
+    /// 400, a malformed query.
+    pub fn bad_query(message: impl Into<String>) -> ApiError {
+        ApiError::new(Problem::BadQuery, message)
+    }
+
+    /// 404, no such page or route.
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            message: message.into(),
-        }
+        ApiError::new(Problem::NotFound, message)
     }
 
-    /// 500: the server's tables are damaged or disagree; never the client's fault.
+    /// 500, a bug.
     pub fn internal(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: message.into(),
-        }
+        ApiError::new(Problem::Internal, message)
+    }
+
+    /// The HTTP status.
+    #[must_use]
+    pub const fn status(&self) -> StatusCode {
+        self.problem.status()
     }
 }
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.status, self.message)
+        write!(f, "{}: {}", self.status(), self.message)
     }
 }
 
@@ -56,18 +135,23 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let body = json!({ "error": self.message, "code": self.problem.code() });
+        (self.status(), Json(body)).into_response()
     }
 }
 
 impl From<ParseError> for ApiError {
     fn from(e: ParseError) -> ApiError {
-        ApiError::bad_request(format!("bad position text: {e}"))
+        let problem = match e {
+            ParseError::ClockTooHigh(_) => Problem::BadClock,
+            _ => Problem::BadPosition,
+        };
+        ApiError::new(problem, format!("bad position text: {e}"))
     }
 }
 
 impl From<ClockError> for ApiError {
     fn from(e: ClockError) -> ApiError {
-        ApiError::bad_request(e.to_string())
+        ApiError::new(Problem::BadClock, e.to_string())
     }
 }

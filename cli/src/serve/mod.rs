@@ -5,24 +5,24 @@
 //!   `moves`, best first, each describing the position after the move for its side to move;
 //! - `GET /api/v1/{rules}/line?position=...`: the best line and the line under the clock rule;
 //! - `GET /api/v1/{rules}/moves?position=...`: the legal moves (no tables needed);
-//! - `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects;
-//! - `GET /api/v1/{rules}/materials` and `GET /api/v1`: what tables there are.
+//! - `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects and its
+//!   distance histograms, in the orientation asked;
+//! - `GET /api/v1/{rules}/materials` and `GET /api/v1`: what tables there are, and the boards.
 //!
-//! Errors are `{"error": "..."}` with 400 (bad input), 404 (no such rule set, route or table)
-//! or 500 (a damaged table, never user input). The page is at `/`.
+//! Errors are `{"error": "...", "code": "..."}` with 400 (bad input), 404 (no such rule set,
+//! route or table), 405 or 500 (a damaged table, never user input). Tables generated while the
+//! server runs are found on the first request that misses them. The page is at `/`.
 
 mod api;
 mod error;
 mod page;
+mod query;
 mod source;
+mod tables;
 
 use std::{net::SocketAddr, sync::Arc};
 
-use axum::{
-    http::{Method, StatusCode},
-    routing::get,
-    Router,
-};
+use axum::{http::Method, routing::get, Router};
 use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{Any, CorsLayer},
@@ -54,22 +54,19 @@ pub fn router(lib: Arc<Library>) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/assets/{file}", get(page::file))
-        .route("/api/v1", get(api::index))
+        .route("/api/v1", get(tables::index))
         .route("/api/v1/{rules}", get(api::probe))
         .route("/api/v1/{rules}/line", get(api::line))
         .route("/api/v1/{rules}/moves", get(api::moves))
-        .route("/api/v1/{rules}/materials", get(api::materials))
-        .route("/api/v1/{rules}/stats/{material}", get(api::stats))
+        .route("/api/v1/{rules}/materials", get(tables::materials))
+        .route("/api/v1/{rules}/stats/{material}", get(tables::stats))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(lib)
         .layer(cors)
         // A bug must cost one request, not the server: a panic becomes a 500.
         .layer(CatchPanicLayer::custom(|_| {
-            axum::response::IntoResponse::into_response(ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: "internal error".to_owned(),
-            })
+            axum::response::IntoResponse::into_response(ApiError::internal("internal error"))
         }))
 }
 
@@ -94,7 +91,7 @@ async fn serve(addr: SocketAddr, lib: Arc<Library>) -> std::io::Result<()> {
     for rules in jtb_probe::RuleSet::ALL {
         match lib.tables(rules) {
             Ok(tb) => eprintln!("{rules}: {} tables", tb.materials().len()),
-            Err(why) => eprintln!("{rules}: {why}"),
+            Err(why) => eprintln!("{rules}: {}", why.message),
         }
     }
     println!("listening on http://{}", listener.local_addr()?);

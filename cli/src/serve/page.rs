@@ -11,6 +11,10 @@ use super::error::ApiError;
 
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
+const BOARD_JS: &str = include_str!("../../assets/board.js");
+const FACES_JS: &str = include_str!("../../assets/faces.js");
+const CHARTS_JS: &str = include_str!("../../assets/charts.js");
+const TEXT_JS: &str = include_str!("../../assets/text.js");
 const APP_CSS: &str = include_str!("../../assets/app.css");
 const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
 
@@ -43,14 +47,20 @@ pub async fn index() -> Response {
     asset(INDEX_HTML, "text/html; charset=utf-8")
 }
 
-/// `GET /assets/{file}`: the script, the style sheet and the icon, by exact name.
+/// `GET /assets/{file}`: the scripts (one module each: the page, the board, the piece faces, the
+/// charts, position text), the style sheet and the icon, by exact name.
 ///
 /// # Errors
 /// 404 for any other name, 400 for one that is not UTF-8.
 pub async fn file(name: Result<Path<String>, PathRejection>) -> Result<Response, ApiError> {
-    let Path(name) = name.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let Path(name) =
+        name.map_err(|_| ApiError::bad_query("the path is not UTF-8 once percent-decoded"))?;
     Ok(match name.as_str() {
         "app.js" => asset(APP_JS, "text/javascript; charset=utf-8"),
+        "board.js" => asset(BOARD_JS, "text/javascript; charset=utf-8"),
+        "faces.js" => asset(FACES_JS, "text/javascript; charset=utf-8"),
+        "charts.js" => asset(CHARTS_JS, "text/javascript; charset=utf-8"),
+        "text.js" => asset(TEXT_JS, "text/javascript; charset=utf-8"),
         "app.css" => asset(APP_CSS, "text/css; charset=utf-8"),
         "favicon.svg" => asset(FAVICON_SVG, "image/svg+xml"),
         _ => return Err(ApiError::not_found("no such asset")),

@@ -2,44 +2,146 @@
 //! and shared by every request, or for the flip game's one-animal-each positions the library's
 //! built-in check, which needs no table file.
 
-use std::path::{Path, PathBuf};
-
-use jtb_probe::{
-    dead_draw, Adjudication, Category, LineStep, Move, NotApplicable, Outcome, Position,
-    ProbeError, RuleSet, RuleStep, RuleValue, ScoredMove, TableError, Tablebase, Value,
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex, PoisonError, RwLock},
+    time::SystemTime,
 };
 
-use super::error::ApiError;
+use jtb_probe::{
+    dead_draw, format::table_path, Adjudication, Category, LineStep, Material, Move, NotApplicable,
+    Outcome, Position, ProbeError, RuleSet, RuleStep, RuleValue, ScoredMove, TableError,
+    TableErrorKind, Tablebase, Value,
+};
+
+use super::error::{ApiError, Problem};
+
+/// How long after a change a directory's modification time is not trusted to mark it.
+const FRESH: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// One rule set's tables as last found, and when its directory was last changed then.
+struct Found {
+    /// The tables, or why there are none (the directory is not there or cannot be read).
+    tables: Result<Arc<Tablebase>, String>,
+    /// The directory's modification time at the scan (`None`: it could not be read, or was
+    /// too recent to trust).
+    stamp: Option<SystemTime>,
+}
+
+/// What the server keeps of a material's files besides its blocks: computed once per scan.
+pub type Memo<T> = Mutex<HashMap<(RuleSet, Material), Arc<T>>>;
+
+/// Drops what `memo` holds of `rules`' tables.
+fn forget<T>(memo: &Memo<T>, rules: RuleSet) {
+    memo.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .retain(|(r, _), _| *r != rules);
+}
 
 /// The tables of every rule set under one root directory.
 pub struct Library {
     root: PathBuf,
-    /// Per rule set (in [`RuleSet::ALL`] order): its tables, or why there are none.
-    sets: Vec<Result<Tablebase, String>>,
+    cache_bytes: u64,
+    /// Per rule set (in [`RuleSet::ALL`] order): its tables as last found.
+    sets: Vec<RwLock<Found>>,
+    /// Per material, the statistics of its file headers, read once per scan.
+    pub headers: Memo<crate::stats::MaterialStats>,
+    /// Per material, its DTM and DTC files' histograms, counted once per scan.
+    pub histograms: Memo<crate::stats::Histograms>,
 }
 
 impl Library {
     /// Finds the tables of every rule set under `root` (`root/<rules>/`), each with a shared
     /// cache of `cache_bytes` decoded bytes. A rule set without a directory is remembered with
-    /// the reason: its requests answer 404, and the flip game still has its built-in check.
+    /// the reason: its requests answer 404 until its tables appear ([`Library::refresh`]), and
+    /// the flip game still has its built-in check.
     #[must_use]
     pub fn open(root: &Path, cache_bytes: u64) -> Library {
         let mut lib = Library {
             root: root.to_owned(),
+            cache_bytes,
             sets: Vec::new(),
+            headers: Mutex::default(),
+            histograms: Mutex::default(),
         };
         for rules in RuleSet::ALL {
-            let opened = Tablebase::with_cache(root, rules, cache_bytes);
-            let opened = opened.map_err(|e| lib.describe(e));
-            lib.sets.push(opened);
+            let found = lib.scan(rules);
+            lib.sets.push(RwLock::new(found));
         }
         lib
     }
 
+    fn scan(&self, rules: RuleSet) -> Found {
+        let mut stamp = self.stamp(rules);
+        // A directory changed within the last seconds may change again within the same tick
+        // of its file system's clock: keep no stamp, so that the next miss looks again.
+        let fresh = stamp.is_some_and(|t| {
+            SystemTime::now()
+                .duration_since(t)
+                .map_or(true, |age| age < FRESH)
+        });
+        if fresh {
+            stamp = None;
+        }
+        let tables = Tablebase::with_cache(&self.root, rules, self.cache_bytes)
+            .map(Arc::new)
+            .map_err(|_| self.no_tables(rules));
+        Found { tables, stamp }
+    }
+
+    /// When `root/<rules>` was last changed (a table written by `jtb gen` is renamed into it).
+    fn stamp(&self, rules: RuleSet) -> Option<SystemTime> {
+        std::fs::metadata(self.root.join(rules.name()))
+            .and_then(|m| m.modified())
+            .ok()
+    }
+
+    /// Looks again at every rule set whose directory changed since it was last scanned (or
+    /// appeared), so that tables generated while the server runs are served. One `stat` per
+    /// rule set when nothing changed. Returns whether any rule set was scanned again.
+    pub fn refresh(&self) -> bool {
+        let mut changed = false;
+        for (rules, set) in RuleSet::ALL.into_iter().zip(&self.sets) {
+            let stamp = self.stamp(rules);
+            if set.read().unwrap_or_else(PoisonError::into_inner).stamp == stamp {
+                continue;
+            }
+            let found = self.scan(rules);
+            *set.write().unwrap_or_else(PoisonError::into_inner) = found;
+            forget(&self.headers, rules);
+            forget(&self.histograms, rules);
+            changed = true;
+        }
+        changed
+    }
+
+    /// Runs `answer`, and once more if it met a missing table and the table directory has
+    /// changed since it was scanned: a table generated while the server runs is found on the
+    /// first request that needs it.
+    ///
+    /// # Errors
+    /// `answer`'s error.
+    pub fn answer<T>(
+        &self,
+        answer: impl Fn(&Library) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        match answer(self) {
+            Err(e) if e.problem == Problem::MissingTable && self.refresh() => answer(self),
+            other => other,
+        }
+    }
+
     /// The tables of `rules`, or why there are none.
-    pub fn tables(&self, rules: RuleSet) -> Result<&Tablebase, &str> {
+    ///
+    /// # Errors
+    /// 404 naming the missing directory and the command that makes the tables.
+    pub fn tables(&self, rules: RuleSet) -> Result<Arc<Tablebase>, ApiError> {
         let i = RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0);
-        self.sets[i].as_ref().map_err(String::as_str)
+        let set = self.sets[i].read().unwrap_or_else(PoisonError::into_inner);
+        set.tables
+            .clone()
+            .map_err(|why| ApiError::new(Problem::MissingTable, why))
     }
 
     /// The table root.
@@ -58,60 +160,82 @@ impl Library {
             .to_string()
     }
 
-    /// A table file's error, naming the file relative to the root.
+    /// The one wording of a missing table: which table, which file is not there, and the
+    /// command that makes it.
     #[must_use]
-    pub fn describe_table(&self, mut e: TableError) -> String {
-        e.path = PathBuf::from(self.show(&e.path));
-        e.to_string()
+    pub fn missing(&self, rules: RuleSet, material: Material, path: &Path) -> ApiError {
+        let material = material.table_of(rules);
+        ApiError::new(
+            Problem::MissingTable,
+            format!(
+                "missing table {material}: {} is not there (make it with `jtb gen --rules {rules} \
+                 --material {material}`)",
+                self.show(path)
+            ),
+        )
     }
 
-    /// A probe's error as one line that names files relative to the root.
-    fn describe(&self, e: ProbeError) -> String {
-        match e {
-            ProbeError::NoDirectory(dir, io) => {
-                format!("no tables in {}: {io}", self.show(&dir))
-            }
-            ProbeError::MissingTable { material, path } => {
-                format!(
-                    "missing table {material} ({} is not there)",
-                    self.show(&path)
-                )
-            }
-            ProbeError::Table(t) => self.describe_table(*t),
-            other => other.to_string(),
+    /// A rule set without a table directory, worded as [`Library::missing`].
+    fn no_tables(&self, rules: RuleSet) -> String {
+        format!(
+            "no tables for rule set {rules}: {rules}/ is not there (make them with `jtb gen \
+             --rules {rules}`)"
+        )
+    }
+
+    /// A table file's error, naming the file relative to the root: a file that is not there
+    /// as [`Library::missing`], any other as a damaged table.
+    #[must_use]
+    pub fn table_error(&self, mut e: TableError, rules: RuleSet, material: Material) -> ApiError {
+        if matches!(&e.kind, TableErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound) {
+            return self.missing(rules, material, &e.path);
         }
+        e.path = PathBuf::from(self.show(&e.path));
+        ApiError::new(Problem::DamagedTable, e.to_string())
     }
 
-    /// The API error of a failed probe: 400 for a position no table can hold (a finished game,
-    /// face-down tiles), 404 for a table that is not there, 500 for damaged or inconsistent
-    /// tables. Every message names the table file where there is one.
+    /// The API error of a failed probe of a position of `rules`: 400 for a position no table
+    /// can hold (a finished game, face-down tiles), 404 for a table that is not there, 500 for
+    /// damaged or inconsistent tables. Every message names the table file where there is one.
     #[must_use]
-    pub fn error(&self, e: ProbeError) -> ApiError {
-        let status = match &e {
-            ProbeError::GameOver | ProbeError::HiddenTiles | ProbeError::WrongRules { .. } => {
-                ApiError::bad_request
+    pub fn error(&self, e: ProbeError, rules: RuleSet) -> ApiError {
+        match e {
+            ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
+            ProbeError::HiddenTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
+            ProbeError::WrongRules { .. } => ApiError::internal(e.to_string()),
+            // Clesto's tables hold win or loss by DTM or by the repetition ban, not the values
+            // these endpoints describe.
+            ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
+            ProbeError::NoDirectory(..) => {
+                ApiError::new(Problem::MissingTable, self.no_tables(rules))
             }
-            ProbeError::NoDirectory(..)
-            | ProbeError::TooManyPieces { .. }
-            | ProbeError::MissingTable { .. } => ApiError::not_found,
-            ProbeError::Table(_) | ProbeError::Inconsistent { .. } => ApiError::internal,
-        };
-        status(self.describe(e))
+            ProbeError::TooManyPieces { .. } => ApiError::new(Problem::MissingTable, e.to_string()),
+            ProbeError::MissingTable { material, path } => self.missing(rules, material, &path),
+            ProbeError::Table(t) => {
+                let material = t.path.file_stem().and_then(|s| s.to_str()?.parse().ok());
+                match material {
+                    Some(m) => self.table_error(*t, rules, m),
+                    None => ApiError::new(Problem::DamagedTable, t.to_string()),
+                }
+            }
+            ProbeError::Inconsistent { .. } => ApiError::new(Problem::DamagedTable, e.to_string()),
+        }
     }
 
     /// Where the values of `pos` come from: the built-in check for a one-animal-each flip
     /// position, else the tables of its rule set.
     ///
     /// # Errors
-    /// 400 for a finished game or face-down tiles; 404 when the rule set has no tables.
+    /// 400 for a finished game or face-down tiles; 404 when its table is not there.
     pub fn source(&self, pos: &Position) -> Result<Source<'_>, ApiError> {
+        let rules = pos.rules();
         if pos.is_game_over() {
-            return Err(self.error(ProbeError::GameOver));
+            return Err(self.error(ProbeError::GameOver, rules));
         }
         if pos.hidden() != 0 {
-            return Err(self.error(ProbeError::HiddenTiles));
+            return Err(self.error(ProbeError::HiddenTiles, rules));
         }
-        let one_each = pos.rules() == RuleSet::Flip4x4
+        let one_each = rules == RuleSet::Flip4x4
             && !matches!(
                 dead_draw(pos, Some(0)),
                 Adjudication::NotApplicable(NotApplicable::NotOneEach { .. })
@@ -119,15 +243,28 @@ impl Library {
         let kind = if one_each {
             Kind::OneEach
         } else {
-            let tb = self.tables(pos.rules()).map_err(ApiError::not_found)?;
+            let material = Material::of(pos);
+            let path = table_path(
+                &self.root,
+                rules,
+                material.table_of(rules),
+                jtb_probe::Kind::Dtm,
+            );
+            // Name the position's own table, whether the directory is missing or the table.
+            let tb = self
+                .tables(rules)
+                .map_err(|_| self.missing(rules, material, &path))?;
+            if material.total() > tb.max_pieces() {
+                return Err(self.missing(rules, material, &path));
+            }
             Kind::Tables(tb)
         };
         Ok(Source { lib: self, kind })
     }
 }
 
-enum Kind<'a> {
-    Tables(&'a Tablebase),
+enum Kind {
+    Tables(Arc<Tablebase>),
     /// The flip game's one-animal-each positions: every capture ends the game, so the built-in
     /// check's distance is the DTM and the DTC alike (RULES.md 5.7).
     OneEach,
@@ -136,7 +273,7 @@ enum Kind<'a> {
 /// The values of one position and of every position reached from it.
 pub struct Source<'a> {
     lib: &'a Library,
-    kind: Kind<'a>,
+    kind: Kind,
 }
 
 impl Source<'_> {
@@ -145,8 +282,10 @@ impl Source<'_> {
     /// # Errors
     /// The probe's error, as [`Library::error`] maps it.
     pub fn value(&self, pos: &Position) -> Result<Value, ApiError> {
-        match self.kind {
-            Kind::Tables(tb) => tb.probe_dtm(pos).map_err(|e| self.lib.error(e)),
+        match &self.kind {
+            Kind::Tables(tb) => tb
+                .probe_dtm(pos)
+                .map_err(|e| self.lib.error(e, pos.rules())),
             Kind::OneEach => one_each_value(pos),
         }
     }
@@ -156,8 +295,10 @@ impl Source<'_> {
     /// # Errors
     /// As [`Source::value`].
     pub fn rule(&self, pos: &Position) -> Result<RuleValue, ApiError> {
-        match self.kind {
-            Kind::Tables(tb) => tb.probe_rule(pos).map_err(|e| self.lib.error(e)),
+        match &self.kind {
+            Kind::Tables(tb) => tb
+                .probe_rule(pos)
+                .map_err(|e| self.lib.error(e, pos.rules())),
             Kind::OneEach => {
                 let dtc = one_each_value(pos)?;
                 let category = Category::of(dtc.wdl(), dtc, RuleSet::Flip4x4.clock_limit());
@@ -172,7 +313,7 @@ impl Source<'_> {
     /// # Errors
     /// As [`Source::value`], for the position or a successor.
     pub fn ranked_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ApiError> {
-        let Kind::Tables(tb) = self.kind else {
+        let Kind::Tables(tb) = &self.kind else {
             let mut moves = Vec::new();
             let mut failed = None;
             pos.for_each_outcome(|mv, outcome| {
@@ -191,7 +332,27 @@ impl Source<'_> {
             ScoredMove::sort_best_first(&mut moves);
             return Ok(moves);
         };
-        tb.ranked_moves(pos).map_err(|e| self.lib.error(e))
+        tb.ranked_moves(pos)
+            .map_err(|e| self.lib.error(e, pos.rules()))
+    }
+
+    /// The best move under the clock rule at the position's clock: `None` in a rule draw
+    /// (every drawing move is as good) and when the side to move has no move.
+    ///
+    /// # Errors
+    /// As [`Source::ranked_moves`].
+    pub fn rule_best(&self, pos: &Position) -> Result<Option<Move>, ApiError> {
+        if self.rule(pos)?.is_draw() {
+            return Ok(None);
+        }
+        match &self.kind {
+            Kind::Tables(tb) => tb
+                .rule_best_move(pos)
+                .map(|m| m.map(|m| m.mv))
+                .map_err(|e| self.lib.error(e, pos.rules())),
+            // One animal each: DTC is DTM (see `rule_line`).
+            Kind::OneEach => Ok(self.ranked_moves(pos)?.first().map(|m| m.mv)),
+        }
     }
 
     /// The best line to the end of the game (empty for a draw).
@@ -199,8 +360,8 @@ impl Source<'_> {
     /// # Errors
     /// As [`Source::ranked_moves`].
     pub fn line(&self, pos: &Position) -> Result<Vec<LineStep>, ApiError> {
-        match self.kind {
-            Kind::Tables(tb) => tb.line(pos).map_err(|e| self.lib.error(e)),
+        match &self.kind {
+            Kind::Tables(tb) => tb.line(pos).map_err(|e| self.lib.error(e, pos.rules())),
             Kind::OneEach if self.value(pos)? == Value::Draw => Ok(Vec::new()),
             Kind::OneEach => self.one_each_line(pos.without_clocks(), |p| self.value(p)),
         }
@@ -211,8 +372,10 @@ impl Source<'_> {
     /// # Errors
     /// As [`Source::ranked_moves`].
     pub fn rule_line(&self, pos: &Position) -> Result<Vec<RuleStep>, ApiError> {
-        match self.kind {
-            Kind::Tables(tb) => tb.rule_line(pos).map_err(|e| self.lib.error(e)),
+        match &self.kind {
+            Kind::Tables(tb) => tb
+                .rule_line(pos)
+                .map_err(|e| self.lib.error(e, pos.rules())),
             Kind::OneEach if self.rule(pos)?.is_draw() => Ok(Vec::new()),
             // One animal each: DTC is DTM, so in a rule win or loss the rule's best move (the
             // smallest DTC for the winner, the largest for the loser) is the plain best move.

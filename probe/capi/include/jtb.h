@@ -22,7 +22,8 @@ enum jtb_status {
     JTB_ERR_POSITION = 2,        /* malformed position text */
     JTB_ERR_GAME_OVER = 3,       /* a side has no piece left */
     JTB_ERR_NOT_COVERED = 4,     /* more pieces than the tables cover, or a missing table */
-    JTB_ERR_WRONG_RULES = 5,     /* position of another rule set, or a table file of another */
+    JTB_ERR_WRONG_RULES = 5,     /* position of another rule set, a table file of another, or a
+                                    value the rule set lacks (clesto: DTM of ban values, DTC) */
     JTB_ERR_TABLE = 6,           /* unreadable, truncated or corrupted table file */
     JTB_ERR_DIRECTORY = 7,       /* the table directory cannot be read */
     JTB_ERR_INTERNAL = 8         /* a bug: please report */
@@ -39,8 +40,16 @@ enum jtb_category {
     JTB_CATEGORY_WIN = 2
 };
 
-/* Opens the tables of rule set `rules` ("mistboard", "tiger-lengthwise", "leiden", "flip4x4")
- * under `root` (files in root/<rules>/). */
+/* Clesto's categories (it has no draws). */
+enum jtb_clesto_category {
+    JTB_CLESTO_LOSS = -2,
+    JTB_CLESTO_BAN_LOSS = -1,       /* lost only by the repetition ban */
+    JTB_CLESTO_BAN_WIN = 1,         /* won only by the repetition ban */
+    JTB_CLESTO_WIN = 2
+};
+
+/* Opens the tables of rule set `rules` ("mistboard", "tiger-lengthwise", "leiden", "flip4x4",
+ * "clesto") under `root` (files in root/<rules>/). */
 int jtb_open(const char *root, const char *rules, jtb_tablebase **out);
 
 /* Closes a tablebase (NULL is allowed). */
@@ -51,6 +60,15 @@ int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);
 
 /* Value and distance to mate in plies (0 for a draw). */
 int jtb_probe_dtm(const jtb_tablebase *tb, const char *position, int *wdl, int *dtm);
+
+/* Clesto (RULES.md 6): *wdl win (1) or loss (-1), never a draw; *dtm the distance to mate of a
+ * plain value, -1 where the repetition ban decides; *category one of enum jtb_clesto_category;
+ * *exit the plies until the banned side forces the game into a smaller material at a position
+ * it wins, when the ban decides and the banned side wins, -1 otherwise. Other tables:
+ * JTB_ERR_WRONG_RULES. jtb_probe_dtm and the clock-rule functions give JTB_ERR_WRONG_RULES for
+ * Clesto tables; jtb_probe_wdl and jtb_best_move serve them. */
+int jtb_probe_clesto(const jtb_tablebase *tb, const char *position,
+                     int *wdl, int *dtm, int *category, int *exit);
 
 /* The best move as text ("b3b7"), NUL-terminated, into buf of len bytes (at least 5); an empty
  * string when the side to move has no move. */

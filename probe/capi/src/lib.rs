@@ -12,7 +12,7 @@ use std::{
     ptr,
 };
 
-use jtb_probe::{Category, Position, ProbeError, RuleSet, Tablebase, Value, Wdl};
+use jtb_probe::{Category, ClestoValue, Position, ProbeError, RuleSet, Tablebase, Value, Wdl};
 
 /// Status codes (see `jtb.h`).
 pub const JTB_OK: c_int = 0;
@@ -55,6 +55,7 @@ fn guard(f: impl FnOnce() -> Result<(), Failure>) -> c_int {
 fn probe_failure(e: &ProbeError) -> Failure {
     let code = match e {
         ProbeError::NoDirectory(..) => ERR_DIRECTORY,
+        ProbeError::NotForRules { .. } => ERR_WRONG_RULES,
         ProbeError::GameOver => ERR_GAME_OVER,
         ProbeError::HiddenTiles
         | ProbeError::TooManyPieces { .. }
@@ -211,12 +212,42 @@ pub unsafe extern "C" fn jtb_best_move(
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { tablebase(tb) }?;
         let pos = parse(tb, unsafe { text(position, "position") }?)?;
-        let best = tb.best_move(&pos).map_err(|e| probe_failure(&e))?;
-        copy_out(
-            &best.map(|m| m.mv.to_string()).unwrap_or_default(),
-            buf,
-            len,
-        )
+        let best = if tb.rules().has_hunger() {
+            tb.clesto_best_move(&pos).map(|b| b.map(|(mv, _)| mv))
+        } else {
+            tb.best_move(&pos).map(|b| b.map(|m| m.mv))
+        };
+        let best = best.map_err(|e| probe_failure(&e))?;
+        copy_out(&best.map(|mv| mv.to_string()).unwrap_or_default(), buf, len)
+    })
+}
+
+/// A Clesto value: win or loss, the distance to mate of a plain value, the category, and the
+/// banned side's exit distance.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_probe_clesto(
+    tb: *const Tablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+    dtm: *mut c_int,
+    category: *mut c_int,
+    exit: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
+        let pos = parse(tb, unsafe { text(position, "position") }?)?;
+        let v = tb.probe_clesto(&pos).map_err(|e| probe_failure(&e))?;
+        let (c, e) = match v {
+            ClestoValue::Plain(Value::Win(_)) => (2, None),
+            ClestoValue::Plain(_) => (-2, None),
+            ClestoValue::BanWin { exit } => (1, exit),
+            ClestoValue::BanLoss { exit } => (-1, exit),
+        };
+        out(wdl, wdl_int(v.wdl()))?;
+        out(dtm, v.dtm().map_or(-1, c_int::from))?;
+        out(category, c)?;
+        out(exit, e.map_or(-1, c_int::from))
     })
 }
 

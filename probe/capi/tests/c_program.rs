@@ -16,6 +16,12 @@ fn a_c_program_links_and_probes() {
         only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
+    let clesto = GenOptions {
+        rules: RuleSet::Clesto,
+        targets: vec!["DvCR".parse().unwrap()],
+        ..opts
+    };
+    generate(&clesto, &Silent).unwrap();
 
     // The test binary lives in target/<profile>/deps. A `cargo test` build leaves the static
     // library beside it; a `cargo build` puts it one level up.

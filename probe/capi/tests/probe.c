@@ -55,6 +55,20 @@ int main(int argc, char **argv) {
     CHECK(jtb_probe_wdl(NULL, "4/4/4/c2L r", &wdl) == JTB_ERR_ARGUMENT, "null tablebase");
     CHECK(jtb_probe_wdl(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", NULL) == JTB_ERR_ARGUMENT, "null output");
     jtb_close(tb);
+
+    /* Clesto: no draws. Blue, the banned side with more animals, wins by the repetition ban,
+     * forcing the game out of the material in 20 plies; red to move in the same material loses
+     * plainly or by the ban. */
+    int exit = -5;
+    CHECK(jtb_open(argv[1], "clesto", &tb) == JTB_OK, "open clesto");
+    CHECK(jtb_probe_clesto(tb, "1r5/1c5/7/7/7/7/7/7/6D b", &wdl, &dtm, &category, &exit) == JTB_OK
+          && wdl == JTB_WIN && dtm == -1 && category == JTB_CLESTO_BAN_WIN && exit == 20, "clesto ban win");
+    CHECK(jtb_best_move(tb, "1r5/1c5/7/7/7/7/7/7/6D b", best, sizeof best) == JTB_OK && strlen(best) == 4, "clesto best move");
+    CHECK(jtb_probe_wdl(tb, "1r5/1c5/7/7/7/7/7/7/6D b", &wdl) == JTB_OK && wdl == JTB_WIN, "clesto wdl");
+    CHECK(jtb_probe_dtm(tb, "1r5/1c5/7/7/7/7/7/7/6D b", &wdl, &dtm) == JTB_ERR_WRONG_RULES, "no dtm for ban values");
+    CHECK(jtb_probe_clesto(tb, "1r5/1c5/7/7/7/7/7/7/6D b 0", &wdl, &dtm, &category, &exit) == JTB_ERR_POSITION, "no clock in clesto");
+    printf("DvCR: %s, best %s\n", category == JTB_CLESTO_BAN_WIN ? "ban win" : "?", best);
+    jtb_close(tb);
     jtb_close(NULL);
     printf("all C checks passed\n");
     return 0;

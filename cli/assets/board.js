@@ -1,0 +1,185 @@
+// The board in SVG, drawn from the server's description of it (size, water, traps, dens), so
+// that any rule set's board is drawn by the same code: the Jungle board, the 4x4 flip board,
+// and boards of games still to come.
+'use strict';
+
+import { ANIMAL, drawFace, svg } from './faces.js';
+
+const SQ = 60; // square size in SVG units
+const MARGIN = 22; // room for the coordinates
+
+export const squareName = (file, rank) => String.fromCharCode(97 + file) + rank;
+export const fileOf = (sq) => sq.charCodeAt(0) - 97;
+export const rankOf = (sq) => Number(sq.slice(1));
+export const isRed = (ch) => ch >= 'A' && ch <= 'Z';
+
+/**
+ * The geometry of rule set `rules` from its `board` object of `GET /api/v1`: files, ranks,
+ * water, traps and dens as sets of square names, and the clock limit.
+ */
+export function geometryFrom(rules, board) {
+  const traps = new Set([...board.red.traps, ...board.blue.traps]);
+  const dens = new Set([board.red.den, board.blue.den].filter(Boolean));
+  return {
+    rules,
+    files: board.width,
+    ranks: board.height,
+    water: new Set(board.water),
+    traps,
+    dens,
+    limit: board.clock_limit,
+    // A board with no water, trap or den is drawn as tiles (the flip game's).
+    style: board.water.length || traps.size || dens.size ? 'land' : 'tiles',
+  };
+}
+
+/** Whether `sq` (text) names a square of the board. */
+export function onBoard(geo, sq) {
+  if (typeof sq !== 'string' || !/^[a-z][1-9][0-9]?$/.test(sq)) return false;
+  const file = fileOf(sq);
+  const rank = rankOf(sq);
+  return file < geo.files && rank >= 1 && rank <= geo.ranks;
+}
+
+/** Whether `move` (text such as `b3b7`) joins two squares of the board. */
+export function isMoveText(geo, move) {
+  const m = typeof move === 'string' && move.match(/^([a-z][1-9][0-9]?)([a-z][1-9][0-9]?)$/);
+  return Boolean(m) && onBoard(geo, m[1]) && onBoard(geo, m[2]);
+}
+
+export const moveFrom = (move) => move.match(/^[a-z]\d+/)[0];
+export const moveTo = (move) => move.slice(moveFrom(move).length);
+
+/** Where square `sq` is drawn: its top-left corner, the board seen from Blue when `flipped`. */
+function squareXY(sq, geo, flipped) {
+  const file = flipped ? geo.files - 1 - fileOf(sq) : fileOf(sq);
+  const row = flipped ? rankOf(sq) - 1 : geo.ranks - rankOf(sq);
+  return [MARGIN + file * SQ, row * SQ + 2];
+}
+
+function centre(sq, geo, flipped) {
+  const [x, y] = squareXY(sq, geo, flipped);
+  return [x + SQ / 2, y + SQ / 2];
+}
+
+/**
+ * Draws a board into the SVG element `el`. `view` holds: `geo`; `squares` (Map square ->
+ * letter, `?` a face-down tile); `flipped`; `face`; and optionally `last` (a move to
+ * highlight), `selected` (a square) with `targets` (squares), `arrows` ([{ move, kind }]),
+ * `cursor` (the keyboard's square), `editing`.
+ */
+export function drawBoard(el, view) {
+  const { geo, flipped } = view;
+  el.replaceChildren();
+  el.setAttribute('viewBox', `0 0 ${MARGIN + geo.files * SQ + 4} ${geo.ranks * SQ + MARGIN + 4}`);
+  el.classList.toggle('editing', Boolean(view.editing));
+  drawArrowHeads(el);
+  for (let rank = 1; rank <= geo.ranks; rank += 1) {
+    for (let file = 0; file < geo.files; file += 1) drawSquare(el, squareName(file, rank), view);
+  }
+  drawCoordinates(el, geo, flipped);
+  if (view.last) {
+    for (const sq of [moveFrom(view.last), moveTo(view.last)]) {
+      const [x, y] = squareXY(sq, geo, flipped);
+      svg('rect', { x, y, width: SQ, height: SQ, class: 'hl-last' }, el);
+    }
+  }
+  for (const [sq, ch] of view.squares) drawPiece(el, sq, ch, view);
+  if (view.selected) {
+    const [x, y] = squareXY(view.selected, geo, flipped);
+    svg('rect', { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, class: 'hl-selected' }, el);
+    for (const to of view.targets || []) {
+      const [cx, cy] = centre(to, geo, flipped);
+      svg('circle', { cx, cy, r: 9, class: 'target', 'data-target': to }, el);
+    }
+  }
+  for (const { move, kind } of view.arrows || []) drawArrow(el, move, kind, view);
+  if (view.cursor) {
+    const [x, y] = squareXY(view.cursor, geo, flipped);
+    svg('rect', { x: x + 1, y: y + 1, width: SQ - 2, height: SQ - 2, class: 'hl-cursor' }, el);
+  }
+}
+
+function drawSquare(el, sq, { geo, flipped }) {
+  const [x, y] = squareXY(sq, geo, flipped);
+  const alt = (fileOf(sq) + rankOf(sq)) % 2 === 0 ? ' alt' : '';
+  let kind = geo.style === 'tiles' ? `tiles${alt}` : `land${alt}`;
+  if (geo.water.has(sq)) kind = 'water';
+  if (geo.traps.has(sq)) kind = 'trap';
+  if (geo.dens.has(sq)) kind = 'den';
+  svg('rect', { x, y, width: SQ, height: SQ, class: `sq ${kind}`, 'data-square': sq }, el);
+  if (kind === 'water') {
+    for (const dy of [18, 34, 50]) {
+      svg('path', { class: 'wave', d: `M${x + 8} ${y + dy} q7 -6 14 0 t14 0 t14 0` }, el);
+    }
+  } else if (kind === 'trap') {
+    svg('rect', { x: x + 7, y: y + 7, width: SQ - 14, height: SQ - 14, class: 'trap-mark' }, el);
+  } else if (kind === 'den') {
+    svg('text', { x: x + SQ / 2, y: y + SQ - 7, class: 'den-label' }, el).textContent = 'den';
+  }
+}
+
+function drawCoordinates(el, geo, flipped) {
+  for (let file = 0; file < geo.files; file += 1) {
+    const shown = flipped ? geo.files - 1 - file : file;
+    const t = svg('text', { x: MARGIN + file * SQ + SQ / 2, y: geo.ranks * SQ + 18, class: 'coord' }, el);
+    t.textContent = String.fromCharCode(97 + shown);
+  }
+  for (let row = 0; row < geo.ranks; row += 1) {
+    const rank = flipped ? row + 1 : geo.ranks - row;
+    const t = svg('text', { x: MARGIN / 2, y: row * SQ + SQ / 2 + 6, class: 'coord' }, el);
+    t.textContent = String(rank);
+  }
+}
+
+function drawPiece(el, sq, ch, { geo, flipped, face }) {
+  const [cx, cy] = centre(sq, geo, flipped);
+  if (ch === '?') {
+    const g = svg('g', { class: 'tile', 'data-square': sq, 'data-piece': '?' }, el);
+    svg('title', {}, g).textContent = `Face-down tile on ${sq}`;
+    svg('rect', { x: cx - 24, y: cy - 24, width: 48, height: 48, rx: 7 }, g);
+    svg('text', { x: cx, y: cy }, g).textContent = '?';
+    return;
+  }
+  const letter = ch.toUpperCase();
+  const animal = ANIMAL[letter];
+  if (!animal) return;
+  const colour = isRed(ch) ? 'red' : 'blue';
+  const g = svg('g', { class: `piece ${colour}`, 'data-square': sq, 'data-piece': ch }, el);
+  svg('title', {}, g).textContent = `${colour === 'red' ? 'Red' : 'Blue'} ${animal.name} (${animal.rank}) on ${sq}`;
+  svg('circle', { cx, cy, r: 25 }, g);
+  drawFace(g, letter, cx, cy, face);
+}
+
+function drawArrowHeads(el) {
+  const defs = svg('defs', {}, el);
+  for (const kind of ['best', 'plain', 'hover']) {
+    const marker = svg('marker', {
+      id: `head-${kind}`, viewBox: '0 0 10 10', refX: 3, refY: 5,
+      markerWidth: 2.6, markerHeight: 2.6, orient: 'auto-start-reverse',
+    }, defs);
+    svg('path', { d: 'M0 0 L10 5 L0 10 z', class: `arrow-head ${kind}` }, marker);
+  }
+}
+
+/** An arrow for `move` of kind `best` (the move to play), `plain` or `hover`. */
+export function drawArrow(el, move, kind, { geo, flipped }) {
+  const [x1, y1] = centre(moveFrom(move), geo, flipped);
+  const [x2, y2] = centre(moveTo(move), geo, flipped);
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [ux, uy] = [(x2 - x1) / len, (y2 - y1) / len];
+  const start = 14;
+  const end = 20;
+  const line = svg('line', {
+    x1: x1 + ux * start, y1: y1 + uy * start, x2: x2 - ux * end, y2: y2 - uy * end,
+    class: `arrow ${kind}`, 'marker-end': `url(#head-${kind})`,
+    'data-arrow': kind, 'data-move': move,
+  }, el);
+  return line;
+}
+
+/** The square under a click, from the element clicked. */
+export function squareAt(target) {
+  const el = target.closest('[data-square]');
+  return el ? el.dataset.square : null;
+}

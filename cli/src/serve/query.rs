@@ -1,0 +1,167 @@
+//! What a request names: the rule set in its path, the position and clock in its query, each
+//! checked and refused in the project's words; and where its answer is computed.
+
+use std::sync::Arc;
+
+use axum::{
+    extract::{rejection::PathRejection, FromRequestParts, Path},
+    http::request::Parts,
+};
+use jtb_probe::{Position, RuleSet};
+use percent_encoding::percent_decode_str;
+
+use super::{
+    error::{ApiError, Problem},
+    source::Library,
+};
+
+/// Longer position text is refused before it is parsed: the longest canonical text of a Jungle
+/// position with its clocks is under 100 bytes.
+const MAX_POSITION_BYTES: usize = 256;
+
+/// Runs `answer` on a blocking thread (table reads are file reads), once more if it met a
+/// missing table that has appeared since ([`Library::answer`]).
+///
+/// # Errors
+/// `answer`'s error; 500 if it panicked.
+pub async fn blocking<T: Send + 'static>(
+    lib: Arc<Library>,
+    answer: impl Fn(&Library) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || lib.answer(answer))
+        .await
+        .map_err(|_| ApiError::internal("internal error"))?
+}
+
+/// The rule set named in the path (`{rules}`).
+pub struct Rules(pub RuleSet);
+
+impl<S: Send + Sync> FromRequestParts<S> for Rules {
+    type Rejection = ApiError;
+
+    /// # Errors
+    /// 400 for a path that is not UTF-8, 404 for a name that is no rule set (whatever it holds:
+    /// it is only compared with the names, never used as a path).
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Rules, ApiError> {
+        let Path(name) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(path_error)?;
+        rule_set(&name).map(Rules)
+    }
+}
+
+/// A path that axum could not take apart: it is not UTF-8 once percent-decoded (the only way
+/// a matched route's parameters fail).
+pub fn path_error(_: PathRejection) -> ApiError {
+    ApiError::bad_query("the path is not UTF-8 once percent-decoded")
+}
+
+/// The rule set called `name`.
+///
+/// # Errors
+/// 404 when there is none.
+pub fn rule_set(name: &str) -> Result<RuleSet, ApiError> {
+    name.parse().map_err(|_| {
+        let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+        let shown: String = name.chars().take(40).collect();
+        ApiError::new(
+            Problem::UnknownRules,
+            format!(
+                "unknown rule set `{}` (known: {})",
+                shown.escape_debug(),
+                known.join(", ")
+            ),
+        )
+    })
+}
+
+/// The query of the position endpoints: `position` and the optional `clock`, as written.
+/// Other parameters are ignored, as lichess's API does.
+pub struct PositionParams {
+    position: Option<String>,
+    clock: Option<String>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
+    type Rejection = ApiError;
+
+    /// # Errors
+    /// 400 for a query that is not UTF-8 once percent-decoded, or names a parameter twice.
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<PositionParams, ApiError> {
+        let raw = parts.uri.query().unwrap_or("");
+        let mut params = PositionParams {
+            position: None,
+            clock: None,
+        };
+        for pair in raw.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let decode = |s: &str| {
+                percent_decode_str(&s.replace('+', " "))
+                    .decode_utf8()
+                    .map(|s| s.into_owned())
+                    .map_err(|_| {
+                        ApiError::bad_query("the query string is not UTF-8 once percent-decoded")
+                    })
+            };
+            let (name, value) = (decode(name)?, decode(value)?);
+            let slot = match name.as_str() {
+                "position" => &mut params.position,
+                "clock" => &mut params.clock,
+                _ => continue,
+            };
+            if slot.is_some() {
+                return Err(ApiError::bad_query(format!(
+                    "query parameter `{name}` given twice (duplicate)"
+                )));
+            }
+            *slot = Some(value);
+        }
+        Ok(params)
+    }
+}
+
+/// The position of the query, with its clock (the query's `clock`, else the text's, else 0).
+///
+/// # Errors
+/// 400 for missing or bad position text, or a clock that is no number or above the limit.
+pub fn position(rules: RuleSet, params: &PositionParams) -> Result<Position, ApiError> {
+    let text = params
+        .position
+        .as_deref()
+        .ok_or_else(|| ApiError::bad_query("missing query parameter `position`"))?;
+    if text.len() > MAX_POSITION_BYTES {
+        return Err(ApiError::bad_query(format!(
+            "position text of {} bytes: at most {MAX_POSITION_BYTES}",
+            text.len()
+        )));
+    }
+    let clock = match params.clock.as_deref() {
+        None => None,
+        Some(c) => Some(parse_clock(c, rules)?),
+    };
+    let mut pos = Position::parse(text, Some(rules))?;
+    pos.set_rule_clock(clock)?;
+    Ok(pos)
+}
+
+/// The `clock` parameter: a whole number of half-moves (the limit is checked with the
+/// position).
+fn parse_clock(text: &str, rules: RuleSet) -> Result<u32, ApiError> {
+    let shown: String = text.chars().take(20).collect();
+    let limit = rules.clock_limit();
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u32>() {
+        Ok(c) if digits => Ok(c),
+        _ if digits => Err(ApiError::new(
+            Problem::BadClock,
+            format!("clock {shown} is above the limit of {limit} for {rules}"),
+        )),
+        _ => Err(ApiError::new(
+            Problem::BadClock,
+            format!(
+                "clock `{}` is not a number of half-moves (0 to {limit} for {rules})",
+                shown.escape_debug()
+            ),
+        )),
+    }
+}
