@@ -9,7 +9,10 @@ use jtb_gen::{
     verify::{verify_table, Check},
     Metric, SubTables,
 };
-use jtb_probe::{format::table_path, Kind, Material, RuleSet, TableFile, Tablebase};
+use jtb_probe::{
+    format::{table_path, Encoding},
+    Kind, Material, RuleSet, TableFile, Tablebase,
+};
 
 use crate::{input, CliResult};
 
@@ -143,7 +146,15 @@ fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
         }
         .into());
     }
-    let need = verify_memory_estimate(rules, m);
+    let wide_files = [Kind::Dtm, Kind::Dtc]
+        .into_iter()
+        .map(|kind| {
+            let path = table_path(root, rules, m, kind);
+            TableFile::open_expecting(&path, rules, m, kind)
+                .map(|f| u64::from(f.header().encoding == Encoding::Code16))
+        })
+        .sum::<Result<u64, _>>()?;
+    let need = verify_memory_estimate(rules, m, wide_files);
     let limit = available_memory().unwrap_or(u64::MAX);
     if need > limit {
         let e = jtb_gen::GenError::TooLarge {
