@@ -146,7 +146,7 @@ fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
         }
         .into());
     }
-    let wide_files = [Kind::Dtm, Kind::Dtc]
+    let wide_files = [Kind::Dtm, Kind::second(rules)]
         .into_iter()
         .map(|kind| {
             let path = table_path(root, rules, m, kind);
