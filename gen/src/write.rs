@@ -113,6 +113,21 @@ impl Tally {
         code % 2 == 1 && code / 2 >= self.longest[metric][side].plies
     }
 
+    /// The counts with each longest win and the smallest position text that has it.
+    fn into_summary(self, layout: &Layout) -> Summary {
+        let Tally {
+            stats: [mut plain, mut rule],
+            longest,
+        } = self;
+        for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
+            for (s, l) in stats.iter_mut().zip(longest) {
+                s.longest_win = l.plies;
+                s.longest_win_position = l.position(layout);
+            }
+        }
+        Summary { plain, rule }
+    }
+
     fn merge(mut self, other: Tally) -> Tally {
         for (mine, theirs) in self
             .stats
@@ -206,17 +221,7 @@ pub fn summarize(solved: &Solved) -> Summary {
             tally
         })
         .reduce(Tally::default, Tally::merge);
-    let Tally {
-        stats: [mut plain, mut rule],
-        longest,
-    } = tally;
-    for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
-        for (s, l) in stats.iter_mut().zip(longest) {
-            s.longest_win = l.plies;
-            s.longest_win_position = l.position(layout);
-        }
-    }
-    Summary { plain, rule }
+    tally.into_summary(layout)
 }
 
 /// The fewest entries a parallel task of [`summarize`] takes.
@@ -457,17 +462,7 @@ fn summarize_clesto(solved: &Solved) -> (Summary, Vec<u16>) {
             ClestoValue::Plain(_) => {}
         }
     }
-    let Tally {
-        stats: [mut plain, mut rule],
-        longest,
-    } = tally;
-    for (stats, longest) in [&mut plain, &mut rule].into_iter().zip(&longest) {
-        for (s, l) in stats.iter_mut().zip(longest) {
-            s.longest_win = l.plies;
-            s.longest_win_position = l.position(layout);
-        }
-    }
-    (Summary { plain, rule }, wdl)
+    (tally.into_summary(layout), wdl)
 }
 
 /// This host's name as it goes into temporary file names: letters, digits and `-` only
