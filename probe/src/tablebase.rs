@@ -887,35 +887,16 @@ impl Tablebase {
                 ClestoValue::BanWin { exit: None } | ClestoValue::BanLoss { exit: None }
             )
         };
-        if u_wins(self.probe_clesto(pos)?) {
-            return Ok(Vec::new());
-        }
-        let mut line = Vec::new();
-        let mut current = pos.clone();
-        while let Some((mv, _)) = self.clesto_best_move(&current)? {
-            match current.play(mv).expect("best move is legal") {
-                Outcome::Over { .. } => {
-                    line.push(LineStep {
-                        mv,
-                        position: None,
-                        value: None,
-                    });
-                    break;
+        // From a position the unbanned side wins only by the ban, the line goes no further.
+        self.play_line(
+            pos.clone(),
+            |p| {
+                if u_wins(self.probe_clesto(p)?) {
+                    return Ok(None);
                 }
-                Outcome::Ongoing(next) => {
-                    let value = self.probe_clesto(&next)?;
-                    line.push(LineStep {
-                        mv,
-                        value: Some(value),
-                        position: Some(next.clone()),
-                    });
-                    if u_wins(value) {
-                        break;
-                    }
-                    current = next;
-                }
-            }
-        }
-        Ok(line)
+                Ok(self.clesto_best_move(p)?.map(|(mv, _)| mv))
+            },
+            |p| self.probe_clesto(p),
+        )
     }
 }
