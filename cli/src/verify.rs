@@ -177,28 +177,48 @@ fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
         return report_clesto(out, root, m, &table, &tables, wdl_ok);
     }
     let mismatches = verify_table(&table, &tables, 10)?;
-    for x in &mismatches {
+    let failures = mismatches.iter().map(|x| {
         let (kind, what) = match x.check {
             Check::OnePly(Metric::Dtm) => (Kind::Dtm, "successors give"),
             Check::OnePly(Metric::Dtc) => (Kind::Dtc, "successors give"),
             Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
         };
-        writeln!(
-            out,
-            "FAIL {}: {}: stored {}, {what} {}",
-            table_path(root, rules, m, kind).display(),
+        let path = table_path(root, rules, m, kind);
+        format!(
+            "{}: {}: stored {}, {what} {}",
+            path.display(),
             x.position,
             x.stored,
             x.computed
-        )?;
+        )
+    });
+    report(
+        out,
+        m,
+        table.codes.len(),
+        wdl_ok,
+        failures,
+        "their successors (DTM and DTC)",
+    )
+}
+
+/// Prints each failure of a table's one-ply check, or that its `entries` all agree with
+/// `what`; whether the table passed (its WDL file too).
+fn report(
+    out: &mut impl Write,
+    m: Material,
+    entries: usize,
+    wdl_ok: bool,
+    failures: impl Iterator<Item = String>,
+    what: &str,
+) -> CliResult {
+    let mut ok = wdl_ok;
+    for failure in failures {
+        writeln!(out, "FAIL {failure}")?;
+        ok = false;
     }
-    let ok = mismatches.is_empty() && wdl_ok;
     if ok {
-        writeln!(
-            out,
-            "ok   {m}: {} entries agree with their successors (DTM and DTC)",
-            table.codes.len()
-        )?;
+        writeln!(out, "ok   {m}: {entries} entries agree with {what}")?;
     }
     Ok(ok)
 }
@@ -213,25 +233,18 @@ fn report_clesto(
     wdl_ok: bool,
 ) -> CliResult {
     let mismatches = jtb_gen::clesto::verify(table, tables, 10)?;
-    for x in &mismatches {
-        writeln!(
-            out,
-            "FAIL {}: {}: stored {}, its moves give {}",
-            table_path(root, RuleSet::Clesto, m, Kind::Ban).display(),
+    let path = table_path(root, RuleSet::Clesto, m, Kind::Ban);
+    let failures = mismatches.iter().map(|x| {
+        format!(
+            "{}: {}: stored {}, its moves give {}",
+            path.display(),
             x.position,
             x.stored,
             x.computed
-        )?;
-    }
-    let ok = mismatches.is_empty() && wdl_ok;
-    if ok {
-        writeln!(
-            out,
-            "ok   {m}: {} entries agree with their moves (plain values and the ban's)",
-            table.codes.len()
-        )?;
-    }
-    Ok(ok)
+        )
+    });
+    let what = "their moves (plain values and the ban's)";
+    report(out, m, table.codes.len(), wdl_ok, failures, what)
 }
 
 /// Every entry of the WDL file agrees with the DTM file's value (in Clesto, with the value of
