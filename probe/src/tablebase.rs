@@ -62,7 +62,9 @@ pub enum ProbeError {
     },
     /// The table of this material is not in the directory.
     MissingTable {
-        /// The material, canonical orientation.
+        /// The rule set whose table it is.
+        rules: RuleSet,
+        /// The material, in the orientation that names its table.
         material: Material,
         /// Where its file was looked for.
         path: PathBuf,
@@ -106,13 +108,18 @@ impl fmt::Display for ProbeError {
                 f,
                 "{pieces} pieces: more than the tables cover (at most {max} here)"
             ),
-            ProbeError::MissingTable { material, path } => {
-                write!(
-                    f,
-                    "missing table {material} (looked for {})",
-                    path.display()
-                )
-            }
+            // The one wording of a missing table (`jtb probe` and `jtb serve` alike): which
+            // table, which file is not there, and the command that makes it.
+            ProbeError::MissingTable {
+                rules,
+                material,
+                path,
+            } => write!(
+                f,
+                "missing table {material}: {} is not there (make it with `jtb gen --rules \
+                 {rules} --material {material}`)",
+                path.display()
+            ),
             ProbeError::Table(e) => e.fmt(f),
             ProbeError::Inconsistent {
                 position,
@@ -432,6 +439,7 @@ impl Tablebase {
             });
         }
         Err(ProbeError::MissingTable {
+            rules: self.rules,
             material,
             path: self.path_of(material, Kind::Dtm),
         })
@@ -449,7 +457,11 @@ impl Tablebase {
         let material = table.layout.material();
         let path = self.path_of(material, kind);
         if !path.exists() {
-            return Err(ProbeError::MissingTable { material, path });
+            return Err(ProbeError::MissingTable {
+                rules: self.rules,
+                material,
+                path,
+            });
         }
         let opened = if self.mapped {
             // Safety: `open_mapped`'s caller promised that the files stay as they are.

@@ -160,19 +160,16 @@ impl Library {
             .to_string()
     }
 
-    /// The one wording of a missing table: which table, which file is not there, and the
-    /// command that makes it.
+    /// A missing table in the library's one wording ([`ProbeError::MissingTable`], as `jtb
+    /// probe` says it), its file named relative to the root.
     #[must_use]
     pub fn missing(&self, rules: RuleSet, material: Material, path: &Path) -> ApiError {
-        let material = material.table_of(rules);
-        ApiError::new(
-            Problem::MissingTable,
-            format!(
-                "missing table {material}: {} is not there (make it with `jtb gen --rules {rules} \
-                 --material {material}`)",
-                self.show(path)
-            ),
-        )
+        let missing = ProbeError::MissingTable {
+            rules,
+            material: material.table_of(rules),
+            path: PathBuf::from(self.show(path)),
+        };
+        ApiError::new(Problem::MissingTable, missing.to_string())
     }
 
     /// A rule set without a table directory, worded as [`Library::missing`].
@@ -210,7 +207,7 @@ impl Library {
                 ApiError::new(Problem::MissingTable, self.no_tables(rules))
             }
             ProbeError::TooManyPieces { .. } => ApiError::new(Problem::MissingTable, e.to_string()),
-            ProbeError::MissingTable { material, path } => self.missing(rules, material, &path),
+            ProbeError::MissingTable { material, path, .. } => self.missing(rules, material, &path),
             ProbeError::Table(t) => {
                 let material = t.path.file_stem().and_then(|s| s.to_str()?.parse().ok());
                 match material {
@@ -287,6 +284,25 @@ impl Source<'_> {
                 .probe_dtm(pos)
                 .map_err(|e| self.lib.error(e, pos.rules())),
             Kind::OneEach => one_each_value(pos),
+        }
+    }
+
+    /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
+    /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
+    ///
+    /// # Errors
+    /// `probe`'s error; 500 for a position the flip game's built-in check answers (it has no
+    /// Clesto values, and no Clesto position reaches it).
+    pub fn clesto<T>(
+        &self,
+        pos: &Position,
+        probe: impl FnOnce(&Tablebase) -> Result<T, ProbeError>,
+    ) -> Result<T, ApiError> {
+        match &self.kind {
+            Kind::Tables(tb) => probe(tb).map_err(|e| self.lib.error(e, pos.rules())),
+            Kind::OneEach => Err(ApiError::internal(format!(
+                "{pos}: the one-animal-each check has no Clesto values"
+            ))),
         }
     }
 
