@@ -353,7 +353,7 @@ fn stats_agree_with_jtb_stats() {
     assert_eq!(
         flip,
         &json!({"width": 4, "height": 4, "water": [], "red": {"den": null, "traps": []},
-                "blue": {"den": null, "traps": []}, "clock_limit": 40})
+                "blue": {"den": null, "traps": []}, "clock_limit": 40, "hunger": false})
     );
     let materials = conn.get("/api/v1/mistboard/materials").json();
     assert_eq!(materials["materials"], json!(["EvL", "EvR", "LRvE"]));
