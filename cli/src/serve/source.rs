@@ -200,8 +200,8 @@ impl Library {
             ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
             ProbeError::HiddenTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
             ProbeError::WrongRules { .. } => ApiError::internal(e.to_string()),
-            // Clesto's tables hold win or loss by DTM or by the repetition ban, not the values
-            // these endpoints describe.
+            // A value Clesto's tables do not hold (DTC, a draw): the Clesto endpoints ask for
+            // Clesto values, so only a bug gets here, and it is still no 500.
             ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
             ProbeError::NoDirectory(..) => {
                 ApiError::new(Problem::MissingTable, self.no_tables(rules))
