@@ -1284,7 +1284,8 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 
 /// Screenshots of the explorer at a desktop's width (1280 pixels) and a phone's (390), of a
 /// 4-piece position at a running clock with its line stepped into, the statistics with their
-/// histograms, the material index, and the phone with the animal drawings. Each must be a
+/// histograms, the material index, a Clesto ban win with its line stepped to where it stops,
+/// and the phone with the animal drawings. Each must be a
 /// whole page of that width, with no console error. With `JTB_SCREENSHOTS=DIR` they are
 /// written there, a relative `DIR` from the workspace's root (`JTB_SCREENSHOTS=docs` makes the
 /// README's).
@@ -1293,6 +1294,7 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 fn screenshots_at_desktop_and_phone_width() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), "mistboard", &["LRvET", "LRvE"]);
+    gen(dir.path(), "clesto", &["DvCR"]);
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
     // A relative directory is taken from the workspace's root, as the README's command means it.
@@ -1332,6 +1334,20 @@ fn screenshots_at_desktop_and_phone_width() {
     b.open(&format!("{base}/?rules=mistboard&index"));
     b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
     save(&mut b, "explorer-index.png", 1280, 1);
+    // Clesto: Blue, banned, wins by the ban; its best line stepped to where it stops.
+    let ban_win = "1r5/1c5/7/7/7/7/7/7/6D b";
+    b.open(&format!(
+        "{base}/?rules=clesto&position={}",
+        serve_support::enc(ban_win)
+    ));
+    b.wait_for_position(ban_win, "ready");
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    b.click("#show-line");
+    b.wait_for("document.querySelector('#line-last')");
+    b.click("#line-last");
+    b.wait_for("document.querySelector('#line-last').disabled");
+    b.eval("window.scrollTo(0, 0)");
+    save(&mut b, "explorer-clesto.png", 1280, 1);
     // The phone, with the animal drawings.
     let metrics = json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true});
     b.call("Emulation.setDeviceMetricsOverride", metrics, true);
