@@ -189,10 +189,7 @@ pub fn line_stops_at_ban(root: ClestoValue, line: &[LineStep<ClestoValue>]) -> b
 }
 
 fn print_clesto(text: &str, a: &ClestoAnswer, json: bool) -> String {
-    let exit = match a.value {
-        ClestoValue::BanWin { exit } | ClestoValue::BanLoss { exit } => exit,
-        ClestoValue::Plain(_) => None,
-    };
+    let exit = a.value.exit();
     if json {
         let mut obj = json!({
             "position": text,

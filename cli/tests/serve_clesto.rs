@@ -37,24 +37,16 @@ fn pieces(letters: &str) -> Vec<Piece> {
         .collect()
 }
 
-fn side(c: Color) -> &'static str {
-    match c {
+fn banned(pos: &Position) -> &'static str {
+    match banned_side(Material::of(pos)) {
         Color::Red => "red",
         Color::Blue => "blue",
     }
 }
 
-fn banned(pos: &Position) -> &'static str {
-    side(banned_side(Material::of(pos)))
-}
-
 /// A Clesto value's fields as the API writes them.
 fn fields(v: ClestoValue) -> Json {
-    let exit = match v {
-        ClestoValue::BanWin { exit } | ClestoValue::BanLoss { exit } => exit,
-        ClestoValue::Plain(_) => None,
-    };
-    json!({"wdl": v.wdl().name(), "dtm": v.dtm(), "category": v.category(), "exit": exit})
+    json!({"wdl": v.wdl().name(), "dtm": v.dtm(), "category": v.category(), "exit": v.exit()})
 }
 
 fn starvations(pos: &Position, mv: Move) -> Vec<String> {

@@ -13,8 +13,8 @@ use axum::{
     Json,
 };
 use jtb_probe::{
-    banned_side, ClestoValue, Color, LineStep, Material, MoveKind, Outcome, Position, RuleStep,
-    SquareSet, Value,
+    banned_side, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, RuleStep, SquareSet,
+    Value,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -362,15 +362,11 @@ pub struct ClestoFields {
 
 impl From<ClestoValue> for ClestoFields {
     fn from(v: ClestoValue) -> ClestoFields {
-        let exit = match v {
-            ClestoValue::BanWin { exit } | ClestoValue::BanLoss { exit } => exit,
-            ClestoValue::Plain(_) => None,
-        };
         ClestoFields {
             wdl: v.wdl().name(),
             dtm: v.dtm(),
             category: v.category(),
-            exit,
+            exit: v.exit(),
         }
     }
 }
@@ -387,7 +383,7 @@ pub struct ClestoAnswer {
     best: Option<String>,
     /// The side the repetition ban binds in this material (B: more animals, Red when equal),
     /// whose exit `exit` counts.
-    banned: &'static str,
+    banned: String,
     /// The squares of the mover's hungry animals.
     hungry: Vec<String>,
     /// Whether the hungry set is the one the board gives (else the text's `h:` field set it).
@@ -413,21 +409,15 @@ pub struct ClestoMoveAnswer {
     after: ClestoFields,
     /// The banned side after the move (a smaller material may bind the other side); `null`
     /// when the game ended.
-    banned: Option<&'static str>,
+    banned: Option<String>,
     /// The move's value for its mover (the exit counted in this position's material): the
     /// order of the moves.
     mover: ClestoFields,
 }
 
-const fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "red",
-        Color::Blue => "blue",
-    }
-}
-
-fn banned_of(pos: &Position) -> &'static str {
-    side_name(banned_side(Material::of(pos)))
+/// The side the repetition ban binds in `pos`'s material, by name (`red`, `blue`).
+fn banned_of(pos: &Position) -> String {
+    banned_side(Material::of(pos)).to_string()
 }
 
 fn square_names(pos: &Position, set: SquareSet) -> Vec<String> {
@@ -508,7 +498,7 @@ struct ClestoStep {
     dtm: Option<u16>,
     category: Option<&'static str>,
     exit: Option<u16>,
-    banned: Option<&'static str>,
+    banned: Option<String>,
     hungry: Option<Vec<String>>,
 }
 
