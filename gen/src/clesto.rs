@@ -18,11 +18,14 @@
 //!   into a smaller material at a position B wins, by the same kind of pass ("attractor"), with
 //!   B's exit distance. The other plain draws are U's wins.
 
-use std::ops::Range;
+use std::{
+    ops::Range,
+    sync::atomic::{AtomicU64, Ordering},
+};
 
 use jtb_probe::{
-    banned_side, bit, for_each_move_of, ClestoValue, Color, Layout, Material, Move, MoveKind,
-    Occupancy, Piece, RuleSet, Square, SquareSet, Value, Wdl,
+    banned_side, bit, for_each_move_of, Animal, ClestoValue, Color, Layout, Material, Move,
+    MoveKind, Occupancy, Piece, RuleSet, Square, SquareSet, Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -67,10 +70,14 @@ struct Frame<'a> {
     rules: RuleSet,
     banned: Color,
     reach: Reach,
+    lookahead: Lookahead,
     /// The central file: the first piece (table order) is kept on its left, or on it.
     centre: u8,
     /// Per piece (table order) and square ([`Square::index`]), its steps and jumps.
     steps: Vec<Vec<Vec<Step>>>,
+    /// Per placement of all pieces but the last (the index without the last piece's slot and
+    /// the side to move), their squares: an entry's squares without a division per piece.
+    configs: Vec<[Square; Layout::MAX_PIECES]>,
 }
 
 impl<'a> Frame<'a> {
@@ -111,11 +118,25 @@ impl<'a> Frame<'a> {
                 all
             })
             .collect();
+        let k = layout.pieces().len();
+        let inner = layout.domain(k - 1).len();
+        let configs = (0..layout.side_len() / inner)
+            .map(|config| {
+                let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+                for (i, sq) in squares.iter_mut().enumerate().take(k - 1) {
+                    let domain = layout.domain(i);
+                    *sq = domain[config * inner / layout.stride(i) % domain.len()];
+                }
+                squares
+            })
+            .collect();
         Frame {
+            configs,
             layout,
             rules,
             banned: banned_side(layout.material()),
             reach: Reach::new(rules),
+            lookahead: Lookahead::new(layout.len()),
             centre: (board.width - 1) / 2,
             steps,
         }
@@ -128,12 +149,13 @@ impl<'a> Frame<'a> {
     /// The squares of used entry `idx`, in table order, into `out`: the piece count.
     fn squares(&self, idx: usize, out: &mut [Square; Layout::MAX_PIECES]) -> usize {
         let layout = self.layout;
-        let rest = idx % layout.side_len();
+        let side_len = layout.side_len();
+        let rest = if idx < side_len { idx } else { idx - side_len };
         let k = layout.pieces().len();
-        for (i, sq) in out.iter_mut().enumerate().take(k) {
-            let domain = layout.domain(i);
-            *sq = domain[rest / layout.stride(i) % domain.len()];
-        }
+        let inner = layout.domain(k - 1);
+        let (config, slot) = (rest / inner.len(), rest % inner.len());
+        *out = self.configs[config];
+        out[k - 1] = inner[slot];
         k
     }
 
@@ -459,7 +481,7 @@ fn scan_range(
                         .map(|&(_, v)| v);
                     let value = match known {
                         Some(v) => v,
-                        None => match next.value(&frame.reach, subs) {
+                        None => match next.value(&frame.reach, &frame.lookahead, subs) {
                             Ok(v) => {
                                 seen.push(((next.placed, next.n, next.hungry), v));
                                 v
@@ -484,12 +506,16 @@ fn scan_range(
     failed.map_or(Ok(()), Err)
 }
 
-/// Where captures can change when animals leave the board: per square, the squares a step or a
-/// river jump from it reaches, and the water (where a swimmer blocks a jump).
+/// The moves of every piece on the board, and where captures can change when animals leave it:
+/// per square, the squares a step or a river jump from it reaches, and the water (where a
+/// swimmer blocks a jump).
 struct Reach {
     rules: RuleSet,
     from: [SquareSet; Square::LIMIT],
     water: SquareSet,
+    /// By piece (colour, then animal) and square, its steps and jumps: destination and the
+    /// water a jump crosses.
+    moves: Vec<Vec<(Square, SquareSet)>>,
 }
 
 impl Reach {
@@ -505,7 +531,93 @@ impl Reach {
                 water |= bit(sq);
             }
         }
-        Reach { rules, from, water }
+        let mut moves = vec![Vec::new(); 16 * Square::LIMIT];
+        for color in Color::ALL {
+            for animal in Animal::ALL {
+                let piece = Piece::new(color, animal);
+                for sq in board.squares().filter(|&s| rules.may_enter(piece, s)) {
+                    let steps = board.steps(sq).into_iter().flatten().map(|to| (to, 0));
+                    let jumps = board
+                        .jumps_from(sq)
+                        .filter(|j| rules.can_jump(animal, j.axis))
+                        .map(|j| (j.to, j.path));
+                    moves[Reach::slot(piece, sq)] = steps
+                        .chain(jumps)
+                        .filter(|&(to, _)| rules.may_enter(piece, to))
+                        .collect();
+                }
+            }
+        }
+        Reach {
+            rules,
+            from,
+            water,
+            moves,
+        }
+    }
+
+    fn slot(piece: Piece, sq: Square) -> usize {
+        (piece.color.index() * 8 + piece.animal as usize) * Square::LIMIT + sq.index()
+    }
+
+    /// Calls `f` with every move of `color`'s pieces on the board `placed` that the board
+    /// allows (hunger aside), as [`for_each_move_of`] finds them.
+    #[inline]
+    fn moves_of(
+        &self,
+        placed: &[(Piece, Square)],
+        color: Color,
+        mut f: impl FnMut(Move, MoveKind),
+    ) {
+        let mut occupied: SquareSet = 0;
+        let mut theirs: SquareSet = 0;
+        for &(p, sq) in placed {
+            occupied |= bit(sq);
+            if p.color != color {
+                theirs |= bit(sq);
+            }
+        }
+        let enemy_den = self.rules.board().den(color.other());
+        for &(piece, from) in placed.iter().filter(|(p, _)| p.color == color) {
+            for &(to, path) in &self.moves[Reach::slot(piece, from)] {
+                // Only an opponent's animal blocks a Clesto jump.
+                if path & theirs != 0 {
+                    continue;
+                }
+                let kind = if occupied & bit(to) == 0 {
+                    if Some(to) == enemy_den {
+                        MoveKind::DenEntry
+                    } else {
+                        MoveKind::Quiet
+                    }
+                } else if theirs & bit(to) == 0 {
+                    continue;
+                } else {
+                    let defender = placed
+                        .iter()
+                        .find(|&&(_, s)| s == to)
+                        .expect("an occupied square holds a piece")
+                        .0;
+                    if self.rules.capture(piece, from, defender, to).is_none() {
+                        continue;
+                    }
+                    MoveKind::Capture
+                };
+                f(Move { from, to }, kind);
+            }
+        }
+    }
+
+    /// The squares of `color`'s animals that have a legal capture on the board `placed`: its
+    /// hungry set as a declaration gives it (RULES.md 6, "Hungry and starving" 1).
+    fn captures_of(&self, placed: &[(Piece, Square)], color: Color) -> SquareSet {
+        let mut hungry = 0;
+        self.moves_of(placed, color, |mv, kind| {
+            if kind == MoveKind::Capture {
+                hungry |= bit(mv.from);
+            }
+        });
+        hungry
     }
 }
 
@@ -579,7 +691,7 @@ fn play(
     // its jump from the water.
     let changes = starving & (theirs | reach.water) != 0;
     let declared = if changes {
-        captures_of(reach.rules, &next.placed[..next.n], next.turn)
+        reach.captures_of(&next.placed[..next.n], next.turn)
     } else {
         0
     };
@@ -597,7 +709,7 @@ fn play(
     {
         return After::Over(Wdl::Loss);
     }
-    if changes && declared != captures_of(reach.rules, &next.placed[..kept], next.turn) {
+    if changes && declared != reach.captures_of(&next.placed[..kept], next.turn) {
         next.hungry = Some(declared);
     }
     After::Next(next)
@@ -607,7 +719,12 @@ impl Next {
     /// Its value for its side to move: its table's entry at a canonical hungry set, else the
     /// best of its moves' values one move ahead ([`jtb_probe::value_by_lookahead`]; each move
     /// again stays in its material at a canonical set, or leaves it).
-    fn value(&self, reach: &Reach, subs: &SubTables) -> Result<ClestoValue, GenError> {
+    fn value(
+        &self,
+        reach: &Reach,
+        cache: &Lookahead,
+        subs: &SubTables,
+    ) -> Result<ClestoValue, GenError> {
         let placed = &self.placed[..self.n];
         let Some(hungry) = self.hungry else {
             let material: Material = placed.iter().map(|&(p, _)| p).collect();
@@ -619,6 +736,18 @@ impl Next {
             return Ok(table.clesto_value(idx));
         };
         let material: Material = placed.iter().map(|&(p, _)| p).collect();
+        let key = subs.get(material).and_then(|table| {
+            let layout = &table.layout;
+            let idx = layout.index_of_placement(self.turn, placed)?;
+            let pieces = layout.pieces().iter().enumerate().fold(0u8, |set, (i, p)| {
+                let on = placed.iter().find(|(q, _)| q == p).map(|&(_, sq)| bit(sq));
+                set | u8::from(on.is_some_and(|b| hungry & b != 0)) << i
+            });
+            Lookahead::key(material, idx, pieces)
+        });
+        if let Some(v) = key.and_then(|k| cache.get(k)) {
+            return Ok(v);
+        }
         let mover_is_banned = self.turn == banned_side(material);
         let mut moves: [(Move, MoveKind); 64] = [(
             Move {
@@ -628,7 +757,7 @@ impl Next {
             MoveKind::Quiet,
         ); 64];
         let mut count = 0;
-        moves_of(reach.rules, placed, self.turn, |mv, kind| {
+        reach.moves_of(placed, self.turn, |mv, kind| {
             // A hungry animal may not enter the enemy den.
             if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
                 moves[count] = (mv, kind);
@@ -640,55 +769,87 @@ impl Next {
             let value = match play(reach, placed, self.turn, hungry, mv, kind) {
                 After::Over(result) => ClestoValue::Plain(result.of_final_move()),
                 After::Next(next) => next
-                    .value(reach, subs)?
+                    .value(reach, cache, subs)?
                     .after_move(next.n == self.n, mover_is_banned),
             };
             best = Some(best.map_or(value, |b| b.max(value)));
         }
-        Ok(best.unwrap_or(ClestoValue::Plain(Value::Loss(0))))
+        let best = best.unwrap_or(ClestoValue::Plain(Value::Loss(0)));
+        if let Some(k) = key {
+            cache.put(k, best);
+        }
+        Ok(best)
     }
 }
 
-/// Calls `f` with every move of `color`'s pieces on the board `placed` that the board allows
-/// (hunger aside).
-fn moves_of(
-    rules: RuleSet,
-    placed: &[(Piece, Square)],
-    color: Color,
-    mut f: impl FnMut(Move, MoveKind),
-) {
-    let mut occupied: SquareSet = 0;
-    let mut theirs: SquareSet = 0;
-    for &(p, sq) in placed {
-        occupied |= bit(sq);
-        if p.color != color {
-            theirs |= bit(sq);
-        }
-    }
-    for_each_move_of(
-        rules,
-        placed.iter().copied().filter(|(p, _)| p.color == color),
-        Occupancy {
-            pieces: occupied,
-            // Only an opponent's animal blocks a Clesto jump.
-            jump_blockers: theirs,
-            closed: 0,
-        },
-        |sq| placed.iter().find(|&&(_, s)| s == sq).map(|&(p, _)| p),
-        |_, mv, kind| f(mv, kind),
-    );
+/// Values of positions at non-canonical hungry sets, once found: the scan meets most of them
+/// again from other entries. A direct-mapped table of words, each holding a whole key and its
+/// value, so that threads share it without locks (a word is written whole, and a key has one
+/// value). Keys are whole, so a word is never mistaken for another key's.
+struct Lookahead {
+    words: Vec<AtomicU64>,
+    /// The words are 2^bits.
+    bits: u32,
 }
 
-/// The squares of `color`'s animals that have a legal capture on the board `placed`: its hungry
-/// set as a declaration gives it (RULES.md 6, "Hungry and starving" 1).
-fn captures_of(rules: RuleSet, placed: &[(Piece, Square)], color: Color) -> SquareSet {
-    let mut hungry = 0;
-    moves_of(rules, placed, color, |mv, kind| {
-        if kind == MoveKind::Capture {
-            hungry |= bit(mv.from);
+impl Lookahead {
+    /// A table for the scan of `entries` entries: a word for every 8, between 2^10 and 2^20.
+    fn new(entries: usize) -> Lookahead {
+        let bits = (entries / 8).max(1).ilog2().clamp(10, 20);
+        Lookahead {
+            words: (0..1usize << bits).map(|_| AtomicU64::new(0)).collect(),
+            bits,
         }
-    });
-    hungry
+    }
+
+    /// The key of the position of entry `idx` of `material`'s table with the hungry set
+    /// `pieces` (a bit per piece in table order, which the mirror image keeps): 48 bits, never
+    /// 0. `None` when it does not fit.
+    fn key(material: Material, idx: usize, pieces: u8) -> Option<u64> {
+        let sets = u64::from(material.set(Color::Red)) << 8 | u64::from(material.set(Color::Blue));
+        (idx < 1 << 28 && pieces < 1 << 4)
+            .then(|| sets << 32 | (idx as u64) << 4 | u64::from(pieces))
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.words[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize]
+    }
+
+    fn get(&self, key: u64) -> Option<ClestoValue> {
+        let word = self.slot(key).load(Ordering::Relaxed);
+        (word >> 16 == key).then(|| Lookahead::decode(word as u16))
+    }
+
+    fn put(&self, key: u64, value: ClestoValue) {
+        if let Some(code) = Lookahead::encode(value) {
+            self.slot(key)
+                .store(key << 16 | u64::from(code), Ordering::Relaxed);
+        }
+    }
+
+    /// A value in 16 bits: its kind in the top 3, a value code or exit distance below (`None`
+    /// past 13 bits).
+    fn encode(value: ClestoValue) -> Option<u16> {
+        let (kind, n) = match value {
+            ClestoValue::Plain(v) => (0, v.code()),
+            ClestoValue::BanWin { exit: Some(e) } => (1, e),
+            ClestoValue::BanWin { exit: None } => (2, 0),
+            ClestoValue::BanLoss { exit: Some(e) } => (3, e),
+            ClestoValue::BanLoss { exit: None } => (4, 0),
+        };
+        (n < 1 << 13).then_some(kind << 13 | n)
+    }
+
+    fn decode(code: u16) -> ClestoValue {
+        let n = code & ((1 << 13) - 1);
+        match code >> 13 {
+            0 => ClestoValue::Plain(Value::from_code(n).expect("an encoded value")),
+            1 => ClestoValue::BanWin { exit: Some(n) },
+            2 => ClestoValue::BanWin { exit: None },
+            3 => ClestoValue::BanLoss { exit: Some(n) },
+            _ => ClestoValue::BanLoss { exit: None },
+        }
+    }
 }
 
 /// Adds entry `i` to `calendar[d]`.
@@ -742,9 +903,7 @@ fn solve_plain(frame: &Frame, scan: &mut Scan) -> Vec<u16> {
             let Some(list) = calendar.get_mut(usize::from(level)) else {
                 continue;
             };
-            let mut list = std::mem::take(list);
-            // In index order, the moves back reach the predecessors in a few ascending runs.
-            list.sort_unstable();
+            let list = std::mem::take(list);
             for &i in &list {
                 let i = i as usize;
                 let k = frame.squares(i, &mut squares);
@@ -814,7 +973,6 @@ fn solve_ban(frame: &Frame, scan: &Scan, plain: &[u16]) -> Vec<u16> {
     let mut distance = 1;
     while !frontier.is_empty() {
         let mut next = Vec::new();
-        frontier.sort_unstable();
         for &s in &frontier {
             let s = s as usize;
             let k = frame.squares(s, &mut squares);
