@@ -1050,3 +1050,59 @@ pub fn verify(table: &Solved, tables: &SubTables, limit: usize) -> Result<Vec<Mi
         .collect::<Result<_, GenError>>()?;
     Ok(found.into_iter().flatten().take(limit).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The moves back list exactly the moves forward, reversed, each as often: every entry
+    /// with the first piece on the central file, jumps across both rivers, the leopard's
+    /// sideways jump, swimmers.
+    #[test]
+    fn predecessors_are_the_successors_reversed() {
+        for name in ["LRvE", "TDvP", "PvLR", "DvLT", "LvL"] {
+            let material: Material = name.parse().unwrap();
+            let layout = Layout::new(RuleSet::Clesto, material);
+            let frame = Frame::new(&layout);
+            let (mut forward, mut back) = (Vec::new(), Vec::new());
+            layout.for_each_used_entry(|idx, squares| {
+                frame.for_each_successor(idx, squares, |s| forward.push((s, idx)));
+                frame.for_each_predecessor(idx, squares, |p| back.push((idx, p)));
+                let mut decoded = [Square::new(0, 0); Layout::MAX_PIECES];
+                let k = frame.squares(idx, &mut decoded);
+                assert_eq!(&decoded[..k], squares, "{name} {idx}");
+            });
+            forward.sort_unstable();
+            back.sort_unstable();
+            assert!(forward.len() > 5_000, "{name}: {}", forward.len());
+            assert!(forward == back, "{name}");
+        }
+    }
+
+    /// The values kept for non-canonical hungry sets come back as they went in.
+    #[test]
+    fn lookahead_words_round_trip() {
+        let cache = Lookahead::new(1 << 20);
+        let m: Material = "LRvE".parse().unwrap();
+        let values = [
+            ClestoValue::Plain(Value::Win(7)),
+            ClestoValue::Plain(Value::Loss(0)),
+            ClestoValue::Plain(Value::Draw),
+            ClestoValue::BanWin { exit: Some(3) },
+            ClestoValue::BanWin { exit: None },
+            ClestoValue::BanLoss { exit: Some(12) },
+            ClestoValue::BanLoss { exit: None },
+        ];
+        for (i, &v) in values.iter().enumerate() {
+            let key = Lookahead::key(m, 1000 + i, 0b101).unwrap();
+            assert_eq!(cache.get(key), None);
+            cache.put(key, v);
+            assert_eq!(cache.get(key), Some(v));
+        }
+        // A distance past 13 bits is not kept.
+        let key = Lookahead::key(m, 5, 1).unwrap();
+        cache.put(key, ClestoValue::Plain(Value::Win(5000)));
+        assert_eq!(cache.get(key), None);
+        assert_eq!(Lookahead::key(m, 1 << 28, 1), None);
+    }
+}
