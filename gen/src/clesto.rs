@@ -324,12 +324,16 @@ impl<'a> Frame<'a> {
 }
 
 /// A generous estimate of the bytes needed to solve and write `material`: per entry its flags,
-/// counters, values, calendar and codes (about 24 bytes). The whole `jtb gen --material LRvET`
-/// (8,201,816 entries) peaks at MEASURED MiB.
+/// move count and best exit (4 bytes), its plain value and its place on the calendar (6), the
+/// ban pass's count, exit distance and frontier (7), the two metrics' codes (4, then 2): about
+/// 20 bytes at the peak, given 24; and the table of values at non-canonical hungry sets (at
+/// most 8 MiB). `jtb gen --rules clesto --material LRvET` (8,201,816 entries, as `ETvLR`)
+/// peaks at 81 MiB with its smaller tables loaded, `DRvCR` (12,398,372 entries) at 128 MiB.
 #[must_use]
 pub fn memory_estimate(material: Material) -> u64 {
-    const BYTES_PER_ENTRY: u64 = 32;
-    Layout::new(RuleSet::Clesto, material).len() as u64 * BYTES_PER_ENTRY
+    const BYTES_PER_ENTRY: u64 = 24;
+    const LOOKAHEAD_BYTES: u64 = 8 << 20;
+    Layout::new(RuleSet::Clesto, material).len() as u64 * BYTES_PER_ENTRY + LOOKAHEAD_BYTES
 }
 
 /// Solves `material` (this orientation: the colour flip is no symmetry in Clesto), given every
