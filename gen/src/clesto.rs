@@ -434,7 +434,7 @@ fn scan_range(
 ) -> Result<(), GenError> {
     let start = range.start;
     let mut list: Vec<(usize, Move, MoveKind)> = Vec::new();
-    let mut seen: Vec<((Placed, usize, Option<SquareSet>), ClestoValue)> = Vec::new();
+    let mut seen: Vec<(Next, ClestoValue)> = Vec::new();
     let mut failed = None;
     frame.layout.for_each_used_entry_in(range, |idx, squares| {
         if failed.is_some() {
@@ -478,16 +478,12 @@ fn scan_range(
                     (result == Wdl::Win) == (turn == frame.banned),
                 ),
                 After::Next(next) => {
-                    let board = &next.placed[..next.n];
-                    let known = seen
-                        .iter()
-                        .find(|((b, n, h), _)| b[..*n] == *board && *h == next.hungry)
-                        .map(|&(_, v)| v);
+                    let known = seen.iter().find(|(s, _)| s.same(&next)).map(|&(_, v)| v);
                     let value = match known {
                         Some(v) => v,
                         None => match next.value(&frame.reach, &frame.lookahead, subs) {
                             Ok(v) => {
-                                seen.push(((next.placed, next.n, next.hungry), v));
+                                seen.push((next, v));
                                 v
                             }
                             Err(e) => {
@@ -627,6 +623,7 @@ impl Reach {
 
 /// A position after a move, on the stack: the pieces left, the side to move, and its hungry set
 /// where it is not the canonical one.
+#[derive(Clone, Copy)]
 struct Next {
     placed: Placed,
     n: usize,
@@ -720,6 +717,14 @@ fn play(
 }
 
 impl Next {
+    /// Whether `other` is the same position (the pieces in the same order: both come from one
+    /// entry's pieces).
+    fn same(&self, other: &Next) -> bool {
+        self.placed[..self.n] == other.placed[..other.n]
+            && self.turn == other.turn
+            && self.hungry == other.hungry
+    }
+
     /// Its value for its side to move: its table's entry at a canonical hungry set, else the
     /// best of its moves' values one move ahead ([`jtb_probe::value_by_lookahead`]; each move
     /// again stays in its material at a canonical set, or leaves it).
@@ -876,8 +881,7 @@ fn solve_plain(frame: &Frame, scan: &mut Scan) -> Vec<u16> {
     // to be told.
     let mut wins: Vec<Vec<u32>> = Vec::new();
     let mut losses: Vec<Vec<u32>> = Vec::new();
-    for i in 0..n {
-        let flags = scan.flags[i];
+    for (i, &flags) in scan.flags.iter().enumerate() {
         if flags & USED == 0 {
             continue;
         }
