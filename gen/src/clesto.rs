@@ -4,13 +4,13 @@
 //! Hunger splits the entries in two. A mover with a legal capture has those animals hungry, so
 //! every move it has leaves the material (a capture, or a starvation) or ends the game: its
 //! value is the best of its moves' values through the smaller tables, found once by the scan
-//! ([`SubTables::clesto_value`] where a starvation leaves a non-canonical hungry set, which it
-//! values one move ahead). A mover without a capture has only quiet moves, which stay in the
-//! material at canonical hungry sets, and den entries. The scan runs the probe library's move
-//! generator on each entry's squares (no position is built, a successor is found by index
-//! arithmetic), and two retrograde passes follow that find an entry's predecessors by moving
-//! the other side's pieces back (Clesto's steps and jumps are their own reverses), so no graph
-//! is stored: a few bytes an entry.
+//! (one move ahead where a starvation leaves a non-canonical hungry set, as
+//! [`jtb_probe::value_by_lookahead`] does; those values are kept in a table the threads share).
+//! A mover without a capture has only quiet moves, which stay in the material at canonical
+//! hungry sets, and den entries. The scan generates each entry's moves on its squares (no
+//! position is built; a successor is found by index arithmetic), and two retrograde passes
+//! follow that find an entry's predecessors by moving the other side's pieces back (Clesto's
+//! steps and jumps are their own reverses), so no graph is stored: a few bytes an entry.
 //! * Plain values: wins in `n` from losses in `n - 1`; losses once every quiet move is known
 //!   to lose, at the longest of their distances; the entries with captures at their exits'
 //!   values.
@@ -331,10 +331,12 @@ impl<'a> Frame<'a> {
 /// peaks at 81 MiB with its smaller tables loaded, `DRvCR` (12,398,372 entries) at 128 MiB.
 #[must_use]
 pub fn memory_estimate(material: Material) -> u64 {
-    const BYTES_PER_ENTRY: u64 = 24;
     const LOOKAHEAD_BYTES: u64 = 8 << 20;
     Layout::new(RuleSet::Clesto, material).len() as u64 * BYTES_PER_ENTRY + LOOKAHEAD_BYTES
 }
+
+/// The bytes an entry of [`memory_estimate`].
+const BYTES_PER_ENTRY: u64 = 24;
 
 /// Solves `material` (this orientation: the colour flip is no symmetry in Clesto), given every
 /// smaller table its moves lead into. The result holds plain values as its DTM codes and the
@@ -347,10 +349,11 @@ pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(RuleSet::Clesto, material);
     let n = layout.len();
     if u32::try_from(n).is_err() {
+        // The calendar and the frontier hold entries as 32-bit numbers.
         return Err(GenError::TooLarge {
             material,
-            need: n as u64,
-            limit: u64::from(u32::MAX),
+            need: memory_estimate(material),
+            limit: u64::from(u32::MAX) * BYTES_PER_ENTRY,
         });
     }
     let frame = Frame::new(&layout);
@@ -640,9 +643,9 @@ enum After {
 }
 
 /// Plays `mv` (of `kind`, legal) on the placement `placed` with `turn` to move and its hungry
-/// set `hungry`, as [`Position::play`] does (RULES.md 6: the capture of the last animal wins
-/// first; then declare, then starve): on the stack, the hungry sets found only where a
-/// starvation might change the opponent's captures.
+/// set `hungry`, as [`jtb_probe::Position::play`] does (RULES.md 6: the capture of the last
+/// animal wins first; then declare, then starve): on the stack, the hungry sets found only
+/// where a starvation might change the opponent's captures.
 fn play(
     reach: &Reach,
     placed: &[(Piece, Square)],
@@ -666,11 +669,8 @@ fn play(
             next.n += 1;
         }
     }
-    let theirs = next.placed[..next.n]
-        .iter()
-        .filter(|(p, _)| p.color == next.turn)
-        .fold(0, |set, &(_, sq)| set | reach.from[sq.index()]);
-    if theirs == 0 {
+    if next.placed[..next.n].iter().all(|(p, _)| p.color == turn) {
+        // The opponent's last animal is taken: this wins before any starvation.
         return After::Over(Wdl::Win);
     }
     let fed = if kind == MoveKind::Capture {
@@ -688,9 +688,13 @@ fn play(
     } else {
         starving
     };
-    // Their leaving changes the opponent's captures only if one was its target, or blocked
-    // its jump from the water.
-    let changes = starving & (theirs | reach.water) != 0;
+    // Their leaving changes the opponent's captures only if one was its target (a step or a
+    // jump from one of its animals away), or blocked its jump from the water.
+    let targets = next.placed[..next.n]
+        .iter()
+        .filter(|(p, _)| p.color == next.turn)
+        .fold(0, |set, &(_, sq)| set | reach.from[sq.index()]);
+    let changes = starving & (targets | reach.water) != 0;
     let declared = if changes {
         reach.captures_of(&next.placed[..next.n], next.turn)
     } else {
