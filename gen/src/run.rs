@@ -203,7 +203,7 @@ const CODE_BYTES_LOADED: u64 = 2;
 const WIDE_SHARE: u64 = 64;
 
 /// An estimate, from above, of the bytes needed to solve and write `material` with its smaller
-/// tables loaded: the largest 5-piece tables (both rats) are estimated at ESTIMATE MiB; `ECRvCR`
+/// tables loaded: the largest 5-piece tables (both rats) are estimated at 2,002 MiB; `ECRvCR`
 /// peaks at 1,824 MiB, `EDRvPR` (codes past a byte) at 1,936 MiB.
 ///
 /// A large table solves its metrics in turn: the peak is the distance-to-mate solve (its
