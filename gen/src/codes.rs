@@ -158,7 +158,12 @@ impl Codes {
         if wide.is_empty() {
             return;
         }
-        self.wide.append(&mut wide);
+        if self.wide.is_empty() {
+            // Taken, not copied: a table's codes past a byte can take a hundred megabytes.
+            self.wide = wide;
+        } else {
+            self.wide.append(&mut wide);
+        }
         self.wide.par_sort_unstable();
     }
 

@@ -198,12 +198,13 @@ fn sub_table_bytes(rules: RuleSet, material: Material) -> u64 {
 const CODE_BYTES_LOADED: u64 = 2;
 
 /// Room for codes past a byte (wins and losses longer than [`Codes::NARROW_PLIES`] plies):
-/// one entry in this many, per metric. None of the 32 sampled 5-piece tables comes near it.
-const WIDE_SHARE: u64 = 256;
+/// one entry in this many, per metric. The sampled 5-piece table with the most, `EDRvPR`, has
+/// one in 71 in its distance to mate.
+const WIDE_SHARE: u64 = 64;
 
 /// An estimate, from above, of the bytes needed to solve and write `material` with its smaller
-/// tables loaded: the largest 5-piece table (`ECRvCR`) is estimated at 2,153 MiB and peaks at
-/// 2,087 MiB.
+/// tables loaded: the largest 5-piece tables (both rats) are estimated at 2,002 MiB; `ECRvCR`
+/// peaks at 1,824 MiB, `EDRvPR` (codes past a byte) at 1,936 MiB.
 ///
 /// A large table solves its metrics in turn: the peak is the distance-to-mate solve (its
 /// capture distances and codes, both metrics' capture masks) or the distance-to-conversion
@@ -211,11 +212,12 @@ const WIDE_SHARE: u64 = 256;
 /// (under 2^24 entries) holds both at once.
 #[must_use]
 pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
-    /// Words of 8 bytes per configuration and side to move: the side's state (open, not won,
-    /// last losses), the capture masks (2 of distance to mate, 3 of distance to conversion),
-    /// two levels' lists of what was found (3 words an entry), and the frame's and frontier's
-    /// share (legal squares, mirror images, pushed wins, the level's tasks).
-    const WORDS: u64 = 3 + 5 + 6 + 3;
+    /// Words of 8 bytes per configuration and side to move: the side's state (open, not won),
+    /// the capture masks (2 of distance to mate, 3 of distance to conversion), two levels'
+    /// lists of what was found (12 bytes a configuration that wins or loses, 8 where a capture
+    /// comes due: in `ECRvCR` at most 0.9 of the configurations a level), and the frame's and
+    /// frontier's share (legal squares, mirror images, pushed wins, the level's tasks).
+    const WORDS: u64 = 2 + 5 + 3 + 3;
     /// The distance-to-mate capture masks' share of [`WORDS`], dropped with its solve.
     const DTM_MASK_WORDS: u64 = 2;
     if rules.has_hunger() {

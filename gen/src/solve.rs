@@ -874,6 +874,74 @@ struct Found {
     due: u8,
 }
 
+/// Positions of one configuration that a level resolved one way (won, or lost).
+#[derive(Debug, Clone, Copy)]
+struct Resolved {
+    o: u32,
+    /// The positions, in two halves: 12 bytes an entry rather than 16 or, as a [`Found`], 24
+    /// (a level of a 5-piece table resolves positions in up to 3.7 million configurations).
+    bits: [u32; 2],
+}
+
+impl Resolved {
+    fn new(o: u32, bits: u64) -> Resolved {
+        Resolved {
+            o,
+            bits: [bits as u32, (bits >> 32) as u32],
+        }
+    }
+
+    #[inline]
+    fn bits(&self) -> u64 {
+        u64::from(self.bits[0]) | u64::from(self.bits[1]) << 32
+    }
+}
+
+/// What a level found for one side to move in a run of up to [`MIN_CONFIGS_PER_TASK`]
+/// consecutive tasks, in increasing configuration order. A level is kept in such parts, each
+/// filled by one task and sized to what it holds: one list gathered from them would need
+/// twice their room for a moment, at the peak of a large table's solve.
+#[derive(Debug, Default)]
+struct Part {
+    wins: Vec<Resolved>,
+    losses: Vec<Resolved>,
+    /// Where a capture next comes due, and at which level: at level 0 nearly every
+    /// configuration has one and nothing else, and nothing needs it after [`SideState::apply`].
+    due: Vec<(u32, u8)>,
+}
+
+impl Part {
+    fn with_capacity(n: usize) -> Part {
+        Part {
+            wins: Vec::with_capacity(n),
+            losses: Vec::with_capacity(n),
+            due: Vec::with_capacity(n),
+        }
+    }
+
+    fn push(&mut self, f: Found) {
+        if f.win != 0 {
+            self.wins.push(Resolved::new(f.o, f.win));
+        }
+        if f.loss != 0 {
+            self.losses.push(Resolved::new(f.o, f.loss));
+        }
+        if f.due != 0 {
+            self.due.push((f.o, f.due));
+        }
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.wins.shrink_to_fit();
+        self.losses.shrink_to_fit();
+        self.due.shrink_to_fit();
+    }
+
+    fn resolves(&self) -> bool {
+        !(self.wins.is_empty() && self.losses.is_empty())
+    }
+}
+
 /// Level `level` in configuration `o` for `mover`'s positions (`me`): the wins and losses it
 /// finds, and when a capture is next due there. `pushed` are the positions that win by a quiet
 /// move into a position the other side lost at the last level ([`Frontier`]). `None` when
@@ -1036,27 +1104,24 @@ impl Frontier {
                 .collect();
         }
         let open = &me.open;
-        them.last
-            .par_iter()
-            .with_min_len(MIN_CONFIGS_PER_TASK)
-            .for_each(|f| {
-                if f.loss != 0 {
-                    frame.predecessor_configs(mover, f.o as usize, f.loss, |p, at| {
-                        let wins = at & open[p];
-                        if wins != 0 {
-                            self.push_wins(p, wins);
-                        }
-                    });
-                }
-                if f.win != 0 {
-                    frame.predecessor_configs(mover, f.o as usize, f.win, |p, at| {
-                        // Only where a position still open can move into what was won.
-                        if at & open[p] != 0 {
-                            self.examine.mark(p as u32);
-                        }
-                    });
-                }
-            });
+        them.last.par_iter().for_each(|part| {
+            for f in &part.losses {
+                frame.predecessor_configs(mover, f.o as usize, f.bits(), |p, at| {
+                    let wins = at & open[p];
+                    if wins != 0 {
+                        self.push_wins(p, wins);
+                    }
+                });
+            }
+            for f in &part.wins {
+                frame.predecessor_configs(mover, f.o as usize, f.bits(), |p, at| {
+                    // Only where a position still open can move into what was won.
+                    if at & open[p] != 0 {
+                        self.examine.mark(p as u32);
+                    }
+                });
+            }
+        });
         if let Some(due) = me.calendar.get_mut(usize::from(level)) {
             for o in due.drain(..) {
                 self.examine.mark(o);
@@ -1114,39 +1179,44 @@ fn merge(examine: Vec<u32>, pushed: Vec<u32>) -> Vec<Task> {
 }
 
 /// Writes the codes of what a level found into `codes` (one side's, `n_inner` per
-/// configuration, from entry `first` on), in parallel over the configurations (`found` is
-/// sorted). Returns the codes past a byte, for [`Codes::add_wide`].
+/// configuration, from entry `first` on), in parallel over the parts (which are in increasing
+/// configuration order). Returns the codes past a byte, for [`Codes::add_wide`].
 fn write_codes(
     frame: &Frame<'_>,
     codes: &mut [u8],
     first: usize,
-    found: &[Found],
+    found: &[Part],
     level: u16,
 ) -> Vec<u64> {
-    // One job per run of `MIN_CONFIGS_PER_TASK` found configurations, with the codes from its
-    // first configuration to its last (a job per configuration took 24 bytes each, at level 0
-    // nearly one per configuration, at the peak of a large table's solve).
-    let mut jobs = Vec::with_capacity(found.len().div_ceil(MIN_CONFIGS_PER_TASK));
+    // One job per part, with the codes from its first configuration to its last.
+    let mut jobs = Vec::with_capacity(found.len());
     let (mut rest, mut base) = (codes, 0usize);
-    for run in found.chunks(MIN_CONFIGS_PER_TASK) {
-        let (lo, hi) = (run[0].o as usize, run[run.len() - 1].o as usize + 1);
+    for part in found.iter().filter(|p| p.resolves()) {
+        let ends = |list: &[Resolved]| list.first().zip(list.last()).map(|(a, b)| (a.o, b.o));
+        let (lo, hi) = match (ends(&part.wins), ends(&part.losses)) {
+            (Some((a, b)), Some((c, d))) => (a.min(c), b.max(d)),
+            (Some(ends), None) | (None, Some(ends)) => ends,
+            (None, None) => continue,
+        };
+        let (lo, hi) = (lo as usize, hi as usize + 1);
         let tail = std::mem::take(&mut rest)
             .split_at_mut((lo - base) * frame.n_inner)
             .1;
         let (chunk, tail) = tail.split_at_mut((hi - lo) * frame.n_inner);
-        jobs.push((chunk, lo, run));
+        jobs.push((chunk, lo, part));
         (rest, base) = (tail, hi);
     }
     let (win, loss) = (Value::Win(level).code(), Value::Loss(level).code());
     let slots = |bits: u64| ones(bits).map(|b| usize::from(frame.inner_slot[b as usize]));
     jobs.into_par_iter()
-        .fold(Vec::new, |mut wide, (chunk, lo, run)| {
-            for f in run {
-                let at = (f.o as usize - lo) * frame.n_inner;
-                let config = &mut chunk[at..at + frame.n_inner];
-                let start = first + f.o as usize * frame.n_inner;
-                Codes::set_in(config, start, slots(f.win), win, &mut wide);
-                Codes::set_in(config, start, slots(f.loss), loss, &mut wide);
+        .fold(Vec::new, |mut wide, (chunk, lo, part)| {
+            for (list, code) in [(&part.wins, win), (&part.losses, loss)] {
+                for f in list {
+                    let at = (f.o as usize - lo) * frame.n_inner;
+                    let config = &mut chunk[at..at + frame.n_inner];
+                    let start = first + f.o as usize * frame.n_inner;
+                    Codes::set_in(config, start, slots(f.bits()), code, &mut wide);
+                }
             }
             wide
         })
@@ -1163,12 +1233,10 @@ struct SideState {
     open: Vec<u64>,
     /// Legal positions not (yet) won.
     non_win: Vec<u64>,
-    /// Positions lost at the last level (nonzero only in configurations of `last`).
-    loss_prev: Vec<u64>,
     /// The level the configuration is on the calendar for (0: none).
     due: Vec<u8>,
-    /// What the last level found, by configuration.
-    last: Vec<Found>,
+    /// What the last level won and lost, by configuration (the parts that resolve some).
+    last: Vec<Part>,
     /// Per level (a capture distance), configurations where a capture comes due.
     calendar: Vec<Vec<u32>>,
 }
@@ -1178,7 +1246,6 @@ impl SideState {
         SideState {
             open: frame.legal.clone(),
             non_win: frame.legal.clone(),
-            loss_prev: zeroed(frame.n_outer),
             due: zeroed(frame.n_outer),
             last: Vec::new(),
             calendar: vec![Vec::new(); usize::from(u8::MAX) + 1],
@@ -1186,21 +1253,25 @@ impl SideState {
     }
 
     /// Takes in what level `level` found.
-    fn apply(&mut self, found: Vec<Found>, level: u16) {
-        for f in &self.last {
-            self.loss_prev[f.o as usize] = 0;
-        }
-        for f in &found {
-            let o = f.o as usize;
-            self.open[o] &= !(f.win | f.loss);
-            self.non_win[o] &= !f.win;
-            self.loss_prev[o] = f.loss;
-            let booked = self.due[o];
-            if f.due != 0 && (u16::from(booked) <= level || f.due < booked) {
-                self.calendar[usize::from(f.due)].push(f.o);
-                self.due[o] = f.due;
+    fn apply(&mut self, mut found: Vec<Part>, level: u16) {
+        for part in &mut found {
+            for f in &part.wins {
+                self.open[f.o as usize] &= !f.bits();
+                self.non_win[f.o as usize] &= !f.bits();
             }
+            for f in &part.losses {
+                self.open[f.o as usize] &= !f.bits();
+            }
+            for &(o, due) in &part.due {
+                let booked = self.due[o as usize];
+                if u16::from(booked) <= level || due < booked {
+                    self.calendar[usize::from(due)].push(o);
+                    self.due[o as usize] = due;
+                }
+            }
+            part.due = Vec::new();
         }
+        found.retain(Part::resolves);
         self.last = found;
     }
 
@@ -1313,31 +1384,39 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Codes, Gen
             let todo = frontier.gather(frame, mover, me, them, level16);
             let caps = &captures[mover.index()];
             let me = &*me;
-            todo.par_iter()
-                .with_min_len(MIN_CONFIGS_PER_TASK)
-                .filter_map(|t| {
-                    // An examined configuration finds its pushed wins again.
-                    let pushed = if t.pushed { frontier.take_wins(t.o) } else { 0 };
-                    if t.examine {
-                        sweep_config(frame, mover, caps, me, them, level16, t.o as usize, pushed)
-                    } else {
-                        let win = me.open[t.o as usize] & pushed;
-                        (win != 0).then_some(Found {
-                            o: t.o,
-                            win,
-                            loss: 0,
-                            due: 0,
-                        })
+            todo.par_chunks(MIN_CONFIGS_PER_TASK)
+                .map(|tasks| {
+                    let mut part = Part::with_capacity(tasks.len());
+                    for t in tasks {
+                        // An examined configuration finds its pushed wins again.
+                        let pushed = if t.pushed { frontier.take_wins(t.o) } else { 0 };
+                        let o = t.o as usize;
+                        let found = if t.examine {
+                            sweep_config(frame, mover, caps, me, them, level16, o, pushed)
+                        } else {
+                            let win = me.open[o] & pushed;
+                            (win != 0).then_some(Found {
+                                o: t.o,
+                                win,
+                                loss: 0,
+                                due: 0,
+                            })
+                        };
+                        if let Some(f) = found {
+                            part.push(f);
+                        }
                     }
+                    part.shrink_to_fit();
+                    part
                 })
-                .collect::<Vec<Found>>()
+                .collect::<Vec<Part>>()
         });
         let mut any = false;
         for ((side, found), mover) in sides.iter_mut().zip(found).zip(Color::ALL) {
             let first = mover.index() * side_len;
             let side_codes = &mut codes.bytes_mut()[first..first + side_len];
             wide.append(&mut write_codes(frame, side_codes, first, &found, level16));
-            any |= found.iter().any(|f| f.win | f.loss != 0);
+            any |= found.iter().any(Part::resolves);
             side.apply(found, level16);
         }
         if !any && !sides.iter().any(|s| s.pending_after(level16)) {

@@ -11,8 +11,8 @@
 use std::ops::Range;
 
 use jtb_probe::{
-    bit, for_each_move_of, Color, Layout, MoveKind, Occupancy, Square, TableError, TableFile,
-    Value, Wdl,
+    bit, for_each_move_of, Color, Layout, MoveKind, Occupancy, Piece, Square, TableError,
+    TableFile, Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -48,20 +48,38 @@ struct Keys {
     /// Per code of a successor, the key of the move into it for the side that made it (the
     /// value one ply back).
     back: [i32; 256],
+    /// Per piece (colour and animal), its place in the table's order.
+    place: [u8; 16],
 }
 
 impl Keys {
-    fn new() -> Keys {
+    fn new(layout: &Layout) -> Keys {
         // Codes that stand for no value (the unused code, the escape byte) are never read
         // through the tables: unused entries are never successors, and escaped codes are read
         // whole.
         let key = |b: usize, f: fn(Value) -> Value| {
             Value::from_code(b as u16).map_or(i32::MIN, |v| f(v).order_key())
         };
+        let mut place = [u8::MAX; 16];
+        for (i, p) in layout.pieces().iter().enumerate() {
+            place[Keys::slot(*p)] = i as u8;
+        }
         Keys {
             own: std::array::from_fn(|b| key(b, |v| v)),
             back: std::array::from_fn(|b| key(b, Value::back_one_ply)),
+            place,
         }
+    }
+
+    #[inline]
+    fn slot(p: Piece) -> usize {
+        p.color.index() * 8 + p.animal as usize
+    }
+
+    /// The place of `p` in the table's order (a material holds each piece at most once).
+    #[inline]
+    fn place_of(&self, p: Piece) -> usize {
+        usize::from(self.place[Keys::slot(p)])
     }
 
     /// The key of entry `idx` of `codes`, one ply back when `back`.
@@ -117,13 +135,18 @@ fn one_ply(
         movers,
         squares_held,
         |sq| place(sq).map(|i| pieces[i]),
-        |_, mv, kind| {
+        |piece, mv, kind| {
             let values = match kind {
                 MoveKind::DenEntry => [Value::Win(1).order_key(); 2],
                 MoveKind::Quiet => {
-                    let i = place(mv.from).expect("a mover stands on its square");
+                    let i = keys.place_of(piece);
+                    debug_assert_eq!(squares[i], mv.from);
                     let next = layout.index_after_move(idx, squares, i, mv.to);
-                    [&table.codes, &table.dtc_codes].map(|codes| keys.of(codes, next, true))
+                    // (Written out: `map` over the two left a call per move.)
+                    [
+                        keys.of(&table.codes, next, true),
+                        keys.of(&table.dtc_codes, next, true),
+                    ]
                 }
                 MoveKind::Capture | MoveKind::Trade => {
                     // On the stack: this runs for every capture of every entry.
@@ -138,7 +161,7 @@ fn one_ply(
                         }
                     }
                     match tables.exit_values(turn.other(), &buf[..n]) {
-                        Ok(values) => values.map(Value::order_key),
+                        Ok([dtm, dtc]) => [dtm.order_key(), dtc.order_key()],
                         Err(e) => {
                             failed.get_or_insert(e);
                             return;
@@ -175,7 +198,7 @@ pub fn verify_table(
     limit: usize,
 ) -> Result<Vec<Mismatch>, GenError> {
     let layout = &table.layout;
-    let keys = Keys::new();
+    let keys = Keys::new(layout);
     let mismatches: Vec<Mismatch> = entry_ranges(layout)
         .map(|range| -> Result<Vec<Mismatch>, GenError> {
             let mut out = Vec::new();
@@ -202,15 +225,24 @@ pub fn verify_table(
                         return;
                     }
                 };
-                for (metric, computed) in [Metric::Dtm, Metric::Dtc].into_iter().zip(computed) {
-                    if keys.of(table.codes_of(metric), idx, false) != computed {
+                let stored = [
+                    keys.of(&table.codes, idx, false),
+                    keys.of(&table.dtc_codes, idx, false),
+                ];
+                for ((metric, stored), computed) in [Metric::Dtm, Metric::Dtc]
+                    .into_iter()
+                    .zip(stored)
+                    .zip(computed)
+                {
+                    if stored != computed {
                         let computed = Value::from_order_key(computed).expect("a value's key");
                         report(Check::OnePly(metric), table.value_in(metric, idx), computed);
                     }
                 }
-                let (dtc, plain) = (table.dtc(idx), table.value(idx));
-                if dtc != Value::Draw && dtc.wdl() != plain.wdl() {
-                    report(Check::DtcImpliesPlain, dtc, plain);
+                // A key's sign is its value's: a win above 0, a draw 0, a loss below.
+                let [plain, dtc] = stored;
+                if dtc != 0 && dtc.signum() != plain.signum() {
+                    report(Check::DtcImpliesPlain, table.dtc(idx), table.value(idx));
                 }
             });
             failed.map_or(Ok(out), Err)

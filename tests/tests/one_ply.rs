@@ -101,3 +101,42 @@ fn a_changed_entry_is_caught() {
         assert_eq!(found.computed, table.value_in(metric, win));
     }
 }
+
+/// A DTC win or loss where the plain value (DTM) is something else is caught, with both values.
+#[test]
+fn a_dtc_that_contradicts_the_plain_value_is_caught() {
+    use jtb_gen::{verify::Check, Codes, Solved};
+    use jtb_probe::Value;
+    use std::sync::Arc;
+    let rules = RuleSet::Mistboard;
+    let material: Material = "LRvE".parse().unwrap();
+    let solved = solve_all(rules, &[material]).unwrap();
+    let table = solved.get(material).unwrap();
+    let mut used = Vec::new();
+    table.layout.for_each_used_entry(|idx, _| used.push(idx));
+    let find = |f: fn(Value) -> bool| *used.iter().find(|&&i| f(table.value(i))).unwrap();
+    let cases = [
+        (find(|v| v == Value::Draw), Value::Win(5)),
+        (find(|v| matches!(v, Value::Win(_))), Value::Loss(4)),
+        (find(|v| matches!(v, Value::Loss(_))), Value::Win(3)),
+    ];
+    for (idx, dtc) in cases {
+        let mut tampered = Solved::clone(table);
+        let mut codes: Vec<u16> = tampered
+            .dtc_codes
+            .iter_range(0..table.layout.len())
+            .collect();
+        codes[idx] = dtc.code();
+        tampered.dtc_codes = Codes::from(&codes[..]);
+        let tampered = Arc::new(tampered);
+        let mut tables = solved.clone();
+        tables.insert(Arc::clone(&tampered));
+        let bad = verify_table(&tampered, &tables, usize::MAX).unwrap();
+        let pos = table.layout.position(idx).unwrap().to_string();
+        let found = bad
+            .iter()
+            .find(|m| m.position == pos && m.check == Check::DtcImpliesPlain)
+            .unwrap_or_else(|| panic!("DTC {dtc} at {pos} not caught: {bad:?}"));
+        assert_eq!((found.stored, found.computed), (dtc, table.value(idx)));
+    }
+}
