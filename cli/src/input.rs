@@ -118,25 +118,54 @@ pub struct TableSetArgs {
 #[derive(clap::Args)]
 pub struct TableChoice {
     /// Rule set.
-    #[arg(long, default_value = "mistboard", value_parser = table_rules)]
-    pub rules: RuleSet,
+    #[arg(long, default_value = "mistboard")]
+    pub rules: Rules,
     /// Every material of 2 up to this many pieces (ignored with --material).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
     pub max_pieces: u8,
-    /// A material, e.g. `LRvE` (Red's animals, `v`, Blue's; either orientation); repeatable.
-    /// The tables it needs come first.
-    #[arg(long = "material", value_name = "M", value_parser = table_material)]
-    pub materials: Vec<Material>,
+    /// A material, e.g. `LRvE` (Red's animals, `v`, Blue's; either orientation), or under
+    /// animal-gambit `ERvRR` (Gold's pieces, `v`, Silver's, upper case); repeatable. The
+    /// tables it needs come first.
+    #[arg(long = "material", value_name = "M")]
+    pub materials: Vec<String>,
+}
+
+/// The tables asked for, in their game's materials.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Targets {
+    /// Tables of a Jungle-family rule set.
+    Jungle(RuleSet, Vec<Material>),
+    /// Animal Gambit tables.
+    Gambit(Vec<gambit::Material>),
 }
 
 impl TableChoice {
     /// The tables asked for: the materials named, else every material of 2 up to
     /// `--max-pieces`.
-    pub fn targets(&self) -> Vec<Material> {
-        if self.materials.is_empty() {
-            Material::all_tables(self.rules, 2, self.max_pieces.into())
-        } else {
-            self.materials.clone()
+    ///
+    /// # Errors
+    /// A `--material` that is not a material of the rule set's game.
+    pub fn targets(&self) -> Result<Targets, MaterialArgError> {
+        match self.rules {
+            Rules::Jungle(rules) => Ok(Targets::Jungle(
+                rules,
+                if self.materials.is_empty() {
+                    Material::all_tables(rules, 2, self.max_pieces.into())
+                } else {
+                    self.materials
+                        .iter()
+                        .map(|m| table_material(m))
+                        .collect::<Result<_, _>>()?
+                },
+            )),
+            Rules::AnimalGambit => Ok(Targets::Gambit(if self.materials.is_empty() {
+                gambit::Material::all(2, self.max_pieces.into())
+            } else {
+                self.materials
+                    .iter()
+                    .map(|m| m.parse().map_err(MaterialArgError::Gambit))
+                    .collect::<Result<_, _>>()?
+            })),
         }
     }
 }
@@ -193,6 +222,8 @@ pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()
 pub enum MaterialArgError {
     /// Not a material.
     Bad(jtb_probe::BadMaterial),
+    /// Not an Animal Gambit material.
+    Gambit(gambit::BadMaterial),
     /// More pieces than a table holds.
     TooManyPieces(Material),
 }
@@ -201,6 +232,7 @@ impl fmt::Display for MaterialArgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MaterialArgError::Bad(e) => e.fmt(f),
+            MaterialArgError::Gambit(e) => e.fmt(f),
             MaterialArgError::TooManyPieces(m) => write!(
                 f,
                 "{m} has {} pieces; tables hold at most {}",
@@ -215,6 +247,7 @@ impl Error for MaterialArgError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
             MaterialArgError::Bad(e) => Some(e),
+            MaterialArgError::Gambit(e) => Some(e),
             MaterialArgError::TooManyPieces(_) => None,
         }
     }

@@ -318,14 +318,17 @@ fn make_safe(p: &Path) -> bool {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let targets = args.choice.targets();
+    let (rules, targets) = match args.choice.targets()? {
+        crate::input::Targets::Jungle(rules, targets) => (rules, targets),
+        crate::input::Targets::Gambit(_) => return Err(crate::input::NoGambitTables.into()),
+    };
     let jtb = match &args.jtb {
         Some(p) => std::path::absolute(p),
         None => std::env::current_exe(),
     }
     .map_err(PlanError::Path)?;
     let out = std::path::absolute(&args.out).map_err(PlanError::Path)?;
-    let plan = Plan::new(args.choice.rules, &targets, jtb, out);
+    let plan = Plan::new(rules, &targets, jtb, out);
     let verify = if args.checksums_only {
         Verify::Checksums
     } else {

@@ -89,7 +89,7 @@ pub use crate::{
     clock::{Category, RuleValue},
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
-    format::{BlockFault, Header, Kind, SideStats, TableError, TableErrorKind},
+    format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
     histogram::{histogram, SideHistogram},
     index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},

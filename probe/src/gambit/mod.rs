@@ -35,6 +35,8 @@
 //!   is the victim's, which may be frozen).
 
 mod board;
+mod index;
+mod material;
 mod notation;
 mod piece;
 mod position;
@@ -44,6 +46,8 @@ mod turn;
 
 pub use self::{
     board::{neighbours, Bitboard, Direction, Square, TRAPS},
+    index::{Layout, Rules},
+    material::{BadMaterial, Material},
     notation::TurnError,
     piece::{Color, Kind, Piece},
     position::{Board, Position, PositionError},
