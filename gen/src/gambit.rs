@@ -403,15 +403,32 @@ pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableErro
         file.verify_checksum()?;
         files.push(file);
     }
-    let dtm = &files[0];
+    let (dtm, wdl) = (&files[0], &files[1]);
     let mut codes = Vec::with_capacity(layout.len());
     for b in 0..dtm.header().blocks {
         dtm.for_each_code(&dtm.block(b)?, |c| codes.push(c))?;
     }
     // Unused entries read back as the codes around them; the solver's marks are restored.
+    // Every used entry's WDL file value must be its DTM file value's.
+    let mut block = (u32::MAX, Vec::new());
     for (idx, code) in codes.iter_mut().enumerate() {
         if layout.position(idx).is_none() {
             *code = UNUSED;
+            continue;
+        }
+        let (b, at) = wdl.locate(idx);
+        if block.0 != b {
+            block = (b, wdl.block(b)?);
+        }
+        // The codes were checked as they were read.
+        if Value::from_code(*code).map(Value::wdl) != Some(wdl.wdl_entry(&block.1, at)?) {
+            return Err(TableError::new(
+                wdl.path(),
+                jtb_probe::TableErrorKind::Disagrees {
+                    entry: idx as u64,
+                    other: dtm.path().to_owned(),
+                },
+            ));
         }
     }
     Ok(Some(Solved { layout, codes }))
@@ -479,18 +496,23 @@ pub struct Mismatch {
     pub best: Value,
 }
 
-/// Checks every entry of `table` one ply deep: its value must be the best of its distinct
-/// turns' values, each taken from this table, a smaller one in `subs`, or the end-of-turn
-/// checks; a position without turns a loss in 0; a draw where the best is a draw. Returns at
-/// most `limit` mismatches (in entry order).
+/// Checks every entry of the table of `material` in `tables` one ply deep, apart from the
+/// solver's graph: its value must be the best of its distinct turns' values, each from the
+/// end-of-turn checks (a win or loss in 1), else one turn more than the value of the position
+/// it leads to in whichever table of `tables` holds it (this one or a smaller one); a
+/// position without turns is a loss in 0, and a draw's best turn a draw. Returns at most
+/// `limit` mismatches (in entry order).
 ///
 /// # Errors
-/// [`GambitError::MissingTable`] when a smaller table is absent.
+/// [`GambitError::MissingTable`] when the table or a smaller one is absent from `tables`.
 pub fn verify(
-    table: &Solved,
-    subs: &SubTables,
+    material: Material,
+    tables: &SubTables,
     limit: usize,
 ) -> Result<Vec<Mismatch>, GambitError> {
+    let table = tables
+        .get(material)
+        .ok_or(GambitError::MissingTable(material.canonical()))?;
     let layout = &table.layout;
     let chunks: Vec<Vec<Mismatch>> = (0..layout.len().div_ceil(VERIFY_CHUNK))
         .into_par_iter()
@@ -504,20 +526,18 @@ pub fn verify(
                 let stored = Value::from_code(table.codes[idx]).expect("a solved entry");
                 let best = TURNS.with(|turns| {
                     let mut turns = turns.borrow_mut();
-                    let mut best: Option<Value> = None;
-                    for board in turns.end_boards(&pos) {
-                        let v = match exit_value(&pos, board, layout, subs)
-                            .map_err(GambitError::MissingTable)?
-                        {
-                            Some(v) => v,
-                            None => table
-                                .value(board, pos.turn().other())
-                                .expect("a board of the material")
-                                .back_one_ply(),
+                    let mut best = Value::Loss(0);
+                    for (i, board) in turns.end_boards(&pos).iter().enumerate() {
+                        let v = match pos.turn_end(board) {
+                            Some(end) if end.mover_wins() => Value::Win(1),
+                            Some(_) => Value::Loss(1),
+                            None => tables.value(board, pos.turn().other())?.back_one_ply(),
                         };
-                        best = Some(best.map_or(v, |b| b.max(v)));
+                        if i == 0 || v > best {
+                            best = v;
+                        }
                     }
-                    Ok::<_, GambitError>(best.unwrap_or(Value::Loss(0)))
+                    Ok::<_, GambitError>(best)
                 })?;
                 if best != stored && out.len() < limit {
                     out.push(Mismatch {

@@ -33,6 +33,10 @@ use crate::{material::Material, rules::RuleSet, value::Wdl};
 pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// A material of the family (which pieces each side has).
     type Material: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    /// The names of the first and the second player (the order of [`Header::stats`]).
+    const SIDES: [&'static str; 2];
+    /// What the distances of its tables count: `plies`, or Animal Gambit's `turns`.
+    const DISTANCE_UNIT: &'static str;
     /// The rule set of a header's id; `None` when the id is none of this family's.
     fn from_id(id: &str) -> Option<Self>;
     /// The id stored in headers and used as the directory name.
@@ -47,6 +51,8 @@ pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static 
 
 impl Family for RuleSet {
     type Material = Material;
+    const SIDES: [&'static str; 2] = ["red", "blue"];
+    const DISTANCE_UNIT: &'static str = "plies";
 
     fn from_id(id: &str) -> Option<RuleSet> {
         id.parse().ok()
@@ -425,6 +431,14 @@ pub enum TableErrorKind {
         /// What is wrong with it.
         fault: BlockFault,
     },
+    /// An entry's value differs from the same entry's in another file of the table (the WDL
+    /// file against the DTM file).
+    Disagrees {
+        /// The entry.
+        entry: u64,
+        /// The other file.
+        other: PathBuf,
+    },
     /// An entry holds a code that no table of its kind holds.
     InvalidCode {
         /// The kind of file.
@@ -512,6 +526,9 @@ impl fmt::Display for TableError {
             }
             TableErrorKind::CorruptBlock { block, fault: BlockFault::Size { expected, found } } => {
                 write!(f, "block {block} is corrupted: {found} bytes, expected {expected}")
+            }
+            TableErrorKind::Disagrees { entry, other } => {
+                write!(f, "entry {entry} disagrees with {}: file is corrupted", other.display())
             }
             TableErrorKind::InvalidCode { kind, code } => {
                 write!(f, "corrupted entry: code {code} is not a {kind} value")

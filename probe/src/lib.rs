@@ -78,6 +78,7 @@ mod moves;
 mod piece;
 mod position;
 mod rules;
+mod store;
 mod tablebase;
 mod text;
 mod value;

@@ -261,6 +261,8 @@ impl fmt::Display for Rules {
 /// [`Layout`].
 impl Family for Rules {
     type Material = Material;
+    const SIDES: [&'static str; 2] = ["gold", "silver"];
+    const DISTANCE_UNIT: &'static str = "turns";
 
     fn from_id(id: &str) -> Option<Rules> {
         (id == Rules::NAME).then_some(Rules)

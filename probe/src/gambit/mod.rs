@@ -41,6 +41,7 @@ mod notation;
 mod piece;
 mod position;
 mod step;
+mod tablebase;
 mod text;
 mod turn;
 
@@ -52,6 +53,7 @@ pub use self::{
     piece::{Color, Kind, Piece},
     position::{Board, Position, PositionError},
     step::{Action, Removal, Step, Token},
+    tablebase::{Category, LineTurn, ProbeError, ScoredTurn, Tablebase, Verdict},
     text::ParseError,
     turn::{BoardHasher, Next, Turn, TurnEnd, TurnGenerator, MAX_STEPS},
 };

@@ -1,0 +1,96 @@
+//! Animal Gambit tables against the slow forward solver (`jtb_tests::gambit_forward`), which
+//! shares nothing with the generator but the value type: every position of each material
+//! checked, and the symmetries of values (file mirror, colour flip) on the forward solver's own
+//! values, which knows neither.
+
+use jtb_gen::gambit::{solve_all, summarize};
+use jtb_probe::gambit::{Material, Position};
+use jtb_tests::{
+    gambit_forward::{counts, positions, Counts, Forward, Key},
+    gambit_naive as naive,
+};
+
+fn position(&(g, gold): &Key) -> Position {
+    format!("{} {}", naive::text(&g), if gold { 'g' } else { 's' })
+        .parse()
+        .expect("a valid grid")
+}
+
+/// The counts of a material in this orientation, from its name (Gold's letters, `v`,
+/// Silver's), read here and not by the library.
+fn counts_of(name: &str) -> Counts {
+    let (gold, silver) = name.split_once('v').unwrap();
+    let mut c = [[0; 6]; 2];
+    for (side, letters) in [gold, silver].into_iter().enumerate() {
+        for l in letters.chars() {
+            c[side]["RCDHME".find(l).unwrap()] += 1;
+        }
+    }
+    c
+}
+
+/// Checks every position of `name` (canonical orientation) against the forward solver, and
+/// that the table counts as many positions per side as there are.
+fn agrees(name: &str, forward: &mut Forward) -> usize {
+    let material: Material = name.parse().unwrap();
+    assert_eq!(material.canonical(), material, "{name} names its table");
+    let tables = solve_all(&[material]).unwrap();
+    let table = tables.get(material).unwrap();
+    let values = forward.values(&counts_of(name));
+    let mut per_side = [0u64; 2];
+    for (key, want) in values {
+        let pos = position(key);
+        let got = table.value(pos.board(), pos.turn());
+        assert_eq!(got, Some(*want), "{pos}");
+        per_side[usize::from(!key.1)] += 1;
+    }
+    let stats = summarize(table);
+    for (s, n) in stats.iter().zip(per_side) {
+        assert_eq!(s.wins + s.draws + s.losses, n, "{name}: positions per side");
+    }
+    values.len()
+}
+
+#[test]
+fn two_pieces_agree_with_the_forward_solver() {
+    let mut forward = Forward::new();
+    assert!(agrees("RvR", &mut forward) > 5000);
+}
+
+#[test]
+fn three_pieces_agree_with_the_forward_solver() {
+    let mut forward = Forward::new();
+    for name in ["RRvR", "CRvR"] {
+        agrees(name, &mut forward);
+    }
+}
+
+/// The forward solver's values of a material and of its colour flip, solved apart, agree
+/// position by position; so do each position and its mirror image.
+#[test]
+fn values_keep_the_mirror_and_the_colour_flip() {
+    let mut forward = Forward::new();
+    let flip = |(g, gold): &Key| -> Key {
+        let mut f = [None; 64];
+        for (sq, p) in g.iter().enumerate() {
+            f[sq ^ 56] = p.map(|(c, s)| (!c, s));
+        }
+        (f, !gold)
+    };
+    let mirror = |(g, gold): &Key| -> Key {
+        let mut m = [None; 64];
+        for (sq, p) in g.iter().enumerate() {
+            m[sq ^ 7] = *p;
+        }
+        (m, *gold)
+    };
+    let a = forward.values(&counts_of("RRvR")).clone();
+    let b = forward.values(&counts_of("RvRR")).clone();
+    assert_eq!(a.len(), b.len());
+    for (key, v) in &a {
+        assert_eq!(b[&flip(key)], *v, "{}", position(key));
+        assert_eq!(a[&mirror(key)], *v, "{}", position(key));
+    }
+    assert_eq!(positions(&counts_of("RRvR")).len(), a.len());
+    assert_eq!(counts(&a.keys().next().unwrap().0), counts_of("RRvR"));
+}
