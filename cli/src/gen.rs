@@ -185,7 +185,10 @@ fn gambit(args: &Args, targets: &[jtb_probe::gambit::Material]) -> CliResult {
             );
         }
     };
-    let done = generate(&args.out, targets, &report)?;
+    let memory_limit = args
+        .memory_limit
+        .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
+    let done = generate(&args.out, targets, memory_limit, &report)?;
     if !quiet {
         let generated = done
             .iter()

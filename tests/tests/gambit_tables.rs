@@ -17,7 +17,7 @@ fn set() -> Vec<Material> {
 }
 
 fn generate_quietly(dir: &Path, targets: &[Material]) -> Vec<Done> {
-    generate(dir, targets, &|_| {}).unwrap()
+    generate(dir, targets, u64::MAX, &|_| {}).unwrap()
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -50,6 +50,18 @@ fn the_set_up_to_three_pieces_is_resumable_and_the_same_at_any_thread_count() {
     let strip =
         |fs: Vec<(String, Vec<u8>)>| -> Vec<Vec<u8>> { fs.into_iter().map(|f| f.1).collect() };
     assert_eq!(strip(files(a.path())), strip(files(b.path())));
+}
+
+#[test]
+fn a_table_beyond_the_memory_limit_is_refused_before_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let m: Material = "RRvR".parse().unwrap();
+    let err = generate(dir.path(), &[m], 10 << 20, &|_| {}).unwrap_err();
+    assert!(
+        matches!(err, jtb_gen::gambit::GambitError::TooLarge { material, .. } if material == m),
+        "{err}"
+    );
+    assert!(err.to_string().contains("needs about 73 MiB"), "{err}");
 }
 
 #[test]
