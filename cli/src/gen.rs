@@ -164,16 +164,9 @@ pub fn run(args: &Args) -> CliResult {
 }
 
 /// `jtb gen --rules animal-gambit`: the tables and every one they need, in increasing piece
-/// count, each read back when present and intact.
+/// count, each read back when present and intact (with `--no-deps` the smaller ones must be).
 fn gambit(args: &Args, targets: &[jtb_probe::gambit::Material]) -> CliResult {
     use jtb_gen::gambit::{generate, Done};
-    if args.no_deps {
-        return Err(
-            "--no-deps is not available for animal-gambit: its generation reads the \
-                    smaller tables back itself (present ones are kept)"
-                .into(),
-        );
-    }
     let start = Instant::now();
     let quiet = args.quiet;
     let report = |d: &Done| {
@@ -188,7 +181,7 @@ fn gambit(args: &Args, targets: &[jtb_probe::gambit::Material]) -> CliResult {
     let memory_limit = args
         .memory_limit
         .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
-    let done = generate(&args.out, targets, memory_limit, &report)?;
+    let done = generate(&args.out, targets, memory_limit, args.no_deps, &report)?;
     if !quiet {
         let generated = done
             .iter()

@@ -274,12 +274,97 @@ fn bad_positions_and_materials_are_errors_naming_the_problem() {
         "{}",
         stderr(&o)
     );
-    // The plan has no Animal Gambit side yet, and says so.
-    let o = jtb(&["plan", "--rules", AG, "--format", "list"]);
+    // --no-deps without the smaller tables names them and writes nothing.
+    let o = jtb(&[
+        "gen",
+        "--rules",
+        AG,
+        "--no-deps",
+        "--material",
+        "ERRvR",
+        "--out",
+        root,
+    ]);
     assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
     assert!(
-        stderr(&o).contains("no Animal Gambit side yet"),
+        err.contains("ERvR is missing") && err.contains("RRvR is missing"),
+        "{err}"
+    );
+    assert!(!dir.path().join(AG).join("ERRvR.dtm").exists());
+}
+
+#[test]
+fn a_plan_of_the_set_up_to_three_pieces_runs_under_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = jtb(&[
+        "plan",
+        "--rules",
+        AG,
+        "--max-pieces",
+        "3",
+        "--format",
+        "list",
+        "--out",
+        root,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let list = stdout(&o);
+    assert_eq!(list.lines().count(), 7, "{list}");
+    assert!(list.starts_with("2 RvR\n"), "{list}");
+    assert!(
+        list.contains("3 ERvR RvR\n") && list.contains("3 RRvR RvR\n"),
+        "{list}"
+    );
+    let o = jtb(&[
+        "plan",
+        "--rules",
+        AG,
+        "--max-pieces",
+        "3",
+        "--format",
+        "make",
+        "--out",
+        root,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let makefile = dir.path().join("Makefile");
+    std::fs::write(&makefile, stdout(&o)).unwrap();
+    assert!(stdout(&o).contains("gen --rules animal-gambit"));
+    let make = std::process::Command::new("make")
+        .args(["-j", "2", "-f"])
+        .arg(&makefile)
+        .arg("verify")
+        .output()
+        .unwrap();
+    assert!(
+        make.status.success(),
         "{}",
-        stderr(&o)
+        String::from_utf8_lossy(&make.stderr)
+    );
+    let out = String::from_utf8_lossy(&make.stdout);
+    assert!(out.contains("checksums: 7 of 7 tables intact"), "{out}");
+    assert!(out.contains("ok   MRvR"), "{out}");
+    let o = jtb(&[
+        "plan",
+        "--rules",
+        AG,
+        "--max-pieces",
+        "3",
+        "--format",
+        "slurm",
+        "--out",
+        root,
+    ]);
+    assert!(o.status.success());
+    let script = stdout(&o);
+    assert!(
+        script.contains("--job-name=jtb-animal-gambit-3-gen --array=0-5"),
+        "{script}"
+    );
+    assert!(
+        script.contains("tables=(CRvR DRvR ERvR HRvR MRvR RRvR)"),
+        "{script}"
     );
 }

@@ -52,6 +52,9 @@ pub enum GambitError {
         /// Bytes allowed.
         limit: u64,
     },
+    /// Generating only the targets, smaller tables they need are absent (`None`) or unusable
+    /// (why).
+    NeededTables(Vec<(Material, Option<String>)>),
     /// Writing failed.
     Io(io::Error),
     /// A table file could not be read back.
@@ -80,6 +83,17 @@ impl fmt::Display for GambitError {
                 need >> 20,
                 limit >> 20
             ),
+            GambitError::NeededTables(tables) => {
+                write!(f, "the tables it needs must be generated first:")?;
+                for (i, (m, why)) in tables.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ";" };
+                    match why {
+                        None => write!(f, "{sep} {m} is missing")?,
+                        Some(why) => write!(f, "{sep} {m} is unusable ({why})")?,
+                    }
+                }
+                Ok(())
+            }
             GambitError::Io(e) => write!(f, "{e}"),
             GambitError::Table(e) => write!(f, "{e}"),
         }
@@ -476,7 +490,9 @@ pub enum Done {
 /// Generates `targets` and every table they need under `root`: tables whose files are present
 /// and intact are read back, not solved again (a generation stopped anywhere resumes), and
 /// damaged ones are solved again. `report` hears of each table as it is done. A table whose
-/// [`memory_estimate`] is above `memory_limit` bytes is refused before it starts.
+/// [`memory_estimate`] is above `memory_limit` bytes is refused before it starts. With
+/// `only_targets`, the smaller tables must all be present and intact: else nothing is
+/// solved and the error names each (one task of a plan).
 ///
 /// # Errors
 /// The first [`GambitError`].
@@ -484,16 +500,31 @@ pub fn generate(
     root: &Path,
     targets: &[Material],
     memory_limit: u64,
+    only_targets: bool,
     report: &dyn Fn(&Done),
 ) -> Result<Vec<Done>, GambitError> {
+    let targets: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let mut loaded: HashMap<Material, Option<Solved>> = HashMap::new();
+    let mut problems = Vec::new();
+    for m in closure(&targets) {
+        let table = load(root, m);
+        if only_targets && !targets.contains(&m) {
+            match &table {
+                Ok(Some(_)) => {}
+                Ok(None) => problems.push((m, None)),
+                Err(e) => problems.push((m, Some(e.to_string()))),
+            }
+        }
+        // A damaged table is made again.
+        loaded.insert(m, table.unwrap_or(None));
+    }
+    if !problems.is_empty() {
+        return Err(GambitError::NeededTables(problems));
+    }
     let mut subs = SubTables::new();
     let mut done = Vec::new();
-    for m in closure(targets) {
-        let loaded = match load(root, m) {
-            Ok(table) => table,
-            // A damaged table is made again.
-            Err(_) => None,
-        };
+    for m in closure(&targets) {
+        let loaded = loaded.remove(&m).flatten();
         let d = match loaded {
             Some(table) => {
                 subs.insert(table);

@@ -17,7 +17,7 @@ fn set() -> Vec<Material> {
 }
 
 fn generate_quietly(dir: &Path, targets: &[Material]) -> Vec<Done> {
-    generate(dir, targets, u64::MAX, &|_| {}).unwrap()
+    generate(dir, targets, u64::MAX, false, &|_| {}).unwrap()
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -56,7 +56,7 @@ fn the_set_up_to_three_pieces_is_resumable_and_the_same_at_any_thread_count() {
 fn a_table_beyond_the_memory_limit_is_refused_before_it_starts() {
     let dir = tempfile::tempdir().unwrap();
     let m: Material = "RRvR".parse().unwrap();
-    let err = generate(dir.path(), &[m], 10 << 20, &|_| {}).unwrap_err();
+    let err = generate(dir.path(), &[m], 10 << 20, false, &|_| {}).unwrap_err();
     assert!(
         matches!(err, jtb_gen::gambit::GambitError::TooLarge { material, .. } if material == m),
         "{err}"
