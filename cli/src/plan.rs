@@ -1,7 +1,9 @@
 //! `jtb plan`: the generation of a table set as independent tasks, for GNU make or Slurm.
 //!
-//! Jungle has no promotion, so a capture always leaves fewer pieces: the tables of one piece
-//! count depend only on smaller ones, and each task is one `jtb gen --no-deps` of one table.
+//! Neither Jungle nor Animal Gambit has promotion, so a capture (a trap removal) always leaves
+//! fewer pieces: the tables of one piece count depend only on smaller ones, and each task is
+//! one `jtb gen --no-deps` of one table. The plan's text is written once over each game's
+//! tasks.
 
 use std::{
     fmt::{self, Write as _},

@@ -1,6 +1,9 @@
 //! Animal Gambit (Arimaa under another name), rule set `animal-gambit` (RULES.md section 7):
 //! the 8x8 board with its traps, pieces, position text, steps, pushes and pulls, turns with
-//! their canonical text, and the end-of-turn checks.
+//! their canonical text, and the end-of-turn checks; its materials ([`Material`]), its table
+//! index ([`Layout`]), its rule set in the shared table format ([`Rules`]) and its probes
+//! ([`Tablebase`]). Everything about Animal Gambit is in this folder; the file format, the
+//! block caches and the CLI are the ones every game shares.
 //!
 //! ```
 //! use jtb_probe::gambit::{Next, Position, TurnEnd};
