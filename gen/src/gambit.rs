@@ -196,28 +196,36 @@ thread_local! {
     static TURNS: RefCell<TurnGenerator> = RefCell::new(TurnGenerator::new());
 }
 
-/// The value for the mover of a turn of `pos` that ends on `board`, if it does not stay in
-/// the material of `layout`: a win or loss in 1 when the turn ends the game, else one turn
-/// more than the smaller table's value. `Ok(None)`: the turn stays in the material.
-fn exit_value(
+/// Where a turn leads, for the solver.
+enum Step {
+    /// It ends the game or leaves the material: its value for the mover.
+    Exit(Value),
+    /// It stays in the material: the entry of the position it gives.
+    Stays(usize),
+}
+
+/// Where a turn of `pos` that ends on `board` leads: a win or loss in 1 when the turn ends the
+/// game, else one turn more than the smaller table's value, or the entry it gives in the
+/// material of `layout`. `Err`: the smaller table (named) is absent.
+fn step(
     pos: &Position,
     board: &Board,
     layout: &Layout,
     subs: &SubTables,
-) -> Result<Option<Value>, Material> {
+) -> Result<Step, Material> {
     if let Some(end) = pos.turn_end(board) {
-        return Ok(Some(if end.mover_wins() {
+        return Ok(Step::Exit(if end.mover_wins() {
             Value::Win(1)
         } else {
             Value::Loss(1)
         }));
     }
     let next = pos.turn().other();
-    if layout.index_of_board(board, next).is_some() {
-        return Ok(None);
+    if let Some(j) = layout.index_of_board(board, next) {
+        return Ok(Step::Stays(j));
     }
     subs.value(board, next)
-        .map(|v| Some(v.back_one_ply()))
+        .map(|v| Step::Exit(v.back_one_ply()))
         .map_err(|_| Material::of(board).canonical())
 }
 
@@ -232,15 +240,10 @@ fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, ScanError> {
         TURNS.with(|turns| {
             let mut turns = turns.borrow_mut();
             for board in turns.end_boards(&pos) {
-                match exit_value(&pos, board, layout, subs).map_err(ScanError::Missing)? {
-                    Some(v) => best = Some(best.map_or(v, |b| b.max(v))),
-                    None => {
-                        let j = layout
-                            .index_of_board(board, pos.turn().other())
-                            .expect("a board of the material has an entry");
-                        // Entry counts fit 32 bits (checked by the scan).
-                        succs.push(j as u32);
-                    }
+                match step(&pos, board, layout, subs).map_err(ScanError::Missing)? {
+                    Step::Exit(v) => best = Some(best.map_or(v, |b| b.max(v))),
+                    // Entry counts fit 32 bits (checked by the scan).
+                    Step::Stays(j) => succs.push(j as u32),
                 }
             }
             Ok::<_, ScanError>(())
