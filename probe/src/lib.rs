@@ -46,7 +46,7 @@
 //! Animal Gambit (Arimaa under another name) has its own game model and tables in [`gambit`]:
 //! position text, turns of one to four steps with their canonical text, the end-of-turn
 //! checks, and [`gambit::Tablebase`] (values with their distance to mate in turns, best turns,
-//! lines). Both games' tables are the same file format ([`format`], over a [`Family`] of rule
+//! lines). Both games' tables are the same file format ([`mod@format`], over a [`Family`] of rule
 //! sets) read through the same store and block caches.
 //!
 //! ```no_run
