@@ -39,6 +39,7 @@ const state = {
   answer: null, // the probe answer of the view's position, when the tables have it
   problem: null, // { error, code } when they do not
   legal: [], // [{ move, position, end, kind, ... }]: the moves of the position
+  hungry: [], // Clesto: the squares of the mover's hungry animals
   flips: [], // face-down tiles that can be flipped
   good: null, // { rules, squares, text }: the last board drawn, kept when a text is refused
   selected: null, // square of the piece picked to move
@@ -143,6 +144,7 @@ async function show(view) {
   state.problem = null;
   state.legal = [];
   state.flips = [];
+  state.hungry = [];
   state.line = null;
   setStatus('');
   setFieldError('#text-error', '');
@@ -151,6 +153,8 @@ async function show(view) {
   $('#index-link').href = urlFor({ rules: view.rules, index: true });
   const request = ++state.request;
   if (view.index) {
+    // The menu names the index's rule set too (the position view sets it in renderControls).
+    $('#rules').value = geometry(view.rules) ? view.rules : '';
     setView('index');
     await showIndex(view, request);
     return;
@@ -169,6 +173,7 @@ async function show(view) {
   if (found.ok) {
     state.answer = found.body;
     state.legal = found.body.moves;
+    state.hungry = found.body.hungry || [];
     if (found.body.position !== view.text) {
       // Show the canonical text (with its clock) in the URL, the box and the links.
       state.view = { ...view, text: found.body.position };
@@ -218,6 +223,7 @@ async function loadLegalMoves(request) {
   if (request !== state.request || !found.ok) return;
   state.legal = found.body.moves;
   state.flips = found.body.flips || [];
+  state.hungry = found.body.hungry || [];
 }
 
 /** A material's page: its statistics, and the board at its longest win. */
@@ -275,6 +281,9 @@ function renderControls() {
   const good = !state.problem || !NOT_A_POSITION.has(state.problem.code);
   const pos = parseText(good ? view.text : (state.good && state.good.text) || '');
   const clock = $('#clock');
+  // Clesto has no clock rule: no clock field.
+  clock.closest('.clock').hidden = geo.limit === 0;
+  $('#hunger-legend').hidden = !geo.hunger;
   clock.max = String(geo.limit);
   clock.value = pos.clock === null ? '0' : String(pos.clock);
   $('#turn').textContent = `Give the move to ${sideName(otherSide(pos.turn))}`;
@@ -293,8 +302,8 @@ function renderControls() {
 function shownBoard() {
   const geo = geometry(state.view.rules);
   if (state.line && state.line.ply > 0) {
-    const { squares, last } = lineBoard();
-    return { geo, squares, last, arrows: [] };
+    const { squares, last, hungry } = lineBoard();
+    return { geo, squares, last, arrows: [], hungry };
   }
   const drawable = !state.problem || !NOT_A_POSITION.has(state.problem.code);
   if (!drawable) {
@@ -306,13 +315,17 @@ function shownBoard() {
   const ending = finalMove();
   if (ending) return { geo, squares: afterFinalMove(pos, ending), last: ending.move, arrows: [] };
   const geoOk = geo && state.view.last && isMoveText(geo, state.view.last);
-  return { geo, squares: pos.squares, last: geoOk ? state.view.last : null, arrows: arrows() };
+  return {
+    geo, squares: pos.squares, last: geoOk ? state.view.last : null, arrows: arrows(), hungry: state.hungry,
+  };
 }
 
 /** The arrows of the position: the move to play, and the plain best move where it differs. */
 function arrows() {
   const a = state.answer;
   if (!a || state.editing) return [];
+  // Clesto has one best move (RULES.md 6.6): no clock rule.
+  if (isClesto(a)) return a.best ? [{ move: a.best, kind: 'best' }] : [];
   // With the clock running, the rule's best move is the one to play: it keeps the value at the
   // clock and converts soonest (the plain best move may throw the win away); the plain best is
   // then shown dashed where it differs.
@@ -487,6 +500,8 @@ function editSquare(sq) {
   const geo = geometry(state.view.rules);
   const pos = parseText(state.good && state.good.rules === state.view.rules ? state.good.text : state.view.text);
   const piece = state.editPiece;
+  // A new board: the board decides the hungry set again.
+  pos.hungry = null;
   if (piece === 'x' || pos.squares.get(sq) === piece) {
     pos.squares.delete(sq);
   } else {
@@ -518,6 +533,52 @@ function describe(wdl, dtm) {
   return `${wdl} in ${dtm}`;
 }
 
+// Clesto (RULES.md 6): no draws; a value is a plain win or loss (DTM), or a win or loss by the
+// repetition ban, which binds the side with more animals (Red when equal), B. B's exit distance
+// is its plies to a smaller material, at a position B wins there.
+
+/** Whether a probe answer is Clesto's (it has the banned side, and no clock rule). */
+const isClesto = (a) => Boolean(a) && a.banned !== undefined;
+
+const colourName = (c) => (c === 'red' ? 'Red' : 'Blue');
+const otherColour = (c) => (c === 'red' ? 'blue' : 'red');
+
+/** A Clesto value `{ category, dtm, exit }` in words, for its side to move. */
+function describeClesto(v) {
+  if (v.category === 'win' || v.category === 'loss') return describe(v.wdl, v.dtm);
+  const word = v.category === 'ban-win' ? 'win by the ban' : 'loss by the ban';
+  return v.exit === null ? word : `${word}, exit ${v.exit}`;
+}
+
+/** Who the ban binds in position `pos` (banned `banned`), and why: "Blue (more animals)". */
+function bannedWhy(pos, banned) {
+  const red = animalsOf(pos, true).length;
+  const blue = animalsOf(pos, false).length;
+  const why = red === blue ? 'as many animals: Red when equal' : 'more animals';
+  return `${colourName(banned)} (${why})`;
+}
+
+/** The headline of a Clesto value: its words, and the ban's meaning where it decides. */
+function clestoHeadline(a, turn) {
+  const mover = sideName(turn);
+  if (a.category === 'win' || a.category === 'loss') {
+    return { text: `${mover} to move: ${describe(a.wdl, a.dtm)}`, kind: a.wdl };
+  }
+  const pos = parseText(state.view.text);
+  const b = colourName(a.banned);
+  const u = colourName(otherColour(a.banned));
+  const rule = `${bannedWhy(pos, a.banned)} may not repeat a position a fourth time; ${u} may.`;
+  const drawn = 'Without the ban the game would be drawn.';
+  const escapes = `${b} forces the game into a smaller material, at a position ${b} wins there, in ${a.exit} plies (exit ${a.exit}).`;
+  const stuck = `${b} cannot force the game into a smaller material at a position it wins: ${u} keeps it out of reach until ${b}, unable to repeat, runs out of moves or leaves into a position ${u} wins.`;
+  const wins = a.category === 'ban-win';
+  return {
+    text: `${mover} to move: ${wins ? 'wins' : 'loses'} by the repetition ban`,
+    kind: a.wdl,
+    detail: `${rule} ${drawn} ${a.exit === null ? stuck : escapes}`,
+  };
+}
+
 /** Who won when a side has no piece left. */
 function gameOverText(pos) {
   const red = animalsOf(pos, true);
@@ -536,7 +597,9 @@ function headline() {
   if (ending) {
     // Who won, from how the game ended (the tables need not have the position).
     const turn = parseText(state.view.text).turn;
-    const result = { 'last animals traded': 'draw', 'own last animal traded': 'loss' }[ending.end] || 'win';
+    const result = {
+      'last animals traded': 'draw', 'own last animal traded': 'loss', 'own last animal starved': 'loss',
+    }[ending.end] || 'win';
     const winner = { win: sideName(turn), loss: sideName(otherSide(turn)) }[result];
     const text = winner ? `${winner} has won: ${ending.end} (${ending.move})` : `Drawn: ${ending.end} (${ending.move})`;
     return { text, kind: result === 'draw' ? 'draw' : 'win' };
@@ -563,6 +626,7 @@ function headline() {
     }
   }
   const turn = parseText(state.view.text).turn;
+  if (isClesto(a)) return clestoHeadline(a, turn);
   const plain = describe(a.wdl, a.dtm);
   if (a.rule_wdl === a.wdl) {
     return { text: `${sideName(turn)} to move: ${plain}`, kind: a.wdl };
@@ -604,6 +668,11 @@ function renderValue() {
   const a = state.answer;
   if (!a || finalMove()) return;
   verdict.dataset.wdl = a.wdl;
+  if (isClesto(a)) {
+    verdict.dataset.category = a.category;
+    box.append(clestoFacts(a));
+    return;
+  }
   verdict.dataset.ruleWdl = a.rule_wdl;
   const facts = document.createElement('div');
   facts.className = 'facts';
@@ -618,8 +687,42 @@ function renderValue() {
   box.append(facts);
 }
 
+/** The badges of a Clesto value: DTM or exit, category, the banned side, the hungry animals. */
+function clestoFacts(a) {
+  const facts = document.createElement('div');
+  facts.className = 'facts';
+  facts.append(badge(a.dtm === null ? 'DTM \u2013' : `DTM ${a.dtm}`, a.dtm === null ? '' : a.wdl));
+  facts.append(badge(`category ${a.category}`, a.category.startsWith('ban') ? 'ban' : a.wdl));
+  if (a.exit !== null) {
+    const exit = badge(`exit ${a.exit}`, 'ban');
+    exit.dataset.field = 'exit';
+    exit.title = `${colourName(a.banned)}, the banned side, forces the game into a smaller material at a position it wins in ${a.exit} plies`;
+    facts.append(exit);
+  }
+  const banned = badge(`banned: ${colourName(a.banned)}`);
+  banned.dataset.field = 'banned';
+  banned.title = `${colourName(a.banned)} may not make a move that gives a position that has occurred three times`;
+  facts.append(banned);
+  const pos = parseText(state.view.text);
+  if (a.hungry.length) {
+    const names = a.hungry.map((sq) => `${pos.squares.get(sq) || ''}${sq}`).join(', ');
+    const h = badge(`hungry: ${names}`, 'warn');
+    h.dataset.field = 'hungry';
+    h.title = 'These animals can capture: each must capture this move or starve (all but the one that captures)';
+    facts.append(h);
+  }
+  if (!a.hungry_canonical) {
+    const h = badge('hungry set from the text, not the board\u2019s', 'warn');
+    h.dataset.field = 'hungry-set';
+    h.title = 'Right after a starvation the hungry set can differ from the animals that have a capture; its value is found one move ahead';
+    facts.append(h);
+  }
+  return facts;
+}
+
 /** Whether the clock changes what some move is worth: then the moves are grouped by the clock. */
-const byClock = () => state.answer && state.answer.moves.some((m) => m.rule_wdl !== m.wdl);
+const byClock = () => Boolean(state.answer) && !isClesto(state.answer)
+  && state.answer.moves.some((m) => m.rule_wdl !== m.wdl);
 
 /** The moves grouped by what they are worth to the mover, best first within each group. */
 function renderMoves() {
@@ -628,6 +731,10 @@ function renderMoves() {
   if (finalMove()) return;
   if (!state.answer) {
     renderLegalMoves(box);
+    return;
+  }
+  if (isClesto(state.answer)) {
+    renderClestoMoves(box);
     return;
   }
   const clock = byClock();
@@ -648,6 +755,41 @@ function renderMoves() {
     box.append(h, ul);
   }
   if (!state.answer.moves.length) box.append(badge('no legal move: the side to move loses', 'loss'));
+}
+
+/** Clesto's moves, grouped by what they are worth to the mover: plain and ban wins, then losses. */
+function renderClestoMoves(box) {
+  const groups = [
+    ['win', 'Winning moves', 'win'],
+    ['ban-win', 'Winning by the repetition ban', 'win'],
+    ['ban-loss', 'Losing by the repetition ban', 'loss'],
+    ['loss', 'Losing moves', 'loss'],
+  ];
+  for (const [category, title, colour] of groups) {
+    const moves = state.answer.moves.filter((m) => m.mover.category === category);
+    if (!moves.length) continue;
+    const h = document.createElement('h3');
+    h.className = colour;
+    h.textContent = `${title} (${moves.length})`;
+    const ul = document.createElement('ul');
+    ul.dataset.group = category;
+    for (const m of moves) ul.append(moveItem(m, false));
+    box.append(h, ul);
+  }
+  if (!state.answer.moves.length) box.append(badge('no legal move: the side to move loses', 'loss'));
+}
+
+/** The badge of a Clesto move's value by the ban, for its mover, with the ban's meaning. */
+function banBadge(m) {
+  const a = state.answer;
+  const b = colourName(a.banned);
+  const u = colourName(otherColour(a.banned));
+  const v = m.mover;
+  const b1 = badge(v.exit === null ? 'by the ban' : `by the ban, exit ${v.exit}`, 'ban');
+  b1.title = v.exit === null
+    ? `${b}, banned, cannot force the game into a smaller material at a position it wins: ${u} wins by the ban`
+    : `${b}, banned, forces the game into a smaller material at a position it wins in ${v.exit} plies (this move counted)`;
+  return b1;
 }
 
 /** Follows a link in the page, unless the user asked for a new tab or window. */
@@ -675,7 +817,9 @@ function moveItem(m, clock) {
   name.className = 'san';
   name.textContent = m.move;
   el.append(name);
-  if (m.wdl !== undefined) {
+  if (m.mover !== undefined && !m.end && m.mover.category.startsWith('ban')) {
+    el.append(banBadge(m));
+  } else if (m.wdl !== undefined) {
     if (m.end) {
       const result = MOVER[m.wdl];
       const word = { win: 'wins at once', draw: 'draws at once', loss: 'loses at once' }[result];
@@ -684,12 +828,12 @@ function moveItem(m, clock) {
       const dtm = badge(m.dtm === null ? 'draw' : `DTM ${m.dtm}`, MOVER[m.wdl]);
       dtm.title = 'Plies to the end after this move (the position after it, its side to move)';
       el.append(dtm);
-      if (m.dtc !== null) {
+      if (m.dtc !== undefined && m.dtc !== null) {
         const dtc = badge(`DTC ${m.dtc}`);
         dtc.title = 'Plies to the next capture or the end after this move';
         el.append(dtc);
       }
-      if (m.rule_wdl !== m.wdl) {
+      if (m.rule_wdl !== undefined && m.rule_wdl !== m.wdl) {
         const text = clock ? `without the clock: ${MOVER[m.wdl]}` : `clock: ${MOVER[m.rule_wdl]}`;
         const rule = badge(text, 'warn');
         rule.title = `At clock ${a.clock} this move ${MOVER[m.rule_wdl] === 'draw' ? 'only draws' : `is a ${MOVER[m.rule_wdl]}`}; without the clock a ${MOVER[m.wdl]}`;
@@ -700,6 +844,12 @@ function moveItem(m, clock) {
     el.append(badge(m.end));
   }
   if (m.capture && !m.end) el.append(badge(m.kind === 'trade' ? 'trade' : 'capture'));
+  if (m.starves && m.starves.length) {
+    const starves = badge(`starves: ${m.starves.join(', ')}`, 'warn');
+    starves.dataset.starves = m.starves.join(',');
+    starves.title = 'Hungry animals that do not make this move\u2019s capture starve: they leave the board (letter and square)';
+    el.append(starves);
+  }
   if (el.tagName === 'A') {
     el.href = moveHref(m);
     inPage(el, () => play(m));
@@ -763,8 +913,10 @@ async function showLine() {
     out.textContent = found.body.error;
     return;
   }
-  const same = found.body.line.length === found.body.rule_line.length
-    && found.body.line.every((s, i) => s.move === found.body.rule_line[i].move);
+  // Clesto has no clock rule, so no second line.
+  const rule = found.body.rule_line;
+  const same = !rule || (found.body.line.length === rule.length
+    && found.body.line.every((s, i) => s.move === rule[i].move));
   state.line = { data: found.body, which: 'line', ply: 0, same };
   renderLine();
 }
@@ -777,7 +929,9 @@ function lineBoard() {
   const steps = lineSteps();
   const { ply } = state.line;
   const step = steps[ply - 1];
-  if (step.position) return { squares: parseText(step.position).squares, last: step.move };
+  if (step.position) {
+    return { squares: parseText(step.position).squares, last: step.move, hungry: step.hungry || [] };
+  }
   const before = ply > 1 ? steps[ply - 2].position : state.view.text;
   return { squares: afterFinalMove(parseText(before), step), last: step.move };
 }
@@ -803,7 +957,8 @@ function renderLine() {
     b.type = 'button';
     b.dataset.line = key;
     b.setAttribute('aria-pressed', String(key === which));
-    b.textContent = `${title}: ${data[key].length ? `${data[key].length} plies` : 'none (a draw)'}`;
+    const none = isClesto(state.answer) ? 'none: from here only the ban decides' : 'none (a draw)';
+    b.textContent = `${title}: ${data[key].length ? `${data[key].length} plies` : none}`;
     b.addEventListener('click', () => {
       state.line.which = key;
       setPly(0);
@@ -811,6 +966,7 @@ function renderLine() {
     tabs.append(b);
   }
   out.append(tabs);
+  if (data.line_stops_at_ban) out.append(lineStop(data));
   if (!steps.length) return;
   const player = document.createElement('div');
   player.className = 'player';
@@ -873,6 +1029,23 @@ function renderLine() {
   out.append(ol);
 }
 
+/** Why a Clesto line stops before the end of the game: U wins by the ban from there. */
+function lineStop(data) {
+  const steps = data.line;
+  const last = steps.length ? steps[steps.length - 1] : null;
+  const text = last ? last.position : data.position;
+  const banned = last ? last.banned : state.answer.banned;
+  const p = document.createElement('p');
+  p.id = 'line-stop';
+  p.className = 'line-stop';
+  const where = last ? `after ${steps.length} plies` : 'at once';
+  const u = colourName(otherColour(banned));
+  p.textContent = `The line stops ${where}: there ${u}, not banned, wins by the repetition ban. `
+    + `${bannedWhy(parseText(text), banned)} may not repeat a position a fourth time and cannot force `
+    + `the game into a smaller material at a position it wins, so from there the game ends only by the ban.`;
+  return p;
+}
+
 function mark(symbol, title) {
   const m = document.createElement('span');
   m.className = 'mark';
@@ -887,7 +1060,12 @@ function stepCaption(steps, ply) {
   const turn = ply % 2 === 1 ? otherSide(parseText(state.view.text).turn) : parseText(state.view.text).turn;
   const mover = sideName(otherSide(turn));
   const what = { capture: ', a capture', trade: ', a trade', 'den-entry': ', into the den' }[s.kind] || '';
-  if (!s.position) return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}${what}: ${s.end}, the game is over.`;
+  const starves = s.starves && s.starves.length ? `, starving ${s.starves.join(', ')}` : '';
+  if (!s.position) return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}${what}${starves}: ${s.end}, the game is over.`;
+  if (s.category !== undefined) {
+    const dtm = s.dtm === null ? 'DTM \u2013' : `DTM ${s.dtm}`;
+    return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}${what}${starves}. ${sideName(turn)} to move: ${describeClesto(s)} (${dtm}, banned: ${colourName(s.banned)}).`;
+  }
   const dtm = s.dtm === null ? 'DTM \u2013' : `DTM ${s.dtm}`;
   const dtc = s.dtc === null ? 'DTC \u2013' : `DTC ${s.dtc}`;
   return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}${what}. ${sideName(turn)} to move: ${describe(s.wdl, s.dtm)} (${dtm}, ${dtc}, clock ${s.clock}).`;
@@ -966,7 +1144,16 @@ function renderStats(stats, error = null) {
   }
   const body = table.createTBody();
   const fmt = (n) => n.toLocaleString('en-US');
-  const rows = [
+  // Clesto: no draws and no DTC; wins and losses by the ban, and the banned side's longest exit.
+  const clesto = stats.stats[0].ban_wins !== undefined;
+  const rows = clesto ? [
+    ['wins', (s) => fmt(s.wins)],
+    ['wins by the ban', (s) => fmt(s.ban_wins)],
+    ['losses by the ban', (s) => fmt(s.ban_losses)],
+    ['losses', (s) => fmt(s.losses)],
+    ['longest win', (s) => positionLink(s.longest_win_position, s.longest_win ? `${s.longest_win} plies` : '\u2013')],
+    ['longest exit', (s) => positionLink(s.longest_exit_position, s.longest_exit ? `${s.longest_exit} plies` : '\u2013')],
+  ] : [
     ['wins', (s) => fmt(s.wins)],
     ['draws', (s) => fmt(s.draws)],
     ['losses', (s) => fmt(s.losses)],
@@ -993,7 +1180,8 @@ function renderStats(stats, error = null) {
   stats.stats.forEach((s, i) => {
     const label = document.createElement('span');
     label.textContent = sides[i];
-    bars.append(label, wdlBar(s.wins, s.draws, s.losses, sides[i]));
+    const ban = clesto ? { wins: s.ban_wins, losses: s.ban_losses } : null;
+    bars.append(label, wdlBar(s.wins, s.draws, s.losses, sides[i], ban));
   });
   const deps = document.createElement('p');
   deps.className = 'deps';
@@ -1013,7 +1201,16 @@ function histograms(stats) {
   h.textContent = 'Positions per distance';
   const choose = document.createElement('div');
   choose.className = 'metric';
-  for (const [metric, label] of [['dtm', 'DTM (plies to the end)'], ['dtc', 'DTC (plies to the next capture)']]) {
+  const labels = {
+    dtm: 'DTM (plies to the end)',
+    dtc: 'DTC (plies to the next capture)',
+    ban: 'Exit (the banned side\u2019s plies out of the material)',
+  };
+  // The second file is DTC, or in Clesto the ban file.
+  const metrics = Object.keys(labels).filter((m) => stats.histogram[m]);
+  if (!metrics.includes(state.metric)) state.metric = 'dtm';
+  for (const metric of metrics) {
+    const label = labels[metric];
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.metric = metric;
@@ -1028,9 +1225,12 @@ function histograms(stats) {
   box.append(h, choose);
   const [red, blue] = stats.material.split('v');
   const width = Math.max(300, Math.min(1100, $('#stats-out').clientWidth || 600));
+  const clesto = Boolean(stats.histogram.ban);
+  const rest = { dtm: 'decided by the ban', ban: 'without an exit' }[state.metric];
   stats.histogram[state.metric].forEach((side, i) => {
     const who = i === 0 ? `Red (${red}) to move` : `Blue (${blue}) to move`;
-    box.append(histogramChart(side, `${who}: positions per ${state.metric.toUpperCase()}`, state.metric, width));
+    const per = state.metric === 'ban' ? 'exit distance' : state.metric.toUpperCase();
+    box.append(histogramChart(side, `${who}: positions per ${per}`, state.metric, width, clesto ? rest : 'draws'));
   });
   return box;
 }
@@ -1095,7 +1295,9 @@ function renderIndex() {
       row.dataset.material = t.material;
       row.insertCell().append(materialLink(rules, t.material));
       for (const side of [0, 1]) {
-        row.insertCell().append(wdlBar(t.wins[side], t.draws[side], t.losses[side], `${t.material}, ${side ? 'Blue' : 'Red'} to move`));
+        const ban = t.ban_wins ? { wins: t.ban_wins[side], losses: t.ban_losses[side] } : null;
+        const draws = t.draws ? t.draws[side] : 0;
+        row.insertCell().append(wdlBar(t.wins[side], draws, t.losses[side], `${t.material}, ${side ? 'Blue' : 'Red'} to move`, ban));
       }
       const longest = t.longest_win[0] >= t.longest_win[1] ? 0 : 1;
       const cell = row.insertCell();
@@ -1151,7 +1353,8 @@ function bindControls() {
   });
   document.addEventListener('keydown', onKey);
   $('#back').addEventListener('click', () => window.history.back());
-  $('#turn').addEventListener('click', () => transform((p) => ({ ...p, turn: otherSide(p.turn) })));
+  // The hungry set is the mover's: with the other side to move the board decides it again.
+  $('#turn').addEventListener('click', () => transform((p) => ({ ...p, turn: otherSide(p.turn), hungry: null })));
   $('#swap').addEventListener('click', () => transform(colourFlipped));
   $('#mirror').addEventListener('click', () => transform(mirrored));
   $('#flip-board').addEventListener('click', () => {
@@ -1213,6 +1416,7 @@ function bindControls() {
   $('#clear').addEventListener('click', () => {
     const pos = parseText(state.view.text);
     pos.squares.clear();
+    pos.hungry = null;
     const replace = state.editSession;
     state.editSession = true;
     goTo(printText(pos, geometry(state.view.rules)), null, replace);

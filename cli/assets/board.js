@@ -28,6 +28,8 @@ export function geometryFrom(rules, board) {
     traps,
     dens,
     limit: board.clock_limit,
+    // Clesto: animals get hungry (drawn with a ring); no clock when the limit is 0.
+    hunger: Boolean(board.hunger),
     // A board with no water, trap or den is drawn as tiles (the flip game's).
     style: board.water.length || traps.size || dens.size ? 'land' : 'tiles',
   };
@@ -66,7 +68,7 @@ function centre(sq, geo, flipped) {
  * Draws a board into the SVG element `el`. `view` holds: `geo`; `squares` (Map square ->
  * letter, `?` a face-down tile); `flipped`; `face`; and optionally `last` (a move to
  * highlight), `selected` (a square) with `targets` (squares), `arrows` ([{ move, kind }]),
- * `cursor` (the keyboard's square), `editing`.
+ * `cursor` (the keyboard's square), `editing`, `hungry` (squares of hungry animals, Clesto).
  */
 export function drawBoard(el, view) {
   const { geo, flipped } = view;
@@ -132,7 +134,7 @@ function drawCoordinates(el, geo, flipped) {
   }
 }
 
-function drawPiece(el, sq, ch, { geo, flipped, face }) {
+function drawPiece(el, sq, ch, { geo, flipped, face, hungry }) {
   const [cx, cy] = centre(sq, geo, flipped);
   if (ch === '?') {
     const g = svg('g', { class: 'tile', 'data-square': sq, 'data-piece': '?' }, el);
@@ -145,10 +147,20 @@ function drawPiece(el, sq, ch, { geo, flipped, face }) {
   const animal = ANIMAL[letter];
   if (!animal) return;
   const colour = isRed(ch) ? 'red' : 'blue';
-  const g = svg('g', { class: `piece ${colour}`, 'data-square': sq, 'data-piece': ch }, el);
-  svg('title', {}, g).textContent = `${colour === 'red' ? 'Red' : 'Blue'} ${animal.name} (${animal.rank}) on ${sq}`;
+  const isHungry = Boolean(hungry && hungry.includes(sq));
+  const g = svg('g', { class: `piece ${colour}${isHungry ? ' hungry' : ''}`, 'data-square': sq, 'data-piece': ch }, el);
+  const name = `${colour === 'red' ? 'Red' : 'Blue'} ${animal.name} (${animal.rank}) on ${sq}`;
+  svg('title', {}, g).textContent = isHungry
+    ? `${name}, hungry: it must capture this move or starve, and may not enter the den`
+    : name;
+  // A hungry animal: a dashed ring around it and a mark at its top right, not only a colour.
+  if (isHungry) svg('circle', { cx, cy, r: 28.5, class: 'hunger-ring' }, g);
   svg('circle', { cx, cy, r: 25 }, g);
   drawFace(g, letter, cx, cy, face);
+  if (isHungry) {
+    svg('circle', { cx: cx + 19, cy: cy - 19, r: 8, class: 'hunger-mark' }, g);
+    svg('text', { x: cx + 19, y: cy - 19, class: 'hunger-mark-text' }, g).textContent = '!';
+  }
 }
 
 function drawArrowHeads(el) {

@@ -6,13 +6,21 @@ import { svg } from './faces.js';
 const fmt = (n) => n.toLocaleString('en-US');
 const pct = (n, total) => (total ? `${((100 * n) / total).toFixed(1)}%` : '0%');
 
-/** A bar of the win, draw and loss shares of one side to move. */
-export function wdlBar(wins, draws, losses, label) {
-  const total = wins + draws + losses;
+/**
+ * A bar of the win, draw and loss shares of one side to move; with `ban` (Clesto, `{ wins,
+ * losses }`), the wins and losses by the repetition ban beside the plain ones.
+ */
+export function wdlBar(wins, draws, losses, label, ban = null) {
+  const parts = [[wins, 'win', 'wins']];
+  if (ban) parts.push([ban.wins, 'ban-win', 'wins by the ban']);
+  if (!ban) parts.push([draws, 'draw', 'draws']);
+  if (ban) parts.push([ban.losses, 'ban-loss', 'losses by the ban']);
+  parts.push([losses, 'loss', 'losses']);
+  const total = parts.reduce((n, [count]) => n + count, 0);
   const bar = svg('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'wdl-bar', role: 'img' });
-  bar.setAttribute('aria-label', `${label}: ${pct(wins, total)} wins, ${pct(draws, total)} draws, ${pct(losses, total)} losses`);
+  bar.setAttribute('aria-label', `${label}: ${parts.map(([n, , word]) => `${pct(n, total)} ${word}`).join(', ')}`);
   let x = 0;
-  for (const [n, kind, word] of [[wins, 'win', 'wins'], [draws, 'draw', 'draws'], [losses, 'loss', 'losses']]) {
+  for (const [n, kind, word] of parts) {
     const w = total ? (100 * n) / total : 0;
     const r = svg('rect', { x, y: 0, width: w, height: 10, class: `bar-${kind}`, 'data-share': kind }, bar);
     svg('title', {}, r).textContent = `${label}: ${fmt(n)} ${word} (${pct(n, total)})`;
@@ -25,9 +33,10 @@ export function wdlBar(wins, draws, losses, label) {
  * Positions per distance of one side to move: wins up (green), losses down (red), one bar per
  * ply; a logarithmic scale, so that the few longest wins still show beside the many short ones.
  * `side` is `{ wins: [...], losses: [...], draws }` of `/stats`'s histogram; `width` is the room
- * it has in CSS pixels, so that its text keeps its size.
+ * it has in CSS pixels, so that its text keeps its size; `rest` names the positions with no
+ * distance (draws, or in Clesto those the ban decides).
  */
-export function histogramChart(side, title, metric, width = 600) {
+export function histogramChart(side, title, metric, width = 600, rest = 'draws') {
   const half = 70;
   const top = 30;
   const longest = Math.max(side.wins.length, side.losses.length, 1);
@@ -64,6 +73,6 @@ export function histogramChart(side, title, metric, width = 600) {
   svg('text', { x: 0, y: top + 10, class: 'chart-tick' }, chart).textContent = 'wins';
   svg('text', { x: 0, y: axis + half, class: 'chart-tick' }, chart).textContent = 'losses';
   const note = svg('text', { x: 0, y: 24, class: 'chart-note' }, chart);
-  note.textContent = `${fmt(side.draws)} draws; plies along, positions up (wins) and down (losses), log scale`;
+  note.textContent = `${fmt(side.draws)} ${rest}; plies along, positions up (wins) and down (losses), log scale`;
   return chart;
 }

@@ -5,7 +5,10 @@
 import { fileOf, isRed, moveFrom, moveTo, rankOf, squareName } from './board.js';
 import { ANIMALS } from './faces.js';
 
-/** Parses accepted position text into squares (name -> letter), side to move and clocks. */
+/**
+ * Parses accepted position text into squares (name -> letter), side to move, clocks, and the
+ * hungry set written in Clesto text (null: the board's own).
+ */
 export function parseText(text) {
   const fields = text.trim().split(/\s+/);
   const rows = (fields[0] || '').split('/');
@@ -22,11 +25,16 @@ export function parseText(text) {
       }
     }
   });
+  // Clesto's third field is the hungry set where it is not the board's (`h:c3,e7`, `h:-`).
+  const hungry = fields[2] !== undefined && fields[2].startsWith('h:')
+    ? fields[2].slice(2).split(',').filter((sq) => sq && sq !== '-')
+    : null;
   return {
     squares,
     turn: fields[1] === 'b' ? 'b' : 'r',
     clock: fields[2] !== undefined && /^\d+$/.test(fields[2]) ? Number(fields[2]) : null,
     moveNumber: fields[3] !== undefined && /^\d+$/.test(fields[3]) ? Number(fields[3]) : null,
+    hungry,
   };
 }
 
@@ -48,7 +56,9 @@ export function printText(pos, geo) {
     rows.push(row + (empty ? String(empty) : ''));
   }
   let text = `${rows.join('/')} ${pos.turn}`;
-  if (pos.clock !== null) {
+  if (pos.hungry) {
+    text += ` h:${pos.hungry.length ? [...pos.hungry].sort().join(',') : '-'}`;
+  } else if (pos.clock !== null) {
     text += ` ${pos.clock}`;
     if (pos.moveNumber !== null) text += ` ${pos.moveNumber}`;
   }
@@ -60,19 +70,23 @@ const swapCase = (ch) => (isRed(ch) ? ch.toLowerCase() : ch.toUpperCase());
 /** The colour flip: ranks flipped, colours swapped, the other side to move. */
 export function colourFlipped(pos, geo) {
   const squares = new Map();
+  const flip = (sq) => squareName(fileOf(sq), geo.ranks + 1 - rankOf(sq));
   for (const [sq, ch] of pos.squares) {
-    squares.set(squareName(fileOf(sq), geo.ranks + 1 - rankOf(sq)), ch === '?' ? ch : swapCase(ch));
+    squares.set(flip(sq), ch === '?' ? ch : swapCase(ch));
   }
-  return { ...pos, squares, turn: pos.turn === 'r' ? 'b' : 'r' };
+  // The hungry animals are the mover's, and the mover changes colour with them.
+  const hungry = pos.hungry && pos.hungry.map(flip);
+  return { ...pos, squares, turn: pos.turn === 'r' ? 'b' : 'r', hungry };
 }
 
 /** The file mirror (a <-> g on the Jungle board). */
 export function mirrored(pos, geo) {
   const squares = new Map();
+  const mirror = (sq) => squareName(geo.files - 1 - fileOf(sq), rankOf(sq));
   for (const [sq, ch] of pos.squares) {
-    squares.set(squareName(geo.files - 1 - fileOf(sq), rankOf(sq)), ch);
+    squares.set(mirror(sq), ch);
   }
-  return { ...pos, squares };
+  return { ...pos, squares, hungry: pos.hungry && pos.hungry.map(mirror) };
 }
 
 /** The animals of one colour, strongest first (`LR`). */
@@ -93,7 +107,10 @@ export function materialOf(pos) {
   return red && blue ? `${red}v${blue}` : null;
 }
 
-/** The board after a move that ended the game (a den entry, the last piece taken, a trade). */
+/**
+ * The board after a move that ended the game (a den entry, the last piece taken, a trade, in
+ * Clesto the mover's last animals starved: `m.starves` names them with their squares after it).
+ */
 export function afterFinalMove(pos, m) {
   const squares = new Map(pos.squares);
   const piece = squares.get(moveFrom(m.move));
@@ -103,5 +120,6 @@ export function afterFinalMove(pos, m) {
   } else {
     squares.set(moveTo(m.move), piece);
   }
+  for (const starved of m.starves || []) squares.delete(starved.slice(1));
   return squares;
 }

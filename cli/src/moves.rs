@@ -2,7 +2,7 @@
 
 use std::io;
 
-use jtb_probe::{gambit, Position, RuleSet};
+use jtb_probe::{gambit, IllegalMove, Move, Position, RuleSet};
 use serde_json::json;
 
 use crate::input::{self, AnswerError, Rules};
@@ -29,15 +29,23 @@ fn moves_of(text: &str, rules: Option<RuleSet>) -> Result<(Position, Vec<Listed>
         .into_iter()
         .map(|mv| Listed {
             mv: mv.to_string(),
-            starves: pos
-                .starvations(mv)
-                .expect("a listed move is legal")
-                .into_iter()
-                .map(|(piece, sq)| format!("{}{sq}", piece.letter()))
-                .collect(),
+            starves: starvations(&pos, mv).expect("a listed move is legal"),
         })
         .collect();
     Ok((pos, moves))
+}
+
+/// The animals that `mv` starves (Clesto), each as its letter and its square after the move
+/// (`Cb1`); empty outside Clesto.
+///
+/// # Errors
+/// `mv` is not legal in `pos`.
+pub fn starvations(pos: &Position, mv: Move) -> Result<Vec<String>, IllegalMove> {
+    Ok(pos
+        .starvations(mv)?
+        .into_iter()
+        .map(|(piece, sq)| format!("{}{sq}", piece.letter()))
+        .collect())
 }
 
 /// The answer line of a Jungle-family position. In Clesto a move that starves animals is

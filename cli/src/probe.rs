@@ -2,7 +2,9 @@
 
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
-use jtb_probe::{ClestoValue, Plies, Position, ProbeError, RuleSet, RuleValue, Tablebase, Value};
+use jtb_probe::{
+    ClestoValue, LineStep, Plies, Position, ProbeError, RuleSet, RuleValue, Tablebase, Value,
+};
 use serde_json::json;
 
 use crate::{
@@ -161,10 +163,7 @@ fn clesto_answer(tb: &Tablebase, pos: Position, args: &Args) -> Result<ClestoAns
     let best = tb.clesto_best_move(&pos)?.map(|(mv, _)| mv.to_string());
     let (line, line_stops_at_ban) = if args.line {
         let steps = tb.clesto_line(&pos)?;
-        let stops = match steps.last() {
-            Some(step) => step.value.is_some(),
-            None => value.dtm().is_none(),
-        };
+        let stops = line_stops_at_ban(value, &steps);
         let moves = steps.iter().map(|s| s.mv.to_string()).collect();
         (Some(moves), stops)
     } else {
@@ -179,11 +178,18 @@ fn clesto_answer(tb: &Tablebase, pos: Position, args: &Args) -> Result<ClestoAns
     })
 }
 
+/// Whether a Clesto best line from a position of value `root` stops at a position that the
+/// unbanned side wins only by the ban (RULES.md 6.6), not at the end of the game: its last move
+/// leaves a position on the board, or it has no move because `root` is such a position.
+pub fn line_stops_at_ban(root: ClestoValue, line: &[LineStep<ClestoValue>]) -> bool {
+    match line.last() {
+        Some(step) => step.value.is_some(),
+        None => root.dtm().is_none(),
+    }
+}
+
 fn print_clesto(text: &str, a: &ClestoAnswer, json: bool) -> String {
-    let exit = match a.value {
-        ClestoValue::BanWin { exit } | ClestoValue::BanLoss { exit } => exit,
-        ClestoValue::Plain(_) => None,
-    };
+    let exit = a.value.exit();
     if json {
         let mut obj = json!({
             "position": text,

@@ -207,6 +207,30 @@ fn fields_mean_what_jtb_probe_says() {
     }
 }
 
+/// `jtb probe` words a missing table as the server does: the one wording of the library, with
+/// the file named under `--tables` rather than relative to the root.
+#[test]
+fn jtb_probe_words_a_missing_table_as_the_server_does() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let text = "7/7/7/7/7/7/2L4/1t5/R6 r";
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jtb"))
+        .args(["probe", "--tables"])
+        .arg(dir.path())
+        .arg(text)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let cli = String::from_utf8(out.stdout).unwrap();
+    let api = get(server.addr, &probe_url("mistboard", "", text)).json();
+    let says = api["error"].as_str().unwrap();
+    assert!(says.starts_with("missing table LRvT: mistboard/LRvT.dtm is not there (make it with `jtb gen --rules mistboard --material LRvT`)"), "{says}");
+    let file = "mistboard/LRvT.dtm";
+    let shown = says.replacen(file, &format!("{}/{file}", dir.path().display()), 1);
+    assert_eq!(cli.trim(), format!("error: {text}: {shown}"));
+}
+
 /// The steps of a line of `moves` played from `pos`, as the API writes them.
 fn expected_steps(tb: &Tablebase, pos: &Position, moves: &[Move]) -> Vec<Json> {
     let mut current = pos.clone();
@@ -353,7 +377,7 @@ fn stats_agree_with_jtb_stats() {
     assert_eq!(
         flip,
         &json!({"width": 4, "height": 4, "water": [], "red": {"den": null, "traps": []},
-                "blue": {"den": null, "traps": []}, "clock_limit": 40})
+                "blue": {"den": null, "traps": []}, "clock_limit": 40, "hunger": false})
     );
     let materials = conn.get("/api/v1/mistboard/materials").json();
     assert_eq!(materials["materials"], json!(["EvL", "EvR", "LRvE"]));

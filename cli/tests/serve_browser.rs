@@ -1002,12 +1002,211 @@ fn material_index(b: &mut Browser, base: &str, server: &Server) {
     b.no_console_errors("material index");
 }
 
+/// The pieces of a Clesto position text (it may carry a hungry set), `square` + letter.
+fn clesto_pieces(text: &str) -> Vec<String> {
+    let pos = Position::parse(text, Some(jtb_probe::RuleSet::Clesto)).unwrap();
+    let mut out: Vec<String> = pos
+        .pieces()
+        .map(|(p, sq)| format!("{sq}{}", p.letter()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Clesto: hungry animals ringed and named, starvations on the moves, no clock field; a ban
+/// win explained in words, the moves grouped by plain and ban values with their exits, a ban
+/// loss one move on, and the best line stopping where only the ban decides.
+fn clesto(b: &mut Browser, base: &str, server: &Server) {
+    let open = |b: &mut Browser, text: &str| {
+        b.open(&format!(
+            "{base}/?rules=clesto&position={}",
+            serve_support::enc(text)
+        ));
+        b.wait_for_position(text, "ready");
+    };
+    // The red cat and elephant both hungry (the text's set, not the board's).
+    let hungry = "7/7/7/7/7/7/7/r6/C5E r h:a1,g1";
+    open(b, hungry);
+    assert_eq!(b.pieces(), clesto_pieces(hungry));
+    assert_eq!(
+        b.eval(
+            "[...document.querySelectorAll('#board g.piece.hungry')].map(g => g.dataset.square)"
+        ),
+        json!(["a1", "g1"])
+    );
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board g.piece.hungry .hunger-ring').length"),
+        json!(2)
+    );
+    assert!(b
+        .eval("document.querySelector('#board g.piece.hungry title').textContent")
+        .as_str()
+        .unwrap()
+        .contains("hungry: it must capture this move or starve"));
+    assert_eq!(
+        b.eval("document.querySelector('#hunger-legend').hidden"),
+        json!(false)
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#clock').closest('.clock').hidden"),
+        json!(true)
+    );
+    assert_eq!(b.text("#value [data-field=wdl]"), "Red to move: win in 1");
+    assert_eq!(b.text("#value [data-field=hungry]"), "hungry: Ca1, Eg1");
+    assert!(
+        b.eval("Boolean(document.querySelector('#value [data-field=hungry-set]'))") == json!(true)
+    );
+    let answer = get(server.addr, &probe_url("clesto", "", hungry)).json();
+    assert_eq!(b.listed_moves(), api_moves(&answer));
+    assert_eq!(
+        b.eval("document.querySelector('#moves [data-move=a1b1] [data-starves]').textContent"),
+        json!("starves: Cb1, Eg1")
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#moves ul')].map(u => u.dataset.group)"),
+        json!(["win", "loss"])
+    );
+    // The move that starves Red's last animals: the final board has none of them.
+    b.click("#moves [data-move=a1b1]");
+    b.wait_for("document.body.dataset.end === 'a1b1' && document.body.dataset.state === 'ready'");
+    assert_eq!(b.pieces(), vec!["a2r".to_owned()]);
+    assert!(b
+        .text("#value [data-field=wdl]")
+        .starts_with("Blue has won: own last animal starved"));
+    // The board's own set: only the cat.
+    let canonical = "7/7/7/7/7/7/7/r6/C5E r";
+    open(b, canonical);
+    assert_eq!(
+        b.eval(
+            "[...document.querySelectorAll('#board g.piece.hungry')].map(g => g.dataset.square)"
+        ),
+        json!(["a1"])
+    );
+    assert!(
+        b.eval("Boolean(document.querySelector('#value [data-field=hungry-set]'))") == json!(false)
+    );
+    b.no_console_errors("clesto hunger");
+
+    // Blue, with more animals, is banned and wins by the ban: out of the material in 20.
+    let ban_win = "1r5/1c5/7/7/7/7/7/7/6D b";
+    open(b, ban_win);
+    let answer = get(server.addr, &probe_url("clesto", "", ban_win)).json();
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        "Blue to move: wins by the repetition ban"
+    );
+    let detail = b.text("#value [data-field=detail]");
+    assert!(
+        detail.contains("Blue (more animals) may not repeat a position a fourth time")
+            && detail.contains("in 20 plies"),
+        "{detail}"
+    );
+    assert_eq!(b.text("#value [data-field=exit]"), "exit 20");
+    assert_eq!(b.listed_moves(), api_moves(&answer));
+    let groups = b.eval("[...document.querySelectorAll('#moves ul')].map(u => u.dataset.group)");
+    let mut expected: Vec<&str> = Vec::new();
+    for m in answer["moves"].as_array().unwrap() {
+        let c = m["mover"]["category"].as_str().unwrap();
+        if !expected.contains(&c) {
+            expected.push(c);
+        }
+    }
+    assert_eq!(groups, json!(expected));
+    assert_eq!(
+        b.eval("document.querySelector('#board [data-arrow=best]').dataset.move"),
+        answer["best"]
+    );
+    let best = answer["best"].as_str().unwrap();
+    assert_eq!(
+        b.eval(&format!(
+            "document.querySelector('#moves [data-move={best}] .badge.ban').textContent"
+        )),
+        json!(format!(
+            "by the ban, exit {}",
+            answer["moves"][0]["mover"]["exit"]
+        ))
+    );
+    // The statistics: plain and ban counts, the exit histogram.
+    b.wait_for("document.querySelector('#stats-out h2')?.textContent === 'DvCR (clesto)'");
+    assert!(
+        b.eval(r#"Boolean(document.querySelector('#stats-out tr[data-row="wins by the ban"]'))"#)
+            == json!(true)
+    );
+    assert!(
+        b.eval("Boolean(document.querySelector('#stats-out tr[data-row=draws]'))") == json!(false)
+    );
+    b.click("#stats-out button[data-metric=ban]");
+    b.wait_for("document.querySelector('#stats-out svg.histogram').dataset.metric === 'ban'");
+
+    // The best line: it leaves the material and stops where Blue, unbanned there, wins by the ban.
+    let line = get(server.addr, &probe_url("clesto", "/line", ban_win)).json();
+    let steps = line["line"].as_array().unwrap().clone();
+    assert_eq!(line["line_stops_at_ban"], true);
+    b.click("#show-line");
+    b.wait_for(&format!(
+        "document.querySelectorAll('#line-out ol.steps li').length === {}",
+        steps.len()
+    ));
+    let stop = b.text("#line-stop");
+    assert!(
+        stop.starts_with(&format!("The line stops after {} plies", steps.len()))
+            && stop.contains("wins by the repetition ban"),
+        "{stop}"
+    );
+    let n = steps.len();
+    b.eval(&format!("(() => {{ const s = document.querySelector('#line-slider'); s.value = '{n}'; s.dispatchEvent(new Event('input')); }})()"));
+    b.wait_for(&format!(
+        "document.querySelector('#line-caption').textContent.startsWith('Ply {n} ')"
+    ));
+    let last = steps[n - 1]["position"].as_str().unwrap();
+    assert_eq!(b.pieces(), clesto_pieces(last));
+    let caption = b.text("#line-caption");
+    assert!(
+        caption.contains("win by the ban") && caption.contains("banned: Red"),
+        "{caption}"
+    );
+    b.no_console_errors("clesto ban win");
+
+    // One move on, Red to move loses by the ban: Blue gets out in 19.
+    b.click("#line-first");
+    b.click(&format!("#moves [data-move={best}]"));
+    let after = answer["moves"][0]["position"].as_str().unwrap();
+    b.wait_for_position(after, "ready");
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        "Red to move: loses by the repetition ban"
+    );
+    assert!(b.text("#value [data-field=detail]").contains("in 19 plies"));
+    b.no_console_errors("clesto ban loss");
+
+    // At a phone's width the explanation and the badges wrap: nothing wider than the screen.
+    b.viewport(390, 844);
+    open(b, ban_win);
+    let width = b.eval("document.documentElement.scrollWidth");
+    assert!(width.as_f64().unwrap() <= 390.0, "{width}");
+    b.viewport(1200, 1000);
+
+    // The index: the menu names Clesto, and each bar shows the wins and losses by the ban.
+    b.open(&format!("{base}/?rules=clesto&index"));
+    b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
+    assert_eq!(
+        b.eval("document.querySelector('#rules').value"),
+        json!("clesto")
+    );
+    let shares = b.eval(
+        "[...document.querySelectorAll('#index-out tr[data-material=DvCR] td:nth-child(3) rect')].map(r => r.dataset.share)",
+    );
+    assert_eq!(shares, json!(["win", "ban-win", "ban-loss", "loss"]));
+    b.no_console_errors("clesto index");
+}
+
 #[test]
 #[ignore = "needs chromium; run by .ci/run"]
 fn the_explorer_works_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), "mistboard", &["LRvE"]);
     gen(dir.path(), "flip4x4", &["LRvE"]);
+    gen(dir.path(), "clesto", &["DvCR", "ECvR"]);
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
     let mut b = Browser::start();
@@ -1021,6 +1220,7 @@ fn the_explorer_works_in_chromium() {
     failures(&mut b, &base);
     player_tools(&mut b, &base, &server);
     material_index(&mut b, &base, &server);
+    clesto(&mut b, &base, &server);
 
     // The flip board: 4x4, one animal each, no water; chosen in the rule-set menu, drawn from
     // the server's description of the board.
@@ -1084,7 +1284,8 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 
 /// Screenshots of the explorer at a desktop's width (1280 pixels) and a phone's (390), of a
 /// 4-piece position at a running clock with its line stepped into, the statistics with their
-/// histograms, the material index, and the phone with the animal drawings. Each must be a
+/// histograms, the material index, a Clesto ban win with its line stepped to where it stops,
+/// and the phone with the animal drawings. Each must be a
 /// whole page of that width, with no console error. With `JTB_SCREENSHOTS=DIR` they are
 /// written there, a relative `DIR` from the workspace's root (`JTB_SCREENSHOTS=docs` makes the
 /// README's).
@@ -1093,6 +1294,7 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 fn screenshots_at_desktop_and_phone_width() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), "mistboard", &["LRvET", "LRvE"]);
+    gen(dir.path(), "clesto", &["DvCR"]);
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
     // A relative directory is taken from the workspace's root, as the README's command means it.
@@ -1132,6 +1334,20 @@ fn screenshots_at_desktop_and_phone_width() {
     b.open(&format!("{base}/?rules=mistboard&index"));
     b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
     save(&mut b, "explorer-index.png", 1280, 1);
+    // Clesto: Blue, banned, wins by the ban; its best line stepped to where it stops.
+    let ban_win = "1r5/1c5/7/7/7/7/7/7/6D b";
+    b.open(&format!(
+        "{base}/?rules=clesto&position={}",
+        serve_support::enc(ban_win)
+    ));
+    b.wait_for_position(ban_win, "ready");
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    b.click("#show-line");
+    b.wait_for("document.querySelector('#line-last')");
+    b.click("#line-last");
+    b.wait_for("document.querySelector('#line-last').disabled");
+    b.eval("window.scrollTo(0, 0)");
+    save(&mut b, "explorer-clesto.png", 1280, 1);
     // The phone, with the animal drawings.
     let metrics = json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true});
     b.call("Emulation.setDeviceMetricsOverride", metrics, true);

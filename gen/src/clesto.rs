@@ -1,84 +1,342 @@
 //! Retrograde analysis of one Clesto material (RULES.md section 6): plain values with their
 //! distance to mate, then the repetition ban's resolution of every plain draw.
 //!
-//! Hunger makes Clesto's moves unlike Jungle's: a side with a hungry animal leaves the material
-//! with every move (a capture, or a starvation), and a starvation can lead into a smaller
-//! material at a non-canonical hungry set. So this solver takes each position's moves from the
-//! probe library's move generator once, keeps the moves that stay in the material as a
-//! successor graph (and its reverse), and values every other move at once through the smaller
-//! tables ([`SubTables::clesto_value`], which looks one move ahead where the hungry set is not
-//! canonical). Two retrograde passes follow over the graph:
-//! * plain values: wins in `n` from losses in `n - 1` and exits worth a win in `n`; losses
-//!   once every move is known to lose, at the longest of their distances;
-//! * the ban: among the plain draws, the positions from which B (the banned side) forces a move
+//! Hunger splits the entries in two. A mover with a legal capture has those animals hungry, so
+//! every move it has leaves the material (a capture, or a starvation) or ends the game: its
+//! value is the best of its moves' values through the smaller tables, found once by the scan
+//! (one move ahead where a starvation leaves a non-canonical hungry set, as
+//! [`jtb_probe::value_by_lookahead`] does; those values are kept in a table the threads share).
+//! A mover without a capture has only quiet moves, which stay in the material at canonical
+//! hungry sets, and den entries. The scan generates each entry's moves on its squares (no
+//! position is built; a successor is found by index arithmetic), and two retrograde passes
+//! follow that find an entry's predecessors by moving the other side's pieces back (Clesto's
+//! steps and jumps are their own reverses), so no graph is stored: a few bytes an entry.
+//! * Plain values: wins in `n` from losses in `n - 1`; losses once every quiet move is known
+//!   to lose, at the longest of their distances; the entries with captures at their exits'
+//!   values.
+//! * The ban: among the plain draws, the positions from which B (the banned side) forces a move
 //!   into a smaller material at a position B wins, by the same kind of pass ("attractor"), with
 //!   B's exit distance. The other plain draws are U's wins.
 
-use jtb_probe::{banned_side, ClestoValue, Color, Layout, Material, Outcome, Value, Wdl};
+use std::{
+    ops::Range,
+    sync::atomic::{AtomicU64, Ordering},
+};
+
+use jtb_probe::{
+    banned_side, bit, for_each_move_of, Animal, ClestoValue, Color, Layout, Material, Move,
+    MoveKind, Occupancy, Piece, RuleSet, Square, SquareSet, Value, Wdl,
+};
 use rayon::prelude::*;
 
 use crate::{Codes, GenError, Solved, SubTables, UNUSED};
 
-/// Entries per parallel task of the move scan.
-const SCAN_CHUNK: usize = 1 << 12;
+/// Entry flags of the scan: a position (no two pieces on a square).
+const USED: u8 = 1;
+/// The mover has a capture: each of its moves leaves the material or ends the game.
+const LEAVES: u8 = 2;
+/// An entry without captures has a den entry among its moves (a win in 1).
+const DEN: u8 = 4;
+/// Some move that leaves the material gives B a win (a position B wins, or U's own last animal
+/// starved).
+const B_WINS: u8 = 8;
+/// Some move that leaves the material gives U a win.
+const U_WINS: u8 = 16;
 
-/// What one entry's moves are, once scanned.
-#[derive(Debug, Clone, Copy, Default)]
-struct Exits {
-    /// The best value for the mover among its moves that leave the material or end the game
-    /// (`None`: there are none).
-    best: Option<Value>,
-    /// Some such move gives B a win (a position B wins, or U's own last animal starved).
-    b_wins: bool,
-    /// Some such move gives U a win.
-    u_wins: bool,
+/// The plain value code of an entry not (yet) known to be a win or a loss.
+const OPEN: u16 = u16::MAX;
+
+/// A placement of the pieces left after a move, on the stack (one per move of the scan).
+type Placed = [(Piece, Square); Layout::MAX_PIECES];
+
+/// A step or a river jump of a piece from a square, onto a square it may stand on.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    to: Square,
+    to_bit: SquareSet,
+    /// The water a jump crosses (empty for a step): an opponent's animal there blocks it.
+    path: SquareSet,
+    /// Whether `to` is the enemy den.
+    den: bool,
+    /// What the move adds to the entry's index (besides the side to move), where `to` is in the
+    /// piece's domain; `None` for the first piece leaving its half of the board (the entry is
+    /// then stored mirrored) and for the den.
+    delta: Option<isize>,
 }
 
-/// The moves of every entry: successors in the material, and what the others are worth.
-struct Graph {
-    /// Per entry, the range of `succs` holding its successors (`offsets[i]..offsets[i + 1]`).
-    offsets: Vec<u32>,
-    succs: Vec<u32>,
-    exits: Vec<Exits>,
-    used: Vec<bool>,
+/// The material's layout and what the passes ask of it.
+struct Frame<'a> {
+    layout: &'a Layout,
+    rules: RuleSet,
+    banned: Color,
+    reach: Reach,
+    lookahead: Lookahead,
+    /// The central file: the first piece (table order) is kept on its left, or on it.
+    centre: u8,
+    /// Per piece (table order) and square ([`Square::index`]), its steps and jumps.
+    steps: Vec<Vec<Vec<Step>>>,
+    /// Per placement of all pieces but the last (the index without the last piece's slot and
+    /// the side to move), their squares: an entry's squares without a division per piece.
+    configs: Vec<[Square; Layout::MAX_PIECES]>,
 }
 
-impl Graph {
-    fn succs(&self, i: usize) -> &[u32] {
-        &self.succs[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+impl<'a> Frame<'a> {
+    fn new(layout: &'a Layout) -> Frame<'a> {
+        let rules = layout.rules();
+        let board = rules.board();
+        let steps = layout
+            .pieces()
+            .iter()
+            .enumerate()
+            .map(|(i, &piece)| {
+                let enemy_den = board.den(piece.color.other());
+                let stride = layout.stride(i) as isize;
+                let mut all = vec![Vec::new(); Square::LIMIT];
+                for from in board.squares() {
+                    let Some(from_slot) = layout.slot(i, from) else {
+                        continue;
+                    };
+                    let steps = board.steps(from).into_iter().flatten().map(|to| (to, 0));
+                    let jumps = board
+                        .jumps_from(from)
+                        .filter(|j| rules.can_jump(piece.animal, j.axis))
+                        .map(|j| (j.to, j.path));
+                    for (to, path) in steps.chain(jumps) {
+                        if rules.may_enter(piece, to) {
+                            all[from.index()].push(Step {
+                                to,
+                                to_bit: bit(to),
+                                path,
+                                den: Some(to) == enemy_den,
+                                delta: layout
+                                    .slot(i, to)
+                                    .map(|s| (s as isize - from_slot as isize) * stride),
+                            });
+                        }
+                    }
+                }
+                all
+            })
+            .collect();
+        let k = layout.pieces().len();
+        let inner = layout.domain(k - 1).len();
+        let configs = (0..layout.side_len() / inner)
+            .map(|config| {
+                let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+                for (i, sq) in squares.iter_mut().enumerate().take(k - 1) {
+                    let domain = layout.domain(i);
+                    *sq = domain[config * inner / layout.stride(i) % domain.len()];
+                }
+                squares
+            })
+            .collect();
+        Frame {
+            configs,
+            layout,
+            rules,
+            banned: banned_side(layout.material()),
+            reach: Reach::new(rules),
+            lookahead: Lookahead::new(layout.len()),
+            centre: (board.width - 1) / 2,
+            steps,
+        }
     }
 
-    /// The reverse graph: per entry, the entries with a move into it.
-    fn predecessors(&self) -> (Vec<u32>, Vec<u32>) {
-        let n = self.exits.len();
-        let mut offsets = vec![0u32; n + 1];
-        for &s in &self.succs {
-            offsets[s as usize + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut next = offsets.clone();
-        let mut preds = vec![0u32; self.succs.len()];
-        for i in 0..n {
-            for &s in self.succs(i) {
-                let slot = &mut next[s as usize];
-                preds[*slot as usize] = i as u32;
-                *slot += 1;
+    fn turn(&self, idx: usize) -> Color {
+        Color::ALL[usize::from(idx >= self.layout.side_len())]
+    }
+
+    /// The squares of used entry `idx`, in table order, into `out`: the piece count.
+    fn squares(&self, idx: usize, out: &mut [Square; Layout::MAX_PIECES]) -> usize {
+        let layout = self.layout;
+        let side_len = layout.side_len();
+        let rest = if idx < side_len { idx } else { idx - side_len };
+        let k = layout.pieces().len();
+        let inner = layout.domain(k - 1);
+        let (config, slot) = (rest / inner.len(), rest % inner.len());
+        *out = self.configs[config];
+        out[k - 1] = inner[slot];
+        k
+    }
+
+    /// The squares of the entry's pieces: all, and those not of `color`.
+    fn occupancy(&self, squares: &[Square], color: Color) -> (SquareSet, SquareSet) {
+        let mut occupied: SquareSet = 0;
+        let mut theirs: SquareSet = 0;
+        for (p, &sq) in self.layout.pieces().iter().zip(squares) {
+            occupied |= bit(sq);
+            if p.color != color {
+                theirs |= bit(sq);
             }
         }
-        (offsets, preds)
+        (occupied, theirs)
+    }
+
+    /// Calls `f(i, step)` for every step or jump of a piece `i` of `color` onto an empty square
+    /// (or its enemy den) in the entry with `squares`.
+    #[inline]
+    fn for_each_quiet(&self, squares: &[Square], color: Color, mut f: impl FnMut(usize, &Step)) {
+        let (occupied, theirs) = self.occupancy(squares, color);
+        for (i, (p, sq)) in self.layout.pieces().iter().zip(squares).enumerate() {
+            if p.color != color {
+                continue;
+            }
+            for step in &self.steps[i][sq.index()] {
+                // Only an opponent's animal blocks a Clesto jump.
+                if occupied & step.to_bit == 0 && theirs & step.path == 0 {
+                    f(i, step);
+                }
+            }
+        }
+    }
+
+    /// The entry after the quiet `step` of piece `i` of entry `idx` (its pieces on `squares`).
+    #[inline]
+    fn after(&self, idx: usize, squares: &[Square], i: usize, step: &Step) -> usize {
+        let side_len = self.layout.side_len();
+        match step.delta {
+            Some(delta) => {
+                let other = if idx < side_len {
+                    idx + side_len
+                } else {
+                    idx - side_len
+                };
+                other.wrapping_add_signed(delta)
+            }
+            None => self.layout.index_after_move(idx, squares, i, step.to),
+        }
+    }
+
+    /// Calls `f(i, move, kind)` for every move of the pieces of `color` (piece `i` in table
+    /// order) that the board of the entry with `squares` allows (hunger aside).
+    fn for_each_move(
+        &self,
+        squares: &[Square],
+        color: Color,
+        mut f: impl FnMut(usize, Move, MoveKind),
+    ) {
+        let pieces = self.layout.pieces();
+        let (occupied, theirs) = self.occupancy(squares, color);
+        let place = |sq: Square| squares.iter().position(|&s| s == sq);
+        let movers = pieces
+            .iter()
+            .zip(squares)
+            .filter(|(p, _)| p.color == color)
+            .map(|(&p, &sq)| (p, sq));
+        let held = Occupancy {
+            pieces: occupied,
+            // Only an opponent's animal blocks a Clesto jump.
+            jump_blockers: theirs,
+            closed: 0,
+        };
+        for_each_move_of(
+            self.rules,
+            movers,
+            held,
+            |sq| place(sq).map(|i| pieces[i]),
+            |_, mv, kind| {
+                f(
+                    place(mv.from).expect("a mover stands on its square"),
+                    mv,
+                    kind,
+                )
+            },
+        );
+    }
+
+    /// Whether the mover (`color`) of the entry with `squares` has a capture; if not, its
+    /// quiet moves and whether it has a den entry.
+    fn captures_or_quiet(&self, squares: &[Square], color: Color) -> (bool, u8, bool) {
+        let pieces = self.layout.pieces();
+        let (occupied, theirs) = self.occupancy(squares, color);
+        let (mut quiet, mut den) = (0u8, false);
+        for (i, (&p, &from)) in pieces.iter().zip(squares).enumerate() {
+            if p.color != color {
+                continue;
+            }
+            for step in &self.steps[i][from.index()] {
+                if theirs & step.path != 0 {
+                    continue;
+                }
+                if occupied & step.to_bit == 0 {
+                    quiet += u8::from(!step.den);
+                    den |= step.den;
+                } else if theirs & step.to_bit != 0 {
+                    let at = squares
+                        .iter()
+                        .position(|&s| s == step.to)
+                        .expect("an occupied square holds a piece");
+                    if self.rules.capture(p, from, pieces[at], step.to).is_some() {
+                        return (true, 0, false);
+                    }
+                }
+            }
+        }
+        (false, quiet, den)
+    }
+
+    /// Calls `f` with the entry of every quiet move of entry `idx` (its pieces on `squares`):
+    /// the moves that stay in the material where the mover has no capture.
+    fn for_each_successor(&self, idx: usize, squares: &[Square], mut f: impl FnMut(usize)) {
+        self.for_each_quiet(squares, self.turn(idx), |i, step| {
+            if !step.den {
+                f(self.after(idx, squares, i, step));
+            }
+        });
+    }
+
+    /// Calls `f` with every entry that has a quiet move into entry `idx` (its pieces on
+    /// `squares`), once per such move, as [`Frame::for_each_successor`] lists them: a step or
+    /// jump back of a piece of the side that just moved, onto an empty square. An entry stores
+    /// a placement with the first piece left of the central file or on it, a move to the right
+    /// being stored mirrored, so a move back of the first piece between the central file and
+    /// the left is the move back from two entries' moves: the placement's and its mirror
+    /// image's, both on the central file. A move back from the central file to the right
+    /// belongs to the mirror image of `idx`, a separate entry.
+    #[inline]
+    fn for_each_predecessor(&self, idx: usize, squares: &[Square], mut f: impl FnMut(usize)) {
+        let back = self.turn(idx).other();
+        self.for_each_quiet(squares, back, |i, step| {
+            if step.den {
+                return;
+            }
+            if i == 0 {
+                let (now, before) = (squares[0].file(), step.to.file());
+                if now == self.centre && before > self.centre {
+                    return;
+                }
+                if now < self.centre && before == self.centre {
+                    let board = self.rules.board();
+                    let mut mirrored = [Square::new(0, 0); Layout::MAX_PIECES];
+                    for (m, &sq) in mirrored.iter_mut().zip(squares) {
+                        *m = board.mirror_file(sq);
+                    }
+                    mirrored[0] = step.to;
+                    f(self
+                        .layout
+                        .index_of_entry(back, &mirrored[..squares.len()])
+                        .expect("a mirrored placement with the first piece on the central file"));
+                }
+            }
+            f(self.after(idx, squares, i, step));
+        });
     }
 }
 
-/// A generous estimate of the bytes needed to solve and write `material`: per entry its moves
-/// in the graph and its reverse (4 bytes each way), and its values, counters and codes. The
-/// whole `jtb gen --material LRvET` (8,201,816 entries) peaks at 648 MiB, 79 bytes an entry.
+/// A generous estimate of the bytes needed to solve and write `material`: per entry its flags,
+/// move count and best exit (4 bytes), its plain value and its place on the calendar (6), the
+/// ban pass's count, exit distance and frontier (7), the two metrics' codes (4, then 2): about
+/// 20 bytes at the peak, given 24; and the table of values at non-canonical hungry sets (at
+/// most 8 MiB). `jtb gen --rules clesto --material LRvET` (8,201,816 entries, as `ETvLR`)
+/// peaks at 81 MiB with its smaller tables loaded, `DRvCR` (12,398,372 entries) at 128 MiB.
 #[must_use]
 pub fn memory_estimate(material: Material) -> u64 {
-    const BYTES_PER_ENTRY: u64 = 112;
-    Layout::new(jtb_probe::RuleSet::Clesto, material).len() as u64 * BYTES_PER_ENTRY
+    const LOOKAHEAD_BYTES: u64 = 8 << 20;
+    Layout::new(RuleSet::Clesto, material).len() as u64 * BYTES_PER_ENTRY + LOOKAHEAD_BYTES
 }
+
+/// The bytes an entry of [`memory_estimate`].
+const BYTES_PER_ENTRY: u64 = 24;
 
 /// Solves `material` (this orientation: the colour flip is no symmetry in Clesto), given every
 /// smaller table its moves lead into. The result holds plain values as its DTM codes and the
@@ -86,194 +344,598 @@ pub fn memory_estimate(material: Material) -> u64 {
 ///
 /// # Errors
 /// [`GenError::MissingTable`] when a smaller table is absent; [`GenError::TooLarge`] for a table
-/// whose moves do not fit this solver's 32-bit graph.
+/// whose entries do not fit this solver's 32-bit lists.
 pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
-    let layout = Layout::new(jtb_probe::RuleSet::Clesto, material);
-    let graph = scan(&layout, subs)?;
-    let preds = graph.predecessors();
-    let plain = solve_plain(&graph, &preds);
-    let ban = solve_ban(&layout, &graph, &preds, &plain);
-    let codes: Vec<u16> = plain
-        .iter()
-        .zip(&graph.used)
-        .map(|(v, &used)| {
-            if used {
-                v.map_or(0, Value::code)
-            } else {
+    let layout = Layout::new(RuleSet::Clesto, material);
+    let n = layout.len();
+    if u32::try_from(n).is_err() {
+        // The calendar and the frontier hold entries as 32-bit numbers.
+        return Err(GenError::TooLarge {
+            material,
+            need: memory_estimate(material),
+            limit: u64::from(u32::MAX) * BYTES_PER_ENTRY,
+        });
+    }
+    let frame = Frame::new(&layout);
+    let mut scan = scan(&frame, subs)?;
+    let plain = solve_plain(&frame, &mut scan);
+    let exits = solve_ban(&frame, &scan, &plain);
+    let used = |i: usize| scan.flags[i] & USED != 0;
+    let codes: Vec<u16> = (0..n)
+        .into_par_iter()
+        .map(|i| match plain[i] {
+            _ if !used(i) => UNUSED,
+            OPEN => Value::Draw.code(),
+            code => code,
+        })
+        .collect();
+    let dtc_codes: Vec<u16> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let e = exits[i];
+            if !used(i) {
                 UNUSED
+            } else if e == 0 {
+                Value::Draw.code()
+            } else if frame.turn(i) == frame.banned {
+                ClestoValue::BanWin { exit: Some(e) }.ban_part().code()
+            } else {
+                ClestoValue::BanLoss { exit: Some(e) }.ban_part().code()
             }
         })
         .collect();
-    let dtc_codes: Vec<u16> = ban
-        .iter()
-        .zip(&graph.used)
-        .map(|(v, &used)| if used { v.code() } else { UNUSED })
-        .collect();
+    drop(scan);
     Ok(Solved {
-        layout,
         codes: Codes::from(&codes[..]),
         dtc_codes: Codes::from(&dtc_codes[..]),
+        layout,
     })
 }
 
-/// The scan of a run of entries: per entry its number of successors, what its other moves are
-/// worth, and whether it is used; the successors of them all.
-struct Chunk {
-    counts: Vec<u32>,
-    succs: Vec<u32>,
-    exits: Vec<Exits>,
-    used: Vec<bool>,
+/// What the scan found of every entry.
+struct Scan {
+    /// [`USED`], [`LEAVES`], [`DEN`], [`B_WINS`], [`U_WINS`].
+    flags: Vec<u8>,
+    /// Per entry without captures, its quiet moves (each into the material).
+    moves: Vec<u8>,
+    /// Per entry with captures, the code of the best value among its moves for the plain game
+    /// (the smaller tables' plain values); [`OPEN`] where it has no move.
+    best: Vec<u16>,
 }
 
-/// Lists every entry's moves, in parallel chunks of entries.
-fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, GenError> {
-    let material = layout.material();
-    let banned = banned_side(material);
-    let n = layout.len();
-    let too_large = || GenError::TooLarge {
-        material,
-        need: u64::MAX,
-        limit: u64::from(u32::MAX),
+/// Entries per parallel task of the scan.
+const SCAN_CHUNK: usize = 1 << 12;
+
+/// The moves of every entry, in parallel runs of entries.
+fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
+    let n = frame.layout.len();
+    let mut out = Scan {
+        flags: vec![0; n],
+        moves: vec![0; n],
+        best: vec![OPEN; n],
     };
-    u32::try_from(n).map_err(|_| too_large())?;
-    let chunks: Vec<Chunk> = (0..n.div_ceil(SCAN_CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let range = c * SCAN_CHUNK..((c + 1) * SCAN_CHUNK).min(n);
-            let mut counts = Vec::with_capacity(range.len());
-            let mut succs = Vec::new();
-            let mut exits = Vec::with_capacity(range.len());
-            let mut used = Vec::with_capacity(range.len());
-            for idx in range {
-                let before = succs.len();
-                let mut ex = Exits::default();
-                let mut err = None;
-                if let Some(pos) = layout.position(idx) {
-                    debug_assert!(pos.hungry_is_canonical());
-                    pos.for_each_outcome(|_, outcome| {
-                        let (value, b_wins) = match outcome {
-                            Outcome::Over { result, .. } => (
-                                result.of_final_move(),
-                                (result == Wdl::Win) == (pos.turn() == banned),
-                            ),
-                            Outcome::Ongoing(next) if Material::of(&next) == material => {
-                                let j = layout
-                                    .index_of(&next)
-                                    .expect("a position of the material has an entry");
-                                succs.push(j as u32);
-                                return;
-                            }
-                            Outcome::Ongoing(next) => match subs.clesto_value(&next) {
-                                Ok(v) => (
-                                    v.plain_part().back_one_ply(),
-                                    (v.wdl() == Wdl::Win) == (next.turn() == banned),
-                                ),
-                                Err(e) => {
-                                    err.get_or_insert(e);
-                                    return;
-                                }
-                            },
-                        };
-                        ex.best = Some(ex.best.map_or(value, |b| b.max(value)));
-                        ex.b_wins |= b_wins;
-                        ex.u_wins |= !b_wins;
-                    });
-                    used.push(true);
-                } else {
-                    used.push(false);
-                }
-                if let Some(e) = err {
-                    return Err(e);
-                }
-                counts.push((succs.len() - before) as u32);
-                exits.push(ex);
+    out.flags
+        .par_chunks_mut(SCAN_CHUNK)
+        .zip(out.moves.par_chunks_mut(SCAN_CHUNK))
+        .zip(out.best.par_chunks_mut(SCAN_CHUNK))
+        .enumerate()
+        .try_for_each(|(c, ((flags, moves), best))| {
+            let start = c * SCAN_CHUNK;
+            scan_range(frame, subs, start..start + flags.len(), flags, moves, best)
+        })?;
+    Ok(out)
+}
+
+/// [`scan`] of the entries in `range`, whose flags, move counts and best values are the slices.
+fn scan_range(
+    frame: &Frame,
+    subs: &SubTables,
+    range: Range<usize>,
+    flags: &mut [u8],
+    moves: &mut [u8],
+    best: &mut [u16],
+) -> Result<(), GenError> {
+    let start = range.start;
+    let mut list: Vec<(usize, Move, MoveKind)> = Vec::new();
+    let mut seen: Vec<(Next, ClestoValue)> = Vec::new();
+    let mut failed = None;
+    frame.layout.for_each_used_entry_in(range, |idx, squares| {
+        if failed.is_some() {
+            return;
+        }
+        let turn = frame.turn(idx);
+        let at = idx - start;
+        flags[at] = USED;
+        let (captures, quiet, den) = frame.captures_or_quiet(squares, turn);
+        if !captures {
+            moves[at] = quiet;
+            if den {
+                flags[at] |= DEN;
             }
-            Ok(Chunk {
-                counts,
-                succs,
-                exits,
-                used,
-            })
-        })
-        .collect::<Result<_, GenError>>()?;
-    let total: usize = chunks.iter().map(|c| c.succs.len()).sum();
-    u32::try_from(total).map_err(|_| too_large())?;
-    let mut graph = Graph {
-        offsets: Vec::with_capacity(n + 1),
-        succs: Vec::with_capacity(total),
-        exits: Vec::with_capacity(n),
-        used: Vec::with_capacity(n),
-    };
-    graph.offsets.push(0);
-    for chunk in chunks {
-        let mut at = *graph.offsets.last().expect("starts at 0");
-        for c in chunk.counts {
-            at += c;
-            graph.offsets.push(at);
+            return;
         }
-        graph.succs.extend(chunk.succs);
-        graph.exits.extend(chunk.exits);
-        graph.used.extend(chunk.used);
-    }
-    Ok(graph)
-}
-
-/// Plain values (RULES.md 6, values 1; section 3): `None` for a plain draw (or an unused entry).
-fn solve_plain(graph: &Graph, (pred_offsets, preds): &(Vec<u32>, Vec<u32>)) -> Vec<Option<Value>> {
-    let n = graph.exits.len();
-    let preds_of = |i: usize| &preds[pred_offsets[i] as usize..pred_offsets[i + 1] as usize];
-    let mut value: Vec<Option<Value>> = vec![None; n];
-    let mut open: Vec<u32> = (0..n).map(|i| graph.succs(i).len() as u32).collect();
-    // calendar[d]: entries that become a win or loss in d unless settled sooner.
-    let mut calendar: Vec<Vec<(u32, Value)>> = Vec::new();
-    let schedule = |calendar: &mut Vec<Vec<(u32, Value)>>, i: usize, v: Value| {
-        let d = usize::from(v.dtm().expect("a win or loss"));
-        if calendar.len() <= d {
-            calendar.resize(d + 1, Vec::new());
+        list.clear();
+        frame.for_each_move(squares, turn, |i, mv, kind| list.push((i, mv, kind)));
+        let hungry = list
+            .iter()
+            .filter(|m| m.2 == MoveKind::Capture)
+            .fold(0, |set, m| set | bit(m.1.from));
+        flags[at] |= LEAVES;
+        let pieces = frame.layout.pieces();
+        let mut placed: Placed = [(pieces[0], squares[0]); Layout::MAX_PIECES];
+        for (at, (&p, &sq)) in placed.iter_mut().zip(pieces.iter().zip(squares)) {
+            *at = (p, sq);
         }
-        calendar[d].push((i as u32, v));
-    };
-    for i in (0..n).filter(|&i| graph.used[i]) {
-        match (graph.exits[i].best, open[i]) {
-            (Some(v @ Value::Win(_)), _) => schedule(&mut calendar, i, v),
-            (None, 0) => schedule(&mut calendar, i, Value::Loss(0)),
-            (Some(v @ Value::Loss(_)), 0) => schedule(&mut calendar, i, v),
-            _ => {}
-        }
-    }
-    let mut level = 0;
-    while level < calendar.len() {
-        let due = std::mem::take(&mut calendar[level]);
-        for (i, v) in due {
-            let i = i as usize;
-            if value[i].is_some() {
+        let placed = &placed[..squares.len()];
+        let mut top: Option<Value> = None;
+        // The positions already valued: the quiet moves of a starving animal lead to one.
+        seen.clear();
+        for &(_, mv, kind) in &list {
+            // A hungry animal may not enter the enemy den.
+            if kind == MoveKind::DenEntry && hungry & bit(mv.from) != 0 {
                 continue;
             }
-            value[i] = Some(v);
-            for &p in preds_of(i) {
-                let p = p as usize;
-                if value[p].is_some() {
+            let (value, b_wins) = match play(&frame.reach, placed, turn, hungry, mv, kind) {
+                After::Over(result) => (
+                    result.of_final_move(),
+                    (result == Wdl::Win) == (turn == frame.banned),
+                ),
+                After::Next(next) => {
+                    let known = seen.iter().find(|(s, _)| s.same(&next)).map(|&(_, v)| v);
+                    let value = match known {
+                        Some(v) => v,
+                        None => match next.value(&frame.reach, &frame.lookahead, subs) {
+                            Ok(v) => {
+                                seen.push((next, v));
+                                v
+                            }
+                            Err(e) => {
+                                failed = Some(e);
+                                return;
+                            }
+                        },
+                    };
+                    (
+                        value.plain_part().back_one_ply(),
+                        (value.wdl() == Wdl::Win) == (next.turn == frame.banned),
+                    )
+                }
+            };
+            top = Some(top.map_or(value, |t| t.max(value)));
+            flags[at] |= if b_wins { B_WINS } else { U_WINS };
+        }
+        best[at] = top.map_or(OPEN, Value::code);
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+/// The moves of every piece on the board, and where captures can change when animals leave it:
+/// per square, the squares a step or a river jump from it reaches, and the water (where a
+/// swimmer blocks a jump).
+struct Reach {
+    rules: RuleSet,
+    from: [SquareSet; Square::LIMIT],
+    water: SquareSet,
+    /// By piece (colour, then animal) and square, its steps and jumps: destination and the
+    /// water a jump crosses.
+    moves: Vec<Vec<(Square, SquareSet)>>,
+}
+
+impl Reach {
+    fn new(rules: RuleSet) -> Reach {
+        let board = rules.board();
+        let mut from = [0; Square::LIMIT];
+        let mut water = 0;
+        for sq in board.squares() {
+            let steps = board.steps(sq).into_iter().flatten().map(bit);
+            let jumps = board.jumps_from(sq).map(|j| bit(j.to));
+            from[sq.index()] = steps.chain(jumps).fold(0, |set, b| set | b);
+            if board.is_water(sq) {
+                water |= bit(sq);
+            }
+        }
+        let mut moves = vec![Vec::new(); 16 * Square::LIMIT];
+        for color in Color::ALL {
+            for animal in Animal::ALL {
+                let piece = Piece::new(color, animal);
+                for sq in board.squares().filter(|&s| rules.may_enter(piece, s)) {
+                    let steps = board.steps(sq).into_iter().flatten().map(|to| (to, 0));
+                    let jumps = board
+                        .jumps_from(sq)
+                        .filter(|j| rules.can_jump(animal, j.axis))
+                        .map(|j| (j.to, j.path));
+                    moves[Reach::slot(piece, sq)] = steps
+                        .chain(jumps)
+                        .filter(|&(to, _)| rules.may_enter(piece, to))
+                        .collect();
+                }
+            }
+        }
+        Reach {
+            rules,
+            from,
+            water,
+            moves,
+        }
+    }
+
+    fn slot(piece: Piece, sq: Square) -> usize {
+        (piece.color.index() * 8 + piece.animal as usize) * Square::LIMIT + sq.index()
+    }
+
+    /// Calls `f` with every move of `color`'s pieces on the board `placed` that the board
+    /// allows (hunger aside), as [`for_each_move_of`] finds them.
+    #[inline]
+    fn moves_of(
+        &self,
+        placed: &[(Piece, Square)],
+        color: Color,
+        mut f: impl FnMut(Move, MoveKind),
+    ) {
+        let mut occupied: SquareSet = 0;
+        let mut theirs: SquareSet = 0;
+        for &(p, sq) in placed {
+            occupied |= bit(sq);
+            if p.color != color {
+                theirs |= bit(sq);
+            }
+        }
+        let enemy_den = self.rules.board().den(color.other());
+        for &(piece, from) in placed.iter().filter(|(p, _)| p.color == color) {
+            for &(to, path) in &self.moves[Reach::slot(piece, from)] {
+                // Only an opponent's animal blocks a Clesto jump.
+                if path & theirs != 0 {
                     continue;
                 }
-                match v {
-                    // A move into a loss in d is a win in d + 1.
-                    Value::Loss(d) => schedule(&mut calendar, p, Value::Win(d + 1)),
-                    Value::Win(d) => {
-                        open[p] -= 1;
-                        // Every move into the material loses; the exits decide the rest.
-                        if open[p] == 0 {
-                            match graph.exits[p].best {
-                                None => schedule(&mut calendar, p, Value::Loss(d + 1)),
-                                Some(Value::Loss(e)) => {
-                                    schedule(&mut calendar, p, Value::Loss(e.max(d + 1)));
-                                }
-                                // A draw or a win through an exit: not a loss.
-                                Some(_) => {}
-                            }
-                        }
+                let kind = if occupied & bit(to) == 0 {
+                    if Some(to) == enemy_den {
+                        MoveKind::DenEntry
+                    } else {
+                        MoveKind::Quiet
                     }
-                    Value::Draw => unreachable!("the calendar holds wins and losses"),
-                }
+                } else if theirs & bit(to) == 0 {
+                    continue;
+                } else {
+                    let defender = placed
+                        .iter()
+                        .find(|&&(_, s)| s == to)
+                        .expect("an occupied square holds a piece")
+                        .0;
+                    if self.rules.capture(piece, from, defender, to).is_none() {
+                        continue;
+                    }
+                    MoveKind::Capture
+                };
+                f(Move { from, to }, kind);
+            }
+        }
+    }
+
+    /// The squares of `color`'s animals that have a legal capture on the board `placed`: its
+    /// hungry set as a declaration gives it (RULES.md 6, "Hungry and starving" 1).
+    fn captures_of(&self, placed: &[(Piece, Square)], color: Color) -> SquareSet {
+        let mut hungry = 0;
+        self.moves_of(placed, color, |mv, kind| {
+            if kind == MoveKind::Capture {
+                hungry |= bit(mv.from);
+            }
+        });
+        hungry
+    }
+}
+
+/// A position after a move, on the stack: the pieces left, the side to move, and its hungry set
+/// where it is not the canonical one.
+#[derive(Clone, Copy)]
+struct Next {
+    placed: Placed,
+    n: usize,
+    turn: Color,
+    hungry: Option<SquareSet>,
+}
+
+/// What a move leads to.
+enum After {
+    /// The end of the game, with its result for the side that moved.
+    Over(Wdl),
+    /// A position.
+    Next(Next),
+}
+
+/// Plays `mv` (of `kind`, legal) on the placement `placed` with `turn` to move and its hungry
+/// set `hungry`, as [`jtb_probe::Position::play`] does (RULES.md 6: the capture of the last
+/// animal wins first; then declare, then starve): on the stack, the hungry sets found only
+/// where a starvation might change the opponent's captures.
+fn play(
+    reach: &Reach,
+    placed: &[(Piece, Square)],
+    turn: Color,
+    hungry: SquareSet,
+    mv: Move,
+    kind: MoveKind,
+) -> After {
+    if kind == MoveKind::DenEntry {
+        return After::Over(Wdl::Win);
+    }
+    let mut next = Next {
+        placed: [placed[0]; Layout::MAX_PIECES],
+        n: 0,
+        turn: turn.other(),
+        hungry: None,
+    };
+    for &(p, sq) in placed {
+        if sq != mv.to {
+            next.placed[next.n] = (p, if sq == mv.from { mv.to } else { sq });
+            next.n += 1;
+        }
+    }
+    if next.placed[..next.n].iter().all(|(p, _)| p.color == turn) {
+        // The opponent's last animal is taken: this wins before any starvation.
+        return After::Over(Wdl::Win);
+    }
+    let fed = if kind == MoveKind::Capture {
+        bit(mv.from)
+    } else {
+        0
+    };
+    let starving = hungry & !fed;
+    if starving == 0 {
+        return After::Next(next);
+    }
+    // Where the starving animals stand after the move: the mover on its destination.
+    let starving = if starving & bit(mv.from) != 0 {
+        starving & !bit(mv.from) | bit(mv.to)
+    } else {
+        starving
+    };
+    // Their leaving changes the opponent's captures only if one was its target (a step or a
+    // jump from one of its animals away), or blocked its jump from the water.
+    let targets = next.placed[..next.n]
+        .iter()
+        .filter(|(p, _)| p.color == next.turn)
+        .fold(0, |set, &(_, sq)| set | reach.from[sq.index()]);
+    let changes = starving & (targets | reach.water) != 0;
+    let declared = if changes {
+        reach.captures_of(&next.placed[..next.n], next.turn)
+    } else {
+        0
+    };
+    let mut kept = 0;
+    for j in 0..next.n {
+        if bit(next.placed[j].1) & starving == 0 {
+            next.placed[kept] = next.placed[j];
+            kept += 1;
+        }
+    }
+    next.n = kept;
+    if next.placed[..kept]
+        .iter()
+        .all(|(p, _)| p.color == next.turn)
+    {
+        return After::Over(Wdl::Loss);
+    }
+    if changes && declared != reach.captures_of(&next.placed[..kept], next.turn) {
+        next.hungry = Some(declared);
+    }
+    After::Next(next)
+}
+
+impl Next {
+    /// Whether `other` is the same position (the pieces in the same order: both come from one
+    /// entry's pieces).
+    fn same(&self, other: &Next) -> bool {
+        self.placed[..self.n] == other.placed[..other.n]
+            && self.turn == other.turn
+            && self.hungry == other.hungry
+    }
+
+    /// Its value for its side to move: its table's entry at a canonical hungry set, else the
+    /// best of its moves' values one move ahead ([`jtb_probe::value_by_lookahead`]; each move
+    /// again stays in its material at a canonical set, or leaves it).
+    fn value(
+        &self,
+        reach: &Reach,
+        cache: &Lookahead,
+        subs: &SubTables,
+    ) -> Result<ClestoValue, GenError> {
+        let placed = &self.placed[..self.n];
+        let Some(hungry) = self.hungry else {
+            let material: Material = placed.iter().map(|&(p, _)| p).collect();
+            let table = subs.get(material).ok_or(GenError::MissingTable(material))?;
+            let idx = table
+                .layout
+                .index_of_placement(self.turn, placed)
+                .expect("a legal placement of the table's material has an entry");
+            return Ok(table.clesto_value(idx));
+        };
+        let material: Material = placed.iter().map(|&(p, _)| p).collect();
+        let key = subs.get(material).and_then(|table| {
+            let layout = &table.layout;
+            let idx = layout.index_of_placement(self.turn, placed)?;
+            let pieces = layout.pieces().iter().enumerate().fold(0u8, |set, (i, p)| {
+                let on = placed.iter().find(|(q, _)| q == p).map(|&(_, sq)| bit(sq));
+                set | u8::from(on.is_some_and(|b| hungry & b != 0)) << i
+            });
+            Lookahead::key(material, idx, pieces)
+        });
+        if let Some(v) = key.and_then(|k| cache.get(k)) {
+            return Ok(v);
+        }
+        let mover_is_banned = self.turn == banned_side(material);
+        let mut moves: [(Move, MoveKind); 64] = [(
+            Move {
+                from: placed[0].1,
+                to: placed[0].1,
+            },
+            MoveKind::Quiet,
+        ); 64];
+        let mut count = 0;
+        reach.moves_of(placed, self.turn, |mv, kind| {
+            // A hungry animal may not enter the enemy den.
+            if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
+                moves[count] = (mv, kind);
+                count += 1;
+            }
+        });
+        let mut best: Option<ClestoValue> = None;
+        for &(mv, kind) in &moves[..count] {
+            let value = match play(reach, placed, self.turn, hungry, mv, kind) {
+                After::Over(result) => ClestoValue::Plain(result.of_final_move()),
+                After::Next(next) => next
+                    .value(reach, cache, subs)?
+                    .after_move(next.n == self.n, mover_is_banned),
+            };
+            best = Some(best.map_or(value, |b| b.max(value)));
+        }
+        let best = best.unwrap_or(ClestoValue::Plain(Value::Loss(0)));
+        if let Some(k) = key {
+            cache.put(k, best);
+        }
+        Ok(best)
+    }
+}
+
+/// Values of positions at non-canonical hungry sets, once found: the scan meets most of them
+/// again from other entries. A direct-mapped table of words, each holding a whole key and its
+/// value, so that threads share it without locks (a word is written whole, and a key has one
+/// value). Keys are whole, so a word is never mistaken for another key's.
+struct Lookahead {
+    words: Vec<AtomicU64>,
+    /// The words are 2^bits.
+    bits: u32,
+}
+
+impl Lookahead {
+    /// A table for the scan of `entries` entries: a word for every 8, between 2^10 and 2^20.
+    fn new(entries: usize) -> Lookahead {
+        let bits = (entries / 8).max(1).ilog2().clamp(10, 20);
+        Lookahead {
+            words: (0..1usize << bits).map(|_| AtomicU64::new(0)).collect(),
+            bits,
+        }
+    }
+
+    /// The key of the position of entry `idx` of `material`'s table with the hungry set
+    /// `pieces` (a bit per piece in table order, which the mirror image keeps): 48 bits, never
+    /// 0. `None` when it does not fit.
+    fn key(material: Material, idx: usize, pieces: u8) -> Option<u64> {
+        let sets = u64::from(material.set(Color::Red)) << 8 | u64::from(material.set(Color::Blue));
+        (idx < 1 << 28 && pieces < 1 << 4)
+            .then(|| sets << 32 | (idx as u64) << 4 | u64::from(pieces))
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.words[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize]
+    }
+
+    fn get(&self, key: u64) -> Option<ClestoValue> {
+        let word = self.slot(key).load(Ordering::Relaxed);
+        (word >> 16 == key).then(|| Lookahead::decode(word as u16))
+    }
+
+    fn put(&self, key: u64, value: ClestoValue) {
+        if let Some(code) = Lookahead::encode(value) {
+            self.slot(key)
+                .store(key << 16 | u64::from(code), Ordering::Relaxed);
+        }
+    }
+
+    /// A value in 16 bits: its kind in the top 3, a value code or exit distance below (`None`
+    /// past 13 bits).
+    fn encode(value: ClestoValue) -> Option<u16> {
+        let (kind, n) = match value {
+            ClestoValue::Plain(v) => (0, v.code()),
+            ClestoValue::BanWin { exit: Some(e) } => (1, e),
+            ClestoValue::BanWin { exit: None } => (2, 0),
+            ClestoValue::BanLoss { exit: Some(e) } => (3, e),
+            ClestoValue::BanLoss { exit: None } => (4, 0),
+        };
+        (n < 1 << 13).then_some(kind << 13 | n)
+    }
+
+    fn decode(code: u16) -> ClestoValue {
+        let n = code & ((1 << 13) - 1);
+        match code >> 13 {
+            0 => ClestoValue::Plain(Value::from_code(n).expect("an encoded value")),
+            1 => ClestoValue::BanWin { exit: Some(n) },
+            2 => ClestoValue::BanWin { exit: None },
+            3 => ClestoValue::BanLoss { exit: Some(n) },
+            _ => ClestoValue::BanLoss { exit: None },
+        }
+    }
+}
+
+/// Adds entry `i` to `calendar[d]`.
+fn due(calendar: &mut Vec<Vec<u32>>, d: u16, i: usize) {
+    let d = usize::from(d);
+    if calendar.len() <= d {
+        calendar.resize_with(d + 1, Vec::new);
+    }
+    calendar[d].push(i as u32);
+}
+
+/// Plain values (RULES.md 6, values 1; section 3), as value codes: [`OPEN`] for a plain draw
+/// (or an unused entry). An entry's value is set when it is put on the calendar, each entry
+/// once: a win is first found at its shortest distance (the levels come in order), a loss when
+/// its last quiet move is known to lose.
+fn solve_plain(frame: &Frame, scan: &mut Scan) -> Vec<u16> {
+    let n = frame.layout.len();
+    let mut value = vec![OPEN; n];
+    // wins[d], losses[d]: entries whose value is a win or loss in d, their predecessors still
+    // to be told.
+    let mut wins: Vec<Vec<u32>> = Vec::new();
+    let mut losses: Vec<Vec<u32>> = Vec::new();
+    for (i, &flags) in scan.flags.iter().enumerate() {
+        if flags & USED == 0 {
+            continue;
+        }
+        let v = if flags & LEAVES != 0 {
+            Value::from_code(scan.best[i]).unwrap_or(Value::Loss(0))
+        } else if flags & DEN != 0 {
+            Value::Win(1)
+        } else if scan.moves[i] == 0 {
+            Value::Loss(0)
+        } else {
+            continue;
+        };
+        match v {
+            Value::Win(d) => due(&mut wins, d, i),
+            Value::Loss(d) => due(&mut losses, d, i),
+            Value::Draw => continue,
+        }
+        value[i] = v.code();
+    }
+    scan.best = Vec::new();
+    let (flags, moves) = (&scan.flags, &mut scan.moves);
+    let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+    let mut level: u16 = 0;
+    while usize::from(level) < wins.len().max(losses.len()) {
+        for win in [false, true] {
+            let calendar = if win { &mut wins } else { &mut losses };
+            let Some(list) = calendar.get_mut(usize::from(level)) else {
+                continue;
+            };
+            let list = std::mem::take(list);
+            for &i in &list {
+                let i = i as usize;
+                let k = frame.squares(i, &mut squares);
+                frame.for_each_predecessor(i, &squares[..k], |p| {
+                    if value[p] != OPEN || flags[p] & LEAVES != 0 {
+                        return;
+                    }
+                    if win {
+                        moves[p] -= 1;
+                        // Every quiet move loses; without a den entry this is a loss.
+                        if moves[p] == 0 && flags[p] & DEN == 0 {
+                            value[p] = Value::Loss(level + 1).code();
+                            due(&mut losses, level + 1, p);
+                        }
+                    } else {
+                        // A move into a loss in d is a win in d + 1.
+                        value[p] = Value::Win(level + 1).code();
+                        due(&mut wins, level + 1, p);
+                    }
+                });
             }
         }
         level += 1;
@@ -281,79 +943,71 @@ fn solve_plain(graph: &Graph, (pred_offsets, preds): &(Vec<u32>, Vec<u32>)) -> V
     value
 }
 
-/// The ban's resolution of the plain draws (RULES.md 6, values 3): B's exit distance where B
-/// wins, as a win of the mover when it is B and a loss when it is U; a draw elsewhere (the plain
-/// draws that U wins, and the plain values).
-fn solve_ban(
-    layout: &Layout,
-    graph: &Graph,
-    (pred_offsets, preds): &(Vec<u32>, Vec<u32>),
-    plain: &[Option<Value>],
-) -> Vec<Value> {
-    let n = graph.exits.len();
-    let banned = banned_side(layout.material());
-    let side_len = layout.side_len();
-    let b_moves = |i: usize| {
-        (if i < side_len {
-            Color::Red
-        } else {
-            Color::Blue
-        }) == banned
-    };
-    let preds_of = |i: usize| &preds[pred_offsets[i] as usize..pred_offsets[i + 1] as usize];
-    let draw = |i: usize| graph.used[i] && plain[i].is_none();
-    let mut exit: Vec<Option<u16>> = vec![None; n];
-    // For U to move: moves into plain draws not yet known to be B's.
-    let mut open: Vec<u32> = vec![0; n];
+/// The ban's resolution of the plain draws (RULES.md 6, values 3): per entry B's exit distance
+/// where B wins (0 elsewhere: the plain draws that U wins, and the plain values).
+fn solve_ban(frame: &Frame, scan: &Scan, plain: &[u16]) -> Vec<u16> {
+    let n = frame.layout.len();
+    let flags = &scan.flags;
+    let draw = |i: usize| flags[i] & USED != 0 && plain[i] == OPEN;
+    let b_moves = |i: usize| frame.turn(i) == frame.banned;
+    // For U to move: its quiet moves into plain draws not yet known to be B's.
+    let mut open = vec![0u8; n];
+    open.par_chunks_mut(SCAN_CHUNK)
+        .enumerate()
+        .for_each(|(c, open)| {
+            let start = c * SCAN_CHUNK;
+            frame
+                .layout
+                .for_each_used_entry_in(start..start + open.len(), |i, squares| {
+                    if draw(i) && !b_moves(i) && flags[i] & LEAVES == 0 {
+                        // U's moves into plain values of the material are B's plain wins (a
+                        // plain draw of U has no move into a position U wins).
+                        let mut count = 0;
+                        frame.for_each_successor(i, squares, |s| count += u8::from(draw(s)));
+                        open[i - start] = count;
+                    }
+                });
+        });
+    let mut exit = vec![0u16; n];
     let mut frontier: Vec<u32> = Vec::new();
     for i in (0..n).filter(|&i| draw(i)) {
-        let ex = graph.exits[i];
-        if b_moves(i) {
-            if ex.b_wins {
-                exit[i] = Some(1);
-                frontier.push(i as u32);
-            }
+        let reached = if b_moves(i) {
+            flags[i] & B_WINS != 0
         } else {
-            // U's moves into plain values of the material are B's plain wins (a plain draw of
-            // U has no move into a position U wins), so only its moves into draws are open.
-            open[i] = graph.succs(i).iter().filter(|&&s| draw(s as usize)).count() as u32;
-            if !ex.u_wins && open[i] == 0 {
-                exit[i] = Some(1);
-                frontier.push(i as u32);
-            }
+            flags[i] & U_WINS == 0 && open[i] == 0
+        };
+        if reached {
+            exit[i] = 1;
+            frontier.push(i as u32);
         }
     }
+    let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
     let mut distance = 1;
     while !frontier.is_empty() {
         let mut next = Vec::new();
         for &s in &frontier {
-            for &p in preds_of(s as usize) {
-                let p = p as usize;
-                if !draw(p) || exit[p].is_some() {
-                    continue;
+            let s = s as usize;
+            let k = frame.squares(s, &mut squares);
+            frame.for_each_predecessor(s, &squares[..k], |p| {
+                if !draw(p) || exit[p] != 0 || flags[p] & LEAVES != 0 {
+                    return;
                 }
                 if b_moves(p) {
-                    exit[p] = Some(distance + 1);
+                    exit[p] = distance + 1;
                     next.push(p as u32);
                 } else {
                     open[p] -= 1;
-                    if open[p] == 0 && !graph.exits[p].u_wins {
-                        exit[p] = Some(distance + 1);
+                    if open[p] == 0 && flags[p] & U_WINS == 0 {
+                        exit[p] = distance + 1;
                         next.push(p as u32);
                     }
                 }
-            }
+            });
         }
         frontier = next;
         distance += 1;
     }
-    (0..n)
-        .map(|i| match exit[i] {
-            Some(e) if b_moves(i) => ClestoValue::BanWin { exit: Some(e) }.ban_part(),
-            Some(e) => ClestoValue::BanLoss { exit: Some(e) }.ban_part(),
-            None => Value::Draw,
-        })
-        .collect()
+    exit
 }
 
 /// An entry of a Clesto table whose stored value is not what its moves give.
@@ -407,4 +1061,60 @@ pub fn verify(table: &Solved, tables: &SubTables, limit: usize) -> Result<Vec<Mi
         })
         .collect::<Result<_, GenError>>()?;
     Ok(found.into_iter().flatten().take(limit).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The moves back list exactly the moves forward, reversed, each as often: every entry
+    /// with the first piece on the central file, jumps across both rivers, the leopard's
+    /// sideways jump, swimmers.
+    #[test]
+    fn predecessors_are_the_successors_reversed() {
+        for name in ["LRvE", "TDvP", "PvLR", "DvLT", "LvL"] {
+            let material: Material = name.parse().unwrap();
+            let layout = Layout::new(RuleSet::Clesto, material);
+            let frame = Frame::new(&layout);
+            let (mut forward, mut back) = (Vec::new(), Vec::new());
+            layout.for_each_used_entry(|idx, squares| {
+                frame.for_each_successor(idx, squares, |s| forward.push((s, idx)));
+                frame.for_each_predecessor(idx, squares, |p| back.push((idx, p)));
+                let mut decoded = [Square::new(0, 0); Layout::MAX_PIECES];
+                let k = frame.squares(idx, &mut decoded);
+                assert_eq!(&decoded[..k], squares, "{name} {idx}");
+            });
+            forward.sort_unstable();
+            back.sort_unstable();
+            assert!(forward.len() > 5_000, "{name}: {}", forward.len());
+            assert!(forward == back, "{name}");
+        }
+    }
+
+    /// The values kept for non-canonical hungry sets come back as they went in.
+    #[test]
+    fn lookahead_words_round_trip() {
+        let cache = Lookahead::new(1 << 20);
+        let m: Material = "LRvE".parse().unwrap();
+        let values = [
+            ClestoValue::Plain(Value::Win(7)),
+            ClestoValue::Plain(Value::Loss(0)),
+            ClestoValue::Plain(Value::Draw),
+            ClestoValue::BanWin { exit: Some(3) },
+            ClestoValue::BanWin { exit: None },
+            ClestoValue::BanLoss { exit: Some(12) },
+            ClestoValue::BanLoss { exit: None },
+        ];
+        for (i, &v) in values.iter().enumerate() {
+            let key = Lookahead::key(m, 1000 + i, 0b101).unwrap();
+            assert_eq!(cache.get(key), None);
+            cache.put(key, v);
+            assert_eq!(cache.get(key), Some(v));
+        }
+        // A distance past 13 bits is not kept.
+        let key = Lookahead::key(m, 5, 1).unwrap();
+        cache.put(key, ClestoValue::Plain(Value::Win(5000)));
+        assert_eq!(cache.get(key), None);
+        assert_eq!(Lookahead::key(m, 1 << 28, 1), None);
+    }
 }

@@ -7,8 +7,9 @@
 //! a smaller, solved one) is folded into the entry's best exit value. [`Graph::solve`] then
 //! finds every value with its distance to mate, exactly: wins in `n` from a move into a loss in
 //! `n - 1` or an exit worth a win in `n`; losses once every move is known to lose, at the
-//! longest of their distances; the rest draws. It is the same pass as Clesto's plain values
-//! (`clesto.rs`), written once here over any game's graph.
+//! longest of their distances; the rest draws. It is the pass Clesto's plain values used while
+//! `clesto.rs` kept a move graph (it now finds predecessors by moving pieces back), written
+//! once here over any game's graph.
 //!
 //! Distances are in plies of the game: a move that ends the game is worth a win or loss in 1,
 //! a position without moves a loss in 0 (its scan has no exit and no successor).

@@ -61,10 +61,12 @@ pub fn closure(rules: RuleSet, targets: &[Material]) -> Vec<Vec<Material>> {
     group(all)
 }
 
-/// `tables` (canonical, without repeats) grouped by piece count, fewest first.
+/// The tables of `tables` under `rules` (either orientation where the colour flip is a
+/// symmetry, else as given: [`Material::table_of`]), without repeats, grouped by piece count,
+/// fewest first.
 #[must_use]
-pub fn by_piece_count(tables: &[Material]) -> Vec<Vec<Material>> {
-    group(tables.iter().map(|m| m.canonical()).collect())
+pub fn by_piece_count(rules: RuleSet, tables: &[Material]) -> Vec<Vec<Material>> {
+    group(tables.iter().map(|m| m.table_of(rules)).collect())
 }
 
 fn group(all: BTreeSet<Material>) -> Vec<Vec<Material>> {
@@ -99,5 +101,21 @@ mod tests {
         let flip = successors(RuleSet::Flip4x4, m);
         assert!(!flip.iter().any(|s| s.total() == 1));
         assert_eq!(closure(RuleSet::Mistboard, &[m]).len(), 2);
+    }
+
+    #[test]
+    fn the_targets_of_a_task_keep_their_orientation_where_the_flip_is_no_symmetry() {
+        let m: Material = "PDvLR".parse().unwrap();
+        let named = |rules| -> Vec<String> {
+            let mut names: Vec<String> = by_piece_count(rules, &[m, m.flipped()])
+                .concat()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(named(RuleSet::Mistboard), ["LRvPD"]);
+        assert_eq!(named(RuleSet::Clesto), ["LRvPD", "PDvLR"]);
     }
 }

@@ -417,7 +417,7 @@ fn plan_work(
     let rules = opts.rules;
     let groups = if opts.only_targets {
         require_needed(&opts.out, rules, &opts.targets)?;
-        plan::by_piece_count(&opts.targets)
+        plan::by_piece_count(rules, &opts.targets)
     } else {
         plan::closure(rules, &opts.targets)
     };

@@ -424,18 +424,9 @@ fn summarize_clesto(solved: &Solved) -> (Summary, Vec<u16>) {
     let side_len = layout.side_len();
     let mut tally = Tally::default();
     let mut wdl = vec![UNUSED; layout.len()];
-    for (idx, code) in wdl.iter_mut().enumerate() {
-        let Some(squares) = layout.entry(idx).map(|e| e.squares) else {
-            continue;
-        };
-        if solved.codes.get(idx) == UNUSED {
-            continue;
-        }
-        let weight = if layout.on_mirror_axis(&squares) {
-            1
-        } else {
-            2
-        };
+    layout.for_each_used_entry(|idx, squares| {
+        let code = &mut wdl[idx];
+        let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
         let side = usize::from(idx >= side_len);
         let value = solved.clesto_value(idx);
         *code = match value.wdl() {
@@ -463,7 +454,7 @@ fn summarize_clesto(solved: &Solved) -> (Summary, Vec<u16>) {
             ClestoValue::BanLoss { .. } => ban.losses += weight,
             ClestoValue::Plain(_) => {}
         }
-    }
+    });
     (tally.into_summary(layout), wdl)
 }
 

@@ -64,6 +64,16 @@ impl ClestoValue {
         }
     }
 
+    /// The banned side's exit distance where the ban decides and it has one (a win of B, a
+    /// loss of U); `None` for plain values and where B cannot get out.
+    #[must_use]
+    pub const fn exit(self) -> Option<u16> {
+        match self {
+            ClestoValue::BanWin { exit } | ClestoValue::BanLoss { exit } => exit,
+            ClestoValue::Plain(_) => None,
+        }
+    }
+
     /// `win`, `loss`, `ban-win` or `ban-loss`.
     #[must_use]
     pub const fn category(self) -> &'static str {

@@ -56,7 +56,9 @@ pub enum ProbeError {
     },
     /// The table of this material is not in the directory.
     MissingTable {
-        /// The material, canonical orientation.
+        /// The rule set whose table it is.
+        rules: RuleSet,
+        /// The material, in the orientation that names its table.
         material: Material,
         /// Where its file was looked for.
         path: PathBuf,
@@ -100,13 +102,18 @@ impl fmt::Display for ProbeError {
                 f,
                 "{pieces} pieces: more than the tables cover (at most {max} here)"
             ),
-            ProbeError::MissingTable { material, path } => {
-                write!(
-                    f,
-                    "missing table {material} (looked for {})",
-                    path.display()
-                )
-            }
+            // The one wording of a missing table (`jtb probe` and `jtb serve` alike): which
+            // table, which file is not there, and the command that makes it.
+            ProbeError::MissingTable {
+                rules,
+                material,
+                path,
+            } => write!(
+                f,
+                "missing table {material}: {} is not there (make it with `jtb gen --rules \
+                 {rules} --material {material}`)",
+                path.display()
+            ),
             ProbeError::Table(e) => e.fmt(f),
             ProbeError::Inconsistent {
                 position,
@@ -388,6 +395,7 @@ impl Tablebase {
             });
         }
         Err(ProbeError::MissingTable {
+            rules: self.rules,
             material,
             path: self.path_of(material, Kind::Dtm),
         })
@@ -411,6 +419,7 @@ impl Tablebase {
             .with_entry(stored, kind, idx, read)
             .map_err(|miss| match miss {
                 Miss::Missing(path) => ProbeError::MissingTable {
+                    rules: self.rules,
                     material: stored.material(),
                     path,
                 },

@@ -9,6 +9,10 @@
 //!   distance histograms, in the orientation asked;
 //! - `GET /api/v1/{rules}/materials` and `GET /api/v1`: what tables there are, and the boards.
 //!
+//! Clesto's answers (RULES.md 6) have no draws and no clock: win or loss by DTM or by the
+//! repetition ban, with the banned side, its exit distance, the hungry set and each move's
+//! starvations; its line stops where only the ban decides.
+//!
 //! Errors are `{"error": "...", "code": "..."}` with 400 (bad input), 404 (no such rule set,
 //! route or table), 405 or 500 (a damaged table, never user input). Tables generated while the
 //! server runs are found on the first request that misses them. The page is at `/`.

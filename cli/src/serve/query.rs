@@ -148,6 +148,12 @@ pub fn position(rules: RuleSet, params: &PositionParams) -> Result<Position, Api
 /// position).
 fn parse_clock(text: &str, rules: RuleSet) -> Result<u32, ApiError> {
     let shown: String = text.chars().take(20).collect();
+    if !rules.has_clock() {
+        return Err(ApiError::new(
+            Problem::BadClock,
+            format!("rule set {rules} has no clock rule: no `clock` parameter"),
+        ));
+    }
     let limit = rules.clock_limit();
     let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<u32>() {

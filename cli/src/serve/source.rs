@@ -160,19 +160,16 @@ impl Library {
             .to_string()
     }
 
-    /// The one wording of a missing table: which table, which file is not there, and the
-    /// command that makes it.
+    /// A missing table in the library's one wording ([`ProbeError::MissingTable`], as `jtb
+    /// probe` says it), its file named relative to the root.
     #[must_use]
     pub fn missing(&self, rules: RuleSet, material: Material, path: &Path) -> ApiError {
-        let material = material.table_of(rules);
-        ApiError::new(
-            Problem::MissingTable,
-            format!(
-                "missing table {material}: {} is not there (make it with `jtb gen --rules {rules} \
-                 --material {material}`)",
-                self.show(path)
-            ),
-        )
+        let missing = ProbeError::MissingTable {
+            rules,
+            material: material.table_of(rules),
+            path: PathBuf::from(self.show(path)),
+        };
+        ApiError::new(Problem::MissingTable, missing.to_string())
     }
 
     /// A rule set without a table directory, worded as [`Library::missing`].
@@ -203,14 +200,14 @@ impl Library {
             ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
             ProbeError::HiddenTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
             ProbeError::WrongRules { .. } => ApiError::internal(e.to_string()),
-            // Clesto's tables hold win or loss by DTM or by the repetition ban, not the values
-            // these endpoints describe.
+            // A value Clesto's tables do not hold (DTC, a draw): the Clesto endpoints ask for
+            // Clesto values, so only a bug gets here, and it is still no 500.
             ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
             ProbeError::NoDirectory(..) => {
                 ApiError::new(Problem::MissingTable, self.no_tables(rules))
             }
             ProbeError::TooManyPieces { .. } => ApiError::new(Problem::MissingTable, e.to_string()),
-            ProbeError::MissingTable { material, path } => self.missing(rules, material, &path),
+            ProbeError::MissingTable { material, path, .. } => self.missing(rules, material, &path),
             ProbeError::Table(t) => {
                 let material = t.path.file_stem().and_then(|s| s.to_str()?.parse().ok());
                 match material {
@@ -287,6 +284,25 @@ impl Source<'_> {
                 .probe_dtm(pos)
                 .map_err(|e| self.lib.error(e, pos.rules())),
             Kind::OneEach => one_each_value(pos),
+        }
+    }
+
+    /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
+    /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
+    ///
+    /// # Errors
+    /// `probe`'s error; 500 for a position the flip game's built-in check answers (it has no
+    /// Clesto values, and no Clesto position reaches it).
+    pub fn clesto<T>(
+        &self,
+        pos: &Position,
+        probe: impl FnOnce(&Tablebase) -> Result<T, ProbeError>,
+    ) -> Result<T, ApiError> {
+        match &self.kind {
+            Kind::Tables(tb) => probe(tb).map_err(|e| self.lib.error(e, pos.rules())),
+            Kind::OneEach => Err(ApiError::internal(format!(
+                "{pos}: the one-animal-each check has no Clesto values"
+            ))),
         }
     }
 

@@ -21,8 +21,9 @@ use crate::stats::{self, Histograms, MaterialStats};
 /// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
 const MAX_MATERIAL_BYTES: usize = 24;
 
-/// The board of a rule set as data: its size, water, traps and dens, and its clock limit, so
-/// that the page draws any board from the server's description.
+/// The board of a rule set as data: its size, water, traps and dens, its clock limit, and
+/// whether its animals get hungry, so that the page draws any board from the server's
+/// description.
 fn board_json(rules: RuleSet) -> serde_json::Value {
     let board = rules.board();
     let names = |set: jtb_probe::SquareSet| -> Vec<String> {
@@ -37,6 +38,8 @@ fn board_json(rules: RuleSet) -> serde_json::Value {
         "width": board.width, "height": board.height, "water": names(board.water()),
         "red": side(Color::Red), "blue": side(Color::Blue),
         "clock_limit": rules.clock_limit(),
+        // Clesto: hungry animals, no draws and no clock (its clock limit is 0).
+        "hunger": rules.has_hunger(),
     })
 }
 
@@ -102,7 +105,8 @@ fn memo<T>(
 }
 
 /// `GET /api/v1/{rules}/materials`: the materials present, fewest pieces first, and for the
-/// material index each one's counts and longest wins (Red to move, then Blue).
+/// material index each one's counts and longest wins (Red to move, then Blue); in Clesto the
+/// wins and losses by the ban (`ban_wins`, `ban_losses`) instead of draws.
 ///
 /// # Errors
 /// 404 for an unknown rule set or one without tables; 500 for a damaged header.
@@ -125,13 +129,23 @@ pub async fn materials(
             let position = |s: &jtb_probe::SideStats| {
                 json!((!s.longest_win_position.is_empty()).then(|| s.longest_win_position.clone()))
             };
-            tables.push(json!({
+            let mut table = json!({
                 "material": m.to_string(), "pieces": m.total(),
                 "wins": pair(&|s| json!(s.wins)), "draws": pair(&|s| json!(s.draws)),
                 "losses": pair(&|s| json!(s.losses)),
                 "longest_win": pair(&|s| json!(s.longest_win)),
                 "longest_win_position": pair(&position),
-            }));
+            });
+            if rules.has_hunger() {
+                // Clesto has no draws: the DTM file's draws are the positions the ban decides,
+                // counted by the ban file as the mover's wins and losses.
+                let ban = |i: usize| &found.sides[i].1;
+                let obj = table.as_object_mut().expect("an object");
+                obj.remove("draws");
+                obj.insert("ban_wins".into(), json!([ban(0).wins, ban(1).wins]));
+                obj.insert("ban_losses".into(), json!([ban(0).losses, ban(1).losses]));
+            }
+            tables.push(table);
         }
         Ok(json!({"rules": rules.name(), "materials": names, "tables": tables}))
     })

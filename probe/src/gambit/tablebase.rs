@@ -63,13 +63,14 @@ impl fmt::Display for ProbeError {
                 f,
                 "{pieces} pieces: more than the Animal Gambit tables cover (at most {max} here)"
             ),
-            ProbeError::MissingTable { material, path } => {
-                write!(
-                    f,
-                    "missing table {material} (looked for {})",
-                    path.display()
-                )
-            }
+            // The wording of a missing Jungle table, for this game's command.
+            ProbeError::MissingTable { material, path } => write!(
+                f,
+                "missing table {material}: {} is not there (make it with `jtb gen --rules \
+                 {} --material {material}`)",
+                path.display(),
+                Rules::NAME
+            ),
             ProbeError::Table(e) => e.fmt(f),
             ProbeError::Inconsistent {
                 position,
