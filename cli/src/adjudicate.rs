@@ -58,9 +58,13 @@ fn judge(
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let rules = args.input.jungle_rules()?;
+    let rules = args.input.jungle();
     let mut tbs = Tablebases::new(args.tables.dir.clone());
+    let mut gambit_tbs = crate::gambit::GambitTables::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
+        if args.input.is_gambit(text) {
+            return crate::gambit::adjudicate(&mut gambit_tbs, text, args.input.json);
+        }
         judge(&mut tbs, text, rules, args)
     })?;
     Ok(all_good)

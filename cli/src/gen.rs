@@ -107,13 +107,16 @@ pub fn peak_memory() -> Option<u64> {
 
 pub fn run(args: &Args) -> CliResult {
     args.threads.apply()?;
-    let targets = args.choice.targets();
+    let (rules, targets) = match args.choice.targets()? {
+        input::Targets::Jungle(rules, targets) => (rules, targets),
+        input::Targets::Gambit(targets) => return gambit(args, &targets),
+    };
     // The parser bounds the limit, so that it fits in bytes.
     let memory_limit = args
         .memory_limit
         .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
     let opts = GenOptions {
-        rules: args.choice.rules,
+        rules,
         targets,
         out: args.out.clone(),
         memory_limit,
@@ -154,6 +157,48 @@ pub fn run(args: &Args) -> CliResult {
             summary.generated.len(),
             summary.entries,
             summary.kept.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(true)
+}
+
+/// `jtb gen --rules animal-gambit`: the tables and every one they need, in increasing piece
+/// count, each read back when present and intact (with `--no-deps` the smaller ones must be).
+fn gambit(args: &Args, targets: &[jtb_probe::gambit::Material]) -> CliResult {
+    use jtb_gen::gambit::{generate, Done};
+    let start = Instant::now();
+    let quiet = args.quiet;
+    let report = |d: &Done| {
+        if let (false, Done::Generated(m, entries, took)) = (quiet, d) {
+            eprintln!(
+                "[{:>8.1}s] solved {m}: {entries} entries in {:.2}s",
+                start.elapsed().as_secs_f64(),
+                took.as_secs_f64()
+            );
+        }
+    };
+    let memory_limit = args
+        .memory_limit
+        .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
+    let done = generate(&args.out, targets, memory_limit, args.no_deps, &report)?;
+    if !quiet {
+        let generated = done
+            .iter()
+            .filter(|d| matches!(d, Done::Generated(..)))
+            .count();
+        let entries: usize = done
+            .iter()
+            .map(|d| match d {
+                Done::Generated(_, n, _) => *n,
+                Done::Kept(_) => 0,
+            })
+            .sum();
+        let peak =
+            peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
+        eprintln!(
+            "generated {generated} tables ({entries} entries), kept {}, in {:.1}s{peak}",
+            done.len() - generated,
             start.elapsed().as_secs_f64()
         );
     }

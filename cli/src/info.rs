@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use jtb_probe::{Header, Kind, TableFile};
+use jtb_probe::{gambit, Family, Header, Kind, TableErrorKind, TableFile};
 use serde_json::json;
 
 use crate::CliResult;
@@ -40,8 +40,8 @@ pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-pub fn header_json(path: &Path, h: &Header, bytes: u64) -> serde_json::Value {
-    let sides: Vec<serde_json::Value> = ["red", "blue"]
+pub fn header_json<R: Family>(path: &Path, h: &Header<R>, bytes: u64) -> serde_json::Value {
+    let sides: Vec<serde_json::Value> = R::SIDES
         .iter()
         .zip(&h.stats)
         .map(|(side, s)| {
@@ -63,7 +63,7 @@ pub fn header_json(path: &Path, h: &Header, bytes: u64) -> serde_json::Value {
     json!({
         "file": path.display().to_string(),
         "kind": h.kind.to_string(),
-        "rules": h.rules.name(),
+        "rules": h.rules.id(),
         "material": h.material.to_string(),
         "format_version": jtb_probe::format::FORMAT_VERSION,
         "index_scheme": h.index_scheme,
@@ -112,40 +112,17 @@ pub fn run(args: &Args) -> CliResult {
     }
     let mut ok = true;
     for path in files {
-        match TableFile::open(&path) {
-            Ok(t) => {
-                let h = t.header();
-                if args.json {
-                    writeln!(out, "{}", header_json(&path, h, t.len()))?;
-                } else {
-                    writeln!(out, "{}", path.display())?;
-                    writeln!(out, "  {} table of {} under {}, {} entries in {} blocks of {}, {} bytes ({:.3} bits/entry)",
-                        h.kind, h.material, h.rules, h.entries, h.blocks, h.block_entries, t.len(),
-                        t.len() as f64 * 8.0 / h.entries.max(1) as f64)?;
-                    writeln!(
-                        out,
-                        "  format {} / index scheme {} / {:?}, written by {}",
-                        jtb_probe::format::FORMAT_VERSION,
-                        h.index_scheme,
-                        h.encoding,
-                        h.generator
-                    )?;
-                    for (side, s) in ["red", "blue"].iter().zip(&h.stats) {
-                        let at = if s.longest_win_position.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", s.longest_win_position)
-                        };
-                        if h.kind == Kind::Dtc {
-                            writeln!(out, "  {side} to move, clock rule at clock 0: {} wins, {} draws ({} cursed wins, {} blessed losses), {} losses; longest DTC win {} plies{at}",
-                                s.wins, s.draws, s.cursed_wins, s.blessed_losses, s.losses, s.longest_win)?;
-                        } else {
-                            writeln!(out, "  {side} to move: {} wins, {} draws, {} losses; longest win {} plies{at}",
-                                s.wins, s.draws, s.losses, s.longest_win)?;
-                        }
-                    }
-                }
+        // A file names its game in its header: Jungle's reader first, then Animal Gambit's
+        // for a file of its rule set.
+        let shown = match TableFile::<jtb_probe::RuleSet>::open(&path) {
+            Err(e) if matches!(&e.kind, TableErrorKind::UnknownRuleSet(id) if id == gambit::Rules::NAME) => {
+                TableFile::<gambit::Rules>::open(&path)
+                    .map(|t| show(&mut out, &path, &t, args.json))
             }
+            opened => opened.map(|t| show(&mut out, &path, &t, args.json)),
+        };
+        match shown {
+            Ok(written) => written?,
             Err(e) => {
                 ok = false;
                 if args.json {
@@ -161,4 +138,57 @@ pub fn run(args: &Args) -> CliResult {
         }
     }
     Ok(ok)
+}
+
+/// Prints what one table file holds.
+fn show<R: Family>(
+    out: &mut impl Write,
+    path: &Path,
+    t: &TableFile<R>,
+    json: bool,
+) -> std::io::Result<()> {
+    let h = t.header();
+    if json {
+        return writeln!(out, "{}", header_json(path, h, t.len()));
+    }
+    let unit = R::DISTANCE_UNIT;
+    writeln!(out, "{}", path.display())?;
+    writeln!(
+        out,
+        "  {} table of {} under {}, {} entries in {} blocks of {}, {} bytes ({:.3} bits/entry)",
+        h.kind,
+        h.material,
+        h.rules,
+        h.entries,
+        h.blocks,
+        h.block_entries,
+        t.len(),
+        t.len() as f64 * 8.0 / h.entries.max(1) as f64
+    )?;
+    writeln!(
+        out,
+        "  format {} / index scheme {} / {:?}, written by {}",
+        jtb_probe::format::FORMAT_VERSION,
+        h.index_scheme,
+        h.encoding,
+        h.generator
+    )?;
+    for (side, s) in R::SIDES.iter().zip(&h.stats) {
+        let at = if s.longest_win_position.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", s.longest_win_position)
+        };
+        if h.kind == Kind::Dtc {
+            writeln!(out, "  {side} to move, clock rule at clock 0: {} wins, {} draws ({} cursed wins, {} blessed losses), {} losses; longest DTC win {} plies{at}",
+                s.wins, s.draws, s.cursed_wins, s.blessed_losses, s.losses, s.longest_win)?;
+        } else {
+            writeln!(
+                out,
+                "  {side} to move: {} wins, {} draws, {} losses; longest win {} {unit}{at}",
+                s.wins, s.draws, s.losses, s.longest_win
+            )?;
+        }
+    }
+    Ok(())
 }

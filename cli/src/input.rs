@@ -16,8 +16,7 @@ use serde_json::json;
 /// The id of the Animal Gambit rule set.
 pub const ANIMAL_GAMBIT: &str = "animal-gambit";
 
-/// A rule set as `--rules` names it: one of the Jungle family's, on which every command works,
-/// or Animal Gambit, whose game model (`jtb moves`) is there but whose tables are not yet.
+/// A rule set as `--rules` names it: one of the Jungle family's, or Animal Gambit's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rules {
     /// A rule set of the Jungle family (Jungle, the flip game and Clesto).
@@ -38,47 +37,20 @@ impl std::str::FromStr for Rules {
     }
 }
 
-/// A command that needs tables was asked for Animal Gambit.
+/// A command without an Animal Gambit side was asked for Animal Gambit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NoGambitTables;
 
 impl fmt::Display for NoGambitTables {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
-            "Animal Gambit tables are not available yet (`jtb moves --rules animal-gambit` lists the turns of a position)",
+            "this command has no Animal Gambit side yet (gen, probe, adjudicate, stats, info \
+             and verify take --rules animal-gambit; `jtb moves` lists a position's turns)",
         )
     }
 }
 
 impl Error for NoGambitTables {}
-
-/// Why a `--rules` of a command that works on tables is refused.
-#[derive(Debug)]
-pub enum TableRulesError {
-    /// Not a rule set.
-    Unknown(UnknownRuleSet),
-    /// Animal Gambit, which has no tables yet.
-    AnimalGambit(NoGambitTables),
-}
-
-impl fmt::Display for TableRulesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableRulesError::Unknown(e) => e.fmt(f),
-            TableRulesError::AnimalGambit(e) => e.fmt(f),
-        }
-    }
-}
-
-impl Error for TableRulesError {}
-
-/// A rule set that has tables (clap's parser of the table commands' `--rules`).
-pub fn table_rules(text: &str) -> Result<RuleSet, TableRulesError> {
-    match text.parse().map_err(TableRulesError::Unknown)? {
-        Rules::Jungle(r) => Ok(r),
-        Rules::AnimalGambit => Err(TableRulesError::AnimalGambit(NoGambitTables)),
-    }
-}
 
 /// Options of the commands that answer positions one per line.
 #[derive(clap::Args)]
@@ -109,8 +81,8 @@ pub struct TableSetArgs {
     #[command(flatten)]
     pub tables: TablesArg,
     /// Rule set.
-    #[arg(long, default_value = "mistboard", value_parser = table_rules)]
-    pub rules: RuleSet,
+    #[arg(long, default_value = "mistboard")]
+    pub rules: Rules,
 }
 
 /// Which tables a generation or a plan covers: every material up to a piece count, or the
@@ -118,25 +90,54 @@ pub struct TableSetArgs {
 #[derive(clap::Args)]
 pub struct TableChoice {
     /// Rule set.
-    #[arg(long, default_value = "mistboard", value_parser = table_rules)]
-    pub rules: RuleSet,
+    #[arg(long, default_value = "mistboard")]
+    pub rules: Rules,
     /// Every material of 2 up to this many pieces (ignored with --material).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
     pub max_pieces: u8,
-    /// A material, e.g. `LRvE` (Red's animals, `v`, Blue's; either orientation); repeatable.
-    /// The tables it needs come first.
-    #[arg(long = "material", value_name = "M", value_parser = table_material)]
-    pub materials: Vec<Material>,
+    /// A material, e.g. `LRvE` (Red's animals, `v`, Blue's; either orientation), or under
+    /// animal-gambit `ERvRR` (Gold's pieces, `v`, Silver's, upper case); repeatable. The
+    /// tables it needs come first.
+    #[arg(long = "material", value_name = "M")]
+    pub materials: Vec<String>,
+}
+
+/// The tables asked for, in their game's materials.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Targets {
+    /// Tables of a Jungle-family rule set.
+    Jungle(RuleSet, Vec<Material>),
+    /// Animal Gambit tables.
+    Gambit(Vec<gambit::Material>),
 }
 
 impl TableChoice {
     /// The tables asked for: the materials named, else every material of 2 up to
     /// `--max-pieces`.
-    pub fn targets(&self) -> Vec<Material> {
-        if self.materials.is_empty() {
-            Material::all_tables(self.rules, 2, self.max_pieces.into())
-        } else {
-            self.materials.clone()
+    ///
+    /// # Errors
+    /// A `--material` that is not a material of the rule set's game.
+    pub fn targets(&self) -> Result<Targets, MaterialArgError> {
+        match self.rules {
+            Rules::Jungle(rules) => Ok(Targets::Jungle(
+                rules,
+                if self.materials.is_empty() {
+                    Material::all_tables(rules, 2, self.max_pieces.into())
+                } else {
+                    self.materials
+                        .iter()
+                        .map(|m| table_material(m))
+                        .collect::<Result<_, _>>()?
+                },
+            )),
+            Rules::AnimalGambit => Ok(Targets::Gambit(if self.materials.is_empty() {
+                gambit::Material::all(2, self.max_pieces.into())
+            } else {
+                self.materials
+                    .iter()
+                    .map(|m| m.parse().map_err(MaterialArgError::Gambit))
+                    .collect::<Result<_, _>>()?
+            })),
         }
     }
 }
@@ -193,6 +194,8 @@ pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()
 pub enum MaterialArgError {
     /// Not a material.
     Bad(jtb_probe::BadMaterial),
+    /// Not an Animal Gambit material.
+    Gambit(gambit::BadMaterial),
     /// More pieces than a table holds.
     TooManyPieces(Material),
 }
@@ -201,6 +204,7 @@ impl fmt::Display for MaterialArgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MaterialArgError::Bad(e) => e.fmt(f),
+            MaterialArgError::Gambit(e) => e.fmt(f),
             MaterialArgError::TooManyPieces(m) => write!(
                 f,
                 "{m} has {} pieces; tables hold at most {}",
@@ -215,6 +219,7 @@ impl Error for MaterialArgError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
             MaterialArgError::Bad(e) => Some(e),
+            MaterialArgError::Gambit(e) => Some(e),
             MaterialArgError::TooManyPieces(_) => None,
         }
     }
@@ -231,16 +236,22 @@ pub fn table_material(text: &str) -> Result<Material, MaterialArgError> {
 }
 
 impl PositionArgs {
-    /// The Jungle-family rule set asked for, if any: the commands that probe tables refuse
-    /// Animal Gambit until its tables exist.
-    ///
-    /// # Errors
-    /// `--rules animal-gambit`.
-    pub fn jungle_rules(&self) -> Result<Option<RuleSet>, NoGambitTables> {
+    /// Whether `text` is to be read as an Animal Gambit position: `--rules animal-gambit`, or
+    /// no `--rules` and an 8x8 board.
+    pub fn is_gambit(&self, text: &str) -> bool {
         match self.rules {
-            None => Ok(None),
-            Some(Rules::Jungle(r)) => Ok(Some(r)),
-            Some(Rules::AnimalGambit) => Err(NoGambitTables),
+            Some(Rules::AnimalGambit) => true,
+            Some(Rules::Jungle(_)) => false,
+            None => is_gambit_shape(text),
+        }
+    }
+
+    /// The Jungle-family rule set asked for, if any (`None` also under animal-gambit, whose
+    /// positions [`PositionArgs::is_gambit`] sends elsewhere).
+    pub fn jungle(&self) -> Option<RuleSet> {
+        match self.rules {
+            Some(Rules::Jungle(r)) => Some(r),
+            _ => None,
         }
     }
 }
@@ -269,8 +280,12 @@ pub enum AnswerError {
     HiddenTiles,
     /// The Animal Gambit position text is malformed.
     Gambit(gambit::ParseError),
-    /// An Animal Gambit position given to a command that needs tables.
+    /// An Animal Gambit position given to a command that has no Animal Gambit side yet.
     NoGambitTables,
+    /// The Animal Gambit table directory could not be opened.
+    GambitOpen(Arc<gambit::ProbeError>),
+    /// An Animal Gambit probe failed.
+    GambitProbe(gambit::ProbeError),
     /// The table directory could not be opened.
     Open(Arc<ProbeError>),
     /// A probe failed.
@@ -287,6 +302,8 @@ impl fmt::Display for AnswerError {
             }
             AnswerError::Gambit(e) => e.fmt(f),
             AnswerError::NoGambitTables => NoGambitTables.fmt(f),
+            AnswerError::GambitOpen(e) => e.fmt(f),
+            AnswerError::GambitProbe(e) => e.fmt(f),
             AnswerError::Open(e) => e.fmt(f),
             AnswerError::Probe(e) => e.fmt(f),
         }
@@ -300,6 +317,8 @@ impl Error for AnswerError {
             AnswerError::Clock(e) => Some(e),
             AnswerError::HiddenTiles | AnswerError::NoGambitTables => None,
             AnswerError::Gambit(e) => Some(e),
+            AnswerError::GambitOpen(e) => Some(e.as_ref()),
+            AnswerError::GambitProbe(e) => Some(e),
             AnswerError::Open(e) => Some(e.as_ref()),
             AnswerError::Probe(e) => Some(e),
         }
@@ -315,6 +334,12 @@ impl From<ParseError> for AnswerError {
 impl From<ProbeError> for AnswerError {
     fn from(e: ProbeError) -> AnswerError {
         AnswerError::Probe(e)
+    }
+}
+
+impl From<gambit::ProbeError> for AnswerError {
+    fn from(e: gambit::ProbeError) -> AnswerError {
+        AnswerError::GambitProbe(e)
     }
 }
 

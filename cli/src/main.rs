@@ -7,6 +7,7 @@
 
 mod adjudicate;
 mod board;
+mod gambit;
 mod gen;
 mod info;
 mod input;

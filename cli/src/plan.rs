@@ -1,7 +1,9 @@
 //! `jtb plan`: the generation of a table set as independent tasks, for GNU make or Slurm.
 //!
-//! Jungle has no promotion, so a capture always leaves fewer pieces: the tables of one piece
-//! count depend only on smaller ones, and each task is one `jtb gen --no-deps` of one table.
+//! Neither Jungle nor Animal Gambit has promotion, so a capture (a trap removal) always leaves
+//! fewer pieces: the tables of one piece count depend only on smaller ones, and each task is
+//! one `jtb gen --no-deps` of one table. The plan's text is written once over each game's
+//! tasks.
 
 use std::{
     fmt::{self, Write as _},
@@ -10,7 +12,7 @@ use std::{
 };
 
 use jtb_gen::plan;
-use jtb_probe::{format::table_path, Kind, Material, RuleSet};
+use jtb_probe::{format::table_path, gambit, Kind, Material, RuleSet};
 
 use crate::CliResult;
 
@@ -97,15 +99,19 @@ impl std::error::Error for PlanError {
 /// Slurm's default `MaxArraySize`: array indices run below it.
 const MAX_ARRAY_SIZE: usize = 1001;
 
-/// A planned table and the tables it needs.
+/// A planned table and the tables it needs, of any game: each by its material's name and the
+/// file whose presence marks it done (its WDL file, written last).
 struct Task {
-    material: Material,
-    needs: Vec<Material>,
+    material: String,
+    pieces: usize,
+    file: PathBuf,
+    needs: Vec<(String, PathBuf)>,
 }
 
 /// Everything a plan's text needs.
 struct Plan {
-    rules: RuleSet,
+    /// The rule-set id.
+    rules: &'static str,
     jtb: PathBuf,
     out: PathBuf,
     /// Tasks by piece count, fewest first.
@@ -113,21 +119,65 @@ struct Plan {
 }
 
 impl Plan {
+    /// The plan of a Jungle-family table set.
     fn new(rules: RuleSet, targets: &[Material], jtb: PathBuf, out: PathBuf) -> Plan {
+        let named = |m: Material| (m.to_string(), table_path(&out, rules, m, Kind::Wdl));
         let levels = plan::closure(rules, targets)
             .into_iter()
             .map(|group| {
                 group
                     .into_iter()
-                    .map(|material| Task {
-                        material,
-                        needs: plan::successors(rules, material),
+                    .map(|material| {
+                        let (name, file) = named(material);
+                        Task {
+                            material: name,
+                            pieces: material.total(),
+                            file,
+                            needs: plan::successors(rules, material)
+                                .into_iter()
+                                .map(named)
+                                .collect(),
+                        }
                     })
                     .collect()
             })
             .collect();
         Plan {
-            rules,
+            rules: rules.name(),
+            jtb,
+            out,
+            levels,
+        }
+    }
+
+    /// The plan of an Animal Gambit table set: a table needs the tables one trap removal
+    /// leads into.
+    fn gambit(targets: &[gambit::Material], jtb: PathBuf, out: PathBuf) -> Plan {
+        let named =
+            |m: gambit::Material| (m.to_string(), jtb_gen::gambit::path(&out, m, Kind::Wdl));
+        let mut levels: Vec<Vec<Task>> = Vec::new();
+        for m in jtb_gen::gambit::closure(targets) {
+            let mut needs: Vec<gambit::Material> = m
+                .smaller()
+                .into_iter()
+                .map(gambit::Material::canonical)
+                .collect();
+            needs.sort_by_key(ToString::to_string);
+            needs.dedup();
+            let (name, file) = named(m);
+            let task = Task {
+                material: name,
+                pieces: m.total(),
+                file,
+                needs: needs.into_iter().map(named).collect(),
+            };
+            match levels.last_mut() {
+                Some(level) if level[0].pieces == task.pieces => level.push(task),
+                _ => levels.push(vec![task]),
+            }
+        }
+        Plan {
+            rules: gambit::Rules::NAME,
             jtb,
             out,
             levels,
@@ -138,16 +188,11 @@ impl Plan {
         self.levels.iter().map(Vec::len).sum()
     }
 
-    /// The file whose presence marks a table done: the WDL file, written last.
-    fn done_file(&self, m: Material) -> PathBuf {
-        table_path(&self.out, self.rules, m, Kind::Wdl)
-    }
-
     fn list(&self) -> String {
         let mut s = String::new();
         for task in self.levels.iter().flatten() {
-            let _ = write!(s, "{} {}", task.material.total(), task.material);
-            for n in &task.needs {
+            let _ = write!(s, "{} {}", task.pieces, task.material);
+            for (n, _) in &task.needs {
                 let _ = write!(s, " {n}");
             }
             s.push('\n');
@@ -161,7 +206,7 @@ impl Plan {
                 return Err(PlanError::UnsafeForMake(p.clone()));
             }
         }
-        let rules = self.rules.name();
+        let rules = self.rules;
         let mut s = format!(
             "# The {rules} tables ({} in all), generated by `jtb plan`: make -j K -f THIS_FILE\n\
              # Each table's target is its .wdl file, written last; its prerequisites are the\n\
@@ -173,20 +218,20 @@ impl Plan {
             self.jtb.display(),
             self.out.display()
         );
-        let file = |m: Material| self.done_file(m).display().to_string();
+        let file = |p: &Path| p.display().to_string();
         let all: Vec<String> = self
             .levels
             .iter()
             .flatten()
-            .map(|t| file(t.material))
+            .map(|t| file(&t.file))
             .collect();
         let _ = writeln!(s, "all: \\\n  {}\n", all.join(" \\\n  "));
         for task in self.levels.iter().flatten() {
-            let needs: Vec<String> = task.needs.iter().map(|&n| file(n)).collect();
+            let needs: Vec<String> = task.needs.iter().map(|(_, p)| file(p)).collect();
             let _ = writeln!(
                 s,
                 "{}: {}\n\t$(GEN) {}\n",
-                file(task.material),
+                file(&task.file),
                 needs.join(" "),
                 task.material
             );
@@ -204,7 +249,7 @@ impl Plan {
     }
 
     fn slurm(&self, throttle: Option<u32>, sbatch_args: &[String], verify: Verify) -> String {
-        let rules = self.rules.name();
+        let rules = self.rules;
         let (jtb, out) = (quote(&self.jtb), quote(&self.out));
         let logs = quote(self.out.join("slurm-logs"));
         let throttle = throttle.map_or_else(String::new, |k| format!("%{k}"));
@@ -239,11 +284,11 @@ impl Plan {
         // Job arrays of `tasks`, split at Slurm's limit, each task running `command` on its
         // table after the jobs `after`; `kind` names them. Returns the jobs' shell variables.
         let mut arrays = |kind: &str, tasks: &[Task], after: &[String], command: &str| {
-            let pieces = tasks[0].material.total();
+            let pieces = tasks[0].pieces;
             let mut jobs = Vec::new();
             for (part, chunk) in tasks.chunks(MAX_ARRAY_SIZE).enumerate() {
                 let var = format!("{kind}{pieces}_{part}");
-                let names: Vec<String> = chunk.iter().map(|t| t.material.to_string()).collect();
+                let names: Vec<String> = chunk.iter().map(|t| t.material.clone()).collect();
                 let _ = write!(
                     s,
                     "\n{var}=$(submit --job-name=jtb-{rules}-{pieces}-{kind} --array=0-{}{throttle}{} <<'JOB'\n\
@@ -318,14 +363,16 @@ fn make_safe(p: &Path) -> bool {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let targets = args.choice.targets();
     let jtb = match &args.jtb {
         Some(p) => std::path::absolute(p),
         None => std::env::current_exe(),
     }
     .map_err(PlanError::Path)?;
     let out = std::path::absolute(&args.out).map_err(PlanError::Path)?;
-    let plan = Plan::new(args.choice.rules, &targets, jtb, out);
+    let plan = match args.choice.targets()? {
+        crate::input::Targets::Jungle(rules, targets) => Plan::new(rules, &targets, jtb, out),
+        crate::input::Targets::Gambit(targets) => Plan::gambit(&targets, jtb, out),
+    };
     let verify = if args.checksums_only {
         Verify::Checksums
     } else {

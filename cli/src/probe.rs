@@ -246,9 +246,13 @@ fn print_clesto(text: &str, a: &ClestoAnswer, json: bool) -> String {
 }
 
 pub fn run(args: &Args) -> CliResult {
-    let rules = args.input.jungle_rules()?;
+    let rules = args.input.jungle();
     let mut tbs = Tablebases::new(args.tables.dir.clone());
+    let mut gambit_tbs = crate::gambit::GambitTables::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
+        if args.input.is_gambit(text) {
+            return crate::gambit::probe(&mut gambit_tbs, text, args.line, args.input.json);
+        }
         let pos = input::parse_with_clock(text, rules, args.clock)?;
         if pos.rules().has_hunger() {
             let tb = tbs.get(pos.rules())?;

@@ -133,8 +133,17 @@ impl MaterialStats {
 
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
-    let tb = Tablebase::open(&args.set.tables.dir, args.set.rules)?;
-    let clesto = args.set.rules.has_hunger();
+    let rules = match args.set.rules {
+        input::Rules::Jungle(r) => r,
+        input::Rules::AnimalGambit if args.histogram => {
+            return Err("--histogram is not available for animal-gambit yet".into())
+        }
+        input::Rules::AnimalGambit => {
+            return crate::gambit::stats(&mut out, &args.set.tables.dir, args.json)
+        }
+    };
+    let tb = Tablebase::open(&args.set.tables.dir, rules)?;
+    let clesto = rules.has_hunger();
     if !args.json && clesto {
         writeln!(
             out,
@@ -158,7 +167,7 @@ pub fn run(args: &Args) -> CliResult {
     }
     let mut ok = true;
     for m in tb.materials() {
-        let stats = match MaterialStats::read(&args.set.tables.dir, args.set.rules, m) {
+        let stats = match MaterialStats::read(&args.set.tables.dir, rules, m) {
             Ok(stats) => stats,
             Err(e) => {
                 ok = false;
@@ -167,7 +176,7 @@ pub fn run(args: &Args) -> CliResult {
             }
         };
         let counted = if args.histogram {
-            match histograms(&args.set.tables.dir, args.set.rules, m) {
+            match histograms(&args.set.tables.dir, rules, m) {
                 Ok(h) => Some(h),
                 Err(e) => {
                     ok = false;
@@ -182,7 +191,7 @@ pub fn run(args: &Args) -> CliResult {
             for (side, mut obj) in stats.json().into_iter().enumerate() {
                 if let Some([dtm, dtc]) = &counted {
                     // The second file is DTC, or Clesto's ban file: named by its extension.
-                    let second = Kind::second(args.set.rules).extension();
+                    let second = Kind::second(rules).extension();
                     obj["histogram"] = json!({"dtm": histogram_json(&dtm[side]),
                                               second: histogram_json(&dtc[side])});
                 }
@@ -223,7 +232,7 @@ pub fn run(args: &Args) -> CliResult {
             )?;
         }
         if let Some(counted) = &counted {
-            let second = Kind::second(args.set.rules).extension().to_uppercase();
+            let second = Kind::second(rules).extension().to_uppercase();
             for (metric, h) in ["DTM", second.as_str()].iter().zip(counted) {
                 for (side, h) in ["red", "blue"].iter().zip(h) {
                     let m = m.to_string();

@@ -21,8 +21,8 @@ pub struct Args {
     #[command(flatten)]
     set: input::TableSetArgs,
     /// Materials to verify (default: every table present); repeatable.
-    #[arg(long = "material", value_name = "M", value_parser = input::table_material)]
-    materials: Vec<Material>,
+    #[arg(long = "material", value_name = "M")]
+    materials: Vec<String>,
     /// Only check checksums, not values.
     #[arg(long)]
     checksums_only: bool,
@@ -81,22 +81,36 @@ impl std::error::Error for VerifyError {
 pub fn run(args: &Args) -> CliResult {
     args.threads.apply()?;
     let mut out = std::io::stdout().lock();
-    let rules = args.set.rules;
+    let rules = match args.set.rules {
+        input::Rules::Jungle(r) => r,
+        input::Rules::AnimalGambit => {
+            let materials = args
+                .materials
+                .iter()
+                .map(|m| m.parse().map_err(input::MaterialArgError::Gambit))
+                .collect::<Result<Vec<_>, _>>()?;
+            let dir = &args.set.tables.dir;
+            return crate::gambit::verify(&mut out, dir, &materials, args.checksums_only);
+        }
+    };
     let materials: Vec<Material> = if args.materials.is_empty() {
         Tablebase::open(&args.set.tables.dir, rules)?.materials()
     } else {
-        args.materials.iter().map(|m| m.table_of(rules)).collect()
+        args.materials
+            .iter()
+            .map(|m| input::table_material(m).map(|m| m.table_of(rules)))
+            .collect::<Result<_, _>>()?
     };
     if materials.is_empty() {
         return Err(VerifyError::NoTables(rules, args.set.tables.dir.clone()).into());
     }
-    let intact = check_checksums(&mut out, args, &materials)?;
+    let intact = check_checksums(&mut out, args, rules, &materials)?;
     let mut ok = intact.len() == materials.len();
     if args.checksums_only {
         return Ok(ok);
     }
     for &m in materials.iter().filter(|m| intact.contains(m)) {
-        ok &= verify_values(&mut out, args, m)?;
+        ok &= verify_values(&mut out, args, rules, m)?;
     }
     Ok(ok)
 }
@@ -105,9 +119,9 @@ pub fn run(args: &Args) -> CliResult {
 fn check_checksums(
     out: &mut impl Write,
     args: &Args,
+    rules: RuleSet,
     materials: &[Material],
 ) -> std::io::Result<BTreeSet<Material>> {
-    let rules = args.set.rules;
     let mut intact = BTreeSet::new();
     for &m in materials {
         let mut good = true;
@@ -134,8 +148,8 @@ fn check_checksums(
 }
 
 /// Checks every entry of `m` one ply deep (DTM and DTC) and its WDL file; reports failures.
-fn verify_values(out: &mut impl Write, args: &Args, m: Material) -> CliResult {
-    let (root, rules) = (&args.set.tables.dir, args.set.rules);
+fn verify_values(out: &mut impl Write, args: &Args, rules: RuleSet, m: Material) -> CliResult {
+    let root = &args.set.tables.dir;
     // Every table it needs must be there and intact (checksums included) before anything is
     // loaded: a verdict on the table needs them all.
     let problems = needed_problems(root, rules, &[m]);

@@ -120,13 +120,25 @@ fn numbers_out_of_range_are_refused_by_the_parser() {
         &["gen", "--max-pieces", "1"],
         &["gen", "--threads", "0"],
         &["gen", "--memory-limit", "0"],
-        &["gen", "--material", "RCDWPEvTLD"],
-        &["verify", "--material", "RCDWPvTLEW"],
     ] {
         let o = jtb(args, "");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("invalid value"), "{args:?}: {err}");
+    }
+    // Materials are read under the rule set (each game has its own names), right after the
+    // arguments.
+    for args in [
+        &["gen", "--material", "RCDWPEvTLD"][..],
+        &["verify", "--material", "RCDWPvTLEW"],
+    ] {
+        let o = jtb(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("has 9 pieces; tables hold at most 8"),
+            "{args:?}: {err}"
+        );
     }
 }
 
@@ -259,30 +271,8 @@ fn animal_gambit_bad_positions_are_errors_naming_the_problem() {
 }
 
 #[test]
-fn animal_gambit_has_no_tables_yet() {
-    let text = "8/3r4/8/8/8/8/4R3/8 g";
-    for args in [
-        &["probe", "--rules", "animal-gambit", text][..],
-        &["adjudicate", "--rules", "animal-gambit", text],
-        &["gen", "--rules", "animal-gambit"],
-        &["plan", "--rules", "animal-gambit"],
-        &["stats", "--rules", "animal-gambit"],
-        &["verify", "--rules", "animal-gambit"],
-    ] {
-        let o = jtb(args, "");
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(
-            err.contains("Animal Gambit tables are not available yet"),
-            "{args:?}: {err}"
-        );
-    }
-    // Without --rules an 8x8 board is Animal Gambit too: refused per line.
-    let o = jtb(&["probe", text], "");
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("Animal Gambit tables are not available yet"));
-    // The unknown-rule-set message names it.
-    let o = jtb(&["moves", "--rules", "arimaa", text], "");
+fn an_unknown_rule_set_is_refused_naming_the_rule_sets() {
+    let o = jtb(&["moves", "--rules", "arimaa", "8/3r4/8/8/8/8/4R3/8 g"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("clesto, animal-gambit"));
 }

@@ -26,6 +26,8 @@ mod bits;
 pub mod clesto;
 pub mod codes;
 pub mod dead_draw;
+pub mod gambit;
+pub mod graph;
 mod memory;
 pub mod plan;
 pub mod run;

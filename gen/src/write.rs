@@ -263,7 +263,8 @@ fn fill_block(raw: &mut [u8], encoding: Encoding, codes: &Codes, start: usize) {
 /// distance to mate, the DTC file for distance to conversion ([`compress`]).
 pub struct Compressed {
     metric: Metric,
-    files: Vec<(Kind, Encoding, Vec<Vec<u8>>)>,
+    /// Per file: its kind, its entries' encoding and its compressed blocks.
+    pub(crate) files: Vec<(Kind, Encoding, Vec<Vec<u8>>)>,
 }
 
 /// Compresses the blocks of the files that show `codes`, one metric's codes of a solved table
@@ -289,8 +290,9 @@ pub fn compress(rules: RuleSet, metric: Metric, codes: &Codes) -> io::Result<Com
     compress_kinds(metric, kinds, codes)
 }
 
-/// Compresses the blocks of the files `kinds` (each with its encoding) that show `codes`.
-fn compress_kinds(
+/// Compresses the blocks of the files `kinds` (each with its encoding) that show `codes`
+/// (unused entries hold [`UNUSED`]), every game's tables alike.
+pub(crate) fn compress_kinds(
     metric: Metric,
     kinds: &[(Kind, Encoding)],
     codes: &Codes,

@@ -11,9 +11,7 @@ use memmap2::Mmap;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::{
-    format::{BlockFault, Encoding, Header, Kind, TableError, TableErrorKind, HEADER_LEN},
-    index::Layout,
-    material::Material,
+    format::{BlockFault, Encoding, Family, Header, Kind, TableError, TableErrorKind, HEADER_LEN},
     rules::RuleSet,
     value::{Value, Wdl},
 };
@@ -61,13 +59,14 @@ impl Source {
     }
 }
 
-/// An open table file (WDL, DTM or DTC form).
+/// An open table file (WDL, DTM or DTC form) of the game family of rule sets `R` (Jungle's
+/// [`RuleSet`] unless said otherwise): every family's files are read by this one reader.
 #[derive(Debug)]
-pub struct TableFile {
+pub struct TableFile<R: Family = RuleSet> {
     path: PathBuf,
     source: Source,
     len: u64,
-    header: Header,
+    header: Header<R>,
     /// Offsets of the blocks relative to the end of the index, `blocks + 1` of them.
     offsets: Vec<u64>,
     /// `log2(block_entries)` when that is a power of two (as every writer so far makes it):
@@ -75,14 +74,14 @@ pub struct TableFile {
     block_shift: Option<u32>,
 }
 
-impl TableFile {
+impl<R: Family> TableFile<R> {
     /// Opens and checks the file at `path`: magic, version, header fields, size, the block index
     /// and the header checksum. Blocks are read with positioned reads and checked as they are
     /// read ([`TableFile::block`]); the whole file by [`TableFile::verify_checksum`].
     ///
     /// # Errors
     /// A [`TableError`] naming the file and what is wrong with it.
-    pub fn open(path: &Path) -> Result<TableFile, TableError> {
+    pub fn open(path: &Path) -> Result<TableFile<R>, TableError> {
         let file = File::open(path).map_err(|e| TableError::new(path, TableErrorKind::Io(e)))?;
         TableFile::check(path, Source::Read(file))
     }
@@ -97,7 +96,7 @@ impl TableFile {
     /// are written once, atomically, and never changed in place; replacing one by rename is
     /// fine). A mapped file truncated by another process makes reading it a SIGBUS, and a file
     /// modified in place may be read half old, half new.
-    pub unsafe fn open_mapped(path: &Path) -> Result<TableFile, TableError> {
+    pub unsafe fn open_mapped(path: &Path) -> Result<TableFile<R>, TableError> {
         let err = |e| TableError::new(path, TableErrorKind::Io(e));
         let file = File::open(path).map_err(err)?;
         // Safety: read-only and private; the caller promises the file stays as it is.
@@ -106,7 +105,7 @@ impl TableFile {
     }
 
     /// Reads and checks the header and block index of `source`.
-    fn check(path: &Path, source: Source) -> Result<TableFile, TableError> {
+    fn check(path: &Path, source: Source) -> Result<TableFile<R>, TableError> {
         let err = |kind| TableError::new(path, kind);
         let io = |e| err(TableErrorKind::Io(e));
         let len = match &source {
@@ -115,7 +114,7 @@ impl TableFile {
         };
         let head_len = len.min(HEADER_LEN as u64) as usize;
         let head = source.bytes(0, head_len).map_err(io)?;
-        let header = Header::decode(&head).map_err(err)?;
+        let header = Header::<R>::decode(&head).map_err(err)?;
         let data_start = header.data_start() as u64;
         if len < data_start + 8 {
             return Err(err(TableErrorKind::Truncated {
@@ -172,10 +171,10 @@ impl TableFile {
     /// material, kind or number of entries.
     pub fn open_expecting(
         path: &Path,
-        rules: RuleSet,
-        material: Material,
+        rules: R,
+        material: R::Material,
         kind: Kind,
-    ) -> Result<TableFile, TableError> {
+    ) -> Result<TableFile<R>, TableError> {
         TableFile::open(path)?.expecting(rules, material, kind)
     }
 
@@ -186,21 +185,21 @@ impl TableFile {
     /// A [`TableError`] naming what differs.
     pub fn expecting(
         self,
-        rules: RuleSet,
-        material: Material,
+        rules: R,
+        material: R::Material,
         kind: Kind,
-    ) -> Result<TableFile, TableError> {
+    ) -> Result<TableFile<R>, TableError> {
         let h = &self.header;
-        let material = material.table_of(rules);
+        let material = rules.table_of(material);
         let fault = if h.rules != rules {
             TableErrorKind::WrongRules {
-                expected: rules,
-                found: h.rules,
+                expected: rules.id(),
+                found: h.rules.id(),
             }
         } else if h.material != material {
             TableErrorKind::WrongMaterial {
-                expected: material,
-                found: h.material,
+                expected: material.to_string(),
+                found: h.material.to_string(),
             }
         } else if h.kind != kind {
             TableErrorKind::WrongKind {
@@ -208,7 +207,7 @@ impl TableFile {
                 found: h.kind,
             }
         } else {
-            let expected = Layout::new(rules, material).len() as u64;
+            let expected = rules.entries(material);
             if h.entries == expected {
                 return Ok(self);
             }
@@ -228,7 +227,7 @@ impl TableFile {
 
     /// The header.
     #[must_use]
-    pub const fn header(&self) -> &Header {
+    pub const fn header(&self) -> &Header<R> {
         &self.header
     }
 

@@ -24,6 +24,57 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use crate::{material::Material, rules::RuleSet, value::Wdl};
 
+/// What a game family's rule sets tell the one table format: their ids, their material
+/// names, and how many entries a material's table holds. The rule-set type names the family
+/// ([`RuleSet`] for Jungle, the flip game and Clesto; [`crate::gambit::Rules`] for Animal
+/// Gambit). Everything else of a file (header, block index, blocks, checksums) is the same
+/// bytes for every game: the reader, the writer and the probe caches are written once, over
+/// this trait.
+pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// A material of the family (which pieces each side has).
+    type Material: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    /// The names of the first and the second player (the order of [`Header::stats`]).
+    const SIDES: [&'static str; 2];
+    /// What the distances of its tables count: `plies`, or Animal Gambit's `turns`.
+    const DISTANCE_UNIT: &'static str;
+    /// The rule set of a header's id; `None` when the id is none of this family's.
+    fn from_id(id: &str) -> Option<Self>;
+    /// The id stored in headers and used as the directory name.
+    fn id(self) -> &'static str;
+    /// The material of a header's (or a file name's) text; `None` when it is none.
+    fn material_named(name: &str) -> Option<Self::Material>;
+    /// The orientation of `material` that names its table under these rules.
+    fn table_of(self, material: Self::Material) -> Self::Material;
+    /// Entries in the table of `material`.
+    fn entries(self, material: Self::Material) -> u64;
+}
+
+impl Family for RuleSet {
+    type Material = Material;
+    const SIDES: [&'static str; 2] = ["red", "blue"];
+    const DISTANCE_UNIT: &'static str = "plies";
+
+    fn from_id(id: &str) -> Option<RuleSet> {
+        id.parse().ok()
+    }
+
+    fn id(self) -> &'static str {
+        self.name()
+    }
+
+    fn material_named(name: &str) -> Option<Material> {
+        name.parse().ok()
+    }
+
+    fn table_of(self, material: Material) -> Material {
+        material.table_of(self)
+    }
+
+    fn entries(self, material: Material) -> u64 {
+        crate::Layout::new(self, material).len() as u64
+    }
+}
+
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"JTBTABLE";
 /// The format version this library reads and writes.
@@ -44,8 +95,20 @@ const BLOCK_BYTES: usize = 1 << 14;
 /// table ([`Material::table_of`]).
 #[must_use]
 pub fn table_path(root: &Path, rules: RuleSet, material: Material, kind: Kind) -> PathBuf {
-    root.join(rules.name())
-        .join(format!("{}.{}", material.table_of(rules), kind.extension()))
+    family_table_path(root, rules, material, kind)
+}
+
+/// The path of the `kind` file of `material` under `rules` of any game family:
+/// `root/<rules>/<material>.<extension>`, the material in the orientation that names its table.
+#[must_use]
+pub fn family_table_path<R: Family>(
+    root: &Path,
+    rules: R,
+    material: R::Material,
+    kind: Kind,
+) -> PathBuf {
+    root.join(rules.id())
+        .join(format!("{}.{}", rules.table_of(material), kind.extension()))
 }
 
 /// Packs `wdl` as entry `i` of a WDL2 block (four entries a byte, lowest bits first: 0 draw,
@@ -81,7 +144,7 @@ pub(crate) const fn wdl_of_wdl2(code: u8) -> Option<Wdl> {
 /// # Panics
 /// If there are more blocks than a `u32` counts.
 #[must_use]
-pub fn file_bytes(header: &Header, blocks: &[Vec<u8>]) -> Vec<u8> {
+pub fn file_bytes<R: Family>(header: &Header<R>, blocks: &[Vec<u8>]) -> Vec<u8> {
     let header = Header {
         block_entries: header.encoding.block_entries(),
         blocks: u32::try_from(blocks.len()).expect("fewer than 2^32 blocks"),
@@ -269,15 +332,16 @@ pub struct SideStats {
     pub blessed_losses: u64,
 }
 
-/// Everything a table file says about itself.
+/// Everything a table file says about itself, for a table of the game family of rule sets `R`
+/// (the Jungle family's [`RuleSet`] unless said otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header {
+pub struct Header<R: Family = RuleSet> {
     /// WDL, DTM or DTC.
     pub kind: Kind,
     /// The rule set.
-    pub rules: RuleSet,
+    pub rules: R,
     /// The material, canonical orientation.
-    pub material: Material,
+    pub material: R::Material,
     /// The index scheme ([`INDEX_SCHEME`]).
     pub index_scheme: u8,
     /// Entry encoding.
@@ -288,7 +352,7 @@ pub struct Header {
     pub block_entries: u32,
     /// Number of blocks.
     pub blocks: u32,
-    /// Red to move, then Blue to move.
+    /// The first player to move (Red, Gold), then the second.
     pub stats: [SideStats; 2],
     /// The program that wrote the file.
     pub generator: String,
@@ -305,7 +369,8 @@ pub enum TableErrorKind {
     UnsupportedVersion(u16),
     /// A field the format does not know.
     UnknownField(&'static str, u64),
-    /// The header names a rule set this library does not know.
+    /// The header names a rule set this library does not know, or one of another game than
+    /// the one asked for.
     UnknownRuleSet(String),
     /// The header's material is not a material.
     BadMaterial(String),
@@ -322,17 +387,17 @@ pub enum TableErrorKind {
     BlockIndexOutOfOrder,
     /// The file holds a table of another rule set.
     WrongRules {
-        /// The rule set asked for.
-        expected: RuleSet,
-        /// The rule set in the file.
-        found: RuleSet,
+        /// The rule set asked for (its id).
+        expected: &'static str,
+        /// The rule set in the file (its id).
+        found: &'static str,
     },
     /// The file holds another material than its name says.
     WrongMaterial {
         /// The material asked for.
-        expected: Material,
+        expected: String,
         /// The material in the file.
-        found: Material,
+        found: String,
     },
     /// The file holds another kind (WDL, DTM, DTC) than its name says.
     WrongKind {
@@ -365,6 +430,14 @@ pub enum TableErrorKind {
         block: u32,
         /// What is wrong with it.
         fault: BlockFault,
+    },
+    /// An entry's value differs from the same entry's in another file of the table (the WDL
+    /// file against the DTM file).
+    Disagrees {
+        /// The entry.
+        entry: u64,
+        /// The other file.
+        other: PathBuf,
     },
     /// An entry holds a code that no table of its kind holds.
     InvalidCode {
@@ -420,7 +493,10 @@ impl fmt::Display for TableError {
                 "table format version {v} is not supported (this build reads version {FORMAT_VERSION})"
             ),
             TableErrorKind::UnknownField(name, v) => write!(f, "unknown {name} {v} in header"),
-            TableErrorKind::UnknownRuleSet(name) => write!(f, "unknown rule set `{name}` in header"),
+            TableErrorKind::UnknownRuleSet(name) => write!(
+                f,
+                "rule set `{name}` in header is not one of the game asked for (a table of another game, or unknown)"
+            ),
             TableErrorKind::BadMaterial(name) => write!(f, "bad material `{name}` in header"),
             TableErrorKind::BadBlockLayout { entries, block_entries, blocks } => write!(
                 f,
@@ -450,6 +526,9 @@ impl fmt::Display for TableError {
             }
             TableErrorKind::CorruptBlock { block, fault: BlockFault::Size { expected, found } } => {
                 write!(f, "block {block} is corrupted: {found} bytes, expected {expected}")
+            }
+            TableErrorKind::Disagrees { entry, other } => {
+                write!(f, "entry {entry} disagrees with {}: file is corrupted", other.display())
             }
             TableErrorKind::InvalidCode { kind, code } => {
                 write!(f, "corrupted entry: code {code} is not a {kind} value")
@@ -508,7 +587,7 @@ impl Reader<'_> {
     }
 }
 
-impl Header {
+impl<R: Family> Header<R> {
     /// The header bytes without the trailing checksum (`HEADER_LEN - 8` bytes).
     fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_LEN);
@@ -518,7 +597,7 @@ impl Header {
         out.push(self.index_scheme);
         out.push(self.encoding.byte());
         out.extend_from_slice(&[0; 3]);
-        put_text(&mut out, self.rules.name(), 16);
+        put_text(&mut out, self.rules.id(), 16);
         put_text(&mut out, &self.material.to_string(), 24);
         out.extend_from_slice(&self.entries.to_le_bytes());
         out.extend_from_slice(&self.block_entries.to_le_bytes());
@@ -547,7 +626,7 @@ impl Header {
     ///
     /// # Errors
     /// [`TableErrorKind`] naming the first problem.
-    pub fn decode(bytes: &[u8]) -> Result<Header, TableErrorKind> {
+    pub fn decode(bytes: &[u8]) -> Result<Header<R>, TableErrorKind> {
         if bytes.len() < 8 || bytes[..8] != MAGIC {
             return Err(TableErrorKind::NotATable);
         }
@@ -577,13 +656,11 @@ impl Header {
             .ok_or(TableErrorKind::UnknownField("entry encoding", enc.into()))?;
         r.take(3);
         let rules_name = r.text(16);
-        let rules: RuleSet = rules_name
-            .parse()
-            .map_err(|_| TableErrorKind::UnknownRuleSet(rules_name.clone()))?;
+        let rules = R::from_id(&rules_name)
+            .ok_or_else(|| TableErrorKind::UnknownRuleSet(rules_name.clone()))?;
         let material_name = r.text(24);
-        let material: Material = material_name
-            .parse()
-            .map_err(|_| TableErrorKind::BadMaterial(material_name.clone()))?;
+        let material = R::material_named(&material_name)
+            .ok_or_else(|| TableErrorKind::BadMaterial(material_name.clone()))?;
         let entries = r.u64();
         let block_entries = r.u32();
         let blocks = r.u32();

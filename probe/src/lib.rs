@@ -43,9 +43,23 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Animal Gambit (Arimaa under another name) has its own game model in [`gambit`]: position
-//! text, turns of one to four steps with their canonical text, and the end-of-turn checks.
-//! Its tables are not part of the crate yet.
+//! Animal Gambit (Arimaa under another name) has its own game model and tables in [`gambit`]:
+//! position text, turns of one to four steps with their canonical text, the end-of-turn
+//! checks, and [`gambit::Tablebase`] (values with their distance to mate in turns, best turns,
+//! lines). Both games' tables are the same file format ([`mod@format`], over a [`Family`] of rule
+//! sets) read through the same store and block caches.
+//!
+//! ```no_run
+//! use jtb_probe::gambit::{Category, Position, Tablebase};
+//! use jtb_probe::Value;
+//!
+//! let tb = Tablebase::open("tables")?; // tables/animal-gambit/*.{wdl,dtm}
+//! let pos: Position = "8/3r4/8/8/8/8/4R3/8 g".parse()?;
+//! assert_eq!(tb.probe_dtm(&pos)?, Value::Win(3)); // three turns: Gold, Silver, Gold
+//! assert_eq!(tb.adjudicate(&pos)?.category, Category::Win);
+//! assert_eq!(tb.best_turn(&pos)?.unwrap().turn.to_string(), "Re2n Re3n Re4e Rf4n");
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Errors
 //! Position text that breaks any rule gives a [`ParseError`] naming the problem; probes give a
@@ -78,6 +92,7 @@ mod moves;
 mod piece;
 mod position;
 mod rules;
+mod store;
 mod tablebase;
 mod text;
 mod value;
@@ -89,7 +104,7 @@ pub use crate::{
     clock::{Category, RuleValue},
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
-    format::{BlockFault, Header, Kind, SideStats, TableError, TableErrorKind},
+    format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
     histogram::{histogram, SideHistogram},
     index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},

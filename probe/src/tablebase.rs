@@ -1,17 +1,10 @@
 //! The public probing API: a directory of tables for one rule set.
 
 use std::{
-    cell::RefCell,
     error::Error,
     fmt,
     path::{Path, PathBuf},
-    sync::{
-        atomic::{AtomicU64, Ordering},
-        Arc, OnceLock,
-    },
 };
-
-use quick_cache::{sync::Cache, Weighter};
 
 use crate::{
     clock::{self, Category, RuleValue},
@@ -22,6 +15,7 @@ use crate::{
     moves::{Move, Outcome},
     position::Position,
     rules::RuleSet,
+    store::{Miss, Store},
     value::{Value, Wdl},
     ClestoValue,
 };
@@ -159,39 +153,6 @@ impl From<TableError> for ProbeError {
 /// The result type of probes.
 pub type ProbeResult<T> = Result<T, ProbeError>;
 
-#[derive(Clone)]
-struct BlockWeight;
-
-impl Weighter<u64, Arc<[u8]>> for BlockWeight {
-    fn weight(&self, _key: &u64, val: &Arc<[u8]>) -> u64 {
-        val.len() as u64 + 64
-    }
-}
-
-/// Slots of each thread's front cache of decoded blocks (see [`Tablebase::with_entry`]).
-const FRONT_SLOTS: usize = 1024;
-/// The smallest shared cache that gets a front cache: the front may hold `FRONT_SLOTS` blocks
-/// of 16 KiB per thread, which a smaller bound would not allow.
-const FRONT_MIN_CACHE: u64 = (FRONT_SLOTS as u64) << 14;
-
-/// A decoded block in a thread's front cache: which tablebase and block it is, and the bytes.
-struct FrontSlot {
-    owner: u64,
-    key: u64,
-    block: Option<Arc<[u8]>>,
-}
-
-thread_local! {
-    /// A direct-mapped cache in front of the shared one: a cached probe then takes no lock and
-    /// touches no shared counter. It holds at most `FRONT_SLOTS` blocks (16 MiB) per thread.
-    static FRONT: RefCell<[FrontSlot; FRONT_SLOTS]> = const {
-        RefCell::new([const { FrontSlot { owner: 0, key: 0, block: None } }; FRONT_SLOTS])
-    };
-}
-
-/// Numbers the tablebases of this process, for the front caches (0 is never used).
-static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
-
 /// The tables present, found by material in one array lookup (a material is two bytes).
 struct MaterialMap {
     tables: Vec<Table>,
@@ -213,11 +174,10 @@ impl MaterialMap {
     }
 }
 
-/// One material's table: layout and lazily opened files.
+/// One material's table: its layout, and its place in the store (the same in both).
 struct Table {
-    id: u64,
+    id: usize,
     layout: Layout,
-    files: [OnceLock<TableFile>; 3],
 }
 
 /// A move with the value it leads to, for the side that made it.
@@ -268,23 +228,17 @@ pub struct RuleMove {
 /// The tables of one rule set in a directory, opened lazily, probed from any number of threads.
 pub struct Tablebase {
     rules: RuleSet,
-    /// The table root; this rule set's files are in `root/<rules>/`.
-    root: PathBuf,
-    owner: u64,
     tables: MaterialMap,
     max_pieces: usize,
-    cache: Cache<u64, Arc<[u8]>, BlockWeight>,
-    /// Whether files are memory-mapped ([`Tablebase::open_mapped`]) or read ([`TableFile::open`]).
-    mapped: bool,
-    /// Whether probes use the per-thread front cache (a shared cache of `FRONT_MIN_CACHE` or more).
-    front: bool,
+    /// The files and their caches, shared with every game family's probes.
+    store: Store<RuleSet>,
 }
 
 impl fmt::Debug for Tablebase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tablebase")
             .field("rules", &self.rules)
-            .field("root", &self.root)
+            .field("root", &self.store.root())
             .field("tables", &self.tables.tables.len())
             .finish_non_exhaustive()
     }
@@ -337,7 +291,7 @@ impl Tablebase {
 
     /// Finds the tables under `root`, to be opened mapped or read.
     fn find(root: &Path, rules: RuleSet, cache_bytes: u64, mapped: bool) -> ProbeResult<Tablebase> {
-        let dir = root.join(rules.name());
+        let dir = Store::dir(root, rules);
         let entries =
             std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;
         let mut tables: Vec<Table> = Vec::new();
@@ -358,9 +312,8 @@ impl Tablebase {
                 continue;
             }
             tables.push(Table {
-                id: tables.len() as u64,
+                id: tables.len(),
                 layout: Layout::new(rules, material),
-                files: Default::default(),
             });
             *slot = u16::try_from(tables.len()).expect("fewer tables than materials");
             if rules.colour_symmetric() {
@@ -376,15 +329,18 @@ impl Tablebase {
             .map(|t| t.layout.material().total())
             .max()
             .unwrap_or(0);
+        let store = Store::new(
+            root,
+            rules,
+            tables.iter().map(|t| t.layout.material()),
+            cache_bytes,
+            mapped,
+        );
         Ok(Tablebase {
             rules,
-            root: root.to_owned(),
-            owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
             tables: MaterialMap { tables, slots },
             max_pieces,
-            cache: Cache::with_weighter(1024, cache_bytes, BlockWeight),
-            mapped,
-            front: cache_bytes >= FRONT_MIN_CACHE,
+            store,
         })
     }
 
@@ -446,38 +402,11 @@ impl Tablebase {
     }
 
     fn path_of(&self, material: Material, kind: Kind) -> PathBuf {
-        table_path(&self.root, self.rules, material, kind)
-    }
-
-    fn file<'a>(&self, table: &'a Table, kind: Kind) -> ProbeResult<&'a TableFile> {
-        let slot = &table.files[kind.slot()];
-        if let Some(f) = slot.get() {
-            return Ok(f);
-        }
-        let material = table.layout.material();
-        let path = self.path_of(material, kind);
-        if !path.exists() {
-            return Err(ProbeError::MissingTable {
-                rules: self.rules,
-                material,
-                path,
-            });
-        }
-        let opened = if self.mapped {
-            // Safety: `open_mapped`'s caller promised that the files stay as they are.
-            unsafe { TableFile::open_mapped(&path) }
-        } else {
-            TableFile::open(&path)
-        };
-        let opened = opened?.expecting(self.rules, material, kind)?;
-        // Another thread may have opened it meanwhile; either copy serves.
-        let _ = slot.set(opened);
-        Ok(slot.get().expect("just set"))
+        table_path(self.store.root(), self.rules, material, kind)
     }
 
     /// Calls `read` with `table`'s `kind` file, the decoded block holding entry `idx`, and the
-    /// entry's offset in it. Blocks come from this thread's front cache, else from the shared
-    /// cache (decoding them on a miss).
+    /// entry's offset in it, through the store's caches.
     fn with_entry<R>(
         &self,
         table: &Table,
@@ -485,35 +414,17 @@ impl Tablebase {
         idx: usize,
         read: impl FnOnce(&TableFile, &[u8], usize) -> Result<R, TableError>,
     ) -> ProbeResult<R> {
-        let file = self.file(table, kind)?;
-        let (b, at) = file.locate(idx);
-        let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
-        let shared = || {
-            self.cache
-                .get_or_insert_with(&key, || file.block(b).map(Arc::from))
-        };
-        if !self.front {
-            return Ok(read(file, &shared()?, at)?);
-        }
-        FRONT.with(|front| {
-            let mut front = front.borrow_mut();
-            // Fibonacci hashing spreads neighbouring blocks and tables over the slots.
-            let mix = (key ^ self.owner.rotate_left(40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let slot = &mut front[(mix >> 32) as usize % FRONT_SLOTS];
-            let hit = slot.owner == self.owner && slot.key == key;
-            let block = match &slot.block {
-                Some(block) if hit => block,
-                _ => {
-                    *slot = FrontSlot {
-                        owner: self.owner,
-                        key,
-                        block: Some(shared()?),
-                    };
-                    slot.block.as_ref().expect("just stored")
-                }
-            };
-            Ok(read(file, block, at)?)
-        })
+        let stored = &self.store.tables()[table.id];
+        self.store
+            .with_entry(stored, kind, idx, read)
+            .map_err(|miss| match miss {
+                Miss::Missing(path) => ProbeError::MissingTable {
+                    rules: self.rules,
+                    material: stored.material(),
+                    path,
+                },
+                Miss::Table(e) => e.into(),
+            })
     }
 
     fn index(table: &Table, pos: &Position) -> usize {

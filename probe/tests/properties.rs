@@ -159,12 +159,14 @@ proptest! {
             // A plausible version, kind and index scheme, so that decoding goes further.
             bytes[8..12].copy_from_slice(&[1, 0, 2, 1]);
         }
-        let _ = jtb_probe::Header::decode(&bytes);
+        let _ = jtb_probe::Header::<jtb_probe::RuleSet>::decode(&bytes);
+        let _ = jtb_probe::Header::<jtb_probe::gambit::Rules>::decode(&bytes);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.dtm");
         std::fs::write(&path, &bytes).unwrap();
+        let _ = jtb_probe::TableFile::<jtb_probe::gambit::Rules>::open(&path);
         let files = [
-            jtb_probe::TableFile::open(&path),
+            jtb_probe::TableFile::<jtb_probe::RuleSet>::open(&path),
             // Safety: nothing changes the file while it is mapped.
             unsafe { jtb_probe::TableFile::open_mapped(&path) },
         ];

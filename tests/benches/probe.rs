@@ -1,6 +1,7 @@
 //! Probe latency over uniformly random legal positions: WDL, DTM and the clock rule (DTC with the
 //! rule value at a random clock), cached and first touch, best move and line, the flip
-//! dead-draw check, and throughput at 1 and 2 threads.
+//! dead-draw check, and throughput at 1 and 2 threads; Animal Gambit's cached WDL and DTM, best
+//! turn and line in the same run (group `gambit`, on `ERvR`).
 //!
 //! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
 //! `LRvET` and the tables it needs, generated first. `JTB_BENCH_MATERIAL` picks the table.
@@ -70,11 +71,11 @@ fn random_positions(material: Material, n: usize) -> Vec<Position> {
 
 /// Benchmarks `probe` over `positions` in turn (a power of two of them: the loop steps with a
 /// mask, keeping a division out of the figures).
-fn cycle<R>(
+fn cycle<P, R>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,
-    positions: &[Position],
-    probe: impl Fn(&Position) -> R,
+    positions: &[P],
+    probe: impl Fn(&P) -> R,
 ) {
     assert!(positions.len().is_power_of_two());
     let mut i = 0;
@@ -147,6 +148,47 @@ fn benches(c: &mut Criterion) {
     .iter()
     .map(|t| t.parse().unwrap())
     .collect();
+    // Animal Gambit, in the same run: random positions of ERvR's table (and the images under
+    // the mirror and the colour flip), through the same store and caches.
+    let gambit_dir = tempfile::tempdir().unwrap();
+    let erv: jtb_probe::gambit::Material = "ERvR".parse().unwrap();
+    jtb_gen::gambit::generate(gambit_dir.path(), &[erv], u64::MAX, false, &|_| {}).unwrap();
+    let layout = jtb_probe::gambit::Layout::new(erv);
+    let used: Vec<jtb_probe::gambit::Position> = (0..layout.len())
+        .filter_map(|i| layout.position(i))
+        .collect();
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let gambit_positions: Vec<jtb_probe::gambit::Position> = (0..1 << 14)
+        .map(|_| {
+            let mut p = used[(rng.next() % used.len() as u64) as usize];
+            if rng.next() % 2 == 0 {
+                p = p.mirror();
+            }
+            if rng.next() % 2 == 0 {
+                p = p.flip();
+            }
+            p
+        })
+        .collect();
+    let gtb = jtb_probe::gambit::Tablebase::open(gambit_dir.path()).unwrap();
+    for p in &gambit_positions {
+        gtb.probe_wdl(p).unwrap();
+        gtb.probe_dtm(p).unwrap();
+    }
+    let mut g = c.benchmark_group("gambit");
+    cycle(&mut g, "wdl cached", &gambit_positions, |p| {
+        gtb.probe_wdl(p).unwrap()
+    });
+    cycle(&mut g, "dtm cached", &gambit_positions, |p| {
+        gtb.probe_dtm(p).unwrap()
+    });
+    g.sample_size(20);
+    cycle(&mut g, "best turn", &gambit_positions, |p| {
+        gtb.best_turn(p).unwrap()
+    });
+    cycle(&mut g, "line", &gambit_positions, |p| gtb.line(p).unwrap());
+    g.finish();
+
     let mut g = c.benchmark_group("flip");
     cycle(&mut g, "dead_draw", &flip, |p| dead_draw(p, None));
     g.finish();

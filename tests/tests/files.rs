@@ -224,8 +224,8 @@ fn damaged_and_foreign_files_are_rejected() {
     assert!(matches!(
         expect_error(&leiden, RuleSet::Mistboard, "LvE", Kind::Dtm),
         TableErrorKind::WrongRules {
-            expected: RuleSet::Mistboard,
-            found: RuleSet::Leiden
+            expected: "mistboard",
+            found: "leiden"
         }
     ));
     // Another material or kind under this name.

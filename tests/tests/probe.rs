@@ -224,7 +224,11 @@ fn header_statistics_count_every_legal_position() {
         for m in targets.iter().map(|m| m.canonical()) {
             let header = |kind| {
                 let path = table_path(dir.path(), rules, m, kind);
-                TableFile::open(&path).unwrap().header().stats.clone()
+                TableFile::<RuleSet>::open(&path)
+                    .unwrap()
+                    .header()
+                    .stats
+                    .clone()
             };
             let (plain, rule) = (header(Kind::Dtm), header(Kind::Dtc));
             for (side, turn) in Color::ALL.into_iter().enumerate() {

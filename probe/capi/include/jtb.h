@@ -96,6 +96,29 @@ int jtb_rule_best_move(const jtb_tablebase *tb, const char *position, int clock,
 int jtb_adjudicate(const jtb_tablebase *tb, const char *position, int clock,
                    int *dead_draw, int *known, int *wdl, int *dtm);
 
+/* Animal Gambit (RULES.md 7) has tables of its own kind: a jtb_gambit, opened with
+ * jtb_gambit_open (jtb_open refuses "animal-gambit"). Distances count turns. */
+typedef struct jtb_gambit jtb_gambit;
+
+/* What an Animal Gambit value means: a draw is a game neither side can force to an end,
+ * decided by the repetition rule with the history the table does not see. */
+enum jtb_gambit_category { JTB_GAMBIT_LOSS = -1, JTB_GAMBIT_REPETITION = 0, JTB_GAMBIT_WIN = 1 };
+
+/* Opens the Animal Gambit tables under `root` (files in root/animal-gambit/). */
+int jtb_gambit_open(const char *root, jtb_gambit **out);
+
+/* Closes Animal Gambit tables (NULL is allowed). */
+void jtb_gambit_close(jtb_gambit *tb);
+
+/* Win (1), draw (0) or loss (-1) for the side to move, the distance to mate in turns (-1 for a
+ * draw), and *category one of enum jtb_gambit_category. */
+int jtb_gambit_probe(const jtb_gambit *tb, const char *position, int *wdl, int *dtm,
+                     int *category);
+
+/* The best turn in its canonical text ("Re2n Re3n Re4e Rf4n"), NUL-terminated, into buf of len
+ * bytes (40 always suffice); an empty string when the side to move has no turn. */
+int jtb_gambit_best_turn(const jtb_gambit *tb, const char *position, char *buf, size_t len);
+
 /* The message of the last error of the calling thread ("" if none). Valid until the next call
  * on this thread. */
 const char *jtb_last_error(void);

@@ -12,7 +12,9 @@ use std::{
     ptr,
 };
 
-use jtb_probe::{Category, ClestoValue, Position, ProbeError, RuleSet, Tablebase, Value, Wdl};
+use jtb_probe::{
+    gambit, Category, ClestoValue, Position, ProbeError, RuleSet, Tablebase, Value, Wdl,
+};
 
 /// Status codes (see `jtb.h`).
 pub const JTB_OK: c_int = 0;
@@ -149,7 +151,14 @@ pub unsafe extern "C" fn jtb_open(
     guard(|| {
         // Safety: see `text`.
         let root = unsafe { text(root, "root") }?;
-        let rules: RuleSet = unsafe { text(rules, "rules") }?
+        let rules = unsafe { text(rules, "rules") }?;
+        if rules == gambit::Rules::NAME {
+            return Err(Failure(
+                ERR_ARGUMENT,
+                "animal-gambit tables open with jtb_gambit_open".into(),
+            ));
+        }
+        let rules: RuleSet = rules
             .parse()
             .map_err(|e: jtb_probe::UnknownRuleSet| Failure(ERR_ARGUMENT, e.to_string()))?;
         let tb = Tablebase::open(root, rules).map_err(|e| probe_failure(&e))?;
@@ -318,6 +327,101 @@ pub unsafe extern "C" fn jtb_adjudicate(
         out(known, c_int::from(value.is_some()))?;
         out(wdl, value.map_or(0, |v| wdl_int(v.wdl())))?;
         out(dtm, value.and_then(Value::dtm).map_or(0, c_int::from))
+    })
+}
+
+fn gambit_failure(e: &gambit::ProbeError) -> Failure {
+    let code = match e {
+        gambit::ProbeError::NoDirectory(..) => ERR_DIRECTORY,
+        gambit::ProbeError::TooManyPieces { .. } | gambit::ProbeError::MissingTable { .. } => {
+            ERR_NOT_COVERED
+        }
+        gambit::ProbeError::Table(_) | gambit::ProbeError::Inconsistent { .. } => ERR_TABLE,
+    };
+    Failure(code, e.to_string())
+}
+
+unsafe fn gambit_tablebase<'a>(
+    tb: *const gambit::Tablebase,
+) -> Result<&'a gambit::Tablebase, Failure> {
+    // Safety: a non-null `tb` comes from jtb_gambit_open and has not been closed (jtb.h).
+    unsafe { tb.as_ref() }
+        .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
+}
+
+fn gambit_position(text: &str) -> Result<gambit::Position, Failure> {
+    text.parse()
+        .map_err(|e: gambit::ParseError| Failure(ERR_POSITION, e.to_string()))
+}
+
+/// Opens the Animal Gambit tables under a root directory (files in root/animal-gambit/).
+#[no_mangle]
+pub unsafe extern "C" fn jtb_gambit_open(
+    root: *const c_char,
+    tb_out: *mut *mut gambit::Tablebase,
+) -> c_int {
+    guard(|| {
+        // Safety: see `text`.
+        let root = unsafe { text(root, "root") }?;
+        let tb = gambit::Tablebase::open(root).map_err(|e| gambit_failure(&e))?;
+        out(tb_out, Box::into_raw(Box::new(tb)))
+    })
+}
+
+/// Closes Animal Gambit tables.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_gambit_close(tb: *mut gambit::Tablebase) {
+    if !tb.is_null() {
+        // Safety: `tb` came from jtb_gambit_open and is closed once (jtb.h).
+        drop(unsafe { Box::from_raw(tb) });
+    }
+}
+
+/// An Animal Gambit value: win, draw or loss, the distance to mate in turns, the category.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_gambit_probe(
+    tb: *const gambit::Tablebase,
+    position: *const c_char,
+    wdl: *mut c_int,
+    dtm: *mut c_int,
+    category: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // Safety: see `gambit_tablebase` and `text`.
+        let tb = unsafe { gambit_tablebase(tb) }?;
+        let pos = gambit_position(unsafe { text(position, "position") }?)?;
+        let v = tb.probe_dtm(&pos).map_err(|e| gambit_failure(&e))?;
+        out(wdl, wdl_int(v.wdl()))?;
+        out(dtm, v.dtm().map_or(-1, c_int::from))?;
+        out(
+            category,
+            match gambit::Category::of(v) {
+                gambit::Category::Win => 1,
+                gambit::Category::Repetition => 0,
+                gambit::Category::Loss => -1,
+            },
+        )
+    })
+}
+
+/// The best Animal Gambit turn in its canonical text.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_gambit_best_turn(
+    tb: *const gambit::Tablebase,
+    position: *const c_char,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    guard(|| {
+        // Safety: see `gambit_tablebase` and `text`.
+        let tb = unsafe { gambit_tablebase(tb) }?;
+        let pos = gambit_position(unsafe { text(position, "position") }?)?;
+        let best = tb.best_turn(&pos).map_err(|e| gambit_failure(&e))?;
+        copy_out(
+            &best.map(|b| b.turn.to_string()).unwrap_or_default(),
+            buf,
+            len,
+        )
     })
 }
 

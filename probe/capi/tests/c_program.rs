@@ -22,6 +22,8 @@ fn a_c_program_links_and_probes() {
         ..opts
     };
     generate(&clesto, &Silent).unwrap();
+    let rvr = "RvR".parse().unwrap();
+    jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &|_| {}).unwrap();
 
     // The test binary lives in target/<profile>/deps. A `cargo test` build leaves the static
     // library beside it; a `cargo build` puts it one level up.

@@ -70,6 +70,24 @@ int main(int argc, char **argv) {
     printf("DvCR: %s, best %s\n", category == JTB_CLESTO_BAN_WIN ? "ban win" : "?", best);
     jtb_close(tb);
     jtb_close(NULL);
+
+    /* Animal Gambit: Gold's rabbit on e2 outruns Silver's on d7, a win in 3 turns. */
+    jtb_gambit *ag = NULL;
+    char turn[64];
+    CHECK(jtb_open(argv[1], "animal-gambit", &tb) == JTB_ERR_ARGUMENT, "jtb_open refuses animal-gambit");
+    CHECK(strstr(jtb_last_error(), "jtb_gambit_open") != NULL, "and says where to go");
+    CHECK(jtb_gambit_open(argv[1], &ag) == JTB_OK, "open animal-gambit");
+    CHECK(jtb_gambit_probe(ag, "8/3r4/8/8/8/8/4R3/8 g", &wdl, &dtm, &category) == JTB_OK
+          && wdl == JTB_WIN && dtm == 3 && category == JTB_GAMBIT_WIN, "gambit value");
+    CHECK(jtb_gambit_best_turn(ag, "8/3r4/8/8/8/8/4R3/8 g", turn, sizeof turn) == JTB_OK
+          && strcmp(turn, "Re2n Re3n Re4e Rf4n") == 0, "gambit best turn");
+    CHECK(jtb_gambit_best_turn(ag, "8/3r4/8/8/8/8/4R3/8 g", turn, 5) == JTB_ERR_ARGUMENT, "gambit small buffer");
+    CHECK(jtb_gambit_probe(ag, "7/7/7/7/7/7/2L4/1e5/R6 r", &wdl, &dtm, &category) == JTB_ERR_POSITION, "a Jungle position refused");
+    CHECK(jtb_gambit_probe(ag, "8/3rr3/8/8/8/8/3RR3/8 g", &wdl, &dtm, &category) == JTB_ERR_NOT_COVERED, "gambit not covered");
+    CHECK(jtb_gambit_probe(NULL, "8/3r4/8/8/8/8/4R3/8 g", &wdl, &dtm, &category) == JTB_ERR_ARGUMENT, "gambit null tablebase");
+    printf("RvR: win in %d turns, best %s\n", dtm, turn);
+    jtb_gambit_close(ag);
+    jtb_gambit_close(NULL);
     printf("all C checks passed\n");
     return 0;
 }

@@ -1,6 +1,9 @@
 //! Animal Gambit (Arimaa under another name), rule set `animal-gambit` (RULES.md section 7):
 //! the 8x8 board with its traps, pieces, position text, steps, pushes and pulls, turns with
-//! their canonical text, and the end-of-turn checks.
+//! their canonical text, and the end-of-turn checks; its materials ([`Material`]), its table
+//! index ([`Layout`]), its rule set in the shared table format ([`Rules`]) and its probes
+//! ([`Tablebase`]). Everything about Animal Gambit is in this folder; the file format, the
+//! block caches and the CLI are the ones every game shares.
 //!
 //! ```
 //! use jtb_probe::gambit::{Next, Position, TurnEnd};
@@ -35,19 +38,25 @@
 //!   is the victim's, which may be frozen).
 
 mod board;
+mod index;
+mod material;
 mod notation;
 mod piece;
 mod position;
 mod step;
+mod tablebase;
 mod text;
 mod turn;
 
 pub use self::{
     board::{neighbours, Bitboard, Direction, Square, TRAPS},
+    index::{Layout, Rules},
+    material::{BadMaterial, Material},
     notation::TurnError,
     piece::{Color, Kind, Piece},
     position::{Board, Position, PositionError},
     step::{Action, Removal, Step, Token},
+    tablebase::{Category, LineTurn, ProbeError, ScoredTurn, Tablebase, Verdict},
     text::ParseError,
     turn::{BoardHasher, Next, Turn, TurnEnd, TurnGenerator, MAX_STEPS},
 };

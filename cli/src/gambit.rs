@@ -1,0 +1,320 @@
+//! The Animal Gambit side of the table commands (`probe`, `adjudicate`, `stats`, `info`,
+//! `verify`): the same commands and printers' shapes as Jungle's, over
+//! [`jtb_probe::gambit::Tablebase`].
+
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use jtb_gen::gambit::{closure, load, SubTables, KINDS};
+use jtb_probe::{
+    format::family_table_path,
+    gambit::{self, Category, Rules, Tablebase},
+    Family, Kind, TableFile, Value,
+};
+use serde_json::json;
+
+use crate::{input::AnswerError, CliResult};
+
+/// The Animal Gambit tables under a root, opened on first use.
+pub struct GambitTables {
+    root: PathBuf,
+    open: Option<Result<Tablebase, Arc<gambit::ProbeError>>>,
+}
+
+impl GambitTables {
+    pub fn new(root: PathBuf) -> GambitTables {
+        GambitTables { root, open: None }
+    }
+
+    /// The tables, or why their directory could not be opened.
+    pub fn get(&mut self) -> Result<&Tablebase, AnswerError> {
+        let root = &self.root;
+        self.open
+            .get_or_insert_with(|| Tablebase::open(root).map_err(Arc::new))
+            .as_ref()
+            .map_err(|e| AnswerError::GambitOpen(Arc::clone(e)))
+    }
+}
+
+/// Turns in turn text, for lines.
+fn texts(line: &[gambit::LineTurn]) -> Vec<String> {
+    line.iter().map(|t| t.turn.to_string()).collect()
+}
+
+/// `jtb probe --rules animal-gambit`: value, DTM in turns, category, best turn, and with
+/// `line` the whole best line.
+pub fn probe(
+    tbs: &mut GambitTables,
+    text: &str,
+    line: bool,
+    json: bool,
+) -> Result<String, AnswerError> {
+    let pos: gambit::Position = text.parse()?;
+    let tb = tbs.get()?;
+    let value = tb.probe_dtm(&pos)?;
+    let category = Category::of(value);
+    let best = tb.best_turn(&pos)?.map(|b| b.turn.to_string());
+    let line = if line {
+        Some(texts(&tb.line(&pos)?))
+    } else {
+        None
+    };
+    if json {
+        let mut obj = json!({
+            "position": text,
+            "rules": gambit::Rules::NAME,
+            "wdl": value.wdl().name(),
+            "dtm": value.dtm(),
+            "category": category.name(),
+            "best": best,
+        });
+        if let Some(line) = &line {
+            obj["line"] = json!(line);
+        }
+        return Ok(obj.to_string());
+    }
+    let mut s = format!("{text}\nrules: {}\n", gambit::Rules::NAME);
+    s += &match value {
+        Value::Draw => "value: draw (repetition: neither side can force an end; the repetition \
+                        rule decides with the history)\n"
+            .to_owned(),
+        v => format!(
+            "value: {} for {} to move, {} to the end ({category})\n",
+            v.wdl(),
+            pos.turn(),
+            turns(v.dtm().unwrap_or(0))
+        ),
+    };
+    if let Some(b) = &best {
+        s += &format!("best: {b}\n");
+    }
+    if let Some(line) = &line {
+        s += &format!("line: {}\n", line.join(", "));
+    }
+    Ok(s.trim_end().to_owned())
+}
+
+/// `1 turn`, `5 turns`.
+fn turns(n: u16) -> String {
+    if n == 1 {
+        "1 turn".to_owned()
+    } else {
+        format!("{n} turns")
+    }
+}
+
+/// `jtb adjudicate --rules animal-gambit`: Animal Gambit has no move-count draw, so the
+/// question is only whether the tables settle the position.
+pub fn adjudicate(tbs: &mut GambitTables, text: &str, json: bool) -> Result<String, AnswerError> {
+    let pos: gambit::Position = text.parse()?;
+    let verdict = match tbs.get() {
+        Ok(tb) => match tb.adjudicate(&pos) {
+            Ok(v) => Ok(v),
+            // Not covered is an answer: the tables do not settle it.
+            Err(
+                e @ (gambit::ProbeError::MissingTable { .. }
+                | gambit::ProbeError::TooManyPieces { .. }),
+            ) => Err(e.to_string()),
+            Err(e) => return Err(e.into()),
+        },
+        Err(e) => Err(e.to_string()),
+    };
+    let reason = match &verdict {
+        Ok(v) => match v.category {
+            Category::Win => format!("{} wins in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
+            Category::Loss => format!("{} loses in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
+            Category::Repetition => "neither side can force an end: the repetition rule \
+                                     decides (Animal Gambit has no move-count draw)"
+                .to_owned(),
+        },
+        Err(e) => format!("not covered: {e}"),
+    };
+    Ok(if json {
+        let v = verdict.as_ref().ok();
+        json!({
+            "position": text,
+            "rules": gambit::Rules::NAME,
+            "settled": v.is_some(),
+            "category": v.map(|v| v.category.name()),
+            "dtm": v.and_then(|v| v.dtm),
+            "reason": reason,
+        })
+        .to_string()
+    } else if verdict.is_ok() {
+        format!("{text}: settled by the tables: {reason}")
+    } else {
+        format!("{text}: play on: {reason}")
+    })
+}
+
+/// `jtb stats --rules animal-gambit`: per material and side to move, wins, draws (the
+/// repetition rule decides them), losses and the longest win in turns with its smallest
+/// position text, from the DTM files' headers.
+pub fn stats(out: &mut impl Write, root: &Path, json: bool) -> CliResult {
+    let tb = Tablebase::open(root)?;
+    if !json {
+        writeln!(
+            out,
+            "{:<10} {:<6} {:>14} {:>14} {:>14} {:>8}  longest win",
+            "material", "move", "wins", "draws", "losses", "longest"
+        )?;
+    }
+    let mut ok = true;
+    for m in tb.materials() {
+        let path = table_path(root, m, Kind::Dtm);
+        let file = match TableFile::open_expecting(&path, Rules, m, Kind::Dtm) {
+            Ok(f) => f,
+            Err(e) => {
+                ok = false;
+                eprintln!("{e}");
+                continue;
+            }
+        };
+        for (side, s) in Rules::SIDES.iter().zip(&file.header().stats) {
+            if json {
+                let position =
+                    (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position);
+                let obj = json!({
+                    "material": m.to_string(), "to_move": side, "wins": s.wins,
+                    "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,
+                    "longest_win_position": position,
+                });
+                writeln!(out, "{obj}")?;
+            } else {
+                writeln!(
+                    out,
+                    "{:<10} {:<6} {:>14} {:>14} {:>14} {:>8}  {}",
+                    m.to_string(),
+                    side,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    s.longest_win,
+                    s.longest_win_position
+                )?;
+            }
+        }
+    }
+    Ok(ok)
+}
+
+/// The path of a table's `kind` file.
+fn table_path(root: &Path, m: gambit::Material, kind: Kind) -> PathBuf {
+    family_table_path(root, Rules, m, kind)
+}
+
+/// Why an Animal Gambit verification could not run.
+#[derive(Debug)]
+pub enum VerifyError {
+    /// No Animal Gambit table is there.
+    NoTables(PathBuf),
+    /// Tables that a table's trap removals lead into are missing or unusable: no verdict.
+    Needs(gambit::Material, Vec<String>),
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerifyError::NoTables(dir) => {
+                write!(f, "no tables of {} under {}", Rules::NAME, dir.display())
+            }
+            VerifyError::Needs(m, problems) => write!(
+                f,
+                "cannot verify {m}: the tables it needs: {}",
+                problems.join("; ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// `jtb verify --rules animal-gambit`: every file's checksums, then every entry one ply deep
+/// against the best of its distinct turns' results (smaller tables included), and the WDL file
+/// against the DTM file.
+pub fn verify(
+    out: &mut impl Write,
+    root: &Path,
+    materials: &[gambit::Material],
+    checksums_only: bool,
+) -> CliResult {
+    let materials: Vec<gambit::Material> = if materials.is_empty() {
+        Tablebase::open(root)?.materials()
+    } else {
+        materials.iter().map(|m| m.canonical()).collect()
+    };
+    if materials.is_empty() {
+        return Err(VerifyError::NoTables(root.to_owned()).into());
+    }
+    let mut intact = Vec::new();
+    for &m in &materials {
+        let mut good = true;
+        for kind in KINDS {
+            let path = table_path(root, m, kind);
+            if let Err(e) =
+                TableFile::open_expecting(&path, Rules, m, kind).and_then(|f| f.verify_checksum())
+            {
+                writeln!(out, "FAIL {e}")?;
+                good = false;
+            }
+        }
+        if good {
+            intact.push(m);
+        }
+    }
+    writeln!(
+        out,
+        "checksums: {} of {} tables intact",
+        intact.len(),
+        materials.len()
+    )?;
+    let mut ok = intact.len() == materials.len();
+    if checksums_only {
+        return Ok(ok);
+    }
+    for m in intact {
+        // The table and every one it needs, read back and checked (WDL against DTM too).
+        let mut tables = SubTables::new();
+        let mut problems = Vec::new();
+        let mut own = None;
+        for needed in closure(&[m]) {
+            match load(root, needed) {
+                Ok(Some(t)) => tables.insert(t),
+                Ok(None) if needed == m => own = Some(format!("{m} is missing")),
+                Ok(None) => problems.push(format!("{needed} is missing")),
+                Err(e) if needed == m => own = Some(e.to_string()),
+                Err(e) => problems.push(format!("{needed} is unusable ({e})")),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(VerifyError::Needs(m, problems).into());
+        }
+        if let Some(why) = own {
+            writeln!(out, "FAIL {why}")?;
+            ok = false;
+            continue;
+        }
+        let mismatches = jtb_gen::gambit::verify(m, &tables, 10)?;
+        let path = table_path(root, m, Kind::Dtm);
+        for x in &mismatches {
+            writeln!(
+                out,
+                "FAIL {}: {}: stored {}, its turns give {}",
+                path.display(),
+                x.position,
+                x.stored,
+                x.best
+            )?;
+        }
+        if mismatches.is_empty() {
+            let entries = tables.get(m).map_or(0, |t| t.layout.len());
+            writeln!(out, "ok   {m}: {entries} entries agree with their turns")?;
+        } else {
+            ok = false;
+        }
+    }
+    Ok(ok)
+}

@@ -1,0 +1,628 @@
+//! Animal Gambit tables (RULES.md section 7): exact values with their distance to mate in
+//! turns, for both sides to move, written in the shared table format (rule-set id
+//! `animal-gambit`) by the shared writer.
+//!
+//! The solver is the simple correct one: each position's distinct end boards come from the
+//! probe library's [`TurnGenerator`]; the end-of-turn checks ([`Position::turn_end`]) value the
+//! turns that end the game (a win or a loss in 1, also a turn that loses); a turn whose end
+//! board lost a piece on a trap leaves the material and is valued through the smaller table (a
+//! capture mid-turn continues the turn there, but the turn generator already plays the whole
+//! turn, so only its end board matters); the rest form the successor graph of the material,
+//! solved by [`Graph::solve`]. What the tables cannot see (the repetition rule) leaves a draw.
+
+use std::{
+    cell::RefCell,
+    collections::HashMap,
+    error::Error,
+    fmt, fs, io,
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use jtb_probe::{
+    format::{self, family_table_path, Encoding, Family, Header, Kind, SideStats, INDEX_SCHEME},
+    gambit::{Board, Color, Layout, Material, Position, Rules, TurnGenerator},
+    TableError, TableFile, Value,
+};
+use rayon::prelude::*;
+
+use crate::{
+    graph::{Entry, Graph, TooManyEntries},
+    write::{compress_kinds, write_atomic},
+    Codes, Metric, UNUSED,
+};
+
+/// The files of an Animal Gambit table, in the order they are written: the WDL file last (a
+/// table is complete once it is there).
+pub const KINDS: [Kind; 2] = [Kind::Dtm, Kind::Wdl];
+
+/// What can stop an Animal Gambit generation.
+#[derive(Debug)]
+pub enum GambitError {
+    /// A smaller table that trap removals lead into has not been generated.
+    MissingTable(Material),
+    /// A table has more entries than the solver's 32-bit graph holds.
+    TooManyEntries(Material, usize),
+    /// A table needs more memory than allowed.
+    TooLarge {
+        /// The table.
+        material: Material,
+        /// Estimated bytes ([`memory_estimate`]).
+        need: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
+    /// Generating only the targets, smaller tables they need are absent (`None`) or unusable
+    /// (why).
+    NeededTables(Vec<(Material, Option<String>)>),
+    /// Writing failed.
+    Io(io::Error),
+    /// A table file could not be read back.
+    Table(TableError),
+}
+
+impl fmt::Display for GambitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GambitError::MissingTable(m) => {
+                write!(f, "table {m} is needed first (trap removals lead into it)")
+            }
+            GambitError::TooManyEntries(m, n) => write!(
+                f,
+                "table {m} has {n} entries, more than this solver's graph holds (2^32)"
+            ),
+            GambitError::TooLarge {
+                material,
+                need,
+                limit,
+            } => write!(
+                f,
+                "table {material} needs about {} MiB of memory, more than the {} MiB allowed \
+                 (by --memory-limit, or the memory available); this solver keeps every turn \
+                 of the table in memory",
+                need >> 20,
+                limit >> 20
+            ),
+            GambitError::NeededTables(tables) => {
+                write!(f, "the tables it needs must be generated first:")?;
+                for (i, (m, why)) in tables.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ";" };
+                    match why {
+                        None => write!(f, "{sep} {m} is missing")?,
+                        Some(why) => write!(f, "{sep} {m} is unusable ({why})")?,
+                    }
+                }
+                Ok(())
+            }
+            GambitError::Io(e) => write!(f, "{e}"),
+            GambitError::Table(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl Error for GambitError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            GambitError::Io(e) => Some(e),
+            GambitError::Table(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for GambitError {
+    fn from(e: io::Error) -> GambitError {
+        GambitError::Io(e)
+    }
+}
+
+impl From<TableError> for GambitError {
+    fn from(e: TableError) -> GambitError {
+        GambitError::Table(e)
+    }
+}
+
+/// The error of one scan, before it knows its material.
+#[derive(Debug)]
+enum ScanError {
+    Missing(Material),
+    Size(usize),
+}
+
+impl From<TooManyEntries> for ScanError {
+    fn from(e: TooManyEntries) -> ScanError {
+        ScanError::Size(e.0)
+    }
+}
+
+/// A solved Animal Gambit table: its layout and one DTM code ([`Value::code`]) per entry,
+/// [`UNUSED`] for unused entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solved {
+    /// The index.
+    pub layout: Layout,
+    /// Value codes, one per entry.
+    pub codes: Vec<u16>,
+}
+
+impl Solved {
+    /// The value of a position of the table's material (or its colour flip); `None` for
+    /// another material.
+    #[must_use]
+    pub fn value(&self, board: &Board, turn: Color) -> Option<Value> {
+        let idx = self.layout.index_of_board(board, turn)?;
+        Value::from_code(self.codes[idx])
+    }
+}
+
+/// Solved tables by material (canonical orientation), for the values of the smaller tables.
+#[derive(Debug, Default)]
+pub struct SubTables {
+    tables: HashMap<Material, Solved>,
+}
+
+impl SubTables {
+    /// No tables.
+    #[must_use]
+    pub fn new() -> SubTables {
+        SubTables::default()
+    }
+
+    /// Adds a solved table.
+    pub fn insert(&mut self, table: Solved) {
+        self.tables.insert(table.layout.material(), table);
+    }
+
+    /// The table of `material` (either orientation).
+    #[must_use]
+    pub fn get(&self, material: Material) -> Option<&Solved> {
+        self.tables.get(&material.canonical())
+    }
+
+    /// The value of `board` with `turn` to move, from its material's table.
+    ///
+    /// # Errors
+    /// The material's table, as [`GambitError::MissingTable`].
+    pub fn value(&self, board: &Board, turn: Color) -> Result<Value, GambitError> {
+        let material = Material::of(board);
+        self.get(material)
+            .and_then(|t| t.value(board, turn))
+            .ok_or(GambitError::MissingTable(material.canonical()))
+    }
+}
+
+thread_local! {
+    /// Each thread's turn generator: its buffers serve every position the thread scans.
+    static TURNS: RefCell<TurnGenerator> = RefCell::new(TurnGenerator::new());
+}
+
+/// Where a turn leads, for the solver.
+enum Step {
+    /// It ends the game or leaves the material: its value for the mover.
+    Exit(Value),
+    /// It stays in the material: the entry of the position it gives.
+    Stays(usize),
+}
+
+/// Where a turn of `pos` that ends on `board` leads: a win or loss in 1 when the turn ends the
+/// game, else one turn more than the smaller table's value, or the entry it gives in the
+/// material of `layout`. `Err`: the smaller table (named) is absent.
+fn step(
+    pos: &Position,
+    board: &Board,
+    layout: &Layout,
+    subs: &SubTables,
+) -> Result<Step, Material> {
+    if let Some(end) = pos.turn_end(board) {
+        return Ok(Step::Exit(if end.mover_wins() {
+            Value::Win(1)
+        } else {
+            Value::Loss(1)
+        }));
+    }
+    let next = pos.turn().other();
+    if let Some(j) = layout.index_of_board(board, next) {
+        return Ok(Step::Stays(j));
+    }
+    subs.value(board, next)
+        .map(|v| Step::Exit(v.back_one_ply()))
+        .map_err(|_| Material::of(board).canonical())
+}
+
+/// The successor graph of `layout`'s material.
+fn scan(layout: &Layout, subs: &SubTables) -> Result<Graph, ScanError> {
+    Graph::scan(layout.len(), |idx, succs| {
+        let Some(pos) = layout.position(idx) else {
+            return Ok(Entry::Unused);
+        };
+        let before = succs.len();
+        let mut best: Option<Value> = None;
+        TURNS.with(|turns| {
+            let mut turns = turns.borrow_mut();
+            for board in turns.end_boards(&pos) {
+                match step(&pos, board, layout, subs).map_err(ScanError::Missing)? {
+                    Step::Exit(v) => best = Some(best.map_or(v, |b| b.max(v))),
+                    // Entry counts fit 32 bits (checked by the scan).
+                    Step::Stays(j) => succs.push(j as u32),
+                }
+            }
+            Ok::<_, ScanError>(())
+        })?;
+        // Mirror images of end boards are one entry: each successor once.
+        let mine = &mut succs[before..];
+        mine.sort_unstable();
+        let distinct = before + dedup_sorted(mine);
+        succs.truncate(distinct);
+        Ok(Entry::Used(best))
+    })
+}
+
+/// Moves the distinct values of a sorted slice to its front; returns how many there are.
+fn dedup_sorted(s: &mut [u32]) -> usize {
+    let mut n = 0;
+    for i in 0..s.len() {
+        if n == 0 || s[i] != s[n - 1] {
+            s[n] = s[i];
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Solves `material` (either orientation; the table is its canonical one), given every
+/// smaller table its trap removals lead into.
+///
+/// # Errors
+/// [`GambitError::MissingTable`] when a smaller table is absent; [`GambitError::TooLarge`]
+/// when the table does not fit the graph.
+pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GambitError> {
+    let layout = Layout::new(material);
+    let material = layout.material();
+    let graph = scan(&layout, subs).map_err(|e| match e {
+        ScanError::Missing(m) => GambitError::MissingTable(m),
+        ScanError::Size(n) => GambitError::TooManyEntries(material, n),
+    })?;
+    let codes = graph
+        .solve()
+        .into_iter()
+        .map(|v| v.map_or(UNUSED, Value::code))
+        .collect();
+    Ok(Solved { layout, codes })
+}
+
+/// A generous estimate of the bytes solving `material` takes: its successor graph both ways
+/// (4 bytes an edge each way) dominates. `jtb gen --material RRRvR` (2,666,496 entries) peaks
+/// at 1,102 MiB, 433 bytes an entry; pieces stronger than a rabbit have more turns.
+#[must_use]
+pub fn memory_estimate(material: Material) -> u64 {
+    const BYTES_PER_ENTRY: u64 = 600;
+    Layout::new(material).len() as u64 * BYTES_PER_ENTRY
+}
+
+/// Every material `targets` need (themselves included), canonical, fewest pieces first:
+/// the order to solve them in.
+#[must_use]
+pub fn closure(targets: &[Material]) -> Vec<Material> {
+    let mut all: Vec<Material> = Vec::new();
+    let mut todo: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    while let Some(m) = todo.pop() {
+        if all.contains(&m) {
+            continue;
+        }
+        all.push(m);
+        todo.extend(m.smaller().into_iter().map(Material::canonical));
+    }
+    all.sort_by_key(|m| (m.total(), m.to_string()));
+    all
+}
+
+/// Solves `targets` and every table they need, in memory.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_all(targets: &[Material]) -> Result<SubTables, GambitError> {
+    let mut done = SubTables::new();
+    for m in closure(targets) {
+        let solved = solve(m, &done)?;
+        done.insert(solved);
+    }
+    Ok(done)
+}
+
+/// Counts and longest wins per side to move, over every position (a stored entry stands for
+/// itself and its mirror image, once when they are the same board).
+#[must_use]
+pub fn summarize(table: &Solved) -> [SideStats; 2] {
+    let layout = &table.layout;
+    let mut stats: [SideStats; 2] = Default::default();
+    let mut longest: [Vec<usize>; 2] = Default::default();
+    for (idx, &code) in table.codes.iter().enumerate() {
+        if code == UNUSED {
+            continue;
+        }
+        let side = idx / layout.side_len();
+        let value = Value::from_code(code).expect("a solved entry");
+        let weight = match layout.position(idx) {
+            Some(p) if p.mirror() == p => 1,
+            _ => 2,
+        };
+        let s = &mut stats[side];
+        match value {
+            Value::Win(d) => {
+                s.wins += weight;
+                if d > s.longest_win {
+                    s.longest_win = d;
+                    longest[side].clear();
+                }
+                if d == s.longest_win {
+                    longest[side].push(idx);
+                }
+            }
+            Value::Draw => s.draws += weight,
+            Value::Loss(_) => s.losses += weight,
+        }
+    }
+    for (s, entries) in stats.iter_mut().zip(&longest) {
+        s.longest_win_position = entries
+            .iter()
+            .filter_map(|&i| layout.position(i))
+            .flat_map(|p| [p.to_string(), p.mirror().to_string()])
+            .min()
+            .unwrap_or_default();
+    }
+    stats
+}
+
+/// The bytes of a solved table's files, in the order of [`KINDS`]. The same table always
+/// gives the same bytes.
+///
+/// # Errors
+/// Compression failed.
+pub fn encode(table: &Solved) -> io::Result<Vec<(Kind, Vec<u8>)>> {
+    let codes = Codes::from(&table.codes[..]);
+    let encoding = if codes.has_wide() {
+        Encoding::Code16
+    } else {
+        Encoding::Code8
+    };
+    let compressed = compress_kinds(
+        Metric::Dtm,
+        &[(Kind::Dtm, encoding), (Kind::Wdl, Encoding::Wdl2)],
+        &codes,
+    )?;
+    let stats = summarize(table);
+    Ok(compressed
+        .files
+        .into_iter()
+        .map(|(kind, encoding, blocks)| {
+            let header = Header {
+                kind,
+                rules: Rules,
+                material: table.layout.material(),
+                index_scheme: INDEX_SCHEME,
+                encoding,
+                entries: table.layout.len() as u64,
+                block_entries: 0,
+                blocks: 0,
+                stats: stats.clone(),
+                generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
+            };
+            (kind, format::file_bytes(&header, &blocks))
+        })
+        .collect())
+}
+
+/// The path of a table's `kind` file under `root`.
+#[must_use]
+pub fn path(root: &Path, material: Material, kind: Kind) -> PathBuf {
+    family_table_path(root, Rules, material, kind)
+}
+
+/// Writes a solved table's files under `root/animal-gambit/`, atomically each, the WDL file
+/// last.
+///
+/// # Errors
+/// Any I/O error, naming the file.
+pub fn write_table(root: &Path, table: &Solved) -> io::Result<()> {
+    let dir = root.join(Rules.id());
+    fs::create_dir_all(&dir)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+    for (kind, bytes) in encode(table)? {
+        write_atomic(&path(root, table.layout.material(), kind), &bytes)?;
+    }
+    Ok(())
+}
+
+/// Reads a table back from its DTM file under `root`, checking both files (header, entry
+/// count, every block and the whole-file checksums). `Ok(None)` when a file is absent.
+///
+/// # Errors
+/// A [`TableError`] for a file that is present but unusable.
+pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableError> {
+    let layout = Layout::new(material);
+    let material = layout.material();
+    if KINDS.iter().any(|&k| !path(root, material, k).exists()) {
+        return Ok(None);
+    }
+    let mut files = Vec::new();
+    for kind in KINDS {
+        let file = TableFile::open_expecting(&path(root, material, kind), Rules, material, kind)?;
+        file.verify_checksum()?;
+        files.push(file);
+    }
+    let (dtm, wdl) = (&files[0], &files[1]);
+    let mut codes = Vec::with_capacity(layout.len());
+    for b in 0..dtm.header().blocks {
+        dtm.for_each_code(&dtm.block(b)?, |c| codes.push(c))?;
+    }
+    // Unused entries read back as the codes around them; the solver's marks are restored.
+    // Every used entry's WDL file value must be its DTM file value's.
+    let mut block = (u32::MAX, Vec::new());
+    for (idx, code) in codes.iter_mut().enumerate() {
+        if layout.position(idx).is_none() {
+            *code = UNUSED;
+            continue;
+        }
+        let (b, at) = wdl.locate(idx);
+        if block.0 != b {
+            block = (b, wdl.block(b)?);
+        }
+        // The codes were checked as they were read.
+        if Value::from_code(*code).map(Value::wdl) != Some(wdl.wdl_entry(&block.1, at)?) {
+            return Err(TableError::new(
+                wdl.path(),
+                jtb_probe::TableErrorKind::Disagrees {
+                    entry: idx as u64,
+                    other: dtm.path().to_owned(),
+                },
+            ));
+        }
+    }
+    Ok(Some(Solved { layout, codes }))
+}
+
+/// What one table of a generation did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Done {
+    /// Its files were present and intact.
+    Kept(Material),
+    /// Solved and written: entries, and the time it took.
+    Generated(Material, usize, Duration),
+}
+
+/// Generates `targets` and every table they need under `root`: tables whose files are present
+/// and intact are read back, not solved again (a generation stopped anywhere resumes), and
+/// damaged ones are solved again. `report` hears of each table as it is done. A table whose
+/// [`memory_estimate`] is above `memory_limit` bytes is refused before it starts. With
+/// `only_targets`, the smaller tables must all be present and intact: else nothing is
+/// solved and the error names each (one task of a plan).
+///
+/// # Errors
+/// The first [`GambitError`].
+pub fn generate(
+    root: &Path,
+    targets: &[Material],
+    memory_limit: u64,
+    only_targets: bool,
+    report: &dyn Fn(&Done),
+) -> Result<Vec<Done>, GambitError> {
+    let targets: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let mut loaded: HashMap<Material, Option<Solved>> = HashMap::new();
+    let mut problems = Vec::new();
+    for m in closure(&targets) {
+        let table = load(root, m);
+        if only_targets && !targets.contains(&m) {
+            match &table {
+                Ok(Some(_)) => {}
+                Ok(None) => problems.push((m, None)),
+                Err(e) => problems.push((m, Some(e.to_string()))),
+            }
+        }
+        // A damaged table is made again.
+        loaded.insert(m, table.unwrap_or(None));
+    }
+    if !problems.is_empty() {
+        return Err(GambitError::NeededTables(problems));
+    }
+    let mut subs = SubTables::new();
+    let mut done = Vec::new();
+    for m in closure(&targets) {
+        let loaded = loaded.remove(&m).flatten();
+        let d = match loaded {
+            Some(table) => {
+                subs.insert(table);
+                Done::Kept(m)
+            }
+            None => {
+                let need = memory_estimate(m);
+                if need > memory_limit {
+                    return Err(GambitError::TooLarge {
+                        material: m,
+                        need,
+                        limit: memory_limit,
+                    });
+                }
+                let start = Instant::now();
+                let table = solve(m, &subs)?;
+                write_table(root, &table)?;
+                let entries = table.layout.len();
+                subs.insert(table);
+                Done::Generated(m, entries, start.elapsed())
+            }
+        };
+        report(&d);
+        done.push(d);
+    }
+    Ok(done)
+}
+
+/// Entries per parallel task of [`verify`].
+const VERIFY_CHUNK: usize = 1 << 10;
+
+/// An entry whose stored value is not the best of its turns' values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The position, as text.
+    pub position: String,
+    /// The value stored.
+    pub stored: Value,
+    /// The best of its turns' values (`Loss(0)` when it has none).
+    pub best: Value,
+}
+
+/// Checks every entry of the table of `material` in `tables` one ply deep, apart from the
+/// solver's graph: its value must be the best of its distinct turns' values, each from the
+/// end-of-turn checks (a win or loss in 1), else one turn more than the value of the position
+/// it leads to in whichever table of `tables` holds it (this one or a smaller one); a
+/// position without turns is a loss in 0, and a draw's best turn a draw. Returns at most
+/// `limit` mismatches (in entry order).
+///
+/// # Errors
+/// [`GambitError::MissingTable`] when the table or a smaller one is absent from `tables`.
+pub fn verify(
+    material: Material,
+    tables: &SubTables,
+    limit: usize,
+) -> Result<Vec<Mismatch>, GambitError> {
+    let table = tables
+        .get(material)
+        .ok_or(GambitError::MissingTable(material.canonical()))?;
+    let layout = &table.layout;
+    let chunks: Vec<Vec<Mismatch>> = (0..layout.len().div_ceil(VERIFY_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut out = Vec::new();
+            let range = c * VERIFY_CHUNK..((c + 1) * VERIFY_CHUNK).min(layout.len());
+            for idx in range {
+                let Some(pos) = layout.position(idx) else {
+                    continue;
+                };
+                let stored = Value::from_code(table.codes[idx]).expect("a solved entry");
+                let best = TURNS.with(|turns| {
+                    let mut turns = turns.borrow_mut();
+                    let mut best = Value::Loss(0);
+                    for (i, board) in turns.end_boards(&pos).iter().enumerate() {
+                        let v = match pos.turn_end(board) {
+                            Some(end) if end.mover_wins() => Value::Win(1),
+                            Some(_) => Value::Loss(1),
+                            None => tables.value(board, pos.turn().other())?.back_one_ply(),
+                        };
+                        if i == 0 || v > best {
+                            best = v;
+                        }
+                    }
+                    Ok::<_, GambitError>(best)
+                })?;
+                if best != stored && out.len() < limit {
+                    out.push(Mismatch {
+                        position: pos.to_string(),
+                        stored,
+                        best,
+                    });
+                }
+            }
+            Ok(out)
+        })
+        .collect::<Result<_, GambitError>>()?;
+    Ok(chunks.into_iter().flatten().take(limit).collect())
+}

@@ -1,0 +1,216 @@
+//! The probe path every game family shares: a directory of one rule set's tables, opened
+//! lazily, with a shared cache of decoded blocks and a lock-free front cache per thread. The
+//! Jungle family's `Tablebase` and Animal Gambit's `gambit::Tablebase` each
+//! hold one; only how a position finds its table and entry is theirs.
+
+use std::{
+    cell::RefCell,
+    path::{Path, PathBuf},
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc, OnceLock,
+    },
+};
+
+use quick_cache::{sync::Cache, Weighter};
+
+use crate::{
+    file::TableFile,
+    format::{family_table_path, Family, Kind, TableError},
+};
+
+#[derive(Clone)]
+struct BlockWeight;
+
+impl Weighter<u64, Arc<[u8]>> for BlockWeight {
+    fn weight(&self, _key: &u64, val: &Arc<[u8]>) -> u64 {
+        val.len() as u64 + 64
+    }
+}
+
+/// Slots of each thread's front cache of decoded blocks (see [`Store::with_entry`]).
+const FRONT_SLOTS: usize = 1024;
+/// The smallest shared cache that gets a front cache: the front may hold `FRONT_SLOTS` blocks
+/// of 16 KiB per thread, which a smaller bound would not allow.
+const FRONT_MIN_CACHE: u64 = (FRONT_SLOTS as u64) << 14;
+
+/// A decoded block in a thread's front cache: which tablebase and block it is, and the bytes.
+struct FrontSlot {
+    owner: u64,
+    key: u64,
+    block: Option<Arc<[u8]>>,
+}
+
+thread_local! {
+    /// A direct-mapped cache in front of the shared one: a cached probe then takes no lock and
+    /// touches no shared counter. It holds at most `FRONT_SLOTS` blocks (16 MiB) per thread.
+    static FRONT: RefCell<[FrontSlot; FRONT_SLOTS]> = const {
+        RefCell::new([const { FrontSlot { owner: 0, key: 0, block: None } }; FRONT_SLOTS])
+    };
+}
+
+/// Numbers the tablebases of this process, for the front caches (0 is never used).
+static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
+
+/// One material's table: lazily opened files, one per kind slot ([`Kind::slot`]).
+#[derive(Debug)]
+pub(crate) struct StoredTable<R: Family> {
+    id: u64,
+    material: R::Material,
+    files: [OnceLock<TableFile<R>>; 3],
+}
+
+impl<R: Family> StoredTable<R> {
+    /// The material, in the orientation that names the table.
+    pub(crate) const fn material(&self) -> R::Material {
+        self.material
+    }
+}
+
+/// Why a store has no entry to read.
+#[derive(Debug)]
+pub(crate) enum Miss {
+    /// The table's file of that kind is not in the directory.
+    Missing(PathBuf),
+    /// It is there but unusable.
+    Table(TableError),
+}
+
+impl From<TableError> for Miss {
+    fn from(e: TableError) -> Miss {
+        Miss::Table(e)
+    }
+}
+
+/// The tables of one rule set under a root, with the caches of their decoded blocks.
+pub(crate) struct Store<R: Family> {
+    rules: R,
+    /// The table root; this rule set's files are in `root/<rules>/`.
+    root: PathBuf,
+    owner: u64,
+    tables: Vec<StoredTable<R>>,
+    cache: Cache<u64, Arc<[u8]>, BlockWeight>,
+    /// Whether files are memory-mapped ([`TableFile::open_mapped`]) or read ([`TableFile::open`]).
+    mapped: bool,
+    /// Whether probes use the per-thread front cache (a shared cache of `FRONT_MIN_CACHE` or more).
+    front: bool,
+}
+
+impl<R: Family> Store<R> {
+    /// The directory of `rules`' tables under `root`: `root/<rules>`.
+    pub(crate) fn dir(root: &Path, rules: R) -> PathBuf {
+        root.join(rules.id())
+    }
+
+    /// A store of the tables of `materials` (each in the orientation that names its table),
+    /// whose files are opened on first use. With `mapped`, files are memory-mapped; the
+    /// caller of that promises what [`TableFile::open_mapped`] asks.
+    pub(crate) fn new(
+        root: &Path,
+        rules: R,
+        materials: impl IntoIterator<Item = R::Material>,
+        cache_bytes: u64,
+        mapped: bool,
+    ) -> Store<R> {
+        let tables = materials
+            .into_iter()
+            .enumerate()
+            .map(|(id, material)| StoredTable {
+                id: id as u64,
+                material,
+                files: Default::default(),
+            })
+            .collect();
+        Store {
+            rules,
+            root: root.to_owned(),
+            owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
+            tables,
+            cache: Cache::with_weighter(1024, cache_bytes, BlockWeight),
+            mapped,
+            front: cache_bytes >= FRONT_MIN_CACHE,
+        }
+    }
+
+    /// The table root.
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The tables, in the order they were given.
+    pub(crate) fn tables(&self) -> &[StoredTable<R>] {
+        &self.tables
+    }
+
+    /// Where the `kind` file of `material` is (or would be).
+    pub(crate) fn path_of(&self, material: R::Material, kind: Kind) -> PathBuf {
+        family_table_path(&self.root, self.rules, material, kind)
+    }
+
+    /// The `kind` file of `table`, opened and checked on first use.
+    pub(crate) fn file<'a>(
+        &self,
+        table: &'a StoredTable<R>,
+        kind: Kind,
+    ) -> Result<&'a TableFile<R>, Miss> {
+        let slot = &table.files[kind.slot()];
+        if let Some(f) = slot.get() {
+            return Ok(f);
+        }
+        let path = self.path_of(table.material, kind);
+        if !path.exists() {
+            return Err(Miss::Missing(path));
+        }
+        let opened = if self.mapped {
+            // Safety: the store's maker promised that the files stay as they are.
+            unsafe { TableFile::open_mapped(&path) }
+        } else {
+            TableFile::open(&path)
+        };
+        let opened = opened?.expecting(self.rules, table.material, kind)?;
+        // Another thread may have opened it meanwhile; either copy serves.
+        let _ = slot.set(opened);
+        Ok(slot.get().expect("just set"))
+    }
+
+    /// Calls `read` with `table`'s `kind` file, the decoded block holding entry `idx`, and the
+    /// entry's offset in it. Blocks come from this thread's front cache, else from the shared
+    /// cache (decoding them on a miss).
+    pub(crate) fn with_entry<T>(
+        &self,
+        table: &StoredTable<R>,
+        kind: Kind,
+        idx: usize,
+        read: impl FnOnce(&TableFile<R>, &[u8], usize) -> Result<T, TableError>,
+    ) -> Result<T, Miss> {
+        let file = self.file(table, kind)?;
+        let (b, at) = file.locate(idx);
+        let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
+        let shared = || {
+            self.cache
+                .get_or_insert_with(&key, || file.block(b).map(Arc::from))
+        };
+        if !self.front {
+            return Ok(read(file, &shared()?, at)?);
+        }
+        FRONT.with(|front| {
+            let mut front = front.borrow_mut();
+            // Fibonacci hashing spreads neighbouring blocks and tables over the slots.
+            let mix = (key ^ self.owner.rotate_left(40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let slot = &mut front[(mix >> 32) as usize % FRONT_SLOTS];
+            let hit = slot.owner == self.owner && slot.key == key;
+            let block = match &slot.block {
+                Some(block) if hit => block,
+                _ => {
+                    *slot = FrontSlot {
+                        owner: self.owner,
+                        key,
+                        block: Some(shared()?),
+                    };
+                    slot.block.as_ref().expect("just stored")
+                }
+            };
+            Ok(read(file, block, at)?)
+        })
+    }
+}
