@@ -96,23 +96,16 @@ impl<'a> Frame<'a> {
                     let Some(from_slot) = layout.slot(i, from) else {
                         continue;
                     };
-                    let steps = board.steps(from).into_iter().flatten().map(|to| (to, 0));
-                    let jumps = board
-                        .jumps_from(from)
-                        .filter(|j| rules.can_jump(piece.animal, j.axis))
-                        .map(|j| (j.to, j.path));
-                    for (to, path) in steps.chain(jumps) {
-                        if rules.may_enter(piece, to) {
-                            all[from.index()].push(Step {
-                                to,
-                                to_bit: bit(to),
-                                path,
-                                den: Some(to) == enemy_den,
-                                delta: layout
-                                    .slot(i, to)
-                                    .map(|s| (s as isize - from_slot as isize) * stride),
-                            });
-                        }
+                    for (to, path) in rules.destinations(piece, from) {
+                        all[from.index()].push(Step {
+                            to,
+                            to_bit: bit(to),
+                            path,
+                            den: Some(to) == enemy_den,
+                            delta: layout
+                                .slot(i, to)
+                                .map(|s| (s as isize - from_slot as isize) * stride),
+                        });
                     }
                 }
                 all
@@ -539,15 +532,7 @@ impl Reach {
             for animal in Animal::ALL {
                 let piece = Piece::new(color, animal);
                 for sq in board.squares().filter(|&s| rules.may_enter(piece, s)) {
-                    let steps = board.steps(sq).into_iter().flatten().map(|to| (to, 0));
-                    let jumps = board
-                        .jumps_from(sq)
-                        .filter(|j| rules.can_jump(animal, j.axis))
-                        .map(|j| (j.to, j.path));
-                    moves[Reach::slot(piece, sq)] = steps
-                        .chain(jumps)
-                        .filter(|&(to, _)| rules.may_enter(piece, to))
-                        .collect();
+                    moves[Reach::slot(piece, sq)] = rules.destinations(piece, sq).collect();
                 }
             }
         }

@@ -83,17 +83,7 @@ impl fmt::Display for GambitError {
                 need >> 20,
                 limit >> 20
             ),
-            GambitError::NeededTables(tables) => {
-                write!(f, "the tables it needs must be generated first:")?;
-                for (i, (m, why)) in tables.iter().enumerate() {
-                    let sep = if i == 0 { "" } else { ";" };
-                    match why {
-                        None => write!(f, "{sep} {m} is missing")?,
-                        Some(why) => write!(f, "{sep} {m} is unusable ({why})")?,
-                    }
-                }
-                Ok(())
-            }
+            GambitError::NeededTables(tables) => crate::write_needed_tables(f, tables),
             GambitError::Io(e) => write!(f, "{e}"),
             GambitError::Table(e) => write!(f, "{e}"),
         }

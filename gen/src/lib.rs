@@ -129,17 +129,7 @@ impl fmt::Display for GenError {
             ),
             GenError::Io(e) => write!(f, "{e}"),
             GenError::Table(e) => write!(f, "{e}"),
-            GenError::NeededTables(tables) => {
-                write!(f, "the tables it needs must be generated first:")?;
-                for (i, (m, why)) in tables.iter().enumerate() {
-                    let sep = if i == 0 { "" } else { ";" };
-                    match why {
-                        None => write!(f, "{sep} {m} is missing")?,
-                        Some(why) => write!(f, "{sep} {m} is unusable ({why})")?,
-                    }
-                }
-                Ok(())
-            }
+            GenError::NeededTables(tables) => write_needed_tables(f, tables),
         }
     }
 }
@@ -152,4 +142,21 @@ impl Error for GenError {
             _ => None,
         }
     }
+}
+
+/// Names each table a generation needs and cannot use: missing (`None`) or unusable, and why.
+/// One wording for every game's generator.
+pub(crate) fn write_needed_tables<M: fmt::Display, W: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    tables: &[(M, Option<W>)],
+) -> fmt::Result {
+    write!(f, "the tables it needs must be generated first:")?;
+    for (i, (m, why)) in tables.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ";" };
+        match why {
+            None => write!(f, "{sep} {m} is missing")?,
+            Some(why) => write!(f, "{sep} {m} is unusable ({why})")?,
+        }
+    }
+    Ok(())
 }

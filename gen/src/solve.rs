@@ -83,22 +83,15 @@ fn targets(rules: RuleSet, bits: &Bits, piece: Piece) -> Vec<Vec<Target>> {
     let enemy_den = board.den(piece.color.other());
     let mut all = vec![Vec::new(); Square::LIMIT];
     for from in board.squares().filter(|&s| rules.may_enter(piece, s)) {
-        let steps = board.steps(from).into_iter().flatten().map(|to| (to, 0));
-        let jumps = board
-            .jumps_from(from)
-            .filter(|j| rules.can_jump(piece.animal, j.axis))
-            .map(|j| (j.to, j.path));
-        for (to, path) in steps.chain(jumps) {
-            if rules.may_enter(piece, to) {
-                all[from.index()].push(Target {
-                    to,
-                    to_bit: 1 << bits.bit(to),
-                    path_bits: bits.of_set(path),
-                    den: Some(to) == enemy_den,
-                    config_delta: None,
-                    mirror_delta: 0,
-                });
-            }
+        for (to, path) in rules.destinations(piece, from) {
+            all[from.index()].push(Target {
+                to,
+                to_bit: 1 << bits.bit(to),
+                path_bits: bits.of_set(path),
+                den: Some(to) == enemy_den,
+                config_delta: None,
+                mirror_delta: 0,
+            });
         }
     }
     all

@@ -6,7 +6,7 @@
 use std::{fmt, str::FromStr};
 
 use crate::{
-    board::{bit, Axis, Board, Square, FLIP, JUNGLE},
+    board::{bit, Axis, Board, Square, SquareSet, FLIP, JUNGLE},
     piece::{Animal, Color, Piece},
 };
 
@@ -146,6 +146,25 @@ impl RuleSet {
         board.contains(sq)
             && (self.swims(piece.animal) || !board.is_water(sq))
             && board.den(piece.color) != Some(sq)
+    }
+
+    /// Where `piece` may move from `from` on an empty board: its steps and the river jumps its
+    /// rules allow, onto squares it may enter, each with the water the jump crosses (empty for a
+    /// step). What stands on the board (blocking swimmers, captures) is the caller's to check.
+    pub fn destinations(
+        self,
+        piece: Piece,
+        from: Square,
+    ) -> impl Iterator<Item = (Square, SquareSet)> {
+        let board = self.board();
+        let steps = board.steps(from).into_iter().flatten().map(|to| (to, 0));
+        let jumps = board
+            .jumps_from(from)
+            .filter(move |j| self.can_jump(piece.animal, j.axis))
+            .map(|j| (j.to, j.path));
+        steps
+            .chain(jumps)
+            .filter(move |&(to, _)| self.may_enter(piece, to))
     }
 
     /// What happens when `attacker` on `from` moves onto `defender` on `to`, or `None` when it
