@@ -249,28 +249,7 @@ pub fn verify(
     if materials.is_empty() {
         return Err(VerifyError::NoTables(root.to_owned()).into());
     }
-    let mut intact = Vec::new();
-    for &m in &materials {
-        let mut good = true;
-        for kind in KINDS {
-            let path = table_path(root, m, kind);
-            if let Err(e) =
-                TableFile::open_expecting(&path, Rules, m, kind).and_then(|f| f.verify_checksum())
-            {
-                writeln!(out, "FAIL {e}")?;
-                good = false;
-            }
-        }
-        if good {
-            intact.push(m);
-        }
-    }
-    writeln!(
-        out,
-        "checksums: {} of {} tables intact",
-        intact.len(),
-        materials.len()
-    )?;
+    let intact = crate::verify::check_checksums(out, root, Rules, &materials, &KINDS)?;
     let mut ok = intact.len() == materials.len();
     if checksums_only {
         return Ok(ok);

@@ -1,7 +1,7 @@
 //! `jtb verify`: checksums, then every entry against the best of its successors.
 
 use std::io::Write;
-use std::{collections::BTreeSet, sync::Arc};
+use std::{path::Path, sync::Arc};
 
 use jtb_gen::{
     plan,
@@ -10,8 +10,8 @@ use jtb_gen::{
     Metric, SubTables,
 };
 use jtb_probe::{
-    format::{table_path, Encoding},
-    Kind, Material, RuleSet, TableFile, Tablebase,
+    format::{family_table_path, table_path, Encoding},
+    Family, Kind, Material, RuleSet, TableFile, Tablebase,
 };
 
 use crate::{input, CliResult};
@@ -104,7 +104,13 @@ pub fn run(args: &Args) -> CliResult {
     if materials.is_empty() {
         return Err(VerifyError::NoTables(rules, args.set.tables.dir.clone()).into());
     }
-    let intact = check_checksums(&mut out, args, rules, &materials)?;
+    let intact = check_checksums(
+        &mut out,
+        &args.set.tables.dir,
+        rules,
+        &materials,
+        &Kind::of(rules),
+    )?;
     let mut ok = intact.len() == materials.len();
     if args.checksums_only {
         return Ok(ok);
@@ -115,18 +121,20 @@ pub fn run(args: &Args) -> CliResult {
     Ok(ok)
 }
 
-/// Checks every file's checksums, reporting each failure; returns the intact tables.
-fn check_checksums(
+/// Checks the checksums of every `kinds` file of each of `materials` under `root`, for a table
+/// of any game, reporting each failure and the count; returns the intact tables, in order.
+pub(crate) fn check_checksums<R: Family>(
     out: &mut impl Write,
-    args: &Args,
-    rules: RuleSet,
-    materials: &[Material],
-) -> std::io::Result<BTreeSet<Material>> {
-    let mut intact = BTreeSet::new();
+    root: &Path,
+    rules: R,
+    materials: &[R::Material],
+    kinds: &[Kind],
+) -> std::io::Result<Vec<R::Material>> {
+    let mut intact = Vec::new();
     for &m in materials {
         let mut good = true;
-        for kind in Kind::of(rules) {
-            let path = table_path(&args.set.tables.dir, rules, m, kind);
+        for &kind in kinds {
+            let path = family_table_path(root, rules, m, kind);
             let result =
                 TableFile::open_expecting(&path, rules, m, kind).and_then(|f| f.verify_checksum());
             if let Err(e) = result {
@@ -135,7 +143,7 @@ fn check_checksums(
             }
         }
         if good {
-            intact.insert(m);
+            intact.push(m);
         }
     }
     writeln!(

@@ -318,15 +318,7 @@ impl<R: Family> TableFile<R> {
         let code = match self.header.encoding {
             Encoding::Code8 => u16::from(block[i]),
             Encoding::Code16 => u16::from_le_bytes([block[2 * i], block[2 * i + 1]]),
-            Encoding::Wdl2 => {
-                return Err(TableError::new(
-                    &self.path,
-                    TableErrorKind::WrongKind {
-                        expected: Kind::Dtm,
-                        found: Kind::Wdl,
-                    },
-                ))
-            }
+            Encoding::Wdl2 => return Err(self.not_codes()),
         };
         Value::from_code(code).ok_or_else(|| self.bad_code(code))
     }
@@ -354,15 +346,7 @@ impl<R: Family> TableFile<R> {
                     f(check(u16::from_le_bytes([pair[0], pair[1]]))?);
                 }
             }
-            Encoding::Wdl2 => {
-                return Err(TableError::new(
-                    &self.path,
-                    TableErrorKind::WrongKind {
-                        expected: Kind::Dtm,
-                        found: Kind::Wdl,
-                    },
-                ))
-            }
+            Encoding::Wdl2 => return Err(self.not_codes()),
         }
         Ok(())
     }
@@ -377,6 +361,17 @@ impl<R: Family> TableFile<R> {
         }
         let code = crate::format::wdl2_get(block, i);
         crate::format::wdl_of_wdl2(code).ok_or_else(|| self.bad_code(code.into()))
+    }
+
+    /// The error of asking a WDL file for distance codes.
+    fn not_codes(&self) -> TableError {
+        TableError::new(
+            &self.path,
+            TableErrorKind::WrongKind {
+                expected: Kind::Dtm,
+                found: Kind::Wdl,
+            },
+        )
     }
 
     fn bad_code(&self, code: u16) -> TableError {
