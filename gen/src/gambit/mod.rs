@@ -49,7 +49,8 @@ pub const KINDS: [Kind; 2] = [Kind::Dtm, Kind::Wdl];
 pub enum GambitError {
     /// A smaller table that trap removals lead into has not been generated.
     MissingTable(Material),
-    /// A table has more entries than the solver indexes ([`retro::MAX_ENTRIES`]).
+    /// A table has more entries per side to move than the solver indexes
+    /// (2^28).
     TooManyEntries(Material, usize),
     /// A table has a value past the 255 turns the solver counts.
     TooDeep(Material),
@@ -79,7 +80,7 @@ impl fmt::Display for GambitError {
             }
             GambitError::TooManyEntries(m, n) => write!(
                 f,
-                "table {m} has {n} entries, more than this solver indexes (2^28)"
+                "table {m} has {n} entries, more than this solver indexes (2^28 a side to move)"
             ),
             GambitError::TooDeep(m) => write!(
                 f,

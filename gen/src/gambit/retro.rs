@@ -37,9 +37,10 @@ use crate::UNUSED;
 /// the board a turn started from.
 const ELSEWHERE: u32 = u32::MAX;
 
-/// Tables this solver takes: end ids (entry and mirror bit) and their sums of squares over a
-/// node's options must fit 64 bits exactly (see [`Node::open`]).
-pub const MAX_ENTRIES: usize = 1 << 28;
+/// Entries per side to move this solver takes: a board and its mirror bit fit an end id below
+/// 2^29, and the sums of their squares over a node's options fit 64 bits exactly (see
+/// [`Node::open`]).
+pub const MAX_SIDE_ENTRIES: usize = 1 << 28;
 
 /// The ends of a node that are not known to lose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -570,7 +571,7 @@ pub fn solve_codes(
     subs: &SubTables,
     cost: &mut Cost,
 ) -> Result<Vec<u16>, GambitError> {
-    if layout.len() > MAX_ENTRIES {
+    if layout.side_len() > MAX_SIDE_ENTRIES {
         return Err(GambitError::TooManyEntries(layout.material(), layout.len()));
     }
     let clock = Instant::now();
@@ -649,7 +650,7 @@ mod tests {
         node.remove(Open::One(6));
         assert_eq!(node.open(), Open::None);
         // The largest ids of the largest table, on every option a node can have.
-        let big = (MAX_ENTRIES as u32) * 2 - 1;
+        let big = (MAX_SIDE_ENTRIES as u32) * 2 - 1;
         for _ in 0..64 {
             node.add(Open::One(big));
         }
