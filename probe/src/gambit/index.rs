@@ -149,26 +149,7 @@ impl Layout {
 
     /// The index of `board` with `turn` to move, `board` already in the table's orientation.
     fn index_oriented(&self, board: &Board, turn: Color) -> usize {
-        let mirrored;
-        let board = match self.lead {
-            Some(l) => {
-                let lead = board
-                    .pieces(self.groups[l].piece)
-                    .first()
-                    .expect("the lead piece is on the board");
-                if lead.file() >= 4 {
-                    mirrored = board.mirror();
-                    &mirrored
-                } else {
-                    board
-                }
-            }
-            None => {
-                let (a, b) = (self.raw_index(board), self.raw_index(&board.mirror()));
-                return turn.index() * self.side_len + a.min(b);
-            }
-        };
-        turn.index() * self.side_len + self.raw_index(board)
+        self.locate(board, turn).0
     }
 
     /// Where `board` (of the table's material, in its orientation) with `turn` to move is
