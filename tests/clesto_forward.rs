@@ -1,7 +1,11 @@
 //! A slow forward solver of Clesto (RULES.md section 6, "Values in a table"), independent of
 //! the generator: it shares only the probe library's rules (`Position::put`, `legal_moves`,
 //! `play`, the hungry sets, [`banned_side`]). Positions are every placement of a material's
-//! pieces (both sides to move, canonical hungry sets), numbered by a hash map; no table layout.
+//! pieces (both sides to move, canonical hungry sets), numbered by the order of their keys
+//! (the squares of the pieces and the side to move); no table layout. A position is rebuilt
+//! from its key when needed, and each material's moves are built once, as lists of node numbers
+//! (or known values of moves that leave the material): about 50 bytes a position, so a 4-piece
+//! material fits in some 500 MB.
 //!
 //! For each material, fewest pieces first:
 //! 1. **Plain values** (rule 1): passes over every position until a fixpoint, as the Jungle
@@ -27,7 +31,8 @@
 use std::collections::HashMap;
 
 use jtb_probe::{
-    banned_side, ClestoValue, Color, Material, Outcome, Position, RuleSet, Value, Wdl,
+    banned_side, ClestoValue, Color, Material, Outcome, Piece, Position, RuleSet, Square, Value,
+    Wdl,
 };
 
 const RULES: RuleSet = RuleSet::Clesto;
@@ -57,32 +62,107 @@ pub fn sub_materials(material: Material) -> Vec<Material> {
     out
 }
 
-/// Every position of `material` in this orientation, both sides to move, at the canonical
-/// hungry set: square by square through `Position::put`.
-fn positions_of(material: Material) -> Vec<Position> {
-    Color::ALL
-        .into_iter()
-        .flat_map(|turn| crate::placements(RULES, material, turn))
-        .collect()
+/// The bits of one square in a [`key`] (a packed square is below [`Square::LIMIT`] = 72).
+const SQUARE_BITS: u32 = 7;
+
+/// Flags a successor in [`Graph::succs`] as an index into [`Graph::known`] rather than a node.
+const KNOWN: u32 = 1 << 31;
+
+/// A number for a position within its material: the squares of its pieces in the order
+/// `Position::pieces` gives them (that of `Material::pieces`), seven bits each, after the side
+/// to move. At most 9 pieces, so it fits.
+fn key(pos: &Position) -> u64 {
+    pos.pieces()
+        .fold(u64::from(pos.turn() == Color::Blue), |k, (_, sq)| {
+            (k << SQUARE_BITS) | sq.index() as u64
+        })
 }
 
 /// One material's values.
 struct Table {
-    /// Every position, in the order of [`positions_of`].
-    positions: Vec<Position>,
-    /// [`key`] -> number.
-    index: HashMap<u128, u32>,
-    plain: Vec<Value>,
+    /// The material's pieces in the order of their squares in a key.
+    pieces: Vec<Piece>,
+    /// The key of every placement (both sides to move, canonical hungry sets), increasing: a
+    /// position's number is its place here. Positions are rebuilt from their keys.
+    keys: Vec<u64>,
+    /// Every position's value; its plain value is [`ClestoValue::plain_part`].
     full: Vec<ClestoValue>,
+    /// The moves out of this material that starve into a non-canonical hungry set.
+    non_canonical: NonCanonical,
 }
 
-/// A number for a position within its material: the squares of its pieces in the order
-/// `Position::pieces` gives them (fixed by the material), seven bits each, and the side to move.
-fn key(pos: &Position) -> u128 {
-    pos.pieces()
-        .fold(u128::from(pos.turn() == Color::Blue), |k, (_, sq)| {
-            (k << 7) | sq.index() as u128
-        })
+impl Table {
+    /// The keys of every placement of `material` (square by square through `Position::put`).
+    fn new(material: Material) -> Table {
+        assert!(material.total() <= 9, "{material}: a key holds 9 pieces");
+        let mut keys = Vec::new();
+        for turn in Color::ALL {
+            crate::for_each_placement(RULES, material, turn, |p| keys.push(key(p)));
+        }
+        keys.sort_unstable();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "keys are distinct");
+        assert!(
+            keys.len() < KNOWN as usize,
+            "node numbers leave room for the flag"
+        );
+        Table {
+            pieces: material.pieces().collect(),
+            keys,
+            full: Vec::new(),
+            non_canonical: NonCanonical::default(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The number of a canonical position of this material (`None`: not a placement).
+    fn number(&self, pos: &Position) -> Option<usize> {
+        self.keys.binary_search(&key(pos)).ok()
+    }
+
+    fn turn(&self, i: usize) -> Color {
+        let shift = SQUARE_BITS * self.pieces.len() as u32;
+        if self.keys[i] >> shift == 1 {
+            Color::Blue
+        } else {
+            Color::Red
+        }
+    }
+
+    /// Position number `i`, at the canonical hungry set.
+    fn position(&self, i: usize) -> Position {
+        let k = self.keys[i];
+        let n = self.pieces.len();
+        let squares = self.pieces.iter().enumerate().map(|(j, &piece)| {
+            let index = (k >> (SQUARE_BITS * (n - 1 - j) as u32)) & ((1 << SQUARE_BITS) - 1);
+            let index = u8::try_from(index).expect("seven bits");
+            (piece, Square::new(index & 7, index >> 3))
+        });
+        let pos = Position::from_pieces(RULES, self.turn(i), squares).expect("a placement's key");
+        debug_assert_eq!(key(&pos), k);
+        pos
+    }
+}
+
+/// The moves of one material's positions out of it that starve into a position with a
+/// non-canonical hungry set of a smaller material (valued by looking one move ahead).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NonCanonical {
+    /// How many moves, over every position of the material.
+    pub moves: u64,
+    /// How many of them reach a value other than that of the same board at its canonical set.
+    pub changed: u64,
+}
+
+/// What a move that ends the game or leaves the material gives the mover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Known {
+    /// The move's plain value (one ply included).
+    plain: Value,
+    /// Whether the mover wins by the full value.
+    wins: bool,
 }
 
 /// Where a move of a position being solved leads.
@@ -90,9 +170,36 @@ fn key(pos: &Position) -> u128 {
 enum Succ {
     /// Another position of the same material, by its number.
     Node(u32),
-    /// The game ended, or left the material: `plain` is the move's plain value for the mover
-    /// (one ply included), `wins` whether the mover wins by the full value.
-    Known { plain: Value, wins: bool },
+    /// The game ended, or left the material.
+    Known(Known),
+}
+
+/// The moves of every position of a material, built once: those of node `i` are
+/// `succs[starts[i]..starts[i + 1]]`, each a node number or, flagged by [`KNOWN`], an index
+/// into `known`.
+struct Graph {
+    starts: Vec<u32>,
+    succs: Vec<u32>,
+    /// Each distinct [`Known`] of the material's moves, once.
+    known: Vec<Known>,
+}
+
+impl Graph {
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn moves(&self, i: usize) -> impl Iterator<Item = Succ> + '_ {
+        self.succs[self.starts[i] as usize..self.starts[i + 1] as usize]
+            .iter()
+            .map(|&s| {
+                if s & KNOWN == 0 {
+                    Succ::Node(s)
+                } else {
+                    Succ::Known(self.known[(s & !KNOWN) as usize])
+                }
+            })
+    }
 }
 
 /// The values of a material and of everything it leads into.
@@ -137,17 +244,26 @@ impl Solution {
     pub fn positions(
         &self,
         material: Material,
-    ) -> impl Iterator<Item = (&Position, ClestoValue)> + '_ {
+    ) -> impl Iterator<Item = (Position, ClestoValue)> + '_ {
         self.tables
             .get(&material)
             .into_iter()
-            .flat_map(|t| t.positions.iter().zip(t.full.iter().copied()))
+            .flat_map(|t| (0..t.len()).map(move |i| (t.position(i), t.full[i])))
     }
 
     /// The number of positions of a solved material (0 if not solved).
     #[must_use]
     pub fn len(&self, material: Material) -> usize {
-        self.tables.get(&material).map_or(0, |t| t.plain.len())
+        self.tables.get(&material).map_or(0, Table::len)
+    }
+
+    /// The moves of a solved material's positions that starve into a non-canonical hungry set
+    /// (zero for a material not solved).
+    #[must_use]
+    pub fn non_canonical(&self, material: Material) -> NonCanonical {
+        self.tables
+            .get(&material)
+            .map_or_else(NonCanonical::default, |t| t.non_canonical)
     }
 
     /// The value (RULES.md 6, rules 1-3) of a position of a solved material for its side to
@@ -173,9 +289,8 @@ impl Solution {
         let material = Material::of(pos);
         let table = self.tables.get(&material)?;
         if pos.hungry_is_canonical() {
-            let i = *table.index.get(&key(pos))? as usize;
-            debug_assert_eq!(&table.positions[i], pos);
-            return Some((table.plain[i], table.full[i]));
+            let full = table.full[table.number(pos)?];
+            return Some((full.plain_part(), full));
         }
         Some(self.look_ahead(pos))
     }
@@ -224,56 +339,79 @@ impl Solution {
 
     /// Solves one material, every smaller one being solved.
     fn solve_one(&self, material: Material) -> Table {
-        let positions = positions_of(material);
-        let index: HashMap<u128, u32> = positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (key(p), u32::try_from(i).expect("fewer than 2^32 positions")))
-            .collect();
-        assert_eq!(index.len(), positions.len(), "keys are distinct");
-        let succs: Vec<Vec<Succ>> = positions
-            .iter()
-            .map(|p| {
-                p.legal_moves()
-                    .into_iter()
-                    .map(|m| match p.play(m).expect("a legal move") {
-                        Outcome::Over { result, .. } => Succ::Known {
-                            plain: one_ply(result),
-                            wins: result == Wdl::Win,
-                        },
-                        Outcome::Ongoing(q) if Material::of(&q) == material => {
-                            assert!(q.hungry_is_canonical(), "{q}: no starvation, canonical");
-                            Succ::Node(index[&key(&q)])
-                        }
-                        Outcome::Ongoing(q) => {
-                            let (qp, qf) = self.values(&q).expect("smaller materials are solved");
-                            Succ::Known {
-                                plain: qp.back_one_ply(),
-                                wins: qf.wdl() == Wdl::Loss,
-                            }
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let plain = plain_values(&succs);
-        let turns: Vec<Color> = positions.iter().map(Position::turn).collect();
-        let exits = exit_distances(&succs, &plain, &turns, banned_side(material));
-        let full = plain
+        let mut table = Table::new(material);
+        let graph = self.graph(material, &mut table);
+        let plain = plain_values(&graph);
+        let banned = banned_side(material);
+        let exits = exit_distances(&graph, &plain, |i| table.turn(i) == banned);
+        table.full = plain
             .iter()
             .zip(&exits)
-            .zip(&turns)
-            .map(|((&v, &exit), &turn)| match v {
-                Value::Draw => full_of_draw(turn == banned_side(material), exit),
+            .enumerate()
+            .map(|(i, (&v, &exit))| match v {
+                Value::Draw => full_of_draw(table.turn(i) == banned, exit),
                 v => ClestoValue::Plain(v),
             })
             .collect();
-        Table {
-            positions,
-            index,
-            plain,
-            full,
+        table
+    }
+
+    /// The moves of every position of `table` (whose keys are set), counting in it the moves
+    /// into a non-canonical hungry set.
+    fn graph(&self, material: Material, table: &mut Table) -> Graph {
+        let mut graph = Graph {
+            starts: Vec::with_capacity(table.len() + 1),
+            succs: Vec::new(),
+            known: Vec::new(),
+        };
+        graph.starts.push(0);
+        let mut known_index: HashMap<Known, u32> = HashMap::new();
+        let mut non_canonical = NonCanonical::default();
+        for i in 0..table.len() {
+            let p = table.position(i);
+            for m in p.legal_moves() {
+                let succ = match p.play(m).expect("a legal move") {
+                    Outcome::Over { result, .. } => Succ::Known(Known {
+                        plain: one_ply(result),
+                        wins: result == Wdl::Win,
+                    }),
+                    Outcome::Ongoing(q) if Material::of(&q) == material => {
+                        assert!(q.hungry_is_canonical(), "{q}: no starvation, canonical");
+                        let j = table.number(&q).expect("a placement");
+                        Succ::Node(u32::try_from(j).expect("below the flag"))
+                    }
+                    Outcome::Ongoing(q) => {
+                        let (qp, qf) = self.values(&q).expect("smaller materials are solved");
+                        if !q.hungry_is_canonical() {
+                            let mut canonical = q.clone();
+                            canonical.set_hungry(None).expect("the canonical set");
+                            non_canonical.moves += 1;
+                            non_canonical.changed += u64::from(self.value(&canonical) != Some(qf));
+                        }
+                        Succ::Known(Known {
+                            plain: qp.back_one_ply(),
+                            wins: qf.wdl() == Wdl::Loss,
+                        })
+                    }
+                };
+                graph.succs.push(match succ {
+                    Succ::Node(j) => j,
+                    Succ::Known(k) => {
+                        let next = u32::try_from(graph.known.len()).expect("few known values");
+                        let index = *known_index.entry(k).or_insert_with(|| {
+                            graph.known.push(k);
+                            next
+                        });
+                        KNOWN | index
+                    }
+                });
+            }
+            graph
+                .starts
+                .push(u32::try_from(graph.succs.len()).expect("fewer than 2^32 moves"));
         }
+        table.non_canonical = non_canonical;
+        graph
     }
 }
 
@@ -309,30 +447,26 @@ fn full_of_draw(mover_is_banned: bool, exit: Option<u16>) -> ClestoValue {
 /// Rule 1 by forward passes: at pass `n`, a position wins in `n` when a move reaches a loss in
 /// `n - 1` (or a known win in `n`), and loses in `n` when every move is a known loss, the
 /// longest in `n`. The passes go on while something changes, and at least past the longest
-/// distance of a move out of the material.
-fn plain_values(succs: &[Vec<Succ>]) -> Vec<Value> {
-    let horizon = succs
+/// distance of a move out of the material. Each pass looks only at the positions still
+/// without a value.
+fn plain_values(graph: &Graph) -> Vec<Value> {
+    let horizon = graph
+        .known
         .iter()
-        .flatten()
-        .filter_map(|s| match s {
-            Succ::Known { plain, .. } => plain.dtm(),
-            Succ::Node(_) => None,
-        })
+        .filter_map(|k| k.plain.dtm())
         .max()
         .unwrap_or(0);
-    let mut values: Vec<Option<Value>> = vec![None; succs.len()];
+    let mut values: Vec<Option<Value>> = vec![None; graph.len()];
+    let mut open: Vec<usize> = (0..graph.len()).collect();
     for level in 0u16.. {
         let mut updates = Vec::new();
-        for (i, moves) in succs.iter().enumerate() {
-            if values[i].is_some() {
-                continue;
-            }
+        for &i in &open {
             let mut wins_now = false;
             let mut all_lose = true;
             let mut longest = 0;
-            for s in moves {
-                let v = match *s {
-                    Succ::Known { plain, .. } => Some(plain),
+            for s in graph.moves(i) {
+                let v = match s {
+                    Succ::Known(k) => Some(k.plain),
                     Succ::Node(j) => values[j as usize].map(Value::back_one_ply),
                 };
                 match v {
@@ -356,6 +490,7 @@ fn plain_values(succs: &[Vec<Succ>]) -> Vec<Value> {
         for (i, v) in updates {
             values[i] = Some(v);
         }
+        open.retain(|&i| values[i].is_none());
     }
     values
         .into_iter()
@@ -364,33 +499,32 @@ fn plain_values(succs: &[Vec<Succ>]) -> Vec<Value> {
 }
 
 /// Rule 3: B's exit distance for every plain draw that B wins by the ban (`None` elsewhere), as
-/// the attractor of B's targets (module docs), level by level. Every target is one ply away,
-/// so a pass that assigns nothing ends it.
+/// the attractor of B's targets (module docs), level by level; `banned(i)`: whether B is to
+/// move in node `i`. Every target is one ply away, so a pass that assigns nothing ends it.
 fn exit_distances(
-    succs: &[Vec<Succ>],
+    graph: &Graph,
     plain: &[Value],
-    turns: &[Color],
-    banned: Color,
+    banned: impl Fn(usize) -> bool,
 ) -> Vec<Option<u16>> {
-    let mut exits: Vec<Option<u16>> = vec![None; succs.len()];
+    let mut exits: Vec<Option<u16>> = vec![None; graph.len()];
+    let mut open: Vec<usize> = (0..graph.len())
+        .filter(|&i| plain[i] == Value::Draw)
+        .collect();
     for level in 1u16.. {
         let mut updates = Vec::new();
-        for (i, moves) in succs.iter().enumerate() {
-            if plain[i] != Value::Draw || exits[i].is_some() {
-                continue;
-            }
-            let mover = turns[i];
+        for &i in &open {
+            let mover_is_banned = banned(i);
             // After each move: `Some(plies B still needs)` when B wins there (as far as known).
-            let after = moves.iter().map(|s| match *s {
-                Succ::Known { wins, .. } => ((mover == banned) == wins).then_some(0),
+            let after = graph.moves(i).map(|s| match s {
+                Succ::Known(k) => (mover_is_banned == k.wins).then_some(0),
                 Succ::Node(j) => match plain[j as usize] {
                     // The mover of `j` is the other side: it wins `j` plainly, or loses it.
-                    Value::Win(_) => (mover != banned).then_some(0),
-                    Value::Loss(_) => (mover == banned).then_some(0),
+                    Value::Win(_) => (!mover_is_banned).then_some(0),
+                    Value::Loss(_) => mover_is_banned.then_some(0),
                     Value::Draw => exits[j as usize],
                 },
             });
-            let exit = if mover == banned {
+            let exit = if mover_is_banned {
                 after.flatten().min().map(|e| e + 1)
             } else {
                 after
@@ -409,6 +543,7 @@ fn exit_distances(
         for (i, e) in updates {
             exits[i] = Some(e);
         }
+        open.retain(|&i| exits[i].is_none());
     }
     exits
 }

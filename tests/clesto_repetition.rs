@@ -100,7 +100,7 @@ impl<'a> BanGame<'a> {
         let mut draws: Vec<Position> = solution
             .positions(material)
             .filter(|(_, v)| !matches!(v, ClestoValue::Plain(_)))
-            .map(|(p, _)| p.clone())
+            .map(|(p, _)| p)
             .collect();
         draws.sort_by_key(ToString::to_string);
         let draws = draws

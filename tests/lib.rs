@@ -16,19 +16,34 @@ use jtb_probe::{Color, Material, Piece, Position, RuleSet};
 /// Every legal placement of `material`, in this orientation, with `turn` to move (no table
 /// layout, no symmetry: square by square through `Position::put`).
 pub fn placements(rules: RuleSet, material: Material, turn: Color) -> Vec<Position> {
-    let mut out = vec![Position::empty(rules, turn)];
-    for piece in material.pieces().collect::<Vec<Piece>>() {
-        out = out
-            .into_iter()
-            .flat_map(|p| {
-                rules.board().squares().filter_map(move |sq| {
-                    let mut q = p.clone();
-                    q.put(piece, sq).ok().map(|()| q)
-                })
-            })
-            .collect();
-    }
+    let mut out = Vec::new();
+    for_each_placement(rules, material, turn, |p| out.push(p.clone()));
     out
+}
+
+/// Calls `f` on every legal placement of `material` with `turn` to move, in the order of
+/// [`placements`] (the pieces of [`Material::pieces`] one after the other, each through the
+/// squares by increasing index), without keeping them.
+pub fn for_each_placement(
+    rules: RuleSet,
+    material: Material,
+    turn: Color,
+    mut f: impl FnMut(&Position),
+) {
+    fn place(pos: &Position, pieces: &[Piece], f: &mut impl FnMut(&Position)) {
+        let Some((&piece, rest)) = pieces.split_first() else {
+            f(pos);
+            return;
+        };
+        for sq in pos.board().squares() {
+            let mut q = pos.clone();
+            if q.put(piece, sq).is_ok() {
+                place(&q, rest, f);
+            }
+        }
+    }
+    let pieces: Vec<Piece> = material.pieces().collect();
+    place(&Position::empty(rules, turn), &pieces, &mut f);
 }
 
 /// Positions with values and DTM from a solver outside this project: `rules`, position, value

@@ -282,7 +282,7 @@ fn the_colour_flip_keeps_plain_values_only() {
     let s = &solve_all(&[material("CvD"), material("DvC")]);
     for (p, v) in s.positions(material("CvD")) {
         let f = p.color_flipped();
-        assert_eq!(s.plain(&f), s.plain(p), "{p}");
+        assert_eq!(s.plain(&f), s.plain(&p), "{p}");
         if let ClestoValue::Plain(_) = v {
             assert_eq!(value(s, &f), v, "{p}");
         } else {

@@ -38,7 +38,7 @@ fn the_plain_draws_of_small_two_piece_tables_exhaustively() {
             .filter(|(_, v)| !matches!(v, ClestoValue::Plain(_)))
         {
             let winner = game
-                .winner(p, 1_000_000)
+                .winner(&p, 1_000_000)
                 .unwrap_or_else(|| panic!("{m}: {p} not searched within the budget"));
             assert!(
                 agrees(v, p.turn(), winner),
@@ -105,7 +105,7 @@ fn plain_samples(s: &Solution, m: Material, step: usize, horizon: u16) -> (usize
             ClestoValue::Plain(v) if v.dtm().is_some_and(|d| d <= horizon) => Some(v),
             _ => None,
         };
-        assert_eq!(search.value_within(p, horizon), expected, "{m}: {p}: {v}");
+        assert_eq!(search.value_within(&p, horizon), expected, "{m}: {p}: {v}");
         n += 1;
         found += usize::from(expected.is_some());
     }
