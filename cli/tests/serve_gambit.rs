@@ -80,12 +80,23 @@ fn tokens(t: &Turn) -> Vec<String> {
 
 /// The fields of a turn the API lists: its text, tokens, board and what it gives.
 fn turn_fields(pos: &Position, t: &Turn) -> Json {
-    let (position, end) = match pos.play(t) {
-        Next::Continues(next) => (json!(next.to_string()), Json::Null),
-        Next::Over(end) => (Json::Null, json!(end.to_string())),
+    let (position, end, winner) = match pos.play(t) {
+        Next::Continues(next) => (json!(next.to_string()), Json::Null, Json::Null),
+        Next::Over(end) => {
+            let winner = if end.mover_wins() {
+                pos.turn()
+            } else {
+                pos.turn().other()
+            };
+            (
+                Json::Null,
+                json!(end.to_string()),
+                json!(winner.to_string()),
+            )
+        }
     };
     json!({"turn": t.to_string(), "steps": tokens(t), "step_count": t.steps(),
-           "board": t.board().to_string(), "position": position, "end": end})
+           "board": t.board().to_string(), "position": position, "end": end, "winner": winner})
 }
 
 /// Checks every field of a probe answer against the library: the value, the best turn, and

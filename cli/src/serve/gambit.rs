@@ -54,12 +54,22 @@ pub struct TurnAnswer {
     position: Option<String>,
     /// How the turn ended the game, if it did.
     end: Option<String>,
+    /// Who won when the turn ended the game (`gold`, `silver`).
+    winner: Option<String>,
 }
 
 fn turn_answer(pos: &Position, turn: &Turn) -> TurnAnswer {
-    let (position, end) = match pos.play(turn) {
-        Next::Continues(next) => (Some(next.to_string()), None),
-        Next::Over(end) => (None, Some(end.to_string())),
+    let (position, end, winner) = match pos.play(turn) {
+        Next::Continues(next) => (Some(next.to_string()), None, None),
+        Next::Over(end) => {
+            let mover = pos.turn();
+            let winner = if end.mover_wins() {
+                mover
+            } else {
+                mover.other()
+            };
+            (None, Some(end.to_string()), Some(winner.to_string()))
+        }
     };
     TurnAnswer {
         turn: turn.to_string(),
@@ -68,6 +78,7 @@ fn turn_answer(pos: &Position, turn: &Turn) -> TurnAnswer {
         board: turn.board().to_string(),
         position,
         end,
+        winner,
     }
 }
 
@@ -164,6 +175,7 @@ pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError
         steps.push(json!({
             "turn": turn.turn, "steps": turn.steps, "step_count": turn.step_count,
             "board": turn.board, "position": turn.position, "end": turn.end,
+            "winner": turn.winner,
             "wdl": value.as_ref().map(|v| v.wdl), "dtm": value.as_ref().and_then(|v| v.dtm),
             "category": value.as_ref().map(|v| v.category),
         }));
