@@ -189,9 +189,8 @@ async function show(view) {
   $('#api-link').href = apiUrl(view.rules, '', { position: view.text });
   // A turn played step by step asks again for the same position: keep its answer.
   const key = `${view.rules}\n${view.text}`;
-  const found = state.probed && state.probed.key === key
-    ? state.probed.found
-    : await getJson(apiUrl(view.rules, '', { position: view.text }));
+  const reuse = isGambit(view.rules) && state.probed && state.probed.key === key && state.probed.found.ok;
+  const found = reuse ? state.probed.found : await getJson(apiUrl(view.rules, '', { position: view.text }));
   if (request !== state.request) return;
   if (!state.probed || state.probed.key !== key) state.showAll = new Set();
   state.probed = { key, found };
@@ -1117,7 +1116,7 @@ function renderSteps() {
     return;
   }
   const count = p.step_count;
-  const played = steps ? `Steps so far: ${steps} (${count} of 4)` : 'No step yet: click a piece to start the turn (up to four steps).';
+  const played = steps ? `Steps so far: ${steps} (${count} of 4).` : 'No step yet: click a piece to start the turn (up to four steps).';
   let end = '';
   if (p.turn) end = ` End turn plays ${p.turn.turn}.`;
   else if (steps && p.why_not) end = ` The turn cannot end here: ${p.why_not}.`;

@@ -1348,7 +1348,7 @@ fn gambit(b: &mut Browser, base: &str, server: &Server) {
     );
     assert!(b
         .text("#steps-info")
-        .contains("Steps so far: Re2n Re3n (2 of 4)"));
+        .contains("Steps so far: Re2n Re3n (2 of 4)."));
     b.click("#end-turn");
     let played = answer["turns"]
         .as_array()
@@ -1386,6 +1386,63 @@ fn gambit(b: &mut Browser, base: &str, server: &Server) {
     b.eval("history.forward()");
     b.wait_for_position(after, "ready");
     b.no_console_errors("gambit steps");
+
+    // The best line, turn by turn: the board after each turn, its caption in turns.
+    b.open(&url(race));
+    b.wait_for_position(race, "ready");
+    let line = get(server.addr, &probe_url(AG, "/line", race)).json();
+    let steps = line["line"].as_array().unwrap().clone();
+    b.click("#show-line");
+    b.wait_for(&format!(
+        "document.querySelectorAll('#line-out ol.steps li').length === {}",
+        steps.len()
+    ));
+    assert_eq!(
+        b.text("#line-out button[data-line=line]"),
+        format!("Best line: {} turns", steps.len())
+    );
+    b.click("#line-next");
+    b.wait_for("document.querySelector('#line-caption').textContent.startsWith('Turn 1 ')");
+    assert_eq!(
+        b.pieces(),
+        gambit_pieces(steps[0]["position"].as_str().unwrap())
+    );
+    assert_eq!(
+        b.text("#line-caption"),
+        format!(
+            "Turn 1 of {}: Gold plays {}. Silver to move: loss in {} turns.",
+            steps.len(),
+            steps[0]["turn"].as_str().unwrap(),
+            steps[0]["dtm"]
+        )
+    );
+    b.click("#line-last");
+    b.wait_for("document.querySelector('#line-last').disabled");
+    let last = steps.last().unwrap();
+    assert!(last["position"].is_null());
+    // The final board, the rabbit on its goal: no position any more, only a board.
+    let board: jtb_probe::gambit::Board = last["board"].as_str().unwrap().parse().unwrap();
+    let mut on_board: Vec<String> = board
+        .iter()
+        .map(|(sq, p)| format!("{sq}{}", p.letter()))
+        .collect();
+    on_board.sort();
+    assert_eq!(b.pieces(), on_board);
+    assert!(b
+        .text("#line-caption")
+        .ends_with("the mover's rabbit reached its goal, the game is over."));
+    b.no_console_errors("gambit line");
+
+    // The controls: the other side to move, and the colour flip.
+    b.open(&url(race));
+    b.wait_for_position(race, "ready");
+    assert_eq!(b.text("#turn"), "Give the move to Silver");
+    b.click("#turn");
+    b.wait_for_position("8/3r4/8/8/8/8/4R3/8 s", "ready");
+    b.click("#swap");
+    let given: jtb_probe::gambit::Position = "8/3r4/8/8/8/8/4R3/8 s".parse().unwrap();
+    b.wait_for_position(&given.flip().to_string(), "ready");
+    b.no_console_errors("gambit controls");
 
     // A listed turn, clicked.
     b.open(&url(race));

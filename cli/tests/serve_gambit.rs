@@ -400,6 +400,7 @@ fn every_turn_can_be_played_step_by_step() {
         ("rd3w rc3x Ed2w", "token 3 `Ed2w` is not a legal step here"),
         ("Xd2n", "token 1 `Xd2n` is not a step"),
         ("Rh1n Rh2n Rh3n Rh4n Rh5n", "5 steps: a turn is at most 4"),
+        (&"rc3x ".repeat(20), "steps text of 100 bytes: at most 64"),
     ] {
         let r = conn.get(&url(PUSH, steps));
         assert_eq!(r.status, 400, "{steps}");
@@ -641,4 +642,11 @@ fn bad_input_is_refused_in_the_parsers_words() {
         .contains("no tables for rule set animal-gambit"));
     // Playing on still works there.
     assert_eq!(conn.get(&probe_url(AG, "/moves", RACE)).status, 200);
+    // Tables generated while the server runs are served from the first request that needs them.
+    gen(empty.path(), AG, &["RvR"]);
+    let r = conn.get(&probe_url(AG, "", RACE));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["dtm"], 3);
+    let r = conn.get(&format!("/api/v1/{AG}/materials"));
+    assert_eq!(r.json()["materials"], json!(["RvR"]));
 }

@@ -19,6 +19,9 @@ use super::{
     source::Library,
 };
 
+/// Longer `steps` text is refused before it is read.
+const MAX_STEPS_BYTES: usize = 64;
+
 /// A value as the API writes it for a side to move: `wdl`, `dtm` in turns (null for a draw),
 /// and `category` (`win`, `loss` or `repetition`: neither side can force an end).
 #[derive(Serialize)]
@@ -203,6 +206,17 @@ pub fn moves(pos: &Position) -> serde_json::Value {
 /// 400 (`bad-turn`) for steps that are not a legal beginning of a turn, naming the first
 /// token that does not follow.
 pub fn steps(pos: &Position, text: &str) -> Result<serde_json::Value, ApiError> {
+    // Four steps and their removals are 8 tokens of 4 letters: longer text is no turn.
+    if text.len() > MAX_STEPS_BYTES {
+        return Err(ApiError::new(
+            Problem::BadTurn,
+            format!(
+                "steps text of {} bytes: at most {MAX_STEPS_BYTES} (a turn is 1 to 4 steps \
+                 with their removals)",
+                text.len()
+            ),
+        ));
+    }
     let shown: String = text.chars().take(60).collect();
     let partial = pos.partial_turn(text).map_err(|e| {
         ApiError::new(
