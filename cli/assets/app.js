@@ -18,7 +18,7 @@ import {
 } from './faces.js';
 import {
   afterFinalMove, animalsOf, colourFlipped, gambitMaterialOf, materialOf, mirrored, otherSide,
-  parseText, printText, stepMove, turnMoves,
+  parseText, printText, turnMoves,
 } from './text.js';
 
 const $ = (sel) => document.querySelector(sel);

@@ -1627,6 +1627,16 @@ fn the_animal_gambit_explorer_works_in_chromium() {
     let base = format!("http://{}", server.addr);
     let mut b = Browser::start();
     gambit(&mut b, &base, &server);
+    // A material opens at its longest win, in the orientation asked (Silver has the elephant).
+    let stats = get(server.addr, "/api/v1/animal-gambit/stats/RvER").json();
+    let longest = stats["stats"][0]["longest_win_position"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    b.open(&format!("{base}/?rules=animal-gambit&material=RvER"));
+    b.wait_for_position(&longest, "ready");
+    assert_eq!(b.pieces(), gambit_pieces(&longest));
+    b.wait_for("document.querySelector('#stats-out h2')?.textContent === 'RvER (animal-gambit)'");
     // The rule-set menu names Animal Gambit, and the index lists its tables.
     b.open(&format!("{base}/?rules=animal-gambit&index"));
     b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
