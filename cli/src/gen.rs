@@ -166,15 +166,19 @@ pub fn run(args: &Args) -> CliResult {
 /// `jtb gen --rules animal-gambit`: the tables and every one they need, in increasing piece
 /// count, each read back when present and intact (with `--no-deps` the smaller ones must be).
 fn gambit(args: &Args, targets: &[jtb_probe::gambit::Material]) -> CliResult {
-    use jtb_gen::gambit::{generate, Done};
+    use jtb_gen::gambit::{generate, Cost, Done};
     let start = Instant::now();
     let quiet = args.quiet;
     let report = |d: &Done| {
-        if let (false, Done::Generated(m, entries, took)) = (quiet, d) {
+        if let (false, Done::Generated(m, entries, took, cost)) = (quiet, d) {
             eprintln!(
-                "[{:>8.1}s] solved {m}: {entries} entries in {:.2}s",
+                "[{:>8.1}s] solved {m}: {entries} entries in {:.2}s (actions {:.2}s, levels \
+                 {:.2}s, files {:.2}s)",
                 start.elapsed().as_secs_f64(),
-                took.as_secs_f64()
+                took.as_secs_f64(),
+                cost.actions.as_secs_f64(),
+                cost.levels.as_secs_f64(),
+                cost.files.as_secs_f64()
             );
         }
     };
@@ -187,19 +191,24 @@ fn gambit(args: &Args, targets: &[jtb_probe::gambit::Material]) -> CliResult {
             .iter()
             .filter(|d| matches!(d, Done::Generated(..)))
             .count();
-        let entries: usize = done
-            .iter()
-            .map(|d| match d {
-                Done::Generated(_, n, _) => *n,
-                Done::Kept(_) => 0,
-            })
-            .sum();
+        let mut entries = 0;
+        let mut cost = Cost::default();
+        for d in &done {
+            if let Done::Generated(_, n, _, c) = d {
+                entries += n;
+                cost += *c;
+            }
+        }
         let peak =
             peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
         eprintln!(
-            "generated {generated} tables ({entries} entries), kept {}, in {:.1}s{peak}",
+            "generated {generated} tables ({entries} entries), kept {}, in {:.1}s{peak}; \
+             actions {:.1}s, levels {:.1}s, files {:.1}s",
             done.len() - generated,
-            start.elapsed().as_secs_f64()
+            start.elapsed().as_secs_f64(),
+            cost.actions.as_secs_f64(),
+            cost.levels.as_secs_f64(),
+            cost.files.as_secs_f64()
         );
     }
     Ok(true)

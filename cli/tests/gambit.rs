@@ -270,7 +270,7 @@ fn bad_positions_and_materials_are_errors_naming_the_problem() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("table RRvR needs about 73 MiB"),
+        stderr(&o).contains("table RRvR needs about 25 MiB"),
         "{}",
         stderr(&o)
     );

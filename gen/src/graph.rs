@@ -1,6 +1,7 @@
 //! Retrograde analysis over an explicit successor graph, for games whose moves are easier to
-//! generate forward than backward (Animal Gambit's turns of up to four steps, with pushes,
-//! pulls and trap removals, have no practical un-move generator).
+//! generate forward than backward: the simplest correct solver of a game, over whole moves.
+//! Animal Gambit's turn-graph solver (`gambit::solve_by_graph`), kept to check its step-level
+//! solver, runs on it.
 //!
 //! A game's solver scans every entry once ([`Graph::scan`]): the successors that stay in the
 //! table become edges, and every other move (one that ends the game, or leaves the table into

@@ -67,6 +67,15 @@ fn crvr_agrees_with_the_forward_solver() {
     agrees("CRvR", &mut Forward::new());
 }
 
+/// Every position of the 4-piece `RRRvR` (the smallest 4-piece table; its solve by the
+/// forward solver takes tens of CPU minutes and gigabytes, so it runs by hand:
+/// `cargo test -p jtb-tests --test gambit_forward -- --ignored`).
+#[test]
+#[ignore = "tens of CPU minutes: run by hand"]
+fn rrrvr_agrees_with_the_forward_solver() {
+    assert!(agrees("RRRvR", &mut Forward::new()) > 1_000_000);
+}
+
 /// Every position of `RRvR`; and the forward solver's values of `RRvR` and of its colour flip
 /// `RvRR`, solved apart, agree position by position, as do each position and its mirror image.
 #[test]

@@ -61,7 +61,7 @@ fn a_table_beyond_the_memory_limit_is_refused_before_it_starts() {
         matches!(err, jtb_gen::gambit::GambitError::TooLarge { material, .. } if material == m),
         "{err}"
     );
-    assert!(err.to_string().contains("needs about 73 MiB"), "{err}");
+    assert!(err.to_string().contains("needs about 25 MiB"), "{err}");
 }
 
 #[test]

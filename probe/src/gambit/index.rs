@@ -171,6 +171,69 @@ impl Layout {
         turn.index() * self.side_len + self.raw_index(board)
     }
 
+    /// Where `board` (of the table's material, in its orientation) with `turn` to move is
+    /// stored: the entry, and whether the board is the mirror image of the entry's board
+    /// ([`Layout::board`]). A board that is its own mirror image is never called mirrored.
+    /// Unlike [`Layout::index_of_board`], any placement is located, also one that is no
+    /// position (a rabbit on its goal in the middle of a turn).
+    ///
+    /// # Panics
+    /// When `board` holds another material.
+    #[must_use]
+    pub fn locate(&self, board: &Board, turn: Color) -> (usize, bool) {
+        debug_assert_eq!(Material::of(board), self.material);
+        let side = turn.index() * self.side_len;
+        match self.lead {
+            Some(l) => {
+                let lead = board
+                    .pieces(self.groups[l].piece)
+                    .first()
+                    .expect("the lead piece is on the board");
+                if lead.file() >= 4 {
+                    (side + self.raw_index(&board.mirror()), true)
+                } else {
+                    (side + self.raw_index(board), false)
+                }
+            }
+            None => {
+                let (a, b) = (self.raw_index(board), self.raw_index(&board.mirror()));
+                (side + a.min(b), b < a)
+            }
+        }
+    }
+
+    /// The board entry `idx` names and its side to move, whatever the placement (a rabbit on
+    /// its goal, a piece on an unguarded trap); `None` when two pieces would share a square or
+    /// the entry is out of range. Every board [`Layout::locate`] gives back is this one or its
+    /// mirror image.
+    #[must_use]
+    pub fn board(&self, idx: usize) -> Option<(Board, Color)> {
+        if idx >= self.len() {
+            return None;
+        }
+        let turn = Color::ALL[idx / self.side_len];
+        let mut board = Board::EMPTY;
+        let mut used = Bitboard::EMPTY;
+        let mut rest = idx % self.side_len;
+        for (i, g) in self.groups.iter().enumerate() {
+            let rank = rest / g.stride;
+            rest %= g.stride;
+            let set = if Some(i) == self.lead {
+                Bitboard::from_square(Square::new((rank % 4) as u8, (rank / 4) as u8))
+            } else {
+                unrank_set(rank, usize::from(g.count))
+            };
+            if (set & used).is_nonempty() {
+                return None;
+            }
+            used |= set;
+            for sq in set {
+                board.put(g.piece, sq);
+            }
+        }
+        Some((board, turn))
+    }
+
     /// The index of a board whose lead (if any) is on files `a`-`d`, Gold to move.
     fn raw_index(&self, board: &Board) -> usize {
         self.groups
@@ -214,29 +277,7 @@ impl Layout {
     /// the other one).
     #[must_use]
     pub fn position(&self, idx: usize) -> Option<Position> {
-        if idx >= self.len() {
-            return None;
-        }
-        let turn = Color::ALL[idx / self.side_len];
-        let mut board = Board::EMPTY;
-        let mut used = Bitboard::EMPTY;
-        let mut rest = idx % self.side_len;
-        for (i, g) in self.groups.iter().enumerate() {
-            let rank = rest / g.stride;
-            rest %= g.stride;
-            let set = if Some(i) == self.lead {
-                Bitboard::from_square(Square::new((rank % 4) as u8, (rank / 4) as u8))
-            } else {
-                unrank_set(rank, usize::from(g.count))
-            };
-            if (set & used).is_nonempty() {
-                return None;
-            }
-            used |= set;
-            for sq in set {
-                board.put(g.piece, sq);
-            }
-        }
+        let (board, turn) = self.board(idx)?;
         let pos = Position::new(board, turn).ok()?;
         (self.lead.is_some() || self.index_oriented(&board, turn) == idx).then_some(pos)
     }

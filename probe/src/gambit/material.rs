@@ -116,6 +116,19 @@ impl Material {
         out
     }
 
+    /// The materials one piece fewer, whichever piece goes (also a side's last rabbit: the
+    /// rest of a turn is played there). Deduplicated, in no particular orientation.
+    #[must_use]
+    pub fn fewer(self) -> Vec<Material> {
+        self.groups()
+            .map(|(piece, _)| {
+                let mut m = self;
+                m.counts[piece.color.index()][piece.kind.index()] -= 1;
+                m
+            })
+            .collect()
+    }
+
     /// Every canonical material of `min..=max` pieces (each side a rabbit, at most the pieces
     /// a side has), fewer pieces first, then by name.
     #[must_use]

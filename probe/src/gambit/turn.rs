@@ -16,6 +16,7 @@ use std::{
 };
 
 use super::{
+    piece::Color,
     position::{Board, Position},
     step::{Action, Token, FILLER},
 };
@@ -239,6 +240,28 @@ impl TurnGenerator {
     }
 }
 
+impl Board {
+    /// The end-of-turn checks (RULES.md section 7, in order) for a turn of `mover` that ends
+    /// on this board: how the game ends, or `None` when it goes on.
+    #[must_use]
+    pub fn turn_end(&self, mover: Color) -> Option<TurnEnd> {
+        let opponent = mover.other();
+        if self.rabbits_on_goal(mover).is_nonempty() {
+            Some(TurnEnd::Goal)
+        } else if self.rabbits_on_goal(opponent).is_nonempty() {
+            Some(TurnEnd::OpponentGoal)
+        } else if !self.has_rabbit(opponent) {
+            Some(TurnEnd::Elimination)
+        } else if !self.has_rabbit(mover) {
+            Some(TurnEnd::OwnElimination)
+        } else if !self.has_action(opponent) {
+            Some(TurnEnd::Immobilization)
+        } else {
+            None
+        }
+    }
+}
+
 /// A board met in the search for turns with text, at its fewest steps.
 struct Node {
     board: Board,
@@ -319,20 +342,7 @@ impl Position {
     /// ends on `board`: how the game ends, or `None` when it goes on.
     #[must_use]
     pub fn turn_end(&self, board: &Board) -> Option<TurnEnd> {
-        let (mover, opponent) = (self.turn(), self.turn().other());
-        if board.rabbits_on_goal(mover).is_nonempty() {
-            Some(TurnEnd::Goal)
-        } else if board.rabbits_on_goal(opponent).is_nonempty() {
-            Some(TurnEnd::OpponentGoal)
-        } else if !board.has_rabbit(opponent) {
-            Some(TurnEnd::Elimination)
-        } else if !board.has_rabbit(mover) {
-            Some(TurnEnd::OwnElimination)
-        } else if !board.has_action(opponent) {
-            Some(TurnEnd::Immobilization)
-        } else {
-            None
-        }
+        board.turn_end(self.turn())
     }
 
     /// Plays `turn` (one of this position's turns): the opponent's position, or how the game

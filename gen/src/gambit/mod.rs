@@ -2,13 +2,16 @@
 //! turns, for both sides to move, written in the shared table format (rule-set id
 //! `animal-gambit`) by the shared writer.
 //!
-//! The solver is the simple correct one: each position's distinct end boards come from the
-//! probe library's [`TurnGenerator`]; the end-of-turn checks ([`Position::turn_end`]) value the
-//! turns that end the game (a win or a loss in 1, also a turn that loses); a turn whose end
-//! board lost a piece on a trap leaves the material and is valued through the smaller table (a
-//! capture mid-turn continues the turn there, but the turn generator already plays the whole
-//! turn, so only its end board matters); the rest form the successor graph of the material,
-//! solved by [`Graph::solve`]. What the tables cannot see (the repetition rule) leaves a draw.
+//! The solver ([`retro`]) works on the steps of a turn, not on whole turns: a board's dozen
+//! actions instead of a position's hundred turns, so a table costs a few passes over its
+//! reversed actions and about 190 bytes an entry. Turns that remove a piece on a trap continue
+//! in the smaller material, valued there by its [`Continuation`]; the end-of-turn checks
+//! value the turns that end the game (a win or a loss in 1, also a turn that loses). What the
+//! tables cannot see (the repetition rule) leaves a draw.
+//!
+//! [`solve_by_graph`] is the other way, kept to check the first: each position's distinct end
+//! boards from the probe library's [`TurnGenerator`], solved as a successor graph of whole
+//! turns ([`Graph::solve`]); it needs some 430 bytes an entry.
 
 use std::{
     cell::RefCell,
@@ -26,6 +29,11 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
+mod continuation;
+mod retro;
+
+pub use self::continuation::Continuation;
+
 use crate::{
     graph::{Entry, Graph, TooManyEntries},
     write::{compress_kinds, write_atomic},
@@ -41,8 +49,10 @@ pub const KINDS: [Kind; 2] = [Kind::Dtm, Kind::Wdl];
 pub enum GambitError {
     /// A smaller table that trap removals lead into has not been generated.
     MissingTable(Material),
-    /// A table has more entries than the solver's 32-bit graph holds.
+    /// A table has more entries than the solver indexes ([`retro::MAX_ENTRIES`]).
     TooManyEntries(Material, usize),
+    /// A table has a value past the 255 turns the solver counts.
+    TooDeep(Material),
     /// A table needs more memory than allowed.
     TooLarge {
         /// The table.
@@ -69,7 +79,11 @@ impl fmt::Display for GambitError {
             }
             GambitError::TooManyEntries(m, n) => write!(
                 f,
-                "table {m} has {n} entries, more than this solver's graph holds (2^32)"
+                "table {m} has {n} entries, more than this solver indexes (2^28)"
+            ),
+            GambitError::TooDeep(m) => write!(
+                f,
+                "table {m} has a win longer than the 255 turns this solver counts"
             ),
             GambitError::TooLarge {
                 material,
@@ -78,8 +92,8 @@ impl fmt::Display for GambitError {
             } => write!(
                 f,
                 "table {material} needs about {} MiB of memory, more than the {} MiB allowed \
-                 (by --memory-limit, or the memory available); this solver keeps every turn \
-                 of the table in memory",
+                 (by --memory-limit, or the memory available); this solver keeps each board's \
+                 nodes and reversed actions in memory",
                 need >> 20,
                 limit >> 20
             ),
@@ -145,10 +159,12 @@ impl Solved {
     }
 }
 
-/// Solved tables by material (canonical orientation), for the values of the smaller tables.
+/// Solved tables by material (canonical orientation), for the values of the smaller tables,
+/// with the continuations of turns that trap removals take into them.
 #[derive(Debug, Default)]
 pub struct SubTables {
     tables: HashMap<Material, Solved>,
+    continuations: HashMap<Material, Continuation>,
 }
 
 impl SubTables {
@@ -163,10 +179,49 @@ impl SubTables {
         self.tables.insert(table.layout.material(), table);
     }
 
+    /// Drops a table and its continuation (no later table needs them).
+    pub fn remove(&mut self, material: Material) {
+        self.tables.remove(&material.canonical());
+        self.continuations.remove(&material.canonical());
+    }
+
     /// The table of `material` (either orientation).
     #[must_use]
     pub fn get(&self, material: Material) -> Option<&Solved> {
         self.tables.get(&material.canonical())
+    }
+
+    /// The continuation of `material` (either orientation), once [`SubTables::prepare`] made
+    /// it.
+    #[must_use]
+    pub fn continuation(&self, material: Material) -> Option<&Continuation> {
+        self.continuations.get(&material.canonical())
+    }
+
+    /// Makes the continuations solving `material` needs: those of every material with fewer
+    /// pieces it leads into (also those where a side lost its last rabbit, whose turns end
+    /// the game), fewest pieces first.
+    ///
+    /// # Errors
+    /// [`GambitError::MissingTable`] when one of their tables is absent.
+    pub fn prepare(&mut self, material: Material) -> Result<(), GambitError> {
+        let mut below: Vec<Material> = Vec::new();
+        let mut todo = material.canonical().fewer();
+        while let Some(m) = todo.pop() {
+            let m = m.canonical();
+            if !below.contains(&m) {
+                below.push(m);
+                todo.extend(m.fewer());
+            }
+        }
+        below.sort_by_key(|m| m.total());
+        for m in below {
+            if !self.continuations.contains_key(&m) {
+                let cont = Continuation::build(m, self)?;
+                self.continuations.insert(m, cont);
+            }
+        }
+        Ok(())
     }
 
     /// The value of `board` with `turn` to move, from its material's table.
@@ -260,12 +315,57 @@ fn dedup_sorted(s: &mut [u32]) -> usize {
 }
 
 /// Solves `material` (either orientation; the table is its canonical one), given every
-/// smaller table its trap removals lead into.
+/// smaller table its trap removals lead into (their continuations are made in `subs` as
+/// needed).
 ///
 /// # Errors
-/// [`GambitError::MissingTable`] when a smaller table is absent; [`GambitError::TooLarge`]
-/// when the table does not fit the graph.
-pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GambitError> {
+/// [`GambitError::MissingTable`] when a smaller table is absent;
+/// [`GambitError::TooManyEntries`] or [`GambitError::TooDeep`] for a table past the solver.
+pub fn solve(material: Material, subs: &mut SubTables) -> Result<Solved, GambitError> {
+    solve_with_cost(material, subs, &mut Cost::default())
+}
+
+/// Where the time of generating tables went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Generating every board's actions (with the continuations of the smaller materials).
+    pub actions: Duration,
+    /// The solve proper: the levels run back through the reversed actions.
+    pub levels: Duration,
+    /// Compressing and writing the files.
+    pub files: Duration,
+}
+
+impl std::ops::AddAssign for Cost {
+    fn add_assign(&mut self, other: Cost) {
+        self.actions += other.actions;
+        self.levels += other.levels;
+        self.files += other.files;
+    }
+}
+
+/// [`solve`], adding where its time went to `cost`.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_with_cost(
+    material: Material,
+    subs: &mut SubTables,
+    cost: &mut Cost,
+) -> Result<Solved, GambitError> {
+    let layout = Layout::new(material);
+    let clock = Instant::now();
+    subs.prepare(layout.material())?;
+    cost.actions += clock.elapsed();
+    let codes = retro::solve_codes(&layout, subs, cost)?;
+    Ok(Solved { layout, codes })
+}
+
+/// Solves `material` the old way, over its whole successor graph of turns (for comparing).
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_by_graph(material: Material, subs: &SubTables) -> Result<Solved, GambitError> {
     let layout = Layout::new(material);
     let material = layout.material();
     let graph = scan(&layout, subs).map_err(|e| match e {
@@ -280,12 +380,12 @@ pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GambitError
     Ok(Solved { layout, codes })
 }
 
-/// A generous estimate of the bytes solving `material` takes: its successor graph both ways
-/// (4 bytes an edge each way) dominates. `jtb gen --material RRRvR` (2,666,496 entries) peaks
-/// at 1,102 MiB, 433 bytes an entry; pieces stronger than a rabbit have more turns.
+/// A generous estimate of the bytes solving `material` takes: four nodes of 24 bytes a board
+/// and its reversed actions (4 bytes each) dominate. `jtb gen --rules animal-gambit
+/// --material ERvMR` (16,777,216 entries) peaks at 3,022 MiB, 189 bytes an entry.
 #[must_use]
 pub fn memory_estimate(material: Material) -> u64 {
-    const BYTES_PER_ENTRY: u64 = 600;
+    const BYTES_PER_ENTRY: u64 = 210;
     Layout::new(material).len() as u64 * BYTES_PER_ENTRY
 }
 
@@ -313,7 +413,7 @@ pub fn closure(targets: &[Material]) -> Vec<Material> {
 pub fn solve_all(targets: &[Material]) -> Result<SubTables, GambitError> {
     let mut done = SubTables::new();
     for m in closure(targets) {
-        let solved = solve(m, &done)?;
+        let solved = solve(m, &mut done)?;
         done.insert(solved);
     }
     Ok(done)
@@ -476,8 +576,8 @@ pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableErro
 pub enum Done {
     /// Its files were present and intact.
     Kept(Material),
-    /// Solved and written: entries, and the time it took.
-    Generated(Material, usize, Duration),
+    /// Solved and written: entries, the time it took, and where that time went.
+    Generated(Material, usize, Duration, Cost),
 }
 
 /// Generates `targets` and every table they need under `root`: tables whose files are present
@@ -514,13 +614,23 @@ pub fn generate(
     if !problems.is_empty() {
         return Err(GambitError::NeededTables(problems));
     }
+    let order = closure(&targets);
+    // A table stays in memory only while a later one leads into it.
+    let needed_later = |i: usize| {
+        let m = order[i];
+        order[i + 1..]
+            .iter()
+            .any(|later| later.smaller().iter().any(|s| s.canonical() == m))
+    };
     let mut subs = SubTables::new();
     let mut done = Vec::new();
-    for m in closure(&targets) {
+    for (i, &m) in order.iter().enumerate() {
         let loaded = loaded.remove(&m).flatten();
         let d = match loaded {
             Some(table) => {
-                subs.insert(table);
+                if needed_later(i) {
+                    subs.insert(table);
+                }
                 Done::Kept(m)
             }
             None => {
@@ -533,11 +643,16 @@ pub fn generate(
                     });
                 }
                 let start = Instant::now();
-                let table = solve(m, &subs)?;
+                let mut cost = Cost::default();
+                let table = solve_with_cost(m, &mut subs, &mut cost)?;
+                let clock = Instant::now();
                 write_table(root, &table)?;
+                cost.files = clock.elapsed();
                 let entries = table.layout.len();
-                subs.insert(table);
-                Done::Generated(m, entries, start.elapsed())
+                if needed_later(i) {
+                    subs.insert(table);
+                }
+                Done::Generated(m, entries, start.elapsed(), cost)
             }
         };
         report(&d);
