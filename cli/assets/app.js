@@ -2,6 +2,8 @@
 // the URL in step with every change:
 //   /?rules=R&position=TEXT[&last=MOVE][&end=MOVE][&flip=1]  a position (end: the move that
 //                                                           ended the game from it)
+//   /?rules=animal-gambit&position=TEXT[&steps=STEPS]...   Animal Gambit: a turn being played
+//                                                           step by step (moves are turns)
 //   /?rules=R&material=M                                    a material, at its longest win
 //   /?rules=R&index                                         every table of the rule set
 'use strict';
@@ -11,9 +13,12 @@ import {
   squareAt, squareName,
 } from './board.js';
 import { histogramChart, wdlBar } from './charts.js';
-import { ANIMAL, ANIMALS, FACES, pieceIcon, saveFace, savedFace } from './faces.js';
 import {
-  afterFinalMove, animalsOf, colourFlipped, materialOf, mirrored, parseText, printText,
+  ANIMAL, ANIMALS, FACES, GAMBIT_PIECE, pieceIcon, saveFace, savedFace,
+} from './faces.js';
+import {
+  afterFinalMove, animalsOf, colourFlipped, gambitMaterialOf, materialOf, mirrored, otherSide,
+  parseText, printText, turnMoves,
 } from './text.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -24,7 +29,11 @@ const START = {
   'tiger-lengthwise': '7/7/7/7/7/7/2L4/1e5/R6 r',
   leiden: '7/7/7/7/7/7/2L4/1e5/R6 r',
   flip4x4: '4/4/4/c2L r',
+  'animal-gambit': '8/3r4/8/8/8/8/4R3/8 g',
 };
+
+// Turns listed per group before a "show all" (Animal Gambit positions have many).
+const SHOWN_TURNS = 10;
 
 // Problems of the text itself: such a text is not drawn (the last good board stays).
 const NOT_A_POSITION = new Set(['bad-position', 'bad-clock', 'bad-query', 'unknown-rules']);
@@ -35,10 +44,14 @@ const NOT_A_POSITION = new Set(['bad-position', 'bad-clock', 'bad-query', 'unkno
 const state = {
   geos: new Map(), // rules -> geometry, from GET /api/v1
   ruleSets: [],
-  view: null, // { rules, text, last, end, material, index, depth }
+  view: null, // { rules, text, last, end, material, index, depth, steps }
   answer: null, // the probe answer of the view's position, when the tables have it
   problem: null, // { error, code } when they do not
   legal: [], // [{ move, position, end, kind, ... }]: the moves of the position
+  turns: [], // Animal Gambit: [{ turn, steps, position, board, end, ... }], its turns
+  partial: null, // Animal Gambit: the /steps answer of the turn being played
+  showAll: new Set(), // Animal Gambit: the turn groups shown whole
+  probed: null, // { key, found }: the last probe answer, kept while a turn is played
   hungry: [], // Clesto: the squares of the mover's hungry animals
   flips: [], // face-down tiles that can be flipped
   good: null, // { rules, squares, text }: the last board drawn, kept when a text is refused
@@ -59,6 +72,8 @@ const state = {
 };
 
 const geometry = (rules) => state.geos.get(rules) || null;
+/** Whether the view's rule set is Animal Gambit (its moves are turns of 1 to 4 steps). */
+const isGambit = (rules = state.view.rules) => (geometry(rules) || {}).game === 'animal-gambit';
 
 function urlFor(view) {
   const q = new URLSearchParams();
@@ -69,6 +84,7 @@ function urlFor(view) {
   if (view.text) q.set('position', view.text);
   if (view.last) q.set('last', view.last);
   if (view.end) q.set('end', view.end);
+  if (view.steps) q.set('steps', view.steps);
   if (view.material) q.set('material', view.material);
   if (state.flipped) q.set('flip', '1');
   return `/?${q.toString()}`;
@@ -84,6 +100,7 @@ function viewFromUrl() {
   if (!text && !material) text = START[rules] || null;
   return {
     rules, text: text || '', last: q.get('last'), end: q.get('end'), material, depth: 0,
+    steps: q.get('steps'),
   };
 }
 
@@ -101,7 +118,7 @@ function navigate(view, replace = false) {
 
 /** Goes to a position of the current rule set. */
 function goTo(text, last = null, replace = false) {
-  navigate({ rules: state.view.rules, text, last, end: null, material: null }, replace);
+  navigate({ rules: state.view.rules, text, last, end: null, material: null, steps: null }, replace);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,6 +160,8 @@ async function show(view) {
   state.answer = null;
   state.problem = null;
   state.legal = [];
+  state.turns = [];
+  state.partial = null;
   state.flips = [];
   state.hungry = [];
   state.line = null;
@@ -168,11 +187,17 @@ async function show(view) {
   renderControls();
   $('#line-out').replaceChildren();
   $('#api-link').href = apiUrl(view.rules, '', { position: view.text });
-  const found = await getJson(apiUrl(view.rules, '', { position: view.text }));
+  // A turn played step by step asks again for the same position: keep its answer.
+  const key = `${view.rules}\n${view.text}`;
+  const reuse = isGambit(view.rules) && state.probed && state.probed.key === key && state.probed.found.ok;
+  const found = reuse ? state.probed.found : await getJson(apiUrl(view.rules, '', { position: view.text }));
   if (request !== state.request) return;
+  if (!state.probed || state.probed.key !== key) state.showAll = new Set();
+  state.probed = { key, found };
   if (found.ok) {
     state.answer = found.body;
-    state.legal = found.body.moves;
+    state.legal = found.body.moves || [];
+    state.turns = found.body.turns || [];
     state.hungry = found.body.hungry || [];
     if (found.body.position !== view.text) {
       // Show the canonical text (with its clock) in the URL, the box and the links.
@@ -187,25 +212,31 @@ async function show(view) {
     }
   }
   const drawable = !state.problem || !NOT_A_POSITION.has(state.problem.code);
+  if (drawable && isGambit() && !finalMove()) {
+    await loadSteps(request);
+    if (request !== state.request) return;
+  }
   const geo = geometry(state.view.rules);
   if (drawable && geo) {
     const pos = parseText(state.view.text);
     let squares = pos.squares;
     const ending = finalMove();
-    if (ending) squares = afterFinalMove(pos, ending);
+    if (ending) squares = finalSquares(pos, ending);
     state.good = { rules: state.view.rules, squares, text: state.view.text };
     state.lastByRules.set(state.view.rules, state.view.text);
-    $('#material').value = materialOf(pos) || '';
+    $('#material').value = materialName(pos) || '';
   }
   document.body.dataset.position = state.view.text;
   document.body.dataset.end = finalMove() ? state.view.end : '';
+  document.body.dataset.steps = (state.partial && state.partial.steps) || '';
   renderControls();
   redraw();
   renderValue();
   renderMoves();
   renderLineButton();
+  renderSteps();
   document.title = `${state.view.text} \u2013 ${headline().text} \u2013 Jungle tablebase`;
-  if (drawable) showStats(materialOf(parseText(state.view.text)));
+  if (drawable) showStats(materialName(parseText(state.view.text)));
   document.body.dataset.state = state.problem ? 'error' : 'ready';
 }
 
@@ -213,15 +244,24 @@ async function show(view) {
 function finalMove() {
   const { view } = state;
   const geo = geometry(view.rules);
-  if (!view.end || !geo || !isMoveText(geo, view.end)) return null;
+  if (!view.end || !geo) return null;
+  if (isGambit()) return state.turns.find((t) => t.turn === view.end && t.end) || null;
+  if (!isMoveText(geo, view.end)) return null;
   return state.legal.find((m) => m.move === view.end && m.end) || null;
 }
+
+/** The board after the move (Animal Gambit: the turn) that ended the game. */
+const finalSquares = (pos, ending) => (isGambit() ? parseText(ending.board).squares : afterFinalMove(pos, ending));
+
+/** The material name of a parsed position under the view's rule set, or null. */
+const materialName = (pos) => (isGambit() ? gambitMaterialOf(pos) : materialOf(pos));
 
 /** Where no table answers, the legal moves still let the user play on. */
 async function loadLegalMoves(request) {
   const found = await getJson(apiUrl(state.view.rules, '/moves', { position: state.view.text }));
   if (request !== state.request || !found.ok) return;
-  state.legal = found.body.moves;
+  state.legal = found.body.moves || [];
+  state.turns = found.body.turns || [];
   state.flips = found.body.flips || [];
   state.hungry = found.body.hungry || [];
 }
@@ -267,8 +307,7 @@ function setFieldError(selector, message) {
   }
 }
 
-const sideName = (turn) => (turn === 'r' ? 'Red' : 'Blue');
-const otherSide = (turn) => (turn === 'r' ? 'b' : 'r');
+const sideName = (turn) => ({ r: 'Red', b: 'Blue', g: 'Gold', s: 'Silver' }[turn] || 'Red');
 
 function renderControls() {
   const { view } = state;
@@ -289,7 +328,16 @@ function renderControls() {
   $('#turn').textContent = `Give the move to ${sideName(otherSide(pos.turn))}`;
   const last = String.fromCharCode(96 + geo.files);
   $('#mirror').textContent = `Mirror files (a\u2194${last})`;
-  $('#flip-board').textContent = state.flipped ? 'View from Red' : 'View from Blue';
+  const [first, second] = geo.sides;
+  $('#flip-board').textContent = `View from ${sideName(state.flipped ? first : second)}`;
+  // Animal Gambit: turns of 1 to 4 steps, played one step at a time; no board editing.
+  const gambit = geo.game === 'animal-gambit';
+  $('#turn-controls').hidden = !gambit;
+  $('#edit').hidden = gambit;
+  if (gambit && state.editing) setEditing(false);
+  $('#board-help').textContent = gambit
+    ? 'Click a piece, then a square: one step at a time, up to four (a push moves the other side\u2019s piece first), then End turn. Or click a listed turn.'
+    : 'Click a piece, then a square; or focus the board and use the arrow keys and Enter.';
   $('#flip-board').setAttribute('aria-pressed', String(state.flipped));
   $('#edit').textContent = state.editing ? 'Stop editing' : 'Edit the board';
   renderPalette();
@@ -313,7 +361,9 @@ function shownBoard() {
   }
   const pos = parseText(state.view.text);
   const ending = finalMove();
+  if (ending && isGambit()) return { geo, squares: finalSquares(pos, ending), last: turnMoves(ending.turn), arrows: [] };
   if (ending) return { geo, squares: afterFinalMove(pos, ending), last: ending.move, arrows: [] };
+  if (isGambit()) return gambitBoard(geo, pos);
   const geoOk = geo && state.view.last && isMoveText(geo, state.view.last);
   return {
     geo, squares: pos.squares, last: geoOk ? state.view.last : null, arrows: arrows(), hungry: state.hungry,
@@ -348,9 +398,12 @@ function redraw() {
     return;
   }
   const shown = shownBoard();
-  const targets = state.selected
-    ? state.legal.filter((m) => moveFrom(m.move) === state.selected).map((m) => moveTo(m.move))
-    : [];
+  let targets = [];
+  if (state.selected && isGambit()) {
+    targets = nextSteps().filter((n) => n.from === state.selected).map((n) => n.to);
+  } else if (state.selected) {
+    targets = state.legal.filter((m) => moveFrom(m.move) === state.selected).map((m) => moveTo(m.move));
+  }
   drawBoard(board, {
     ...shown,
     flipped: state.flipped,
@@ -381,6 +434,10 @@ function onSquare(sq) {
     return;
   }
   if (state.problem && NOT_A_POSITION.has(state.problem.code)) return;
+  if (isGambit()) {
+    gambitSquare(sq);
+    return;
+  }
   const pos = parseText(state.view.text);
   const ch = pos.squares.get(sq);
   const own = ch && ch !== '?' && (isRed(ch) ? 'r' : 'b') === pos.turn;
@@ -452,6 +509,7 @@ function describeSquare(sq) {
   const ch = (shownBoard().squares || new Map()).get(sq);
   if (!ch) return ': empty';
   if (ch === '?') return ': face-down tile';
+  if (isGambit()) return `: ${isRed(ch) ? 'Gold' : 'Silver'} ${GAMBIT_PIECE[ch.toUpperCase()]}`;
   return `: ${isRed(ch) ? 'Red' : 'Blue'} ${ANIMAL[ch.toUpperCase()].name}`;
 }
 
@@ -594,6 +652,9 @@ function headline() {
   const geo = geometry(state.view.rules);
   if (!a && !p) return { text: 'loading', kind: 'draw' };
   const ending = finalMove();
+  if (ending && isGambit()) {
+    return { text: `${sideName(ending.winner[0])} has won: ${ending.end} (${ending.turn})`, kind: 'win' };
+  }
   if (ending) {
     // Who won, from how the game ended (the tables need not have the position).
     const turn = parseText(state.view.text).turn;
@@ -627,6 +688,7 @@ function headline() {
   }
   const turn = parseText(state.view.text).turn;
   if (isClesto(a)) return clestoHeadline(a, turn);
+  if (isGambit()) return gambitHeadline(a, turn);
   const plain = describe(a.wdl, a.dtm);
   if (a.rule_wdl === a.wdl) {
     return { text: `${sideName(turn)} to move: ${plain}`, kind: a.wdl };
@@ -668,6 +730,19 @@ function renderValue() {
   const a = state.answer;
   if (!a || finalMove()) return;
   verdict.dataset.wdl = a.wdl;
+  if (isGambit()) {
+    verdict.dataset.category = a.category;
+    const facts = document.createElement('div');
+    facts.className = 'facts';
+    const dtm = badge(a.dtm === null ? 'DTM \u2013' : `DTM ${a.dtm} ${turnsWord(a.dtm)}`, a.wdl);
+    dtm.dataset.field = 'dtm';
+    facts.append(dtm);
+    const category = badge(`category ${a.category}`, a.category === 'repetition' ? 'draw' : a.wdl);
+    category.dataset.field = 'category';
+    facts.append(category);
+    box.append(facts);
+    return;
+  }
   if (isClesto(a)) {
     verdict.dataset.category = a.category;
     box.append(clestoFacts(a));
@@ -721,7 +796,7 @@ function clestoFacts(a) {
 }
 
 /** Whether the clock changes what some move is worth: then the moves are grouped by the clock. */
-const byClock = () => Boolean(state.answer) && !isClesto(state.answer)
+const byClock = () => Boolean(state.answer) && !isClesto(state.answer) && !isGambit()
   && state.answer.moves.some((m) => m.rule_wdl !== m.wdl);
 
 /** The moves grouped by what they are worth to the mover, best first within each group. */
@@ -729,6 +804,10 @@ function renderMoves() {
   const box = $('#moves');
   box.replaceChildren();
   if (finalMove()) return;
+  if (isGambit()) {
+    renderTurns(box);
+    return;
+  }
   if (!state.answer) {
     renderLegalMoves(box);
     return;
@@ -895,6 +974,236 @@ function hoverArrow(move) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Animal Gambit (RULES.md 7): a turn is 1 to 4 steps, played one step at a time through the
+// server's /steps (which knows pushes, pulls, frozen pieces and trap removals), then ended; or
+// a listed turn is clicked. Distances count turns; a draw is a game the repetition rule decides.
+
+const turnsWord = (n) => (n === 1 ? 'turn' : 'turns');
+
+function describeTurns(wdl, dtm) {
+  if (wdl === 'draw') return 'repetition (neither side can force an end)';
+  return `${wdl} in ${dtm} ${turnsWord(dtm)}`;
+}
+
+function gambitHeadline(a, turn) {
+  if (a.category === 'repetition') {
+    return {
+      text: `${sideName(turn)} to move: repetition`,
+      kind: 'draw',
+      detail: 'Neither side can force an end of the game: the repetition rule decides it, from the history the tables do not see.',
+    };
+  }
+  return { text: `${sideName(turn)} to move: ${describeTurns(a.wdl, a.dtm)}`, kind: a.wdl };
+}
+
+/** The steps that may come next in the turn being played (none while it loads or failed). */
+const nextSteps = () => (state.partial ? state.partial.next : []);
+
+/** Asks the server where the turn being played stands (the view's steps, or none yet). */
+async function loadSteps(request) {
+  const steps = state.view.steps || '';
+  const found = await getJson(apiUrl(state.view.rules, '/steps', { position: state.view.text, steps }));
+  if (request !== state.request) return;
+  if (found.ok) {
+    state.partial = found.body;
+    return;
+  }
+  // Steps the URL gives that are no beginning of a turn: say why, and start the turn afresh.
+  setStatus(found.body.error, true);
+  const fresh = await getJson(apiUrl(state.view.rules, '/steps', { position: state.view.text, steps: '' }));
+  if (request !== state.request) return;
+  state.partial = fresh.ok ? fresh.body : null;
+}
+
+/** The board of an Animal Gambit position: after the steps played so far, with their arrows. */
+function gambitBoard(geo, pos) {
+  const p = state.partial;
+  if (p && p.steps) {
+    const played = turnMoves(p.steps).map((move, i) => ({ move, kind: 'plain', label: i + 1 }));
+    return { geo, squares: parseText(p.board).squares, last: null, arrows: played };
+  }
+  const last = state.view.last ? turnMoves(state.view.last) : null;
+  return { geo, squares: pos.squares, last, arrows: gambitArrows() };
+}
+
+/** The best turn drawn as its steps, numbered. */
+function gambitArrows() {
+  const a = state.answer;
+  if (!a || !a.best || !a.turns.length) return [];
+  return turnMoves(a.turns[0].turn).map((move, i) => ({ move, kind: 'best', label: i + 1 }));
+}
+
+/** A click on the board while a turn is played: pick a piece with a step, then its square. */
+function gambitSquare(sq) {
+  const next = nextSteps();
+  const ch = (shownBoard().squares || new Map()).get(sq);
+  const from = (at) => next.filter((n) => n.from === at);
+  if (state.selected) {
+    const step = from(state.selected).find((n) => n.to === sq);
+    if (step) {
+      playStep(step);
+      return;
+    }
+    if (sq !== state.selected && from(sq).length) {
+      state.selected = sq;
+      setStatus('');
+      redraw();
+      return;
+    }
+    if (sq !== state.selected) {
+      setStatus(`illegal step: the ${describeSquare(state.selected).slice(2)} on ${state.selected} cannot step to ${sq} now`, true);
+    }
+    state.selected = null;
+    redraw();
+    return;
+  }
+  if (from(sq).length) {
+    state.selected = sq;
+    setStatus('');
+  } else if (ch) {
+    const p = state.partial;
+    const why = p && p.step_count >= 4 ? 'four steps played: end the turn or undo a step' : 'it has no legal step now';
+    setStatus(`${sq}: ${describeSquare(sq).slice(2)}, ${why}`, true);
+  }
+  redraw();
+}
+
+/** One more step of the turn: a new history entry, so that Back takes it back. */
+function playStep(step) {
+  const steps = state.partial && state.partial.steps ? `${state.partial.steps} ${step.text}` : step.text;
+  state.selected = null;
+  navigate({ ...state.view, steps, end: null });
+}
+
+function undoStep() {
+  const tokens = ((state.partial && state.partial.steps) || '').split(' ').filter(Boolean);
+  if (!tokens.length) return;
+  // A removal goes with the step before it.
+  if (tokens[tokens.length - 1].endsWith('x')) tokens.pop();
+  tokens.pop();
+  navigate({ ...state.view, steps: tokens.join(' ') || null, end: null });
+}
+
+/** Plays a whole turn: to the position it gives, or to the board where it ended the game. */
+function playTurn(t) {
+  if (t.end) {
+    navigate({ rules: state.view.rules, text: state.view.text, last: null, end: t.turn, material: null, steps: null });
+    return;
+  }
+  goTo(t.position, t.turn);
+}
+
+function endTurn() {
+  const p = state.partial;
+  if (!p || !p.turn) {
+    setStatus(p && p.why_not ? `The turn cannot end here: ${p.why_not}` : 'No turn to end', true);
+    return;
+  }
+  playTurn(p.turn);
+}
+
+/** The turn being played: its steps so far, and whether it may end. */
+function renderSteps() {
+  const box = $('#turn-controls');
+  if (box.hidden) return;
+  const p = state.partial;
+  const steps = (p && p.steps) || '';
+  $('#undo-step').disabled = !steps;
+  $('#end-turn').disabled = !(p && p.turn);
+  const info = $('#steps-info');
+  if (!p) {
+    info.textContent = finalMove() ? 'The game is over.' : '';
+    return;
+  }
+  const count = p.step_count;
+  const played = steps ? `Steps so far: ${steps} (${count} of 4).` : 'No step yet: click a piece to start the turn (up to four steps).';
+  let end = '';
+  if (p.turn) end = ` End turn plays ${p.turn.turn}.`;
+  else if (steps && p.why_not) end = ` The turn cannot end here: ${p.why_not}.`;
+  info.textContent = played + end;
+}
+
+const LINK_TURN = (t) => (t.end
+  ? urlFor({ rules: state.view.rules, text: state.view.text, end: t.turn })
+  : urlFor({ rules: state.view.rules, text: t.position, last: t.turn }));
+
+/** A listed turn: its text, what it is worth, a link that plays it; hovering draws its steps. */
+function turnItem(t, best) {
+  const li = document.createElement('li');
+  const el = document.createElement('a');
+  el.className = `move${best ? ' best' : ''}`;
+  el.dataset.move = t.turn;
+  const name = document.createElement('span');
+  name.className = 'san';
+  name.textContent = t.turn;
+  el.append(name);
+  if (t.mover && t.end) {
+    const word = t.mover.wdl === 'win' ? 'wins at once' : 'loses at once';
+    el.append(badge(`${word}: ${t.end}`, t.mover.wdl));
+  } else if (t.mover) {
+    const b = badge(t.dtm === null ? 'repetition' : `DTM ${t.dtm}`, t.mover.wdl);
+    b.title = t.dtm === null
+      ? 'Neither side can force an end after this turn: the repetition rule decides'
+      : 'Turns to the end after this turn (the position after it, its side to move)';
+    el.append(b);
+  } else if (t.end) {
+    el.append(badge(`${sideName(t.winner[0])} wins: ${t.end}`));
+  }
+  el.href = LINK_TURN(t);
+  inPage(el, () => playTurn(t));
+  el.addEventListener('mouseenter', () => hoverTurn(t.turn));
+  el.addEventListener('mouseleave', () => hoverTurn(null));
+  li.append(el);
+  return li;
+}
+
+function hoverTurn(text) {
+  const board = $('#board');
+  for (const el of board.querySelectorAll('[data-arrow="hover"], .step-label.hover')) el.remove();
+  const geo = geometry(state.view.rules);
+  if (!text || !geo) return;
+  turnMoves(text).forEach((move, i) => drawArrow(board, move, 'hover', { geo, flipped: state.flipped }, i + 1));
+}
+
+/** The turns, grouped winning / drawing (repetition) / losing, best first, or without values. */
+function renderTurns(box) {
+  const p = state.problem;
+  if (p && NOT_A_POSITION.has(p.code)) return;
+  const groups = state.answer ? [
+    ['win', 'Winning turns', 'win'],
+    ['repetition', 'Drawing turns (repetition)', 'draw'],
+    ['loss', 'Losing turns', 'loss'],
+  ] : [['legal', 'Turns, no values', '']];
+  for (const [group, title, colour] of groups) {
+    const turns = state.answer ? state.turns.filter((t) => t.mover.category === group) : state.turns;
+    if (!turns.length) continue;
+    const h = document.createElement('h3');
+    h.className = colour;
+    h.textContent = `${title} (${turns.length})`;
+    const ul = document.createElement('ul');
+    ul.dataset.group = group;
+    const whole = state.showAll.has(group) || turns.length <= SHOWN_TURNS + 2;
+    const shown = whole ? turns : turns.slice(0, SHOWN_TURNS);
+    const best = state.answer && state.answer.best;
+    for (const t of shown) ul.append(turnItem(t, t.turn === best && t === state.turns[0]));
+    box.append(h, ul);
+    if (!whole) {
+      const more = document.createElement('button');
+      more.type = 'button';
+      more.className = 'show-all';
+      more.dataset.showAll = group;
+      more.textContent = `Show all ${turns.length}`;
+      more.addEventListener('click', () => {
+        state.showAll.add(group);
+        renderMoves();
+      });
+      box.append(more);
+    }
+  }
+  if (!state.turns.length) box.append(badge('no legal turn: the side to move has lost', 'loss'));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Lines to step through.
 
 function renderLineButton() {
@@ -913,6 +1222,8 @@ async function showLine() {
     out.textContent = found.body.error;
     return;
   }
+  // Animal Gambit's line is of turns: each a "move" of the line, its steps drawn.
+  if (isGambit()) found.body.line = found.body.line.map((s) => ({ ...s, move: s.turn }));
   // Clesto has no clock rule, so no second line.
   const rule = found.body.rule_line;
   const same = !rule || (found.body.line.length === rule.length
@@ -929,6 +1240,9 @@ function lineBoard() {
   const steps = lineSteps();
   const { ply } = state.line;
   const step = steps[ply - 1];
+  if (isGambit()) {
+    return { squares: parseText(step.board).squares, last: turnMoves(step.move), hungry: [] };
+  }
   if (step.position) {
     return { squares: parseText(step.position).squares, last: step.move, hungry: step.hungry || [] };
   }
@@ -957,8 +1271,10 @@ function renderLine() {
     b.type = 'button';
     b.dataset.line = key;
     b.setAttribute('aria-pressed', String(key === which));
-    const none = isClesto(state.answer) ? 'none: from here only the ban decides' : 'none (a draw)';
-    b.textContent = `${title}: ${data[key].length ? `${data[key].length} plies` : none}`;
+    let none = isClesto(state.answer) ? 'none: from here only the ban decides' : 'none (a draw)';
+    if (isGambit()) none = 'none: neither side can force an end, the repetition rule decides';
+    const unit = isGambit() ? turnsWord(data[key].length) : 'plies';
+    b.textContent = `${title}: ${data[key].length ? `${data[key].length} ${unit}` : none}`;
     b.addEventListener('click', () => {
       state.line.which = key;
       setPly(0);
@@ -1055,10 +1371,15 @@ function mark(symbol, title) {
 }
 
 function stepCaption(steps, ply) {
-  if (ply === 0) return `Start: ${steps.length} plies to go. Step with the buttons, the slider or the arrow keys.`;
+  const unit = isGambit() ? 'turns' : 'plies';
+  if (ply === 0) return `Start: ${steps.length} ${unit} to go. Step with the buttons, the slider or the arrow keys.`;
   const s = steps[ply - 1];
   const turn = ply % 2 === 1 ? otherSide(parseText(state.view.text).turn) : parseText(state.view.text).turn;
   const mover = sideName(otherSide(turn));
+  if (isGambit()) {
+    if (!s.position) return `Turn ${ply} of ${steps.length}: ${mover} plays ${s.move}: ${s.end}, the game is over.`;
+    return `Turn ${ply} of ${steps.length}: ${mover} plays ${s.move}. ${sideName(turn)} to move: ${describeTurns(s.wdl, s.dtm)}.`;
+  }
   const what = { capture: ', a capture', trade: ', a trade', 'den-entry': ', into the den' }[s.kind] || '';
   const starves = s.starves && s.starves.length ? `, starving ${s.starves.join(', ')}` : '';
   if (!s.position) return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}${what}${starves}: ${s.end}, the game is over.`;
@@ -1132,7 +1453,8 @@ function renderStats(stats, error = null) {
   }
   h.textContent = `${stats.material} (${stats.rules})`;
   const [red, blue] = stats.material.split('v');
-  const sides = [`Red (${red}) to move`, `Blue (${blue}) to move`];
+  const side = (s) => s.to_move[0].toUpperCase() + s.to_move.slice(1);
+  const sides = [`${side(stats.stats[0])} (${red}) to move`, `${side(stats.stats[1])} (${blue}) to move`];
   // One column per side to move, one row per measure: it fits a phone's width.
   const table = document.createElement('table');
   const head = table.createTHead().insertRow();
@@ -1146,7 +1468,13 @@ function renderStats(stats, error = null) {
   const fmt = (n) => n.toLocaleString('en-US');
   // Clesto: no draws and no DTC; wins and losses by the ban, and the banned side's longest exit.
   const clesto = stats.stats[0].ban_wins !== undefined;
-  const rows = clesto ? [
+  const gambit = stats.rules === 'animal-gambit';
+  const rows = gambit ? [
+    ['wins', (s) => fmt(s.wins)],
+    ['draws (repetition)', (s) => fmt(s.draws)],
+    ['losses', (s) => fmt(s.losses)],
+    ['longest win', (s) => positionLink(s.longest_win_position, s.longest_win ? `${s.longest_win} ${turnsWord(s.longest_win)}` : '\u2013', stats.rules)],
+  ] : clesto ? [
     ['wins', (s) => fmt(s.wins)],
     ['wins by the ban', (s) => fmt(s.ban_wins)],
     ['losses by the ban', (s) => fmt(s.ban_losses)],
@@ -1185,7 +1513,8 @@ function renderStats(stats, error = null) {
   });
   const deps = document.createElement('p');
   deps.className = 'deps';
-  deps.append(document.createTextNode(stats.depends_on.length ? 'Captures lead to: ' : 'No smaller tables.'));
+  const lead = gambit ? 'Trap removals lead to: ' : 'Captures lead to: ';
+  deps.append(document.createTextNode(stats.depends_on.length ? lead : 'No smaller tables.'));
   stats.depends_on.forEach((m, i) => {
     if (i) deps.append(document.createTextNode(', '));
     deps.append(materialLink(stats.rules, m));
@@ -1284,7 +1613,10 @@ function renderIndex() {
     table.className = 'index-table';
     table.dataset.pieces = String(pieces);
     const head = table.createTHead().insertRow();
-    for (const t of ['material', 'Red to move', 'Blue to move', 'longest win']) {
+    const geo = geometry(rules);
+    const [first, second] = geo ? geo.sides : ['r', 'b'];
+    const unit = geo ? geo.unit : 'plies';
+    for (const t of ['material', `${sideName(first)} to move`, `${sideName(second)} to move`, 'longest win']) {
       const th = document.createElement('th');
       th.textContent = t;
       head.append(th);
@@ -1297,11 +1629,11 @@ function renderIndex() {
       for (const side of [0, 1]) {
         const ban = t.ban_wins ? { wins: t.ban_wins[side], losses: t.ban_losses[side] } : null;
         const draws = t.draws ? t.draws[side] : 0;
-        row.insertCell().append(wdlBar(t.wins[side], draws, t.losses[side], `${t.material}, ${side ? 'Blue' : 'Red'} to move`, ban));
+        row.insertCell().append(wdlBar(t.wins[side], draws, t.losses[side], `${t.material}, ${sideName(side ? second : first)} to move`, ban));
       }
       const longest = t.longest_win[0] >= t.longest_win[1] ? 0 : 1;
       const cell = row.insertCell();
-      cell.append(positionLink(t.longest_win_position[longest], t.longest_win[longest] ? `${t.longest_win[longest]} plies` : '\u2013', rules));
+      cell.append(positionLink(t.longest_win_position[longest], t.longest_win[longest] ? `${t.longest_win[longest]} ${unit}` : '\u2013', rules));
     }
     out.append(h, table);
   }
@@ -1402,7 +1734,7 @@ function bindControls() {
     const alike = from && to && from.files === to.files && from.ranks === to.ranks;
     const text = state.lastByRules.get(rules)
       || (alike && state.view.text) || START[rules] || '';
-    navigate({ rules, text, last: null, end: null, material: null });
+    navigate({ rules, text, last: null, end: null, material: null, steps: null });
     loadMaterials();
   });
   $('#faces').addEventListener('change', (e) => {
@@ -1422,6 +1754,8 @@ function bindControls() {
     goTo(printText(pos, geometry(state.view.rules)), null, replace);
   });
   $('#show-line').addEventListener('click', showLine);
+  $('#end-turn').addEventListener('click', endTurn);
+  $('#undo-step').addEventListener('click', undoStep);
   $('#index-search').addEventListener('input', renderIndex);
   $('#index-form').addEventListener('submit', (e) => e.preventDefault());
   window.addEventListener('popstate', (e) => {

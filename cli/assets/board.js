@@ -1,9 +1,9 @@
 // The board in SVG, drawn from the server's description of it (size, water, traps, dens), so
 // that any rule set's board is drawn by the same code: the Jungle board, the 4x4 flip board,
-// and boards of games still to come.
+// and Animal Gambit's 8x8 board with its four traps.
 'use strict';
 
-import { ANIMAL, drawFace, svg } from './faces.js';
+import { ANIMAL, GAMBIT_PIECE, drawFace, svg } from './faces.js';
 
 const SQ = 60; // square size in SVG units
 const MARGIN = 22; // room for the coordinates
@@ -18,10 +18,16 @@ export const isRed = (ch) => ch >= 'A' && ch <= 'Z';
  * water, traps and dens as sets of square names, and the clock limit.
  */
 export function geometryFrom(rules, board) {
-  const traps = new Set([...board.red.traps, ...board.blue.traps]);
-  const dens = new Set([board.red.den, board.blue.den].filter(Boolean));
+  // Animal Gambit's board lists its traps, shared by both sides, and has no den.
+  const gambit = board.game === 'animal-gambit';
+  const traps = new Set(gambit ? board.traps : [...board.red.traps, ...board.blue.traps]);
+  const dens = new Set(gambit ? [] : [board.red.den, board.blue.den].filter(Boolean));
   return {
     rules,
+    game: gambit ? 'animal-gambit' : 'jungle',
+    // The side letters of position text, first player first, and what distances count.
+    sides: gambit ? ['g', 's'] : ['r', 'b'],
+    unit: board.distance_unit || 'plies',
     files: board.width,
     ranks: board.height,
     water: new Set(board.water),
@@ -30,8 +36,9 @@ export function geometryFrom(rules, board) {
     limit: board.clock_limit,
     // Clesto: animals get hungry (drawn with a ring); no clock when the limit is 0.
     hunger: Boolean(board.hunger),
-    // A board with no water, trap or den is drawn as tiles (the flip game's).
-    style: board.water.length || traps.size || dens.size ? 'land' : 'tiles',
+    // A board with no water, trap or den is drawn as tiles (the flip game's); Animal Gambit's
+    // as a plain chequered board.
+    style: gambit ? 'plain' : board.water.length || traps.size || dens.size ? 'land' : 'tiles',
   };
 }
 
@@ -67,7 +74,8 @@ function centre(sq, geo, flipped) {
 /**
  * Draws a board into the SVG element `el`. `view` holds: `geo`; `squares` (Map square ->
  * letter, `?` a face-down tile); `flipped`; `face`; and optionally `last` (a move to
- * highlight), `selected` (a square) with `targets` (squares), `arrows` ([{ move, kind }]),
+ * highlight, or a list of them: an Animal Gambit turn's steps), `selected` (a square) with
+ * `targets` (squares), `arrows` ([{ move, kind, label }]),
  * `cursor` (the keyboard's square), `editing`, `hungry` (squares of hungry animals, Clesto).
  */
 export function drawBoard(el, view) {
@@ -80,11 +88,11 @@ export function drawBoard(el, view) {
     for (let file = 0; file < geo.files; file += 1) drawSquare(el, squareName(file, rank), view);
   }
   drawCoordinates(el, geo, flipped);
-  if (view.last) {
-    for (const sq of [moveFrom(view.last), moveTo(view.last)]) {
-      const [x, y] = squareXY(sq, geo, flipped);
-      svg('rect', { x, y, width: SQ, height: SQ, class: 'hl-last' }, el);
-    }
+  const lastMoves = Array.isArray(view.last) ? view.last : [view.last].filter(Boolean);
+  const lit = new Set(lastMoves.flatMap((m) => [moveFrom(m), moveTo(m)]));
+  for (const sq of lit) {
+    const [x, y] = squareXY(sq, geo, flipped);
+    svg('rect', { x, y, width: SQ, height: SQ, class: 'hl-last' }, el);
   }
   for (const [sq, ch] of view.squares) drawPiece(el, sq, ch, view);
   if (view.selected) {
@@ -95,7 +103,7 @@ export function drawBoard(el, view) {
       svg('circle', { cx, cy, r: 9, class: 'target', 'data-target': to }, el);
     }
   }
-  for (const { move, kind } of view.arrows || []) drawArrow(el, move, kind, view);
+  for (const { move, kind, label } of view.arrows || []) drawArrow(el, move, kind, view, label);
   if (view.cursor) {
     const [x, y] = squareXY(view.cursor, geo, flipped);
     svg('rect', { x: x + 1, y: y + 1, width: SQ - 2, height: SQ - 2, class: 'hl-cursor' }, el);
@@ -105,7 +113,7 @@ export function drawBoard(el, view) {
 function drawSquare(el, sq, { geo, flipped }) {
   const [x, y] = squareXY(sq, geo, flipped);
   const alt = (fileOf(sq) + rankOf(sq)) % 2 === 0 ? ' alt' : '';
-  let kind = geo.style === 'tiles' ? `tiles${alt}` : `land${alt}`;
+  let kind = `${geo.style === 'tiles' || geo.style === 'plain' ? geo.style : 'land'}${alt}`;
   if (geo.water.has(sq)) kind = 'water';
   if (geo.traps.has(sq)) kind = 'trap';
   if (geo.dens.has(sq)) kind = 'den';
@@ -134,8 +142,23 @@ function drawCoordinates(el, geo, flipped) {
   }
 }
 
+/** An Animal Gambit piece: a gold or silver disc with its letter as position text writes it. */
+function drawGambitPiece(el, sq, ch, cx, cy) {
+  const kind = GAMBIT_PIECE[ch.toUpperCase()];
+  if (!kind) return;
+  const gold = isRed(ch);
+  const g = svg('g', { class: `piece ${gold ? 'gold' : 'silver'}`, 'data-square': sq, 'data-piece': ch }, el);
+  svg('title', {}, g).textContent = `${gold ? 'Gold' : 'Silver'} ${kind} on ${sq}`;
+  svg('circle', { cx, cy, r: 25 }, g);
+  svg('text', { x: cx, y: cy, class: 'letter' }, g).textContent = ch;
+}
+
 function drawPiece(el, sq, ch, { geo, flipped, face, hungry }) {
   const [cx, cy] = centre(sq, geo, flipped);
+  if (geo.game === 'animal-gambit') {
+    drawGambitPiece(el, sq, ch, cx, cy);
+    return;
+  }
   if (ch === '?') {
     const g = svg('g', { class: 'tile', 'data-square': sq, 'data-piece': '?' }, el);
     svg('title', {}, g).textContent = `Face-down tile on ${sq}`;
@@ -174,8 +197,11 @@ function drawArrowHeads(el) {
   }
 }
 
-/** An arrow for `move` of kind `best` (the move to play), `plain` or `hover`. */
-export function drawArrow(el, move, kind, { geo, flipped }) {
+/**
+ * An arrow for `move` of kind `best` (the move to play), `plain` or `hover`; `label` (a step's
+ * number in its turn) is written at its tail.
+ */
+export function drawArrow(el, move, kind, { geo, flipped }, label = null) {
   const [x1, y1] = centre(moveFrom(move), geo, flipped);
   const [x2, y2] = centre(moveTo(move), geo, flipped);
   const len = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -187,6 +213,12 @@ export function drawArrow(el, move, kind, { geo, flipped }) {
     class: `arrow ${kind}`, 'marker-end': `url(#head-${kind})`,
     'data-arrow': kind, 'data-move': move,
   }, el);
+  if (label !== null) {
+    const [lx, ly] = [x1 + ux * 20, y1 + uy * 20];
+    const g = svg('g', { class: `step-label ${kind}`, 'data-step': label }, el);
+    svg('circle', { cx: lx, cy: ly, r: 8 }, g);
+    svg('text', { x: lx, y: ly }, g).textContent = String(label);
+  }
   return line;
 }
 

@@ -14,6 +14,12 @@ export const ANIMAL = Object.fromEntries(
   ANIMALS.map(([letter, name, rank, character]) => [letter, { name, rank, character }]),
 );
 
+// Animal Gambit's pieces (RULES.md section 7), strongest first: letter and name.
+export const GAMBIT_PIECES = [
+  ['E', 'elephant'], ['M', 'camel'], ['H', 'horse'], ['D', 'dog'], ['C', 'cat'], ['R', 'rabbit'],
+];
+export const GAMBIT_PIECE = Object.fromEntries(GAMBIT_PIECES);
+
 export const FACES = [
   ['letters', 'Letters'],
   ['characters', 'Chinese characters'],

@@ -3,7 +3,11 @@
 'use strict';
 
 import { fileOf, isRed, moveFrom, moveTo, rankOf, squareName } from './board.js';
-import { ANIMALS } from './faces.js';
+import { ANIMALS, GAMBIT_PIECES } from './faces.js';
+
+// Each side's letter in position text and the other side's: Red and Blue, Gold and Silver.
+const OTHER_SIDE = { r: 'b', b: 'r', g: 's', s: 'g' };
+export const otherSide = (turn) => OTHER_SIDE[turn] || 'r';
 
 /**
  * Parses accepted position text into squares (name -> letter), side to move, clocks, and the
@@ -31,7 +35,7 @@ export function parseText(text) {
     : null;
   return {
     squares,
-    turn: fields[1] === 'b' ? 'b' : 'r',
+    turn: OTHER_SIDE[fields[1]] ? fields[1] : 'r',
     clock: fields[2] !== undefined && /^\d+$/.test(fields[2]) ? Number(fields[2]) : null,
     moveNumber: fields[3] !== undefined && /^\d+$/.test(fields[3]) ? Number(fields[3]) : null,
     hungry,
@@ -76,7 +80,7 @@ export function colourFlipped(pos, geo) {
   }
   // The hungry animals are the mover's, and the mover changes colour with them.
   const hungry = pos.hungry && pos.hungry.map(flip);
-  return { ...pos, squares, turn: pos.turn === 'r' ? 'b' : 'r', hungry };
+  return { ...pos, squares, turn: otherSide(pos.turn), hungry };
 }
 
 /** The file mirror (a <-> g on the Jungle board). */
@@ -106,6 +110,34 @@ export function materialOf(pos) {
   const blue = animalsOf(pos, false);
   return red && blue ? `${red}v${blue}` : null;
 }
+
+/** The Animal Gambit material name (`ERvR`: Gold's pieces strongest first, `v`, Silver's). */
+export function gambitMaterialOf(pos) {
+  const side = (gold) => {
+    let out = '';
+    for (const [letter] of GAMBIT_PIECES) {
+      for (const ch of pos.squares.values()) {
+        if (ch === (gold ? letter : letter.toLowerCase())) out += letter;
+      }
+    }
+    return out;
+  };
+  const [gold, silver] = [side(true), side(false)];
+  return gold.includes('R') && silver.includes('R') ? `${gold}v${silver}` : null;
+}
+
+const STEP = { n: [0, 1], s: [0, -1], e: [1, 0], w: [-1, 0] };
+
+/** The squares an Animal Gambit step token joins (`Ed2n` -> `d2d3`); null for a removal. */
+export function stepMove(token) {
+  const m = /^[EMHDCRemhdcr]([a-h][1-8])([nsew])$/.exec(token);
+  if (!m) return null;
+  const [df, dr] = STEP[m[2]];
+  return m[1] + squareName(fileOf(m[1]) + df, rankOf(m[1]) + dr);
+}
+
+/** The steps of Animal Gambit turn text as the squares each joins, removals left out. */
+export const turnMoves = (text) => (text || '').split(/\s+/).map(stepMove).filter(Boolean);
 
 /**
  * The board after a move that ended the game (a den entry, the last piece taken, a trade, in

@@ -12,7 +12,7 @@ use jtb_gen::gambit::{closure, load, SubTables, KINDS};
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, Category, Rules, Tablebase},
-    Family, Kind, TableFile, Value,
+    Family, Kind, SideStats, TableFile, Value,
 };
 use serde_json::json;
 
@@ -164,25 +164,17 @@ pub fn stats(out: &mut impl Write, root: &Path, json: bool) -> CliResult {
     }
     let mut ok = true;
     for m in tb.materials() {
-        let path = table_path(root, m, Kind::Dtm);
-        let file = match TableFile::open_expecting(&path, Rules, m, Kind::Dtm) {
-            Ok(f) => f,
+        let sides = match side_stats(root, m) {
+            Ok(s) => s,
             Err(e) => {
                 ok = false;
                 eprintln!("{e}");
                 continue;
             }
         };
-        for (side, s) in Rules::SIDES.iter().zip(&file.header().stats) {
+        for (side, s) in Rules::SIDES.iter().zip(&sides) {
             if json {
-                let position =
-                    (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position);
-                let obj = json!({
-                    "material": m.to_string(), "to_move": side, "wins": s.wins,
-                    "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,
-                    "longest_win_position": position,
-                });
-                writeln!(out, "{obj}")?;
+                writeln!(out, "{}", side_json(m, side, s))?;
             } else {
                 writeln!(
                     out,
@@ -199,6 +191,32 @@ pub fn stats(out: &mut impl Write, root: &Path, json: bool) -> CliResult {
         }
     }
     Ok(ok)
+}
+
+/// The statistics of a material's DTM file header, Gold to move first.
+///
+/// # Errors
+/// The file is missing, unreadable, damaged or of another table.
+pub fn side_stats(
+    root: &Path,
+    m: gambit::Material,
+) -> Result<[SideStats; 2], jtb_probe::TableError> {
+    let m = m.canonical();
+    let path = table_path(root, m, Kind::Dtm);
+    let file = TableFile::open_expecting(&path, Rules, m, Kind::Dtm)?;
+    Ok(file.header().stats.clone())
+}
+
+/// The `jtb stats --rules animal-gambit --json` object of one side to move (`gold`,
+/// `silver`) of material `m` (the server's `/stats` answers the same objects).
+#[must_use]
+pub fn side_json(m: gambit::Material, side: &str, s: &SideStats) -> serde_json::Value {
+    let position = (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position);
+    json!({
+        "material": m.to_string(), "to_move": side, "wins": s.wins,
+        "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,
+        "longest_win_position": position,
+    })
 }
 
 /// The path of a table's `kind` file.

@@ -1200,6 +1200,348 @@ fn clesto(b: &mut Browser, base: &str, server: &Server) {
     b.no_console_errors("clesto index");
 }
 
+/// The pieces of an Animal Gambit position as the board should show them: square and letter.
+fn gambit_pieces(text: &str) -> Vec<String> {
+    let pos: jtb_probe::gambit::Position = text.parse().unwrap();
+    let mut out: Vec<String> = pos
+        .board()
+        .iter()
+        .map(|(sq, p)| format!("{sq}{}", p.letter()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The squares each step of Animal Gambit turn text joins (`Ed2n` -> `d2d3`), removals left out.
+fn turn_moves(turn: &str) -> Vec<String> {
+    turn.split(' ')
+        .filter(|t| !t.ends_with('x'))
+        .map(|t| {
+            let (file, rank) = (t.as_bytes()[1], t.as_bytes()[2]);
+            let (f, r) = match t.as_bytes()[3] {
+                b'n' => (file, rank + 1),
+                b's' => (file, rank - 1),
+                b'e' => (file + 1, rank),
+                _ => (file - 1, rank),
+            };
+            format!("{}{}", &t[1..3], String::from_utf8(vec![f, r]).unwrap())
+        })
+        .collect()
+}
+
+/// Animal Gambit: the 8x8 board with its traps and gold and silver pieces, the turns grouped by
+/// what they are worth with a "show all", the best turn drawn as its steps, a turn played by
+/// clicking steps (a push onto a trap included) then "End turn", an illegal step refused, a
+/// step undone, a listed turn clicked, the URL following each change and Back, the statistics,
+/// and bad or missing-table positions.
+fn gambit(b: &mut Browser, base: &str, server: &Server) {
+    const AG: &str = "animal-gambit";
+    let url = |text: &str| format!("{base}/?rules={AG}&position={}", serve_support::enc(text));
+    let query = "[...new URLSearchParams(location.search)].map(([k, v]) => k + '=' + v)";
+    let race = "8/3r4/8/8/8/8/4R3/8 g";
+    b.open(&url(race));
+    b.wait_for_position(race, "ready");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board rect.sq').length"),
+        json!(64)
+    );
+    assert_eq!(
+        b.eval(
+            "[...document.querySelectorAll('#board rect.trap')].map(r => r.dataset.square).sort()"
+        ),
+        json!(["c3", "c6", "f3", "f6"])
+    );
+    assert_eq!(b.pieces(), gambit_pieces(race));
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#board g.piece')].map(g => g.dataset.square + ':' + g.getAttribute('class')).sort()"),
+        json!(["d7:piece silver", "e2:piece gold"])
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#board g.piece.gold title').textContent"),
+        json!("Gold rabbit on e2")
+    );
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        "Gold to move: win in 3 turns"
+    );
+    assert_eq!(b.text("#value [data-field=dtm]"), "DTM 3 turns");
+    let answer = get(server.addr, &probe_url(AG, "", race)).json();
+    let turns: Vec<String> = answer["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["turn"].as_str().unwrap().to_owned())
+        .collect();
+    // The groups in the order win, repetition, loss, each cut at 10 with a "show all".
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for t in answer["turns"].as_array().unwrap() {
+        let c = t["mover"]["category"].as_str().unwrap().to_owned();
+        match groups.last_mut() {
+            Some((g, n)) if *g == c => *n += 1,
+            _ => groups.push((c, 1)),
+        }
+    }
+    assert!(groups.iter().any(|(_, n)| *n > 12), "{groups:?}");
+    let shown = b.eval("[...document.querySelectorAll('#moves ul')].map(u => [u.dataset.group, u.querySelectorAll('[data-move]').length])");
+    let want: Vec<Json> = groups
+        .iter()
+        .map(|(g, n)| json!([g, if *n > 12 { 10 } else { *n }]))
+        .collect();
+    assert_eq!(shown, json!(want));
+    while b.eval("Boolean(document.querySelector('#moves button.show-all'))") == json!(true) {
+        b.click("#moves button.show-all");
+    }
+    assert_eq!(b.listed_moves(), turns);
+    // The best turn, drawn as its four numbered steps.
+    let best = answer["best"].as_str().unwrap();
+    assert_eq!(best, turns[0]);
+    assert_eq!(
+        b.eval(
+            "[...document.querySelectorAll('#board [data-arrow=best]')].map(a => a.dataset.move)"
+        ),
+        json!(turn_moves(best))
+    );
+    assert_eq!(
+        b.eval(
+            "[...document.querySelectorAll('#board .step-label.best')].map(l => l.dataset.step)"
+        ),
+        json!(["1", "2", "3", "4"])
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#end-turn').disabled"),
+        json!(true)
+    );
+    b.no_console_errors("gambit position");
+
+    // A turn by clicking its steps: an illegal step refused, a step undone, then End turn.
+    b.click_square("e2");
+    b.wait_for("document.querySelectorAll('#board .target').length === 3");
+    b.click_square("e1");
+    b.wait_for("document.querySelector('#status').textContent.includes('illegal step: the Gold rabbit on e2 cannot step to e1')");
+    b.click_square("e2");
+    b.click_square("e3");
+    b.wait_for("document.body.dataset.steps === 'Re2n' && document.body.dataset.state === 'ready'");
+    assert_eq!(
+        b.eval(query),
+        json!([
+            format!("rules={AG}"),
+            format!("position={race}"),
+            "steps=Re2n".to_owned()
+        ])
+    );
+    assert_eq!(b.pieces(), vec!["d7r".to_owned(), "e3R".to_owned()]);
+    assert_eq!(
+        b.eval("document.querySelector('#end-turn').disabled"),
+        json!(false)
+    );
+    b.click_square("e3");
+    b.click_square("e4");
+    b.wait_for(
+        "document.body.dataset.steps === 'Re2n Re3n' && document.body.dataset.state === 'ready'",
+    );
+    b.click("#undo-step");
+    b.wait_for("document.body.dataset.steps === 'Re2n' && document.body.dataset.state === 'ready'");
+    b.click_square("e3");
+    b.click_square("e4");
+    b.wait_for(
+        "document.body.dataset.steps === 'Re2n Re3n' && document.body.dataset.state === 'ready'",
+    );
+    assert!(b
+        .text("#steps-info")
+        .contains("Steps so far: Re2n Re3n (2 of 4)."));
+    b.click("#end-turn");
+    let played = answer["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["turn"] == "Re2n Re3n")
+        .unwrap();
+    let after = played["position"].as_str().unwrap();
+    b.wait_for_position(after, "ready");
+    assert_eq!(b.pieces(), gambit_pieces(after));
+    assert_eq!(
+        b.eval(query),
+        json!([
+            format!("rules={AG}"),
+            format!("position={after}"),
+            "last=Re2n Re3n".to_owned()
+        ])
+    );
+    let words = match played["wdl"].as_str().unwrap() {
+        "draw" => "repetition".to_owned(),
+        wdl => format!("{wdl} in {}", played["dtm"]),
+    };
+    assert!(
+        b.text("#value [data-field=wdl]")
+            .starts_with(&format!("Silver to move: {words}")),
+        "{}",
+        b.text("#value [data-field=wdl]")
+    );
+    // Back: to the turn as it stood before its end.
+    b.eval("history.back()");
+    b.wait_for(
+        "document.body.dataset.steps === 'Re2n Re3n' && document.body.dataset.state === 'ready'",
+    );
+    assert_eq!(b.eval("document.body.dataset.position"), json!(race));
+    b.eval("history.forward()");
+    b.wait_for_position(after, "ready");
+    b.no_console_errors("gambit steps");
+
+    // The best line, turn by turn: the board after each turn, its caption in turns.
+    b.open(&url(race));
+    b.wait_for_position(race, "ready");
+    let line = get(server.addr, &probe_url(AG, "/line", race)).json();
+    let steps = line["line"].as_array().unwrap().clone();
+    b.click("#show-line");
+    b.wait_for(&format!(
+        "document.querySelectorAll('#line-out ol.steps li').length === {}",
+        steps.len()
+    ));
+    assert_eq!(
+        b.text("#line-out button[data-line=line]"),
+        format!("Best line: {} turns", steps.len())
+    );
+    b.click("#line-next");
+    b.wait_for("document.querySelector('#line-caption').textContent.startsWith('Turn 1 ')");
+    assert_eq!(
+        b.pieces(),
+        gambit_pieces(steps[0]["position"].as_str().unwrap())
+    );
+    assert_eq!(
+        b.text("#line-caption"),
+        format!(
+            "Turn 1 of {}: Gold plays {}. Silver to move: loss in {} turns.",
+            steps.len(),
+            steps[0]["turn"].as_str().unwrap(),
+            steps[0]["dtm"]
+        )
+    );
+    b.click("#line-last");
+    b.wait_for("document.querySelector('#line-last').disabled");
+    let last = steps.last().unwrap();
+    assert!(last["position"].is_null());
+    // The final board, the rabbit on its goal: no position any more, only a board.
+    let board: jtb_probe::gambit::Board = last["board"].as_str().unwrap().parse().unwrap();
+    let mut on_board: Vec<String> = board
+        .iter()
+        .map(|(sq, p)| format!("{sq}{}", p.letter()))
+        .collect();
+    on_board.sort();
+    assert_eq!(b.pieces(), on_board);
+    assert!(b
+        .text("#line-caption")
+        .ends_with("the mover's rabbit reached its goal, the game is over."));
+    b.no_console_errors("gambit line");
+
+    // The controls: the other side to move, and the colour flip.
+    b.open(&url(race));
+    b.wait_for_position(race, "ready");
+    assert_eq!(b.text("#turn"), "Give the move to Silver");
+    b.click("#turn");
+    b.wait_for_position("8/3r4/8/8/8/8/4R3/8 s", "ready");
+    b.click("#swap");
+    let given: jtb_probe::gambit::Position = "8/3r4/8/8/8/8/4R3/8 s".parse().unwrap();
+    b.wait_for_position(&given.flip().to_string(), "ready");
+    b.no_console_errors("gambit controls");
+
+    // A listed turn, clicked.
+    b.open(&url(race));
+    b.wait_for_position(race, "ready");
+    b.click(&format!("#moves [data-move='{best}']"));
+    let after = answer["turns"][0]["position"].as_str().unwrap();
+    b.wait_for_position(after, "ready");
+    assert_eq!(
+        b.eval("new URLSearchParams(location.search).get('last')"),
+        json!(best)
+    );
+    assert_eq!(b.pieces(), gambit_pieces(after));
+
+    // A push onto a trap: the silver rabbit is removed at once, the turn cannot end inside the
+    // push, and the elephant's step into d3 ends the game (Silver has no rabbit left).
+    let push = "8/8/8/8/8/3r4/3E4/7R g";
+    b.open(&url(push));
+    b.wait_for_position(push, "ready");
+    b.click_square("d3");
+    b.click_square("c3");
+    b.wait_for(
+        "document.body.dataset.steps === 'rd3w rc3x' && document.body.dataset.state === 'ready'",
+    );
+    assert_eq!(b.pieces(), vec!["d2E".to_owned(), "h1R".to_owned()]);
+    assert_eq!(
+        b.eval("document.querySelector('#end-turn').disabled"),
+        json!(true)
+    );
+    assert!(
+        b.text("#steps-info").contains("inside a push"),
+        "{}",
+        b.text("#steps-info")
+    );
+    b.click_square("d2");
+    b.wait_for("document.querySelectorAll('#board .target').length === 1");
+    b.click_square("d3");
+    b.wait_for("document.body.dataset.steps === 'rd3w rc3x Ed2n' && document.body.dataset.state === 'ready'");
+    b.click("#end-turn");
+    b.wait_for(
+        "document.body.dataset.end === 'rd3w rc3x Ed2n' && document.body.dataset.state === 'ready'",
+    );
+    assert_eq!(b.pieces(), vec!["d3E".to_owned(), "h1R".to_owned()]);
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        "Gold has won: the opponent has no rabbit left (rd3w rc3x Ed2n)"
+    );
+    b.no_console_errors("gambit push");
+
+    // Steps in the URL that are no beginning of a turn: said, and the turn starts afresh.
+    b.open(&format!("{}&steps=Ed2n", url(push)));
+    b.wait_for("document.querySelector('#status').textContent.includes('token 1 `Ed2n` is not a legal step here')");
+    b.wait_for("document.body.dataset.state === 'ready'");
+    assert_eq!(b.pieces(), gambit_pieces(push));
+
+    // The statistics of the material, Gold to move first, distances in turns.
+    b.open(&url(race));
+    b.wait_for_position(race, "ready");
+    b.wait_for("document.querySelector('#stats-out h2')?.textContent === 'RvR (animal-gambit)'");
+    let head =
+        b.eval("[...document.querySelectorAll('#stats-out thead th')].map(t => t.textContent)");
+    assert_eq!(head, json!(["", "Gold (R) to move", "Silver (R) to move"]));
+    let stats = get(server.addr, &format!("/api/v1/{AG}/stats/RvR")).json();
+    let longest = stats["stats"][0]["longest_win"].as_u64().unwrap();
+    assert_eq!(
+        b.eval("document.querySelector('#stats-out tr[data-row=\"longest win\"] td').textContent"),
+        json!(format!("{longest} turns"))
+    );
+    assert!(
+        b.eval("Boolean(document.querySelector('#stats-out tr[data-row=\"draws (repetition)\"]'))")
+            == json!(true)
+    );
+
+    // A Jungle position under animal-gambit, and a position whose table is not there.
+    b.open(&url("7/7/7/7/7/7/2L4/1e5/R6 r"));
+    b.wait_for("document.body.dataset.state === 'error'");
+    assert_eq!(b.text("#value [data-field=wdl]"), "Not a position");
+    assert!(b
+        .text("#value [data-field=detail]")
+        .contains("Jungle (7x9) board, not an Animal Gambit one"));
+    let missing = "8/3r4/8/8/8/8/3HR3/8 g";
+    b.open(&url(missing));
+    b.wait_for_position(missing, "error");
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        "Gold to move: no table here"
+    );
+    assert!(b
+        .text("#value [data-field=detail]")
+        .contains("missing table HRvR"));
+    b.wait_for("document.querySelector('#moves ul[data-group=legal]')");
+    // Playing on without values: a step, then the turn ended.
+    b.click_square("e2");
+    b.click_square("e3");
+    b.wait_for("document.body.dataset.steps === 'Re2n' && document.body.dataset.state === 'error'");
+    b.click("#end-turn");
+    b.wait_for_position("8/3r4/8/8/8/4R3/3H4/8 s", "error");
+    b.no_console_errors("gambit failures");
+}
+
 #[test]
 #[ignore = "needs chromium; run by .ci/run"]
 fn the_explorer_works_in_chromium() {
@@ -1275,6 +1617,54 @@ fn the_explorer_works_in_chromium() {
     b.no_console_errors("phone width");
 }
 
+/// The Animal Gambit view ([`gambit`]), on the tables of `ERvR` and `RvR`.
+#[test]
+#[ignore = "needs chromium; run by .ci/run"]
+fn the_animal_gambit_explorer_works_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), "animal-gambit", &["ERvR"]);
+    let server = Server::start(dir.path());
+    let base = format!("http://{}", server.addr);
+    let mut b = Browser::start();
+    gambit(&mut b, &base, &server);
+    // A material opens at its longest win, in the orientation asked (Silver has the elephant).
+    let stats = get(server.addr, "/api/v1/animal-gambit/stats/RvER").json();
+    let longest = stats["stats"][0]["longest_win_position"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    b.open(&format!("{base}/?rules=animal-gambit&material=RvER"));
+    b.wait_for_position(&longest, "ready");
+    assert_eq!(b.pieces(), gambit_pieces(&longest));
+    b.wait_for("document.querySelector('#stats-out h2')?.textContent === 'RvER (animal-gambit)'");
+    // The rule-set menu names Animal Gambit, and the index lists its tables.
+    b.open(&format!("{base}/?rules=animal-gambit&index"));
+    b.wait_for("document.body.dataset.view === 'index' && document.body.dataset.state === 'ready'");
+    assert_eq!(
+        b.eval("document.querySelector('#rules').value"),
+        json!("animal-gambit")
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#index-out tr[data-material]')].map(r => r.dataset.material)"),
+        json!(["RvR", "ERvR"])
+    );
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#index-out thead th')].slice(0, 4).map(t => t.textContent)"),
+        json!(["material", "Gold to move", "Silver to move", "longest win"])
+    );
+    b.no_console_errors("gambit index");
+    // At a phone's width nothing is wider than the screen.
+    b.viewport(390, 844);
+    b.open(&format!(
+        "{base}/?rules=animal-gambit&position={}",
+        serve_support::enc("8/3r4/8/8/8/8/4R3/8 g")
+    ));
+    b.wait_for_position("8/3r4/8/8/8/8/4R3/8 g", "ready");
+    let width = b.eval("document.documentElement.scrollWidth");
+    assert!(width.as_f64().unwrap() <= 390.0, "{width}");
+    b.no_console_errors("gambit phone");
+}
+
 /// The width and height of a PNG image, from its header.
 fn png_size(png: &[u8]) -> (u32, u32) {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
@@ -1285,7 +1675,8 @@ fn png_size(png: &[u8]) -> (u32, u32) {
 /// Screenshots of the explorer at a desktop's width (1280 pixels) and a phone's (390), of a
 /// 4-piece position at a running clock with its line stepped into, the statistics with their
 /// histograms, the material index, a Clesto ban win with its line stepped to where it stops,
-/// and the phone with the animal drawings. Each must be a
+/// an Animal Gambit position with its best turn drawn as its steps, and the phone with the
+/// animal drawings. Each must be a
 /// whole page of that width, with no console error. With `JTB_SCREENSHOTS=DIR` they are
 /// written there, a relative `DIR` from the workspace's root (`JTB_SCREENSHOTS=docs` makes the
 /// README's).
@@ -1295,6 +1686,7 @@ fn screenshots_at_desktop_and_phone_width() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), "mistboard", &["LRvET", "LRvE"]);
     gen(dir.path(), "clesto", &["DvCR"]);
+    gen(dir.path(), "animal-gambit", &["ERvR"]);
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
     // A relative directory is taken from the workspace's root, as the README's command means it.
@@ -1348,6 +1740,17 @@ fn screenshots_at_desktop_and_phone_width() {
     b.wait_for("document.querySelector('#line-last').disabled");
     b.eval("window.scrollTo(0, 0)");
     save(&mut b, "explorer-clesto.png", 1280, 1);
+    // Animal Gambit: ERvR's longest win for Gold (7 turns), its best turn drawn as its steps.
+    let longest = "8/8/8/8/1r6/8/4R3/4E3 g";
+    b.open(&format!(
+        "{base}/?rules=animal-gambit&position={}",
+        serve_support::enc(longest)
+    ));
+    b.wait_for_position(longest, "ready");
+    b.wait_for("document.querySelector('#stats-out h2')?.textContent === 'ERvR (animal-gambit)'");
+    b.wait_for("document.querySelectorAll('#board [data-arrow=best]').length > 0");
+    b.eval("window.scrollTo(0, 0)");
+    save(&mut b, "explorer-gambit.png", 1280, 1);
     // The phone, with the animal drawings.
     let metrics = json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true});
     b.call("Emulation.setDeviceMetricsOverride", metrics, true);

@@ -81,11 +81,17 @@ impl fmt::Display for ParseError {
                 }
                 Ok(())
             }
-            ParseError::WrongShape { rules, ranks } => write!(
-                f,
-                "board has {ranks} ranks, but rule set {rules} plays on {} ranks",
-                rules.board().height
-            ),
+            ParseError::WrongShape { rules, ranks } => {
+                write!(
+                    f,
+                    "board has {ranks} ranks, but rule set {rules} plays on {} ranks",
+                    rules.board().height
+                )?;
+                if *ranks == 8 {
+                    f.write_str("; 8 ranks is an Animal Gambit board (rule set animal-gambit)")?;
+                }
+                Ok(())
+            }
             ParseError::RankLength { rank, found, expected } => write!(
                 f,
                 "rank {rank} describes {found} squares, expected {expected}"

@@ -634,6 +634,97 @@ fn every_canonical_text_reads_back_as_its_turn() {
     }
 }
 
+#[test]
+fn a_turn_played_one_step_at_a_time() {
+    // Gold's elephant d2 pushes the silver rabbit d3 onto the trap c3, where it is removed.
+    let pos = setup("Ed2 Rh1 rd3 ra8", 'g');
+    let start = pos.partial_turn("").unwrap();
+    assert_eq!((start.steps, start.finished, start.turn), (0, true, None));
+    let texts: Vec<String> = start.next.iter().map(|n| n.text()).collect();
+    assert!(texts.contains(&"rd3w rc3x".to_owned()), "{texts:?}");
+    assert!(texts.contains(&"Ed2w".to_owned()), "{texts:?}");
+    assert!(!texts.contains(&"Ed2n".to_owned()), "{texts:?}");
+    // Inside the push: only the pusher's step into d3 may follow, and the turn may not end.
+    let inside = pos.partial_turn("rd3w rc3x").unwrap();
+    assert_eq!(
+        (inside.steps, inside.finished, inside.turn),
+        (1, false, None)
+    );
+    let texts: Vec<String> = inside.next.iter().map(|n| n.text()).collect();
+    assert_eq!(texts, ["Ed2n"]);
+    assert_eq!(inside.board.piece_at(Square::parse("c3").unwrap()), None);
+    let pushed = pos.partial_turn("rd3w rc3x Ed2n").unwrap();
+    assert_eq!(pushed.turn.unwrap().to_string(), "rd3w rc3x Ed2n");
+    assert!(pushed.finished);
+    assert_eq!(pushed.board, *pushed.turn.unwrap().board());
+    assert_eq!(
+        pos.partial_turn("rd3w").unwrap_err(),
+        TurnError::MissingRemoval("rc3x".to_owned())
+    );
+    assert_eq!(
+        pos.partial_turn("Ed2n").unwrap_err(),
+        TurnError::Illegal {
+            index: 1,
+            token: "Ed2n".to_owned(),
+            removal: None
+        }
+    );
+    // Back to the starting board: whole actions, but no turn.
+    let back = pos.partial_turn("Ed2w Ec2e").unwrap();
+    assert_eq!((back.steps, back.finished, back.turn), (2, true, None));
+    assert_eq!(back.board, *pos.board());
+    // After four steps nothing may follow.
+    let four = pos.partial_turn("Rh1n Rh2n Rh3n Rh4n").unwrap();
+    assert!(four.next.is_empty() && four.turn.is_some());
+    assert!(matches!(
+        pos.partial_turn("Rh1n Rh2n Rh3n Rh4n Rh5n"),
+        Err(TurnError::TooManySteps(5))
+    ));
+}
+
+/// Plays every sequence of next steps from `text` on, checking each stage, and collects the
+/// boards of the turns they play.
+fn play_on(pos: &Position, text: &str, turns: &mut BTreeSet<String>) {
+    let p = pos
+        .partial_turn(text)
+        .unwrap_or_else(|e| panic!("{pos}: {text}: {e}"));
+    let steps = text
+        .split_whitespace()
+        .filter(|t| !t.ends_with('x'))
+        .count();
+    assert_eq!(usize::from(p.steps), steps, "{pos}: {text}");
+    if let Some(t) = p.turn {
+        assert_eq!(*t.board(), p.board, "{pos}: {text}");
+        assert_eq!(pos.parse_turn(text), Ok(t), "{pos}: {text}");
+        turns.insert(t.to_string());
+    } else if steps > 0 && p.finished {
+        assert_eq!(p.board, *pos.board(), "{pos}: {text}");
+    }
+    for n in &p.next {
+        let longer = if text.is_empty() {
+            n.text()
+        } else {
+            format!("{text} {}", n.text())
+        };
+        play_on(pos, &longer, turns);
+    }
+}
+
+#[test]
+fn step_by_step_play_reaches_every_turn_and_nothing_else() {
+    let mut rng = Rng(0x005e_ed0f_7a57);
+    for _ in 0..40 {
+        let g = random_grid(&mut rng, 2, 4);
+        let gold = rng.below(2) == 0;
+        let text = format!("{} {}", naive::text(&g), if gold { 'g' } else { 's' });
+        let pos: Position = text.parse().unwrap();
+        let mut reached = BTreeSet::new();
+        play_on(&pos, "", &mut reached);
+        let all: BTreeSet<String> = pos.turns().iter().map(ToString::to_string).collect();
+        assert_eq!(reached, all, "{text}");
+    }
+}
+
 // --- The naive enumerator ----------------------------------------------------------------------
 
 /// The naive enumerator, shared with the forward solver of the end-to-end tests.

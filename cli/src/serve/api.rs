@@ -21,7 +21,8 @@ use serde_json::json;
 
 use super::{
     error::{ApiError, Problem},
-    query::{blocking, position, PositionParams, Rules},
+    gambit,
+    query::{blocking, gambit_position, position, Game, PositionParams, Rules},
     source::{play, Library, Source},
 };
 
@@ -96,9 +97,15 @@ const fn kind_name(kind: MoveKind) -> &'static str {
 /// 400 for bad input, 404 for a missing table, 500 for a damaged one.
 pub async fn probe(
     State(lib): State<Arc<Library>>,
-    Rules(rules): Rules,
+    Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<Probed>, ApiError> {
+    let Game::Jungle(rules) = game else {
+        let pos = gambit_position(&params)?;
+        return blocking(lib, move |lib| gambit::probe(lib, &pos).map(Probed::Gambit))
+            .await
+            .map(Json);
+    };
     let pos = position(rules, &params)?;
     blocking(lib, move |lib| {
         if pos.rules().has_hunger() {
@@ -118,6 +125,8 @@ pub enum Probed {
     Jungle(ProbeAnswer),
     /// Clesto: win or loss, by DTM or by the repetition ban.
     Clesto(ClestoAnswer),
+    /// Animal Gambit: distances in turns, every turn with its steps.
+    Gambit(gambit::ProbeAnswer),
 }
 
 fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
@@ -208,9 +217,15 @@ fn move_answer(
 /// As [`probe`].
 pub async fn line(
     State(lib): State<Arc<Library>>,
-    Rules(rules): Rules,
+    Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let Game::Jungle(rules) = game else {
+        let pos = gambit_position(&params)?;
+        return blocking(lib, move |lib| gambit::line(lib, &pos))
+            .await
+            .map(Json);
+    };
     let pos = position(rules, &params)?;
     blocking(lib, move |lib| {
         if pos.rules().has_hunger() {
@@ -292,9 +307,13 @@ fn steps(
 /// # Errors
 /// 400 for bad input, 404 for an unknown rule set.
 pub async fn moves(
-    Rules(rules): Rules,
+    Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let Game::Jungle(rules) = game else {
+        let pos = gambit_position(&params)?;
+        return Ok(Json(gambit::moves(&pos)));
+    };
     let pos = position(rules, &params)?;
     let hidden = pos.hidden() != 0;
     let mut moves = Vec::new();
@@ -342,6 +361,29 @@ pub async fn moves(
         answer["hungry_canonical"] = json!(pos.hungry_is_canonical());
     }
     Ok(Json(answer))
+}
+
+/// `GET /api/v1/animal-gambit/steps?position=...&steps=...`: a turn played one step at a time
+/// ([`gambit::steps`]); no tables needed.
+///
+/// # Errors
+/// 400 for bad input or steps that are no legal beginning of a turn, and for the other rule
+/// sets (a move there is one step); 404 for an unknown rule set.
+pub async fn turn_steps(
+    Rules(game): Rules,
+    params: PositionParams,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    if let Game::Jungle(rules) = game {
+        return Err(ApiError::new(
+            Problem::NotForRules,
+            format!(
+                "rule set {rules} has no turns of several steps: a move is one step (from-square \
+                 to-square), listed by /api/v1/{rules}/moves"
+            ),
+        ));
+    }
+    let pos = gambit_position(&params)?;
+    gambit::steps(&pos, params.steps.as_deref().unwrap_or("")).map(Json)
 }
 
 // ---------------------------------------------------------------------------------------------

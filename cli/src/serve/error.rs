@@ -23,6 +23,8 @@ pub enum Problem {
     BadQuery,
     /// A material name that does not parse (400).
     BadMaterial,
+    /// Animal Gambit steps that are no legal beginning of a turn (400).
+    BadTurn,
     /// The game is over in the position: a side has no piece left (400).
     GameOver,
     /// Flip position with face-down tiles: no table holds it (400).
@@ -52,6 +54,7 @@ impl Problem {
             Problem::BadClock => "bad-clock",
             Problem::BadQuery => "bad-query",
             Problem::BadMaterial => "bad-material",
+            Problem::BadTurn => "bad-turn",
             Problem::GameOver => "game-over",
             Problem::HiddenTiles => "hidden-tiles",
             Problem::NotForRules => "not-for-rules",
@@ -72,6 +75,7 @@ impl Problem {
             | Problem::BadClock
             | Problem::BadQuery
             | Problem::BadMaterial
+            | Problem::BadTurn
             | Problem::GameOver
             | Problem::HiddenTiles
             | Problem::NotForRules => StatusCode::BAD_REQUEST,

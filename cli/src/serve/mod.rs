@@ -9,6 +9,11 @@
 //!   distance histograms, in the orientation asked;
 //! - `GET /api/v1/{rules}/materials` and `GET /api/v1`: what tables there are, and the boards.
 //!
+//! Animal Gambit's answers (RULES.md 7, `{rules}` = `animal-gambit`) count distances in turns
+//! and have no clock: every turn with its steps and the position it gives, best first; its
+//! `/moves` lists the turns in ASCII order, and `GET /api/v1/animal-gambit/steps?position=...
+//! &steps=...` plays a turn one step at a time (the steps that may follow, the turn they make).
+//!
 //! Clesto's answers (RULES.md 6) have no draws and no clock: win or loss by DTM or by the
 //! repetition ban, with the banned side, its exit distance, the hungry set and each move's
 //! starvations; its line stops where only the ban decides.
@@ -19,6 +24,7 @@
 
 mod api;
 mod error;
+mod gambit;
 mod page;
 mod query;
 mod source;
@@ -62,6 +68,7 @@ pub fn router(lib: Arc<Library>) -> Router {
         .route("/api/v1/{rules}", get(api::probe))
         .route("/api/v1/{rules}/line", get(api::line))
         .route("/api/v1/{rules}/moves", get(api::moves))
+        .route("/api/v1/{rules}/steps", get(api::turn_steps))
         .route("/api/v1/{rules}/materials", get(tables::materials))
         .route("/api/v1/{rules}/stats/{material}", get(tables::stats))
         .fallback(api::not_found)
@@ -97,6 +104,14 @@ async fn serve(addr: SocketAddr, lib: Arc<Library>) -> std::io::Result<()> {
             Ok(tb) => eprintln!("{rules}: {} tables", tb.materials().len()),
             Err(why) => eprintln!("{rules}: {}", why.message),
         }
+    }
+    match lib.gambit_tables() {
+        Ok(tb) => eprintln!(
+            "{}: {} tables",
+            jtb_probe::gambit::Rules::NAME,
+            tb.materials().len()
+        ),
+        Err(why) => eprintln!("{}: {}", jtb_probe::gambit::Rules::NAME, why.message),
     }
     println!("listening on http://{}", listener.local_addr()?);
     // Small answers on kept-alive connections: send each at once.

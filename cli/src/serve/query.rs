@@ -7,13 +7,14 @@ use axum::{
     extract::{rejection::PathRejection, FromRequestParts, Path},
     http::request::Parts,
 };
-use jtb_probe::{Position, RuleSet};
+use jtb_probe::{gambit, Position, RuleSet};
 use percent_encoding::percent_decode_str;
 
 use super::{
     error::{ApiError, Problem},
     source::Library,
 };
+pub use crate::input::Rules as Game;
 
 /// Longer position text is refused before it is parsed: the longest canonical text of a Jungle
 /// position with its clocks is under 100 bytes.
@@ -33,8 +34,8 @@ pub async fn blocking<T: Send + 'static>(
         .map_err(|_| ApiError::internal("internal error"))?
 }
 
-/// The rule set named in the path (`{rules}`).
-pub struct Rules(pub RuleSet);
+/// The rule set named in the path (`{rules}`): one of the Jungle family's, or Animal Gambit.
+pub struct Rules(pub Game);
 
 impl<S: Send + Sync> FromRequestParts<S> for Rules {
     type Rejection = ApiError;
@@ -60,9 +61,10 @@ pub fn path_error(_: PathRejection) -> ApiError {
 ///
 /// # Errors
 /// 404 when there is none.
-pub fn rule_set(name: &str) -> Result<RuleSet, ApiError> {
+pub fn rule_set(name: &str) -> Result<Game, ApiError> {
     name.parse().map_err(|_| {
-        let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+        let mut known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+        known.push(gambit::Rules::NAME);
         let shown: String = name.chars().take(40).collect();
         ApiError::new(
             Problem::UnknownRules,
@@ -75,11 +77,14 @@ pub fn rule_set(name: &str) -> Result<RuleSet, ApiError> {
     })
 }
 
-/// The query of the position endpoints: `position` and the optional `clock`, as written.
-/// Other parameters are ignored, as lichess's API does.
+/// The query of the position endpoints: `position`, the optional `clock`, and Animal Gambit's
+/// `steps` (a turn played so far), as written. Other parameters are ignored, as lichess's API
+/// does.
 pub struct PositionParams {
     position: Option<String>,
     clock: Option<String>,
+    /// The steps of a turn being played (`/steps`), in turn text.
+    pub steps: Option<String>,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
@@ -92,6 +97,7 @@ impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
         let mut params = PositionParams {
             position: None,
             clock: None,
+            steps: None,
         };
         for pair in raw.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -107,6 +113,7 @@ impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
             let slot = match name.as_str() {
                 "position" => &mut params.position,
                 "clock" => &mut params.clock,
+                "steps" => &mut params.steps,
                 _ => continue,
             };
             if slot.is_some() {
@@ -120,11 +127,11 @@ impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
     }
 }
 
-/// The position of the query, with its clock (the query's `clock`, else the text's, else 0).
+/// The query's position text, present and not too long to parse.
 ///
 /// # Errors
-/// 400 for missing or bad position text, or a clock that is no number or above the limit.
-pub fn position(rules: RuleSet, params: &PositionParams) -> Result<Position, ApiError> {
+/// 400 when it is missing or too long.
+fn position_text(params: &PositionParams) -> Result<&str, ApiError> {
     let text = params
         .position
         .as_deref()
@@ -135,6 +142,35 @@ pub fn position(rules: RuleSet, params: &PositionParams) -> Result<Position, Api
             text.len()
         )));
     }
+    Ok(text)
+}
+
+/// The Animal Gambit position of the query (RULES.md 7: no clock).
+///
+/// # Errors
+/// 400 for missing or bad position text, or a `clock` parameter.
+pub fn gambit_position(params: &PositionParams) -> Result<gambit::Position, ApiError> {
+    let text = position_text(params)?;
+    if params.clock.is_some() {
+        return Err(ApiError::new(
+            Problem::BadClock,
+            format!(
+                "rule set {} has no clock rule: no `clock` parameter",
+                gambit::Rules::NAME
+            ),
+        ));
+    }
+    text.parse().map_err(|e: gambit::ParseError| {
+        ApiError::new(Problem::BadPosition, format!("bad position text: {e}"))
+    })
+}
+
+/// The position of the query, with its clock (the query's `clock`, else the text's, else 0).
+///
+/// # Errors
+/// 400 for missing or bad position text, or a clock that is no number or above the limit.
+pub fn position(rules: RuleSet, params: &PositionParams) -> Result<Position, ApiError> {
+    let text = position_text(params)?;
     let clock = match params.clock.as_deref() {
         None => None,
         Some(c) => Some(parse_clock(c, rules)?),

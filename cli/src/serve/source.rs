@@ -1,6 +1,6 @@
-//! Where the server's values come from: each rule set's tables under one directory, opened once
-//! and shared by every request, or for the flip game's one-animal-each positions the library's
-//! built-in check, which needs no table file.
+//! Where the server's values come from: each rule set's tables under one directory (Animal
+//! Gambit's included), opened once and shared by every request, or for the flip game's
+//! one-animal-each positions the library's built-in check, which needs no table file.
 
 use std::{
     collections::HashMap,
@@ -10,9 +10,9 @@ use std::{
 };
 
 use jtb_probe::{
-    dead_draw, format::table_path, Adjudication, Category, LineStep, Material, Move, NotApplicable,
-    Outcome, Position, ProbeError, RuleSet, RuleStep, RuleValue, ScoredMove, TableError,
-    TableErrorKind, Tablebase, Value,
+    dead_draw, format::table_path, gambit, Adjudication, Category, LineStep, Material, Move,
+    NotApplicable, Outcome, Position, ProbeError, RuleSet, RuleStep, RuleValue, ScoredMove,
+    TableError, TableErrorKind, Tablebase, Value,
 };
 
 use super::error::{ApiError, Problem};
@@ -20,10 +20,11 @@ use super::error::{ApiError, Problem};
 /// How long after a change a directory's modification time is not trusted to mark it.
 const FRESH: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// One rule set's tables as last found, and when its directory was last changed then.
-struct Found {
+/// One rule set's tables (a Jungle-family [`Tablebase`] or Animal Gambit's) as last found, and
+/// when its directory was last changed then.
+struct Found<T = Tablebase> {
     /// The tables, or why there are none (the directory is not there or cannot be read).
-    tables: Result<Arc<Tablebase>, String>,
+    tables: Result<Arc<T>, String>,
     /// The directory's modification time at the scan (`None`: it could not be read, or was
     /// too recent to trust).
     stamp: Option<SystemTime>,
@@ -45,6 +46,8 @@ pub struct Library {
     cache_bytes: u64,
     /// Per rule set (in [`RuleSet::ALL`] order): its tables as last found.
     sets: Vec<RwLock<Found>>,
+    /// Animal Gambit's tables as last found.
+    gambit: RwLock<Found<gambit::Tablebase>>,
     /// Per material, the statistics of its file headers, read once per scan.
     pub headers: Memo<crate::stats::MaterialStats>,
     /// Per material, its DTM and DTC files' histograms, counted once per scan.
@@ -62,6 +65,10 @@ impl Library {
             root: root.to_owned(),
             cache_bytes,
             sets: Vec::new(),
+            gambit: RwLock::new(Found {
+                tables: Err(String::new()),
+                stamp: None,
+            }),
             headers: Mutex::default(),
             histograms: Mutex::default(),
         };
@@ -69,11 +76,27 @@ impl Library {
             let found = lib.scan(rules);
             lib.sets.push(RwLock::new(found));
         }
+        lib.gambit = RwLock::new(lib.scan_gambit());
         lib
     }
 
     fn scan(&self, rules: RuleSet) -> Found {
-        let mut stamp = self.stamp(rules);
+        let tables = Tablebase::with_cache(&self.root, rules, self.cache_bytes)
+            .map(Arc::new)
+            .map_err(|_| self.no_tables(rules.name()));
+        self.found(rules.name(), tables)
+    }
+
+    fn scan_gambit(&self) -> Found<gambit::Tablebase> {
+        let tables = gambit::Tablebase::with_cache(&self.root, self.cache_bytes)
+            .map(Arc::new)
+            .map_err(|_| self.no_tables(gambit::Rules::NAME));
+        self.found(gambit::Rules::NAME, tables)
+    }
+
+    /// `tables` as found now, stamped with the time `root/<name>` was last changed.
+    fn found<T>(&self, name: &str, tables: Result<Arc<T>, String>) -> Found<T> {
+        let mut stamp = self.stamp(name);
         // A directory changed within the last seconds may change again within the same tick
         // of its file system's clock: keep no stamp, so that the next miss looks again.
         let fresh = stamp.is_some_and(|t| {
@@ -84,15 +107,12 @@ impl Library {
         if fresh {
             stamp = None;
         }
-        let tables = Tablebase::with_cache(&self.root, rules, self.cache_bytes)
-            .map(Arc::new)
-            .map_err(|_| self.no_tables(rules));
         Found { tables, stamp }
     }
 
-    /// When `root/<rules>` was last changed (a table written by `jtb gen` is renamed into it).
-    fn stamp(&self, rules: RuleSet) -> Option<SystemTime> {
-        std::fs::metadata(self.root.join(rules.name()))
+    /// When `root/<name>` was last changed (a table written by `jtb gen` is renamed into it).
+    fn stamp(&self, name: &str) -> Option<SystemTime> {
+        std::fs::metadata(self.root.join(name))
             .and_then(|m| m.modified())
             .ok()
     }
@@ -103,7 +123,7 @@ impl Library {
     pub fn refresh(&self) -> bool {
         let mut changed = false;
         for (rules, set) in RuleSet::ALL.into_iter().zip(&self.sets) {
-            let stamp = self.stamp(rules);
+            let stamp = self.stamp(rules.name());
             if set.read().unwrap_or_else(PoisonError::into_inner).stamp == stamp {
                 continue;
             }
@@ -111,6 +131,18 @@ impl Library {
             *set.write().unwrap_or_else(PoisonError::into_inner) = found;
             forget(&self.headers, rules);
             forget(&self.histograms, rules);
+            changed = true;
+        }
+        let stamp = self.stamp(gambit::Rules::NAME);
+        if self
+            .gambit
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .stamp
+            != stamp
+        {
+            let found = self.scan_gambit();
+            *self.gambit.write().unwrap_or_else(PoisonError::into_inner) = found;
             changed = true;
         }
         changed
@@ -144,6 +176,56 @@ impl Library {
             .map_err(|why| ApiError::new(Problem::MissingTable, why))
     }
 
+    /// Animal Gambit's tables, or why there are none.
+    ///
+    /// # Errors
+    /// As [`Library::tables`].
+    pub fn gambit_tables(&self) -> Result<Arc<gambit::Tablebase>, ApiError> {
+        let set = self.gambit.read().unwrap_or_else(PoisonError::into_inner);
+        set.tables
+            .clone()
+            .map_err(|why| ApiError::new(Problem::MissingTable, why))
+    }
+
+    /// The API error of a failed Animal Gambit probe: 404 for a table that is not there (in
+    /// the wording of the other games, its file named relative to the root), 500 for damaged
+    /// or inconsistent tables.
+    #[must_use]
+    pub fn gambit_error(&self, e: gambit::ProbeError) -> ApiError {
+        match e {
+            gambit::ProbeError::NoDirectory(..) => {
+                ApiError::new(Problem::MissingTable, self.no_tables(gambit::Rules::NAME))
+            }
+            gambit::ProbeError::TooManyPieces { .. } => {
+                ApiError::new(Problem::MissingTable, e.to_string())
+            }
+            gambit::ProbeError::MissingTable { material, path } => {
+                let missing = gambit::ProbeError::MissingTable {
+                    material,
+                    path: PathBuf::from(self.show(&path)),
+                };
+                ApiError::new(Problem::MissingTable, missing.to_string())
+            }
+            gambit::ProbeError::Table(mut t) => {
+                if matches!(&t.kind, TableErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound)
+                {
+                    let material = t.path.file_stem().and_then(|s| s.to_str()?.parse().ok());
+                    if let Some(material) = material {
+                        return self.gambit_error(gambit::ProbeError::MissingTable {
+                            material,
+                            path: t.path,
+                        });
+                    }
+                }
+                t.path = PathBuf::from(self.show(&t.path));
+                ApiError::new(Problem::DamagedTable, t.to_string())
+            }
+            gambit::ProbeError::Inconsistent { .. } => {
+                ApiError::new(Problem::DamagedTable, e.to_string())
+            }
+        }
+    }
+
     /// The table root.
     #[must_use]
     pub fn root(&self) -> &Path {
@@ -172,8 +254,8 @@ impl Library {
         ApiError::new(Problem::MissingTable, missing.to_string())
     }
 
-    /// A rule set without a table directory, worded as [`Library::missing`].
-    fn no_tables(&self, rules: RuleSet) -> String {
+    /// A rule set (by name) without a table directory, worded as [`Library::missing`].
+    fn no_tables(&self, rules: &str) -> String {
         format!(
             "no tables for rule set {rules}: {rules}/ is not there (make them with `jtb gen \
              --rules {rules}`)"
@@ -204,7 +286,7 @@ impl Library {
             // Clesto values, so only a bug gets here, and it is still no 500.
             ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
             ProbeError::NoDirectory(..) => {
-                ApiError::new(Problem::MissingTable, self.no_tables(rules))
+                ApiError::new(Problem::MissingTable, self.no_tables(rules.name()))
             }
             ProbeError::TooManyPieces { .. } => ApiError::new(Problem::MissingTable, e.to_string()),
             ProbeError::MissingTable { material, path, .. } => self.missing(rules, material, &path),

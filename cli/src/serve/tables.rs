@@ -13,7 +13,8 @@ use serde_json::json;
 
 use super::{
     error::{ApiError, Problem},
-    query::{blocking, path_error, rule_set, Rules},
+    gambit,
+    query::{blocking, path_error, rule_set, Game, Rules},
     source::{Library, Memo},
 };
 use crate::stats::{self, Histograms, MaterialStats};
@@ -51,18 +52,29 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
     // Looking for new tables reads the directories: off the async workers too.
     blocking(lib, |lib| {
         lib.refresh();
-        let sets: Vec<_> = RuleSet::ALL
+        let entry = |name: &str, found: Result<(usize, usize), ApiError>, board| match found {
+            Ok((tables, max)) => json!({"rules": name, "tables": tables, "max_pieces": max,
+                                        "error": null, "board": board}),
+            Err(e) => json!({"rules": name, "tables": 0, "max_pieces": 0, "error": e.message,
+                             "board": board}),
+        };
+        let mut sets: Vec<_> = RuleSet::ALL
             .iter()
             .map(|&rules| {
-                let board = board_json(rules);
-                match lib.tables(rules) {
-                    Ok(tb) => json!({"rules": rules.name(), "tables": tb.materials().len(),
-                                 "max_pieces": tb.max_pieces(), "error": null, "board": board}),
-                    Err(e) => json!({"rules": rules.name(), "tables": 0, "max_pieces": 0,
-                                 "error": e.message, "board": board}),
-                }
+                let found = lib
+                    .tables(rules)
+                    .map(|tb| (tb.materials().len(), tb.max_pieces()));
+                entry(rules.name(), found, board_json(rules))
             })
             .collect();
+        let found = lib
+            .gambit_tables()
+            .map(|tb| (tb.materials().len(), tb.max_pieces()));
+        sets.push(entry(
+            jtb_probe::gambit::Rules::NAME,
+            found,
+            gambit::board_json(),
+        ));
         Ok(json!({ "rule_sets": sets }))
     })
     .await
@@ -112,8 +124,16 @@ fn memo<T>(
 /// 404 for an unknown rule set or one without tables; 500 for a damaged header.
 pub async fn materials(
     State(lib): State<Arc<Library>>,
-    Rules(rules): Rules,
+    Rules(game): Rules,
 ) -> Result<Json<serde_json::Value>, ApiError> {
+    let Game::Jungle(rules) = game else {
+        return blocking(lib, |lib| {
+            lib.refresh();
+            gambit::materials(lib)
+        })
+        .await
+        .map(Json);
+    };
     blocking(lib, move |lib| {
         lib.refresh();
         let tb = lib.tables(rules)?;
@@ -166,7 +186,7 @@ pub async fn stats(
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Path((rules, material)) = path.map_err(path_error)?;
-    let rules = rule_set(&rules)?;
+    let game = rule_set(&rules)?;
     if material.len() > MAX_MATERIAL_BYTES {
         return Err(ApiError::new(
             Problem::BadMaterial,
@@ -176,6 +196,17 @@ pub async fn stats(
             ),
         ));
     }
+    let Game::Jungle(rules) = game else {
+        let asked: jtb_probe::gambit::Material =
+            material
+                .parse()
+                .map_err(|e: jtb_probe::gambit::BadMaterial| {
+                    ApiError::new(Problem::BadMaterial, e.to_string())
+                })?;
+        return blocking(lib, move |lib| gambit::stats(lib, asked))
+            .await
+            .map(Json);
+    };
     let asked: Material = material
         .parse()
         .map_err(|e: jtb_probe::BadMaterial| ApiError::new(Problem::BadMaterial, e.to_string()))?;

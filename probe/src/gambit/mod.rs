@@ -52,7 +52,7 @@ pub use self::{
     board::{neighbours, Bitboard, Direction, Square, TRAPS},
     index::{Layout, Rules},
     material::{BadMaterial, Material},
-    notation::TurnError,
+    notation::{NextStep, PartialTurn, TurnError},
     piece::{Color, Kind, Piece},
     position::{Board, Position, PositionError},
     step::{Action, Removal, Step, Token},

@@ -1,0 +1,351 @@
+//! Animal Gambit in the API (RULES.md 7), on the same routes as the other games
+//! (`/api/v1/animal-gambit...`): a position's value in turns (no clock: a table draw is a game
+//! the repetition rule decides), every turn with its steps and the position it gives, best
+//! first, the best line, the turns without tables, a turn played one step at a time
+//! (`/steps`), and the materials' statistics.
+
+use std::sync::Arc;
+
+use jtb_probe::{
+    format::family_table_path,
+    gambit::{self, Category, Next, Position, Tablebase, Turn},
+    Family, Kind, Value,
+};
+use serde::Serialize;
+use serde_json::json;
+
+use super::{
+    error::{ApiError, Problem},
+    source::Library,
+};
+
+/// Longer `steps` text is refused before it is read.
+const MAX_STEPS_BYTES: usize = 64;
+
+/// A value as the API writes it for a side to move: `wdl`, `dtm` in turns (null for a draw),
+/// and `category` (`win`, `loss` or `repetition`: neither side can force an end).
+#[derive(Serialize)]
+pub struct Fields {
+    wdl: &'static str,
+    dtm: Option<u16>,
+    category: &'static str,
+}
+
+impl From<Value> for Fields {
+    fn from(v: Value) -> Fields {
+        Fields {
+            wdl: v.wdl().name(),
+            dtm: v.dtm(),
+            category: Category::of(v).name(),
+        }
+    }
+}
+
+/// A turn: its canonical text and tokens, the board it leaves, and the position it gives or
+/// how it ends the game.
+#[derive(Serialize)]
+pub struct TurnAnswer {
+    /// Canonical turn text (`rd3w rc3x Ed2n`).
+    turn: String,
+    /// Its tokens in order: steps, each followed by the removal it causes.
+    steps: Vec<String>,
+    /// How many of the turn's four steps it takes (a push or a pull counts two).
+    step_count: u8,
+    /// The board at the end of the turn (board text), trap removals done.
+    board: String,
+    /// The position after the turn; `null` when it ended the game.
+    position: Option<String>,
+    /// How the turn ended the game, if it did.
+    end: Option<String>,
+    /// Who won when the turn ended the game (`gold`, `silver`).
+    winner: Option<String>,
+}
+
+fn turn_answer(pos: &Position, turn: &Turn) -> TurnAnswer {
+    let (position, end, winner) = match pos.play(turn) {
+        Next::Continues(next) => (Some(next.to_string()), None, None),
+        Next::Over(end) => {
+            let mover = pos.turn();
+            let winner = if end.mover_wins() {
+                mover
+            } else {
+                mover.other()
+            };
+            (None, Some(end.to_string()), Some(winner.to_string()))
+        }
+    };
+    TurnAnswer {
+        turn: turn.to_string(),
+        steps: turn.tokens().iter().map(ToString::to_string).collect(),
+        step_count: turn.steps(),
+        board: turn.board().to_string(),
+        position,
+        end,
+        winner,
+    }
+}
+
+/// A turn with its values: after it for the side then to move (as the other games' moves;
+/// a game it ended is lost or won in 0 by that side), and for its mover (the order).
+#[derive(Serialize)]
+pub struct ScoredAnswer {
+    #[serde(flatten)]
+    turn: TurnAnswer,
+    #[serde(flatten)]
+    after: Fields,
+    /// What the turn is worth to its mover: a win or loss in 1 when it ends the game.
+    mover: Fields,
+}
+
+/// The answer of `GET /api/v1/animal-gambit`: the fields of `jtb probe --rules animal-gambit
+/// --json` and every turn, best first (ties in the ASCII order of their texts).
+#[derive(Serialize)]
+pub struct ProbeAnswer {
+    position: String,
+    rules: &'static str,
+    #[serde(flatten)]
+    value: Fields,
+    /// The best turn (as `jtb probe`); `null` when the side to move has none.
+    best: Option<String>,
+    turns: Vec<ScoredAnswer>,
+}
+
+/// The tables for `pos`, or the missing-table error naming its own table (whether the
+/// directory or the file is missing).
+fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase>, ApiError> {
+    let tb = lib.gambit_tables();
+    let material = gambit::Material::of(pos.board()).canonical();
+    let missing = || {
+        let path = family_table_path(lib.root(), gambit::Rules, material, Kind::Dtm);
+        lib.gambit_error(gambit::ProbeError::MissingTable { material, path })
+    };
+    match tb {
+        Ok(tb) if material.total() <= tb.max_pieces() => Ok(tb),
+        _ => Err(missing()),
+    }
+}
+
+/// `GET /api/v1/animal-gambit?position=...`.
+///
+/// # Errors
+/// 404 for a missing table, 500 for a damaged or inconsistent one.
+pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
+    let tb = tables_for(lib, pos)?;
+    let fail = |e| lib.gambit_error(e);
+    let value = tb.probe_dtm(pos).map_err(fail)?;
+    let best = tb.best_turn(pos).map_err(fail)?;
+    let mut scored = tb.scored_turns(pos).map_err(fail)?;
+    // Best first; the sort is stable, so equal values keep the ASCII order (the best turn's
+    // tie rule).
+    scored.sort_by_key(|t| std::cmp::Reverse(t.value));
+    let turns = scored
+        .iter()
+        .map(|t| {
+            let after = match pos.play(&t.turn) {
+                Next::Continues(next) => tb.probe_dtm(&next).map_err(fail)?,
+                Next::Over(end) if end.mover_wins() => Value::Loss(0),
+                Next::Over(_) => Value::Win(0),
+            };
+            Ok(ScoredAnswer {
+                turn: turn_answer(pos, &t.turn),
+                after: after.into(),
+                mover: t.value.into(),
+            })
+        })
+        .collect::<Result<_, ApiError>>()?;
+    Ok(ProbeAnswer {
+        position: pos.to_string(),
+        rules: gambit::Rules::NAME,
+        value: value.into(),
+        best: best.map(|b| b.turn.to_string()),
+        turns,
+    })
+}
+
+/// `GET /api/v1/animal-gambit/line?position=...`: the best line to the end of the game (empty
+/// where the repetition rule decides), each turn with the position after it and its value.
+///
+/// # Errors
+/// As [`probe`].
+pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+    let tb = tables_for(lib, pos)?;
+    let line = tb.line(pos).map_err(|e| lib.gambit_error(e))?;
+    let mut at = *pos;
+    let mut steps = Vec::with_capacity(line.len());
+    for step in &line {
+        let turn = turn_answer(&at, &step.turn);
+        let value = step.value.map(Fields::from);
+        steps.push(json!({
+            "turn": turn.turn, "steps": turn.steps, "step_count": turn.step_count,
+            "board": turn.board, "position": turn.position, "end": turn.end,
+            "winner": turn.winner,
+            "wdl": value.as_ref().map(|v| v.wdl), "dtm": value.as_ref().and_then(|v| v.dtm),
+            "category": value.as_ref().map(|v| v.category),
+        }));
+        if let Some(next) = step.position {
+            at = next;
+        }
+    }
+    Ok(json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "line": steps}))
+}
+
+/// `GET /api/v1/animal-gambit/moves?position=...`: every turn in the ASCII order of its text
+/// (as `jtb moves`) with the position it gives; no tables needed.
+#[must_use]
+pub fn moves(pos: &Position) -> serde_json::Value {
+    let turns: Vec<TurnAnswer> = pos.turns().iter().map(|t| turn_answer(pos, t)).collect();
+    json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "turns": turns})
+}
+
+/// `GET /api/v1/animal-gambit/steps?position=...&steps=...`: a turn played one step at a time
+/// ([`Position::partial_turn`]): the board after the steps so far, the steps that may follow
+/// (each with the removal it causes and the squares it joins), and the turn they play when
+/// the turn may end there; no tables needed.
+///
+/// # Errors
+/// 400 (`bad-turn`) for steps that are not a legal beginning of a turn, naming the first
+/// token that does not follow.
+pub fn steps(pos: &Position, text: &str) -> Result<serde_json::Value, ApiError> {
+    // Four steps and their removals are 8 tokens of 4 letters: longer text is no turn.
+    if text.len() > MAX_STEPS_BYTES {
+        return Err(ApiError::new(
+            Problem::BadTurn,
+            format!(
+                "steps text of {} bytes: at most {MAX_STEPS_BYTES} (a turn is 1 to 4 steps \
+                 with their removals)",
+                text.len()
+            ),
+        ));
+    }
+    let shown: String = text.chars().take(60).collect();
+    let partial = pos.partial_turn(text).map_err(|e| {
+        ApiError::new(
+            Problem::BadTurn,
+            format!("steps `{}`: {e}", shown.escape_debug()),
+        )
+    })?;
+    let next: Vec<serde_json::Value> = partial
+        .next
+        .iter()
+        .map(|n| {
+            json!({"step": gambit::Token::Step(n.step).to_string(),
+                   "removal": n.removal.map(|r| gambit::Token::Removal(r).to_string()),
+                   "text": n.text(), "from": n.step.from.to_string(),
+                   "to": n.step.to().to_string()})
+        })
+        .collect();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // Where the turn may not end, why not.
+    let why_not = if partial.turn.is_some() {
+        None
+    } else if words.is_empty() {
+        Some("no step yet: a turn is 1 to 4 steps")
+    } else if !partial.finished {
+        Some("inside a push: the pushing piece must step into the square it emptied")
+    } else {
+        Some("the steps give back the starting board: no turn")
+    };
+    Ok(json!({
+        "position": pos.to_string(),
+        "rules": gambit::Rules::NAME,
+        "steps": words.join(" "),
+        "step_count": partial.steps,
+        "board": partial.board.to_string(),
+        "finished": partial.finished,
+        "turn": partial.turn.map(|t| turn_answer(pos, &t)),
+        "why_not": why_not,
+        "next": next,
+    }))
+}
+
+/// The statistics of a material's DTM file, Gold to move first, as `jtb stats --rules
+/// animal-gambit --json` writes them, in the orientation of `asked` (`RvER` answers for Gold
+/// with one rabbit, although the table is `ERvR`).
+///
+/// # Errors
+/// 404 for a table that is not there, 500 for a damaged one.
+pub fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, ApiError> {
+    let table = asked.canonical();
+    lib.gambit_tables()?;
+    let sides = crate::gambit::side_stats(lib.root(), table)
+        .map_err(|e| lib.gambit_error(gambit::ProbeError::Table(Box::new(e))))?;
+    let flipped = asked != table;
+    // Side `i` of the answer is side `order[i]` of the table.
+    let order = if flipped { [1, 0] } else { [0, 1] };
+    let mut stats = Vec::with_capacity(2);
+    for (&i, to_move) in order.iter().zip(<gambit::Rules as Family>::SIDES) {
+        let mut s = sides[i].clone();
+        if flipped && !s.longest_win_position.is_empty() {
+            s.longest_win_position = colour_flip(&s.longest_win_position)?;
+        }
+        stats.push(crate::gambit::side_json(asked, to_move, &s));
+    }
+    let mut depends: Vec<String> = asked.smaller().iter().map(ToString::to_string).collect();
+    depends.sort_unstable();
+    depends.dedup();
+    Ok(json!({
+        "rules": gambit::Rules::NAME,
+        "material": asked.to_string(),
+        "table": table.to_string(),
+        "flipped": flipped,
+        "stats": stats,
+        // Positions per distance are not counted for Animal Gambit yet (`jtb stats
+        // --histogram` neither).
+        "histogram": null,
+        "depends_on": depends,
+    }))
+}
+
+/// `text` seen from the other side (a position of a table header).
+fn colour_flip(text: &str) -> Result<String, ApiError> {
+    text.parse::<Position>()
+        .map(|p| p.flip().to_string())
+        .map_err(|e| {
+            ApiError::new(
+                Problem::DamagedTable,
+                format!("a table header's {text}: {e}"),
+            )
+        })
+}
+
+/// `GET /api/v1/animal-gambit/materials`: the materials present, fewest pieces first, and for
+/// the material index each one's counts and longest wins (Gold to move, then Silver).
+///
+/// # Errors
+/// 404 without tables; 500 for a damaged header.
+pub fn materials(lib: &Library) -> Result<serde_json::Value, ApiError> {
+    let tb = lib.gambit_tables()?;
+    let mut names = Vec::new();
+    let mut tables = Vec::new();
+    for m in tb.materials() {
+        names.push(m.to_string());
+        let sides = crate::gambit::side_stats(lib.root(), m)
+            .map_err(|e| lib.gambit_error(gambit::ProbeError::Table(Box::new(e))))?;
+        let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
+            json!([f(&sides[0]), f(&sides[1])])
+        };
+        let position = |s: &jtb_probe::SideStats| {
+            json!((!s.longest_win_position.is_empty()).then(|| s.longest_win_position.clone()))
+        };
+        tables.push(json!({
+            "material": m.to_string(), "pieces": m.total(),
+            "wins": pair(&|s| json!(s.wins)), "draws": pair(&|s| json!(s.draws)),
+            "losses": pair(&|s| json!(s.losses)),
+            "longest_win": pair(&|s| json!(s.longest_win)),
+            "longest_win_position": pair(&position),
+        }));
+    }
+    Ok(json!({"rules": gambit::Rules::NAME, "materials": names, "tables": tables}))
+}
+
+/// The board as the page draws it: 8x8, the four traps, no water and no den; the sides Gold
+/// (upper case, moves first) and Silver, and distances in turns.
+#[must_use]
+pub fn board_json() -> serde_json::Value {
+    let traps: Vec<String> = gambit::TRAPS.map(|sq| sq.to_string()).collect();
+    json!({
+        "game": gambit::Rules::NAME, "width": 8, "height": 8, "water": [], "traps": traps,
+        "sides": <gambit::Rules as Family>::SIDES, "pieces": "EMHDCR", "clock_limit": 0,
+        "hunger": false, "distance_unit": "turns",
+    })
+}
