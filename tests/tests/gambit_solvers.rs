@@ -1,7 +1,8 @@
 //! Animal Gambit's step-level solver (`solve`) against the turn-graph solver
 //! (`solve_by_graph`), which values whole turns from the probe library's turn generator, where
 //! a turn can never end on the board it started from: every table up to 3 pieces and the
-//! 4-piece `RRRvR`, entry by entry. And the rule that a turn must change the board decides
+//! 4-piece `RRRvR` and `RRvRR` (the one table up to 4 pieces without a single piece, so the
+//! one whose boards can be their own mirror images), entry by entry. And the rule that a turn must change the board decides
 //! positions of these tables, so the agreement tests how the step-level solver leaves a
 //! turn's start board out: in a zugzwang, a pass (were it allowed) would be better than every
 //! turn.
@@ -27,6 +28,7 @@ fn zugzwangs(table: &Solved) -> usize {
 fn steps_and_whole_turns_give_the_same_tables() {
     let mut targets = Material::all(2, 3);
     targets.push("RRRvR".parse().unwrap());
+    targets.push("RRvRR".parse().unwrap());
     let (mut steps, mut turns) = (SubTables::new(), SubTables::new());
     let mut zugzwang = 0;
     for m in closure(&targets) {

@@ -41,12 +41,16 @@ pub fn end_value(board: &Board, mover: Color, subs: &SubTables) -> Result<Value,
 ///
 /// # Errors
 /// [`GambitError::MissingTable`] when a table or its continuation is absent.
+///
+/// # Panics
+/// When `taken` is 0 (a turn's start is no continuation).
 pub fn value_after(
     board: &Board,
     mover: Color,
     taken: u8,
     subs: &SubTables,
 ) -> Result<Value, GambitError> {
+    assert!(taken >= 1, "a continuation starts after a step");
     if taken >= MAX_STEPS {
         return end_value(board, mover, subs);
     }

@@ -180,12 +180,6 @@ impl SubTables {
         self.tables.insert(table.layout.material(), table);
     }
 
-    /// Drops a table and its continuation (no later table needs them).
-    pub fn remove(&mut self, material: Material) {
-        self.tables.remove(&material.canonical());
-        self.continuations.remove(&material.canonical());
-    }
-
     /// The table of `material` (either orientation).
     #[must_use]
     pub fn get(&self, material: Material) -> Option<&Solved> {
@@ -355,6 +349,9 @@ pub fn solve_with_cost(
     cost: &mut Cost,
 ) -> Result<Solved, GambitError> {
     let layout = Layout::new(material);
+    if layout.side_len() > retro::MAX_SIDE_ENTRIES {
+        return Err(GambitError::TooManyEntries(layout.material(), layout.len()));
+    }
     let clock = Instant::now();
     subs.prepare(layout.material())?;
     cost.actions += clock.elapsed();
@@ -616,7 +613,9 @@ pub fn generate(
         return Err(GambitError::NeededTables(problems));
     }
     let order = closure(&targets);
-    // A table stays in memory only while a later one leads into it.
+    // A table is kept in memory for the later ones only if one of them leads into it: the
+    // largest tables are written and dropped. (A turn that removes two pieces leads two
+    // materials down; the one between is a later table that leads into it, so it is kept.)
     let needed_later = |i: usize| {
         let m = order[i];
         order[i + 1..]

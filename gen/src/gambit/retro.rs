@@ -53,7 +53,7 @@ enum Open {
     Many,
 }
 
-/// One node's knowledge (24 bytes, so that a message costs one cache line).
+/// One node's knowledge (24 bytes: most messages touch one cache line).
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C)]
 struct Node {
@@ -189,8 +189,10 @@ struct Side {
     /// Nodes per steps taken, 0 to 3 (a node after 4 steps is its board's end alone).
     nodes: [Vec<Node>; 4],
     /// Per board and steps taken 0 to 3, the best value of the actions that leave the
-    /// material, where there are any (sorted by board).
+    /// material, where there are any (sorted by board); turned into `due` by [`Side::start`].
     exits: Vec<(u32, [Option<Value>; 4])>,
+    /// Per level, the exits decided then: board, steps taken, and whether the exit wins.
+    due: Vec<Vec<(u32, u8, bool)>>,
     /// Starts: the value codes found, [`UNUSED`] for no start, [`UNDECIDED`] for not yet.
     values: Vec<u16>,
     /// Per steps taken 0 to 3, whether a node changed in this level (with `dirty`).
@@ -310,6 +312,7 @@ impl Side {
             parents: Vec::new(),
             nodes: Default::default(),
             exits: Vec::new(),
+            due: Vec::new(),
             values: Vec::with_capacity(n),
             marks: Default::default(),
             dirty: Default::default(),
@@ -361,11 +364,21 @@ impl Side {
                 self.nodes[taken][x].add(Open::One(2 * x as u32));
             }
         }
-        for &(x, exits) in &self.exits {
+        for (x, exits) in std::mem::take(&mut self.exits) {
             for (taken, exit) in exits.iter().enumerate() {
-                if exit.is_some() {
-                    self.nodes[taken][x as usize].add(Open::Many);
+                let Some(exit) = *exit else { continue };
+                self.nodes[taken][x as usize].add(Open::Many);
+                let (level, wins) = match exit {
+                    Value::Win(d) => (d, true),
+                    Value::Loss(d) => (d, false),
+                    // A drawn exit stays open for good.
+                    Value::Draw => continue,
+                };
+                let level = usize::from(level);
+                if self.due.len() <= level {
+                    self.due.resize(level + 1, Vec::new());
                 }
+                self.due[level].push((x, taken as u8, wins));
             }
         }
         // Every node's open ends, from the last step back to the starts.
@@ -452,19 +465,18 @@ impl Side {
             }
             self.send(x, 4, msg, level);
         }
-        for i in 0..self.exits.len() {
-            let (x, exits) = self.exits[i];
-            for (taken, exit) in exits.iter().enumerate() {
-                match *exit {
-                    Some(Value::Win(d)) if d == u16::from(level) => {
-                        self.deliver(taken, x, Msg::Win(ELSEWHERE), level);
-                    }
-                    Some(Value::Loss(d)) if d == u16::from(level) => {
-                        self.deliver(taken, x, Msg::Open(Open::Many, Open::None), level);
-                    }
-                    _ => {}
-                }
-            }
+        let due = std::mem::take(
+            self.due
+                .get_mut(usize::from(level))
+                .unwrap_or(&mut Vec::new()),
+        );
+        for &(x, taken, wins) in &due {
+            let msg = if wins {
+                Msg::Win(ELSEWHERE)
+            } else {
+                Msg::Open(Open::Many, Open::None)
+            };
+            self.deliver(usize::from(taken), x, msg, level);
         }
         for taken in (1..4).rev() {
             let dirty = std::mem::take(&mut self.dirty[taken]);
@@ -505,9 +517,14 @@ impl Side {
         }
         let node = self.nodes[0][x as usize];
         let own = 2 * x;
+        let only_own_open = match node.open() {
+            Open::None => true,
+            Open::One(id) => id == own,
+            Open::Many => false,
+        };
         let value = if node.win_level != 0 && (node.win_end != own || node.second_level != 0) {
             Value::Win(u16::from(level))
-        } else if matches!(node.open(), Open::None) || node.open() == Open::One(own) {
+        } else if only_own_open {
             Value::Loss(u16::from(level))
         } else {
             return None;
@@ -545,17 +562,9 @@ impl Side {
             .collect()
     }
 
-    /// The last level an exit is due at.
+    /// The last level an exit is due at (after [`Side::start`]).
     fn last_exit(&self) -> u16 {
-        self.exits
-            .iter()
-            .flat_map(|(_, e)| e.iter().flatten())
-            .map(|v| match *v {
-                Value::Win(d) | Value::Loss(d) => d,
-                Value::Draw => 0,
-            })
-            .max()
-            .unwrap_or(0)
+        self.due.len().saturating_sub(1) as u16
     }
 }
 
@@ -565,7 +574,7 @@ impl Side {
 ///
 /// # Errors
 /// [`GambitError::MissingTable`] when one is absent; [`GambitError::TooManyEntries`] for a
-/// table this solver cannot index.
+/// table this solver cannot index; [`GambitError::TooDeep`] for a value past 255 turns.
 pub fn solve_codes(
     layout: &Layout,
     subs: &SubTables,
@@ -595,10 +604,10 @@ pub fn solve_codes(
             Side::ends_for_other(&decided[0], &sides[1]),
         ];
         let ends = if level == 1 {
-            [
-                [sides[0].checked_ends(), ends[0].clone()].concat(),
-                [sides[1].checked_ends(), ends[1].clone()].concat(),
-            ]
+            let [mut gold, mut silver] = ends;
+            gold.extend(sides[0].checked_ends());
+            silver.extend(sides[1].checked_ends());
+            [gold, silver]
         } else {
             ends
         };

@@ -155,11 +155,13 @@ impl Layout {
     /// Where `board` (of the table's material, in its orientation) with `turn` to move is
     /// stored: the entry, and whether the board is the mirror image of the entry's board
     /// ([`Layout::board`]). A board that is its own mirror image is never called mirrored.
-    /// Unlike [`Layout::index_of_board`], any placement is located, also one that is no
-    /// position (a rabbit on its goal in the middle of a turn).
+    /// Any placement is located, also one that is no position (a rabbit on its goal in the
+    /// middle of a turn); unlike [`Layout::index_of_board`], the board must be in the table's
+    /// own orientation (not its colour flip).
     ///
     /// # Panics
-    /// When `board` holds another material.
+    /// When `board` holds another material: always in debug builds, in release when it lacks
+    /// the lead piece (else the entry is meaningless).
     #[must_use]
     pub fn locate(&self, board: &Board, turn: Color) -> (usize, bool) {
         debug_assert_eq!(Material::of(board), self.material);
