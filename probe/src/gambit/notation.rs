@@ -184,6 +184,17 @@ struct Reach {
 }
 
 impl Reach {
+    /// The error for the first token that did not follow: the one after the deepest match.
+    fn illegal(&self, tokens: &[&str]) -> TurnError {
+        TurnError::Illegal {
+            index: self.depth + 1,
+            token: tokens[self.depth].to_owned(),
+            removal: self
+                .removal
+                .map(|r| String::from_utf8_lossy(&r).into_owned()),
+        }
+    }
+
     /// Notes that `depth` tokens were matched; whether that is as deep as any.
     fn at(&mut self, depth: usize) -> bool {
         if depth > self.depth {
@@ -213,13 +224,7 @@ impl Position {
             if reach.unfinished && reach.depth == wanted.len() {
                 return Err(TurnError::Unfinished);
             }
-            return Err(TurnError::Illegal {
-                index: reach.depth + 1,
-                token: tokens[reach.depth].to_owned(),
-                removal: reach
-                    .removal
-                    .map(|r| String::from_utf8_lossy(&r).into_owned()),
-            });
+            return Err(reach.illegal(&tokens));
         };
         if end == *self.board() {
             return Err(TurnError::NoChange);
@@ -251,13 +256,7 @@ impl Position {
                     String::from_utf8_lossy(&r).into_owned(),
                 ));
             }
-            return Err(TurnError::Illegal {
-                index: reach.depth + 1,
-                token: tokens[reach.depth].to_owned(),
-                removal: reach
-                    .removal
-                    .map(|r| String::from_utf8_lossy(&r).into_owned()),
-            });
+            return Err(reach.illegal(&tokens));
         }
         let mut board = *self.board();
         for w in &wanted {
