@@ -23,7 +23,7 @@
 //! mirror image.
 
 use jtb_probe::{
-    gambit::{Color, Layout, Material, MAX_STEPS},
+    gambit::{Color, Layout, Material, Position, MAX_STEPS},
     Value,
 };
 use rayon::prelude::*;
@@ -246,9 +246,10 @@ impl Side {
                 };
                 for x in range {
                     let idx = base + x;
+                    // Without a lead piece, only the smaller image of a mirror pair is used.
                     let valid = layout.board(idx).filter(|(board, _)| {
                         board.unguarded_on_traps().is_empty()
-                            && layout.locate(board, mover).0 == idx
+                            && (layout.has_lead() || layout.locate(board, mover).0 == idx)
                     });
                     let Some((board, _)) = valid else {
                         out.end.push(INVALID);
@@ -257,7 +258,8 @@ impl Side {
                         out.values.push(UNUSED);
                         continue;
                     };
-                    out.values.push(if layout.position(idx).is_some() {
+                    // The entry's board, so a start exactly when it is a position.
+                    out.values.push(if Position::new(board, mover).is_ok() {
                         UNDECIDED
                     } else {
                         UNUSED
@@ -267,8 +269,9 @@ impl Side {
                         Some(e) if e.mover_wins() => WINS,
                         Some(_) => LOSES,
                     });
-                    out.symmetric
-                        .push(layout.locate(&board.mirror(), mover) == (idx, false));
+                    out.symmetric.push(
+                        !layout.has_lead() && layout.locate(&board.mirror(), mover) == (idx, false),
+                    );
                     let before = out.children.len();
                     let mut exits: [Option<Value>; 4] = [None; 4];
                     let mut err = None;

@@ -141,6 +141,14 @@ impl Layout {
         false
     }
 
+    /// Whether a lead piece fixes the file mirror: then every board [`Layout::board`] gives is
+    /// its entry's own board and none is its own mirror image (else the entry of a mirror pair
+    /// is the smaller of its two images, and a board may be its own mirror image).
+    #[must_use]
+    pub const fn has_lead(&self) -> bool {
+        self.lead.is_some()
+    }
+
     /// Entries per side to move (Gold's first).
     #[must_use]
     pub const fn side_len(&self) -> usize {
