@@ -8,7 +8,10 @@
 //! turn.
 
 use jtb_gen::gambit::{closure, solve, solve_by_graph, Solved, SubTables};
-use jtb_probe::{gambit::Material, Value};
+use jtb_probe::{
+    gambit::{Color, Material, Position},
+    Value,
+};
 
 /// Positions of `table` whose value is worse than what passing would give: the same board
 /// with the other side to move, one turn later.
@@ -51,4 +54,33 @@ fn steps_and_whole_turns_give_the_same_tables() {
         zugzwang > 0,
         "no position where the start board's exclusion matters"
     );
+}
+
+/// A mutual zugzwang worked out by hand (RULES.md section 7: a turn must change the board).
+/// Gold's rabbit on b4 and Silver's on b5 block each other. The side to move must step aside
+/// (a rabbit never steps back), which frees the other rabbit's four squares to its goal; its
+/// own rabbit is then five steps from its goal: a loss in 2 turns, whoever moves. Stepping aside
+/// and back would be a pass that wins in 3; it is no turn.
+#[test]
+fn two_blocked_rabbits_are_a_mutual_zugzwang() {
+    let material: Material = "RvR".parse().unwrap();
+    let mut tables = SubTables::new();
+    let table = solve(material, &mut tables).unwrap();
+    for text in ["8/8/8/1r6/1R6/8/8/8 g", "8/8/8/1r6/1R6/8/8/8 s"] {
+        let pos: Position = text.parse().unwrap();
+        assert_eq!(
+            table.value(pos.board(), pos.turn()),
+            Some(Value::Loss(2)),
+            "{text}"
+        );
+        assert!(
+            pos.parse_turn(if pos.turn() == Color::Gold {
+                "Rb4w Ra4e"
+            } else {
+                "rb5w ra5e"
+            })
+            .is_err(),
+            "{text}: back to the start board is no turn"
+        );
+    }
 }
