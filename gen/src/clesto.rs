@@ -319,7 +319,8 @@ impl<'a> Frame<'a> {
 /// A generous estimate of the bytes needed to solve and write `material`: per entry its flags,
 /// move count and best exit (4 bytes), its plain value and its place on the calendar (6), the
 /// ban pass's count, exit distance and frontier (7), the two metrics' codes (4, then 2): about
-/// 20 bytes at the peak, given 24; and the table of values at non-canonical hungry sets (at
+/// 20 bytes at the peak, given 24 (the colour flip solved from it, [`solve_flip_of`], needs about
+/// 10 and the first table's codes, 4); and the table of values at non-canonical hungry sets (at
 /// most 8 MiB). `jtb gen --rules clesto --material LRvET` (8,201,816 entries, as `ETvLR`)
 /// peaks at 81 MiB with its smaller tables loaded, `DRvCR` (12,398,372 entries) at 128 MiB.
 #[must_use]
@@ -340,20 +341,53 @@ const BYTES_PER_ENTRY: u64 = 24;
 /// whose entries do not fit this solver's 32-bit lists.
 pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(RuleSet::Clesto, material);
-    let n = layout.len();
-    if u32::try_from(n).is_err() {
-        // The calendar and the frontier hold entries as 32-bit numbers.
+    fits(&layout)?;
+    let frame = Frame::new(&layout);
+    let mut scan = scan(&frame, subs)?;
+    let plain = solve_plain(&frame, &mut scan);
+    scan.moves = Vec::new();
+    Ok(finish(&frame, &scan.flags, &plain))
+}
+
+/// Solves the colour flip of `other`'s material (a table of its own in Clesto, the ban
+/// binding Red where the sides have as many animals) from `other`, solved: the plain values are
+/// the flip's (the ban aside, the rules are the same for both colours with the board turned
+/// round), so only the plain draws are valued anew, by the ban. Gives what [`solve`] gives, at
+/// a fraction of its cost.
+///
+/// # Errors
+/// As [`solve`]: the smaller tables the plain draws' moves lead into must be in `subs`.
+///
+/// # Panics
+/// If `other` is not a Clesto table.
+pub fn solve_flip_of(other: &Solved, subs: &SubTables) -> Result<Solved, GenError> {
+    assert_eq!(other.layout.rules(), RuleSet::Clesto, "a Clesto table");
+    let layout = Layout::new(RuleSet::Clesto, other.layout.material().flipped());
+    fits(&layout)?;
+    let frame = Frame::new(&layout);
+    let (flags, plain) = flipped_plain(&frame, other, subs)?;
+    Ok(finish(&frame, &flags, &plain))
+}
+
+/// Refuses a table whose entries do not fit the calendar's and the frontier's 32-bit numbers.
+fn fits(layout: &Layout) -> Result<(), GenError> {
+    let material = layout.material();
+    if u32::try_from(layout.len()).is_err() {
         return Err(GenError::TooLarge {
             material,
             need: memory_estimate(material),
             limit: u64::from(u32::MAX) * BYTES_PER_ENTRY,
         });
     }
-    let frame = Frame::new(&layout);
-    let mut scan = scan(&frame, subs)?;
-    let plain = solve_plain(&frame, &mut scan);
-    let exits = solve_ban(&frame, &scan, &plain);
-    let used = |i: usize| scan.flags[i] & USED != 0;
+    Ok(())
+}
+
+/// The table from its entries' flags and plain values ([`OPEN`] for a draw): the ban's
+/// resolution of the draws, then both files' codes.
+fn finish(frame: &Frame, flags: &[u8], plain: &[u16]) -> Solved {
+    let n = frame.layout.len();
+    let exits = solve_ban(frame, flags, plain);
+    let used = |i: usize| flags[i] & USED != 0;
     let codes: Vec<u16> = (0..n)
         .into_par_iter()
         .map(|i| match plain[i] {
@@ -377,12 +411,81 @@ pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
             }
         })
         .collect();
-    drop(scan);
-    Ok(Solved {
+    Solved {
         codes: Codes::from(&codes[..]),
         dtc_codes: Codes::from(&dtc_codes[..]),
-        layout,
-    })
+        layout: frame.layout.clone(),
+    }
+}
+
+/// The flags and plain values of the colour flip of `other` (the entries of `frame`): each
+/// used entry's plain value is that of its flip in `other`; a plain draw is then scanned, its
+/// moves valued through `subs`, for what the ban pass asks of it.
+fn flipped_plain(
+    frame: &Frame,
+    other: &Solved,
+    subs: &SubTables,
+) -> Result<(Vec<u8>, Vec<u16>), GenError> {
+    let layout = frame.layout;
+    let theirs = &other.layout;
+    let board = frame.rules.board();
+    // Piece `i` of this table is piece `order[i]` of the other, in the other colour.
+    let order: Vec<usize> = layout
+        .pieces()
+        .iter()
+        .map(|p| {
+            let twin = Piece::new(p.color.other(), p.animal);
+            theirs
+                .pieces()
+                .iter()
+                .position(|&q| q == twin)
+                .expect("the flip has every piece in the other colour")
+        })
+        .collect();
+    let n = layout.len();
+    let mut flags = vec![0u8; n];
+    let mut plain = vec![OPEN; n];
+    let draw = Value::Draw.code();
+    flags
+        .par_chunks_mut(SCAN_CHUNK)
+        .zip(plain.par_chunks_mut(SCAN_CHUNK))
+        .enumerate()
+        .try_for_each(|(c, (flags, plain))| {
+            let start = c * SCAN_CHUNK;
+            let mut work = EntryScan::default();
+            let mut failed = None;
+            layout.for_each_used_entry_in(start..start + flags.len(), |idx, squares| {
+                if failed.is_some() {
+                    return;
+                }
+                let at = idx - start;
+                let mut flip = [Square::new(0, 0); Layout::MAX_PIECES];
+                for (&sq, &j) in squares.iter().zip(&order) {
+                    flip[j] = board.mirror_rank(sq);
+                }
+                let flip = &mut flip[..squares.len()];
+                if flip[0].file() > frame.centre {
+                    for sq in flip.iter_mut() {
+                        *sq = board.mirror_file(*sq);
+                    }
+                }
+                let theirs_idx = theirs
+                    .index_of_entry(frame.turn(idx).other(), flip)
+                    .expect("the flip of a used entry is an entry");
+                let code = other.codes.get(theirs_idx);
+                if code != draw {
+                    flags[at] = USED;
+                    plain[at] = code;
+                    return;
+                }
+                match scan_entry(frame, subs, idx, squares, &mut work) {
+                    Ok((f, _, _)) => flags[at] = f,
+                    Err(e) => failed = Some(e),
+                }
+            });
+            failed.map_or(Ok(()), Err)
+        })?;
+    Ok((flags, plain))
 }
 
 /// What the scan found of every entry.
@@ -429,77 +532,95 @@ fn scan_range(
     best: &mut [u16],
 ) -> Result<(), GenError> {
     let start = range.start;
-    let mut list: Vec<(usize, Move, MoveKind)> = Vec::new();
-    let mut seen: Vec<(Next, ClestoValue)> = Vec::new();
+    let mut work = EntryScan::default();
     let mut failed = None;
     frame.layout.for_each_used_entry_in(range, |idx, squares| {
         if failed.is_some() {
             return;
         }
-        let turn = frame.turn(idx);
         let at = idx - start;
-        flags[at] = USED;
-        let (captures, quiet, den) = frame.captures_or_quiet(squares, turn);
-        if !captures {
-            moves[at] = quiet;
-            if den {
-                flags[at] |= DEN;
-            }
-            return;
+        match scan_entry(frame, subs, idx, squares, &mut work) {
+            Ok((f, m, b)) => (flags[at], moves[at], best[at]) = (f, m, b),
+            Err(e) => failed = Some(e),
         }
-        list.clear();
-        frame.for_each_move(squares, turn, |i, mv, kind| list.push((i, mv, kind)));
-        let hungry = list
-            .iter()
-            .filter(|m| m.2 == MoveKind::Capture)
-            .fold(0, |set, m| set | bit(m.1.from));
-        flags[at] |= LEAVES;
-        let pieces = frame.layout.pieces();
-        let mut placed: Placed = [(pieces[0], squares[0]); Layout::MAX_PIECES];
-        for (at, (&p, &sq)) in placed.iter_mut().zip(pieces.iter().zip(squares)) {
-            *at = (p, sq);
-        }
-        let placed = &placed[..squares.len()];
-        let mut top: Option<Value> = None;
-        // The positions already valued: the quiet moves of a starving animal lead to one.
-        seen.clear();
-        for &(_, mv, kind) in &list {
-            // A hungry animal may not enter the enemy den.
-            if kind == MoveKind::DenEntry && hungry & bit(mv.from) != 0 {
-                continue;
-            }
-            let (value, b_wins) = match play(&frame.reach, placed, turn, hungry, mv, kind) {
-                After::Over(result) => (
-                    result.of_final_move(),
-                    (result == Wdl::Win) == (turn == frame.banned),
-                ),
-                After::Next(next) => {
-                    let known = seen.iter().find(|(s, _)| s.same(&next)).map(|&(_, v)| v);
-                    let value = match known {
-                        Some(v) => v,
-                        None => match next.value(&frame.reach, &frame.lookahead, subs) {
-                            Ok(v) => {
-                                seen.push((next, v));
-                                v
-                            }
-                            Err(e) => {
-                                failed = Some(e);
-                                return;
-                            }
-                        },
-                    };
-                    (
-                        value.plain_part().back_one_ply(),
-                        (value.wdl() == Wdl::Win) == (next.turn == frame.banned),
-                    )
-                }
-            };
-            top = Some(top.map_or(value, |t| t.max(value)));
-            flags[at] |= if b_wins { B_WINS } else { U_WINS };
-        }
-        best[at] = top.map_or(OPEN, Value::code);
     });
     failed.map_or(Ok(()), Err)
+}
+
+/// The lists [`scan_entry`] fills for each entry, kept from one to the next.
+#[derive(Default)]
+struct EntryScan {
+    moves: Vec<(usize, Move, MoveKind)>,
+    /// The positions already valued: the quiet moves of a starving animal lead to one.
+    seen: Vec<(Next, ClestoValue)>,
+}
+
+/// What the scan finds of used entry `idx` (its pieces on `squares`): its flags; without a
+/// capture, its quiet moves; with one, the code of the best of its moves' plain values
+/// ([`OPEN`] where it has no move).
+fn scan_entry(
+    frame: &Frame,
+    subs: &SubTables,
+    idx: usize,
+    squares: &[Square],
+    work: &mut EntryScan,
+) -> Result<(u8, u8, u16), GenError> {
+    let turn = frame.turn(idx);
+    let mut flags = USED;
+    let (captures, quiet, den) = frame.captures_or_quiet(squares, turn);
+    if !captures {
+        if den {
+            flags |= DEN;
+        }
+        return Ok((flags, quiet, OPEN));
+    }
+    let list = &mut work.moves;
+    list.clear();
+    frame.for_each_move(squares, turn, |i, mv, kind| list.push((i, mv, kind)));
+    let hungry = list
+        .iter()
+        .filter(|m| m.2 == MoveKind::Capture)
+        .fold(0, |set, m| set | bit(m.1.from));
+    flags |= LEAVES;
+    let pieces = frame.layout.pieces();
+    let mut placed: Placed = [(pieces[0], squares[0]); Layout::MAX_PIECES];
+    for (at, (&p, &sq)) in placed.iter_mut().zip(pieces.iter().zip(squares)) {
+        *at = (p, sq);
+    }
+    let placed = &placed[..squares.len()];
+    let mut top: Option<Value> = None;
+    let seen = &mut work.seen;
+    seen.clear();
+    for &(_, mv, kind) in list.iter() {
+        // A hungry animal may not enter the enemy den.
+        if kind == MoveKind::DenEntry && hungry & bit(mv.from) != 0 {
+            continue;
+        }
+        let (value, b_wins) = match play(&frame.reach, placed, turn, hungry, mv, kind) {
+            After::Over(result) => (
+                result.of_final_move(),
+                (result == Wdl::Win) == (turn == frame.banned),
+            ),
+            After::Next(next) => {
+                let known = seen.iter().find(|(s, _)| s.same(&next)).map(|&(_, v)| v);
+                let value = match known {
+                    Some(v) => v,
+                    None => {
+                        let v = next.value(&frame.reach, &frame.lookahead, subs)?;
+                        seen.push((next, v));
+                        v
+                    }
+                };
+                (
+                    value.plain_part().back_one_ply(),
+                    (value.wdl() == Wdl::Win) == (next.turn == frame.banned),
+                )
+            }
+        };
+        top = Some(top.map_or(value, |t| t.max(value)));
+        flags |= if b_wins { B_WINS } else { U_WINS };
+    }
+    Ok((flags, 0, top.map_or(OPEN, Value::code)))
 }
 
 /// The moves of every piece on the board, and where captures can change when animals leave it:
@@ -929,43 +1050,51 @@ fn solve_plain(frame: &Frame, scan: &mut Scan) -> Vec<u16> {
 }
 
 /// The ban's resolution of the plain draws (RULES.md 6, values 3): per entry B's exit distance
-/// where B wins (0 elsewhere: the plain draws that U wins, and the plain values).
-fn solve_ban(frame: &Frame, scan: &Scan, plain: &[u16]) -> Vec<u16> {
+/// where B wins (0 elsewhere: the plain draws that U wins, and the plain values). Only the
+/// plain draws are visited (a few percent of the entries).
+fn solve_ban(frame: &Frame, flags: &[u8], plain: &[u16]) -> Vec<u16> {
     let n = frame.layout.len();
-    let flags = &scan.flags;
     let draw = |i: usize| flags[i] & USED != 0 && plain[i] == OPEN;
     let b_moves = |i: usize| frame.turn(i) == frame.banned;
-    // For U to move: its quiet moves into plain draws not yet known to be B's.
+    let draws: Vec<u32> = (0..n)
+        .into_par_iter()
+        .filter(|&i| draw(i))
+        .map(|i| i as u32)
+        .collect();
+    // For U to move: its quiet moves into plain draws not yet known to be B's. (U's moves into
+    // plain values of the material are B's plain wins: a plain draw of U has no move into a
+    // position U wins.)
+    let counts: Vec<u8> = draws
+        .par_iter()
+        .map(|&i| {
+            let i = i as usize;
+            if b_moves(i) || flags[i] & LEAVES != 0 {
+                return 0;
+            }
+            let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+            let k = frame.squares(i, &mut squares);
+            let mut count = 0;
+            frame.for_each_successor(i, &squares[..k], |s| count += u8::from(draw(s)));
+            count
+        })
+        .collect();
     let mut open = vec![0u8; n];
-    open.par_chunks_mut(SCAN_CHUNK)
-        .enumerate()
-        .for_each(|(c, open)| {
-            let start = c * SCAN_CHUNK;
-            frame
-                .layout
-                .for_each_used_entry_in(start..start + open.len(), |i, squares| {
-                    if draw(i) && !b_moves(i) && flags[i] & LEAVES == 0 {
-                        // U's moves into plain values of the material are B's plain wins (a
-                        // plain draw of U has no move into a position U wins).
-                        let mut count = 0;
-                        frame.for_each_successor(i, squares, |s| count += u8::from(draw(s)));
-                        open[i - start] = count;
-                    }
-                });
-        });
     let mut exit = vec![0u16; n];
     let mut frontier: Vec<u32> = Vec::new();
-    for i in (0..n).filter(|&i| draw(i)) {
+    for (&i, &count) in draws.iter().zip(&counts) {
+        let i = i as usize;
+        open[i] = count;
         let reached = if b_moves(i) {
             flags[i] & B_WINS != 0
         } else {
-            flags[i] & U_WINS == 0 && open[i] == 0
+            flags[i] & U_WINS == 0 && count == 0
         };
         if reached {
             exit[i] = 1;
             frontier.push(i as u32);
         }
     }
+    drop((draws, counts));
     let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
     let mut distance = 1;
     while !frontier.is_empty() {

@@ -55,12 +55,18 @@ pub fn solve_all(rules: jtb_probe::RuleSet, targets: &[Material]) -> Result<SubT
     use rayon::prelude::*;
     let mut done = SubTables::new();
     for group in plan::closure(rules, targets) {
-        let solved: Vec<Solved> = group
+        let group: Vec<Material> = group.into_iter().filter(|&m| !done.contains(m)).collect();
+        let solved: Vec<[Option<Solved>; 2]> = plan::with_flips(rules, &group)
             .par_iter()
-            .filter(|m| !done.contains(**m))
-            .map(|&m| solve(rules, m, &done))
-            .collect::<Result<_, _>>()?;
-        for s in solved {
+            .map(|&(m, flip)| {
+                let first = solve(rules, m, &done)?;
+                let second = flip
+                    .map(|_| clesto::solve_flip_of(&first, &done))
+                    .transpose()?;
+                Ok([Some(first), second])
+            })
+            .collect::<Result<_, GenError>>()?;
+        for s in solved.into_iter().flatten().flatten() {
             done.insert(std::sync::Arc::new(s));
         }
     }

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use jtb_probe::{Color, Material, Piece, RuleSet};
+use jtb_probe::{Color, Layout, Material, Piece, RuleSet};
 
 /// The materials a capture (or, in the flip game, a trade) from `material` leads into, in
 /// canonical orientation; finished games (a side without pieces) are not tables.
@@ -69,6 +69,27 @@ pub fn by_piece_count(rules: RuleSet, tables: &[Material]) -> Vec<Vec<Material>>
     group(tables.iter().map(|m| m.table_of(rules)).collect())
 }
 
+/// The tables of `group` (tables of one piece count) as they are best solved: each with its
+/// colour flip where that is a table of its own and also in `group` (a Clesto table's flip is
+/// solved from it: [`crate::clesto::solve_flip_of`]), else alone. Each table comes once, the
+/// larger first.
+#[must_use]
+pub fn with_flips(rules: RuleSet, group: &[Material]) -> Vec<(Material, Option<Material>)> {
+    let mut order = group.to_vec();
+    order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));
+    let mut taken = BTreeSet::new();
+    let mut out = Vec::new();
+    for &m in &order {
+        if !taken.insert(m) {
+            continue;
+        }
+        let flip = m.flipped();
+        let paired = rules.has_hunger() && flip != m && group.contains(&flip) && taken.insert(flip);
+        out.push((m, paired.then_some(flip)));
+    }
+    out
+}
+
 fn group(all: BTreeSet<Material>) -> Vec<Vec<Material>> {
     let max = all.iter().map(|m| m.total()).max().unwrap_or(0);
     (2..=max)
@@ -117,5 +138,32 @@ mod tests {
         };
         assert_eq!(named(RuleSet::Mistboard), ["LRvPD"]);
         assert_eq!(named(RuleSet::Clesto), ["LRvPD", "PDvLR"]);
+    }
+
+    #[test]
+    fn a_clesto_table_is_solved_with_its_flip_where_both_are_asked_for() {
+        let m = |s: &str| s.parse::<Material>().unwrap();
+        let group = [m("PDvLR"), m("LRvPD"), m("LRvLR"), m("ETvLC")];
+        let jobs = with_flips(RuleSet::Clesto, &group);
+        let mut tables: Vec<Material> = jobs
+            .iter()
+            .flat_map(|&(a, b)| [Some(a), b])
+            .flatten()
+            .collect();
+        tables.sort();
+        let mut expected = group.to_vec();
+        expected.sort();
+        assert_eq!(tables, expected, "each table once");
+        let pair = jobs
+            .iter()
+            .find(|j| j.0 == m("PDvLR") || j.0 == m("LRvPD"))
+            .unwrap();
+        assert_eq!(pair.1, Some(pair.0.flipped()));
+        assert!(
+            jobs.iter().filter(|j| j.0 != pair.0).all(|j| j.1.is_none()),
+            "{jobs:?}"
+        );
+        let alone = with_flips(RuleSet::Mistboard, &[m("LRvPD"), m("ETvLC")]);
+        assert!(alone.iter().all(|j| j.1.is_none()));
     }
 }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use crate::{
     plan, solve_then,
     write::{self, write_files},
-    Codes, GenError, Solved, SubTables,
+    Codes, GenError, Metric, Solved, SubTables,
 };
 
 /// What to generate.
@@ -510,29 +510,48 @@ fn solve_group(
     keep: impl Fn(Material) -> bool + Sync,
     writer: &mpsc::SyncSender<Encoded>,
 ) -> Result<Vec<(Material, u64, Option<Solved>)>, GenError> {
-    let mut order = group.to_vec();
-    order.sort_by_key(|&m| std::cmp::Reverse(Layout::new(rules, m).len()));
-    order
+    let jobs = plan::with_flips(rules, group);
+    let solved: Vec<Vec<(Material, u64, Option<Solved>)>> = jobs
         .par_iter()
-        .map(|&m| {
-            let started = Instant::now();
+        .map(|&(m, flip)| {
+            let mut out = Vec::new();
+            let mut started = Instant::now();
             let entries = Layout::new(rules, m).len() as u64;
             progress.started(m, entries);
             let compress = |metric, codes: &Codes| write::compress(rules, metric, codes);
             let (solved, [dtm, dtc]) = solve_then(rules, m, subs, compress)?;
-            let files = write::assemble(&solved, [dtm?, dtc?])?;
-            let table = Encoded {
-                material: m,
-                entries,
-                started,
-                files,
+            let send = |m: Material, entries: u64, started: Instant, files| {
+                let table = Encoded {
+                    material: m,
+                    entries,
+                    started,
+                    files,
+                };
+                writer
+                    .send(table)
+                    .map_err(|_| io::Error::other("the table writer stopped"))
             };
-            writer
-                .send(table)
-                .map_err(|_| io::Error::other("the table writer stopped"))?;
-            Ok((m, entries, keep(m).then_some(solved)))
+            send(m, entries, started, write::assemble(&solved, [dtm?, dtc?])?)?;
+            if let Some(flip) = flip {
+                started = Instant::now();
+                let flip_entries = Layout::new(rules, flip).len() as u64;
+                progress.started(flip, flip_entries);
+                let flipped = crate::clesto::solve_flip_of(&solved, subs)?;
+                let dtm = compress(Metric::Dtm, &flipped.codes);
+                let dtc = compress(Metric::Dtc, &flipped.dtc_codes);
+                send(
+                    flip,
+                    flip_entries,
+                    started,
+                    write::assemble(&flipped, [dtm?, dtc?])?,
+                )?;
+                out.push((flip, flip_entries, keep(flip).then_some(flipped)));
+            }
+            out.insert(0, (m, entries, keep(m).then_some(solved)));
+            Ok(out)
         })
-        .collect()
+        .collect::<Result<_, GenError>>()?;
+    Ok(solved.into_iter().flatten().collect())
 }
 
 /// The value of a position's entry in a solved table (tests and verification).

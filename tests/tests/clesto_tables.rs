@@ -134,6 +134,32 @@ fn a_four_piece_table_agrees_with_the_forward_solver() {
     assert!(non_canonical.changed > 0, "{non_canonical:?}");
 }
 
+/// A generation solves a table whose colour flip it also makes from the flip's plain values
+/// ([`jtb_gen::clesto::solve_flip_of`]): the same files, byte for byte in memory, as the table
+/// solved alone. Both orientations of a 1v1, a 2v1 and a 2v2 material (where the ban binds the
+/// other colour's animals in the flip) and a 3v1 one.
+#[test]
+fn a_table_solved_from_its_flip_is_the_table_solved_alone() {
+    for name in ["LvE", "DvCR", "ETvLC", "LCRvE"] {
+        let m: Material = name.parse().unwrap();
+        let tables = solve_all(RuleSet::Clesto, &[m, m.flipped()]).unwrap();
+        let mut ban_values = [0usize; 2];
+        for (k, (from, to)) in [(m, m.flipped()), (m.flipped(), m)].into_iter().enumerate() {
+            let alone = jtb_gen::clesto::solve(to, &tables).unwrap();
+            let flipped =
+                jtb_gen::clesto::solve_flip_of(tables.get(from).unwrap(), &tables).unwrap();
+            assert_eq!(flipped.layout.material(), to);
+            assert!(flipped.codes == alone.codes, "{to}: plain values");
+            assert!(flipped.dtc_codes == alone.dtc_codes, "{to}: the ban's");
+            ban_values[k] = (0..alone.layout.len())
+                .filter(|&i| alone.layout.position(i).is_some())
+                .filter(|&i| alone.clesto_value(i).dtm().is_none())
+                .count();
+        }
+        assert!(ban_values.iter().all(|&c| c > 0), "{name}: {ban_values:?}");
+    }
+}
+
 /// RULES.md 6: a starvation can leave the opponent hungry with nothing to eat, and from four
 /// pieces on that changes values. In `CRvDR` below the red cat takes the blue rat; the red rat,
 /// hungry for the blue dog on the trap c1, starves; but Blue's hunger was declared with the red
