@@ -623,13 +623,9 @@ fn scan_entry(
     Ok((flags, 0, top.map_or(OPEN, Value::code)))
 }
 
-/// The moves of every piece on the board, and where captures can change when animals leave it:
-/// per square, the squares a step or a river jump from it reaches, and the water (where a
-/// swimmer blocks a jump).
+/// The moves of every piece on the board.
 struct Reach {
     rules: RuleSet,
-    from: [SquareSet; Square::LIMIT],
-    water: SquareSet,
     /// By piece (colour, then animal) and square, its steps and jumps: destination and the
     /// water a jump crosses.
     moves: Vec<Vec<(Square, SquareSet)>>,
@@ -638,16 +634,6 @@ struct Reach {
 impl Reach {
     fn new(rules: RuleSet) -> Reach {
         let board = rules.board();
-        let mut from = [0; Square::LIMIT];
-        let mut water = 0;
-        for sq in board.squares() {
-            let steps = board.steps(sq).into_iter().flatten().map(bit);
-            let jumps = board.jumps_from(sq).map(|j| bit(j.to));
-            from[sq.index()] = steps.chain(jumps).fold(0, |set, b| set | b);
-            if board.is_water(sq) {
-                water |= bit(sq);
-            }
-        }
         let mut moves = vec![Vec::new(); 16 * Square::LIMIT];
         for color in Color::ALL {
             for animal in Animal::ALL {
@@ -657,12 +643,7 @@ impl Reach {
                 }
             }
         }
-        Reach {
-            rules,
-            from,
-            water,
-            moves,
-        }
+        Reach { rules, moves }
     }
 
     fn slot(piece: Piece, sq: Square) -> usize {
@@ -715,6 +696,32 @@ impl Reach {
                 f(Move { from, to }, kind);
             }
         }
+    }
+
+    /// Whether a move of `piece` from `from` ends on a square of `squares` or jumps over one.
+    fn touches(&self, piece: Piece, from: Square, squares: SquareSet) -> bool {
+        self.moves[Reach::slot(piece, from)]
+            .iter()
+            .any(|&(to, path)| (bit(to) | path) & squares != 0)
+    }
+
+    /// Whether the animal `placed[at]` has a legal capture on the board `placed`.
+    fn has_capture(&self, placed: &[(Piece, Square)], at: usize) -> bool {
+        let (piece, from) = placed[at];
+        let theirs = placed
+            .iter()
+            .filter(|(p, _)| p.color != piece.color)
+            .fold(0, |set, &(_, sq)| set | bit(sq));
+        self.moves[Reach::slot(piece, from)]
+            .iter()
+            .any(|&(to, path)| {
+                // Only an opponent's animal blocks a Clesto jump.
+                theirs & bit(to) != 0
+                    && path & theirs == 0
+                    && placed.iter().any(|&(defender, sq)| {
+                        sq == to && self.rules.capture(piece, from, defender, to).is_some()
+                    })
+            })
     }
 
     /// The squares of `color`'s animals that have a legal capture on the board `placed`: its
@@ -794,18 +801,7 @@ fn play(
     } else {
         starving
     };
-    // Their leaving changes the opponent's captures only if one was its target (a step or a
-    // jump from one of its animals away), or blocked its jump from the water.
-    let targets = next.placed[..next.n]
-        .iter()
-        .filter(|(p, _)| p.color == next.turn)
-        .fold(0, |set, &(_, sq)| set | reach.from[sq.index()]);
-    let changes = starving & (targets | reach.water) != 0;
-    let declared = if changes {
-        reach.captures_of(&next.placed[..next.n], next.turn)
-    } else {
-        0
-    };
+    let before = next;
     let mut kept = 0;
     for j in 0..next.n {
         if bit(next.placed[j].1) & starving == 0 {
@@ -820,8 +816,25 @@ fn play(
     {
         return After::Over(Wdl::Loss);
     }
-    if changes && declared != reach.captures_of(&next.placed[..kept], next.turn) {
-        next.hungry = Some(declared);
+    // The opponent's hunger was declared with the starving animals still there. Their leaving
+    // changes an animal's captures only if one of its moves ends on a starving animal (its
+    // target) or jumps over one (a swimmer that blocked it): only those animals are looked at,
+    // on both boards, and the whole declaration is made only where one of them differs.
+    let pre = &before.placed[..before.n];
+    let post = &next.placed[..kept];
+    let differs = post.iter().enumerate().any(|(j, &(p, sq))| {
+        p.color == next.turn
+            && reach.touches(p, sq, starving)
+            && reach.has_capture(post, j)
+                != reach.has_capture(
+                    pre,
+                    pre.iter()
+                        .position(|&(_, s)| s == sq)
+                        .expect("the opponent's animals do not starve"),
+                )
+    });
+    if differs {
+        next.hungry = Some(reach.captures_of(pre, next.turn));
     }
     After::Next(next)
 }
@@ -845,22 +858,17 @@ impl Next {
         subs: &SubTables,
     ) -> Result<ClestoValue, GenError> {
         let placed = &self.placed[..self.n];
-        let Some(hungry) = self.hungry else {
-            let material: Material = placed.iter().map(|&(p, _)| p).collect();
-            let table = subs.get(material).ok_or(GenError::MissingTable(material))?;
-            let idx = table
-                .layout
-                .index_of_placement(self.turn, placed)
-                .expect("a legal placement of the table's material has an entry");
-            return Ok(table.clesto_value(idx));
-        };
         let material: Material = placed.iter().map(|&(p, _)| p).collect();
-        let key = subs.get(material).and_then(|table| {
-            let layout = &table.layout;
-            let idx = layout.index_of_placement(self.turn, placed)?;
-            let pieces = layout.pieces().iter().enumerate().fold(0u8, |set, (i, p)| {
-                let on = placed.iter().find(|(q, _)| q == p).map(|&(_, sq)| bit(sq));
-                set | u8::from(on.is_some_and(|b| hungry & b != 0)) << i
+        let table = subs.get(material);
+        let Some(hungry) = self.hungry else {
+            let table = table.ok_or(GenError::MissingTable(material))?;
+            return Ok(table.clesto_value(entry_of(&table.layout, self.turn, placed)));
+        };
+        let key = table.and_then(|table| {
+            let idx = entry_of(&table.layout, self.turn, placed);
+            // The hungry set as a bit per piece in table order, which the mirror image keeps.
+            let pieces = placed.iter().enumerate().fold(0u8, |set, (i, &(_, sq))| {
+                set | u8::from(hungry & bit(sq) != 0) << i
             });
             Lookahead::key(material, idx, pieces)
         });
@@ -899,6 +907,26 @@ impl Next {
         }
         Ok(best)
     }
+}
+
+/// The entry of the placement `placed` of `layout`'s material with `turn` to move: its pieces
+/// in table order, as every placement after a move is (a move keeps the pieces' order and
+/// takes some away, and a smaller material's table order is the larger one's without them).
+#[inline]
+fn entry_of(layout: &Layout, turn: Color, placed: &[(Piece, Square)]) -> usize {
+    debug_assert!(placed
+        .iter()
+        .map(|p| p.0)
+        .eq(layout.pieces().iter().copied()));
+    let board = layout.rules().board();
+    let mirror = placed[0].1.file() > (board.width - 1) / 2;
+    let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
+    for (to, &(_, sq)) in squares.iter_mut().zip(placed) {
+        *to = if mirror { board.mirror_file(sq) } else { sq };
+    }
+    layout
+        .index_of_entry(turn, &squares[..placed.len()])
+        .expect("a legal placement of the table's material has an entry")
 }
 
 /// Values of positions at non-canonical hungry sets, once found: the scan meets most of them
