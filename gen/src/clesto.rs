@@ -49,6 +49,11 @@ const OPEN: u16 = u16::MAX;
 /// A placement of the pieces left after a move, on the stack (one per move of the scan).
 type Placed = [(Piece, Square); Layout::MAX_PIECES];
 
+/// A placement to fill: a constant, so that it is copied in whole words (filling it from a
+/// piece, a few bytes at a time, then reading it whole stalls the processor).
+const NO_PLACEMENT: Placed =
+    [(Piece::new(Color::Red, Animal::Rat), Square::new(0, 0)); Layout::MAX_PIECES];
+
 /// A step or a river jump of a piece from a square, onto a square it may stand on.
 #[derive(Debug, Clone, Copy)]
 struct Step {
@@ -583,7 +588,7 @@ fn scan_entry(
         .fold(0, |set, m| set | bit(m.1.from));
     flags |= LEAVES;
     let pieces = frame.layout.pieces();
-    let mut placed: Placed = [(pieces[0], squares[0]); Layout::MAX_PIECES];
+    let mut placed = NO_PLACEMENT;
     for (at, (&p, &sq)) in placed.iter_mut().zip(pieces.iter().zip(squares)) {
         *at = (p, sq);
     }
@@ -771,7 +776,7 @@ fn play(
         return After::Over(Wdl::Win);
     }
     let mut next = Next {
-        placed: [placed[0]; Layout::MAX_PIECES],
+        placed: NO_PLACEMENT,
         n: 0,
         turn: turn.other(),
         hungry: None,
@@ -801,7 +806,27 @@ fn play(
     } else {
         starving
     };
-    let before = next;
+    let pre = &next.placed[..next.n];
+    if pre
+        .iter()
+        .all(|&(p, sq)| p.color == next.turn || bit(sq) & starving != 0)
+    {
+        // The mover's starvation leaves it no animal.
+        return After::Over(Wdl::Loss);
+    }
+    // The opponent's hunger was declared with the starving animals still there. Their leaving
+    // changes an animal's captures only if one of its moves ends on a starving animal (its
+    // target) or jumps over one (a swimmer that blocked it): only those animals (`touched`) are
+    // looked at on both boards.
+    let (mut touched, mut had): (SquareSet, SquareSet) = (0, 0);
+    for (j, &(p, sq)) in pre.iter().enumerate() {
+        if p.color == next.turn && reach.touches(p, sq, starving) {
+            touched |= bit(sq);
+            if reach.has_capture(pre, j) {
+                had |= bit(sq);
+            }
+        }
+    }
     let mut kept = 0;
     for j in 0..next.n {
         if bit(next.placed[j].1) & starving == 0 {
@@ -810,31 +835,17 @@ fn play(
         }
     }
     next.n = kept;
-    if next.placed[..kept]
-        .iter()
-        .all(|(p, _)| p.color == next.turn)
-    {
-        return After::Over(Wdl::Loss);
-    }
-    // The opponent's hunger was declared with the starving animals still there. Their leaving
-    // changes an animal's captures only if one of its moves ends on a starving animal (its
-    // target) or jumps over one (a swimmer that blocked it): only those animals are looked at,
-    // on both boards, and the whole declaration is made only where one of them differs.
-    let pre = &before.placed[..before.n];
-    let post = &next.placed[..kept];
-    let differs = post.iter().enumerate().any(|(j, &(p, sq))| {
-        p.color == next.turn
-            && reach.touches(p, sq, starving)
-            && reach.has_capture(post, j)
-                != reach.has_capture(
-                    pre,
-                    pre.iter()
-                        .position(|&(_, s)| s == sq)
-                        .expect("the opponent's animals do not starve"),
-                )
-    });
-    if differs {
-        next.hungry = Some(reach.captures_of(pre, next.turn));
+    if touched != 0 {
+        let post = &next.placed[..kept];
+        let has = post
+            .iter()
+            .enumerate()
+            .filter(|&(j, &(_, sq))| touched & bit(sq) != 0 && reach.has_capture(post, j))
+            .fold(0, |set, (_, &(_, sq))| set | bit(sq));
+        if has != had {
+            // The declaration: as the board is now for the animals not touched.
+            next.hungry = Some(reach.captures_of(post, next.turn) & !touched | had);
+        }
     }
     After::Next(next)
 }
@@ -1035,12 +1046,17 @@ fn solve_plain(frame: &Frame, scan: &mut Scan) -> Vec<u16> {
         match v {
             Value::Win(d) => due(&mut wins, d, i),
             Value::Loss(d) => due(&mut losses, d, i),
+            // A plain draw (a capture's best): its move count is 0 already.
             Value::Draw => continue,
         }
         value[i] = v.code();
+        scan.moves[i] = 0;
     }
     scan.best = Vec::new();
-    let (flags, moves) = (&scan.flags, &mut scan.moves);
+    // From here an entry's move count is its quiet moves not yet known to lose while its
+    // value is open, and 0 once it is known or where it has no quiet move to wait for (an
+    // entry with a capture, an unused one): one byte read per move back.
+    let left = &mut scan.moves;
     let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
     let mut level: u16 = 0;
     while usize::from(level) < wins.len().max(losses.len()) {
@@ -1054,18 +1070,19 @@ fn solve_plain(frame: &Frame, scan: &mut Scan) -> Vec<u16> {
                 let i = i as usize;
                 let k = frame.squares(i, &mut squares);
                 frame.for_each_predecessor(i, &squares[..k], |p| {
-                    if value[p] != OPEN || flags[p] & LEAVES != 0 {
+                    if left[p] == 0 {
                         return;
                     }
                     if win {
-                        moves[p] -= 1;
-                        // Every quiet move loses; without a den entry this is a loss.
-                        if moves[p] == 0 && flags[p] & DEN == 0 {
+                        left[p] -= 1;
+                        // Every quiet move loses (an entry with a den entry is a win in 1).
+                        if left[p] == 0 {
                             value[p] = Value::Loss(level + 1).code();
                             due(&mut losses, level + 1, p);
                         }
                     } else {
                         // A move into a loss in d is a win in d + 1.
+                        left[p] = 0;
                         value[p] = Value::Win(level + 1).code();
                         due(&mut wins, level + 1, p);
                     }
