@@ -24,8 +24,8 @@ use std::{
 };
 
 use jtb_probe::{
-    banned_side, bit, for_each_move_of, Animal, ClestoValue, Color, Layout, Material, Move,
-    MoveKind, Occupancy, Piece, RuleSet, Square, SquareSet, Value, Wdl,
+    banned_side, bit, Animal, ClestoValue, Color, Layout, Material, Move, MoveKind, Piece, RuleSet,
+    Square, SquareSet, Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -206,7 +206,8 @@ impl<'a> Frame<'a> {
     }
 
     /// Calls `f(i, move, kind)` for every move of the pieces of `color` (piece `i` in table
-    /// order) that the board of the entry with `squares` allows (hunger aside).
+    /// order) that the board of the entry with `squares` allows (hunger aside), as
+    /// [`jtb_probe::for_each_move_of`] lists them, from the steps of [`Frame::steps`].
     fn for_each_move(
         &self,
         squares: &[Square],
@@ -215,31 +216,36 @@ impl<'a> Frame<'a> {
     ) {
         let pieces = self.layout.pieces();
         let (occupied, theirs) = self.occupancy(squares, color);
-        let place = |sq: Square| squares.iter().position(|&s| s == sq);
-        let movers = pieces
-            .iter()
-            .zip(squares)
-            .filter(|(p, _)| p.color == color)
-            .map(|(&p, &sq)| (p, sq));
-        let held = Occupancy {
-            pieces: occupied,
-            // Only an opponent's animal blocks a Clesto jump.
-            jump_blockers: theirs,
-            closed: 0,
-        };
-        for_each_move_of(
-            self.rules,
-            movers,
-            held,
-            |sq| place(sq).map(|i| pieces[i]),
-            |_, mv, kind| {
-                f(
-                    place(mv.from).expect("a mover stands on its square"),
-                    mv,
-                    kind,
-                )
-            },
-        );
+        for (i, (&p, &from)) in pieces.iter().zip(squares).enumerate() {
+            if p.color != color {
+                continue;
+            }
+            for step in &self.steps[i][from.index()] {
+                // Only an opponent's animal blocks a Clesto jump.
+                if theirs & step.path != 0 {
+                    continue;
+                }
+                let kind = if occupied & step.to_bit == 0 {
+                    if step.den {
+                        MoveKind::DenEntry
+                    } else {
+                        MoveKind::Quiet
+                    }
+                } else if theirs & step.to_bit == 0 {
+                    continue;
+                } else {
+                    let at = squares
+                        .iter()
+                        .position(|&s| s == step.to)
+                        .expect("an occupied square holds a piece");
+                    if self.rules.capture(p, from, pieces[at], step.to).is_none() {
+                        continue;
+                    }
+                    MoveKind::Capture
+                };
+                f(i, Move { from, to: step.to }, kind);
+            }
+        }
     }
 
     /// Whether the mover (`color`) of the entry with `squares` has a capture; if not, its
@@ -749,7 +755,8 @@ struct Next {
     placed: Placed,
     n: usize,
     turn: Color,
-    hungry: Option<SquareSet>,
+    /// The hungry set where it is not the canonical one: a bit per piece of `placed`.
+    hungry: Option<u8>,
 }
 
 /// What a move leads to.
@@ -844,7 +851,10 @@ fn play(
             .fold(0, |set, (_, &(_, sq))| set | bit(sq));
         if has != had {
             // The declaration: as the board is now for the animals not touched.
-            next.hungry = Some(reach.captures_of(post, next.turn) & !touched | had);
+            let declared = reach.captures_of(post, next.turn) & !touched | had;
+            next.hungry = Some(post.iter().enumerate().fold(0, |set, (j, &(_, sq))| {
+                set | u8::from(declared & bit(sq) != 0) << j
+            }));
         }
     }
     After::Next(next)
@@ -871,18 +881,19 @@ impl Next {
         let placed = &self.placed[..self.n];
         let material: Material = placed.iter().map(|&(p, _)| p).collect();
         let table = subs.get(material);
-        let Some(hungry) = self.hungry else {
+        let Some(pieces) = self.hungry else {
             let table = table.ok_or(GenError::MissingTable(material))?;
             return Ok(table.clesto_value(entry_of(&table.layout, self.turn, placed)));
         };
+        // The pieces of `placed` are in table order, which the mirror image keeps.
         let key = table.and_then(|table| {
-            let idx = entry_of(&table.layout, self.turn, placed);
-            // The hungry set as a bit per piece in table order, which the mirror image keeps.
-            let pieces = placed.iter().enumerate().fold(0u8, |set, (i, &(_, sq))| {
-                set | u8::from(hungry & bit(sq) != 0) << i
-            });
-            Lookahead::key(material, idx, pieces)
+            Lookahead::key(material, entry_of(&table.layout, self.turn, placed), pieces)
         });
+        let hungry = placed
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| pieces >> j & 1 != 0)
+            .fold(0, |set, (_, &(_, sq))| set | bit(sq));
         if let Some(v) = key.and_then(|k| cache.get(k)) {
             return Ok(v);
         }
