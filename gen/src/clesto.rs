@@ -399,33 +399,40 @@ fn finish(frame: &Frame, flags: &[u8], plain: &[u16]) -> Solved {
     let n = frame.layout.len();
     let exits = solve_ban(frame, flags, plain);
     let used = |i: usize| flags[i] & USED != 0;
-    let codes: Vec<u16> = (0..n)
-        .into_par_iter()
-        .map(|i| match plain[i] {
-            _ if !used(i) => UNUSED,
-            OPEN => Value::Draw.code(),
-            code => code,
-        })
-        .collect();
-    let dtc_codes: Vec<u16> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let e = exits[i];
-            if !used(i) {
-                UNUSED
-            } else if e == 0 {
-                Value::Draw.code()
-            } else if frame.turn(i) == frame.banned {
-                ClestoValue::BanWin { exit: Some(e) }.ban_part().code()
-            } else {
-                ClestoValue::BanLoss { exit: Some(e) }.ban_part().code()
-            }
-        })
-        .collect();
+    let plain_code = |i: usize| match plain[i] {
+        _ if !used(i) => UNUSED,
+        OPEN => Value::Draw.code(),
+        code => code,
+    };
+    let ban_code = |i: usize| {
+        let e = exits[i];
+        if !used(i) {
+            UNUSED
+        } else if e == 0 {
+            Value::Draw.code()
+        } else if frame.turn(i) == frame.banned {
+            ClestoValue::BanWin { exit: Some(e) }.ban_part().code()
+        } else {
+            ClestoValue::BanLoss { exit: Some(e) }.ban_part().code()
+        }
+    };
     Solved {
-        codes: Codes::from(&codes[..]),
-        dtc_codes: Codes::from(&dtc_codes[..]),
+        codes: codes_of(n, plain_code),
+        dtc_codes: codes_of(n, ban_code),
         layout: frame.layout.clone(),
+    }
+}
+
+/// The codes `code(i)` of the `n` entries, in parallel runs.
+fn codes_of(n: usize, code: impl Fn(usize) -> u16 + Sync) -> Codes {
+    let filled = Codes::try_from_runs(n, SCAN_CHUNK, |r, out| {
+        let start = r * SCAN_CHUNK;
+        (start..(start + SCAN_CHUNK).min(n)).for_each(|i| out.push(code(i)));
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match filled {
+        Ok(codes) => codes,
+        Err(never) => match never {},
     }
 }
 
