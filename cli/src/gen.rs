@@ -152,8 +152,12 @@ pub fn run(args: &Args) -> CliResult {
     if !args.quiet {
         let peak =
             peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
+        let from_flip = match summary.from_flip.len() {
+            0 => String::new(),
+            n => format!(" ({n} from their colour flip)"),
+        };
         eprintln!(
-            "generated {} tables ({} entries), kept {}, in {:.1}s{peak}",
+            "generated {} tables{from_flip} ({} entries), kept {}, in {:.1}s{peak}",
             summary.generated.len(),
             summary.entries,
             summary.kept.len(),

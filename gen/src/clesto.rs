@@ -17,6 +17,12 @@
 //! * The ban: among the plain draws, the positions from which B (the banned side) forces a move
 //!   into a smaller material at a position B wins, by the same kind of pass ("attractor"), with
 //!   B's exit distance. The other plain draws are U's wins.
+//!
+//! The colour flip is no symmetry of a Clesto table (the ban binds Red where the sides have as
+//! many animals, and that reaches every larger material through its exits), but it is one of
+//! the plain values, which the ban does not touch: [`solve_flip_of`] takes a table's colour
+//! flip's plain values from the flip, solved, and scans and resolves only its plain draws (a
+//! few percent of the entries) anew.
 
 use std::{
     ops::Range,

@@ -67,6 +67,9 @@ pub struct Summary {
     pub kept: Vec<Material>,
     /// Entries solved.
     pub entries: u64,
+    /// Of the tables written, those solved from their colour flip (Clesto: the flip solved in
+    /// the same run, or complete on disk), their plain values taken from it.
+    pub from_flip: Vec<Material>,
 }
 
 /// Why a table on disk cannot be kept.
@@ -398,11 +401,14 @@ fn solve_groups(
             .collect();
         solved_here.retain(|m, _| needed_later.contains(m));
         let keep = |m: Material| needed_later.contains(&m);
-        for (m, entries, kept) in solve_group(rules, progress, missing, &subs, keep, writer)? {
-            summary.entries += entries;
-            summary.generated.push(m);
-            if let Some(solved) = kept {
-                solved_here.insert(m, Arc::new(solved));
+        for t in solve_group(&opts.out, rules, progress, missing, &subs, keep, writer)? {
+            summary.entries += t.entries;
+            summary.generated.push(t.material);
+            if t.from_flip {
+                summary.from_flip.push(t.material);
+            }
+            if let Some(solved) = t.kept {
+                solved_here.insert(t.material, Arc::new(solved));
             }
         }
     }
@@ -500,58 +506,96 @@ pub fn needed_problems(
 
 /// Solves and encodes the tables of one piece count, which are independent of each other: in
 /// parallel, the larger first so that the last one to finish is small; each goes to `writer`
-/// when done. Returns each table's entries, and the solved table itself where `keep` says a
-/// later group needs it (the others are dropped as soon as they are encoded).
+/// when done. A Clesto table whose colour flip is also in the group is solved with it; one
+/// whose flip is complete under `root` is solved from it ([`crate::clesto::solve_flip_of`]).
+/// Returns each table's entries, whether it came from its flip, and the solved table itself
+/// where `keep` says a later group needs it (the others are dropped as soon as they are
+/// encoded).
 fn solve_group(
+    root: &Path,
     rules: RuleSet,
     progress: &dyn Progress,
     group: &[Material],
     subs: &SubTables,
     keep: impl Fn(Material) -> bool + Sync,
     writer: &mpsc::SyncSender<Encoded>,
-) -> Result<Vec<(Material, u64, Option<Solved>)>, GenError> {
+) -> Result<Vec<Solving>, GenError> {
+    let compress = |metric, codes: &Codes| write::compress(rules, metric, codes);
+    let send = |m: Material, started: Instant, solved: &Solved, files| {
+        let table = Encoded {
+            material: m,
+            entries: solved.layout.len() as u64,
+            started,
+            files,
+        };
+        writer
+            .send(table)
+            .map_err(|_| io::Error::other("the table writer stopped"))
+    };
+    // Solves `m` from its flip `from`, solved, and hands it to the writer.
+    let from_flip = |m: Material, from: &Solved| -> Result<Solving, GenError> {
+        let started = Instant::now();
+        progress.started(m, Layout::new(rules, m).len() as u64);
+        let solved = crate::clesto::solve_flip_of(from, subs)?;
+        let files = [
+            compress(Metric::Dtm, &solved.codes),
+            compress(Metric::Dtc, &solved.dtc_codes),
+        ];
+        let [dtm, dtc] = files;
+        send(m, started, &solved, write::assemble(&solved, [dtm?, dtc?])?)?;
+        Ok(Solving::done(solved, true, keep(m)))
+    };
     let jobs = plan::with_flips(rules, group);
-    let solved: Vec<Vec<(Material, u64, Option<Solved>)>> = jobs
+    let solved: Vec<Vec<Solving>> = jobs
         .par_iter()
         .map(|&(m, flip)| {
-            let mut out = Vec::new();
-            let mut started = Instant::now();
-            let entries = Layout::new(rules, m).len() as u64;
-            progress.started(m, entries);
-            let compress = |metric, codes: &Codes| write::compress(rules, metric, codes);
-            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, compress)?;
-            let send = |m: Material, entries: u64, started: Instant, files| {
-                let table = Encoded {
-                    material: m,
-                    entries,
-                    started,
-                    files,
-                };
-                writer
-                    .send(table)
-                    .map_err(|_| io::Error::other("the table writer stopped"))
-            };
-            send(m, entries, started, write::assemble(&solved, [dtm?, dtc?])?)?;
-            if let Some(flip) = flip {
-                started = Instant::now();
-                let flip_entries = Layout::new(rules, flip).len() as u64;
-                progress.started(flip, flip_entries);
-                let flipped = crate::clesto::solve_flip_of(&solved, subs)?;
-                let dtm = compress(Metric::Dtm, &flipped.codes);
-                let dtc = compress(Metric::Dtc, &flipped.dtc_codes);
-                send(
-                    flip,
-                    flip_entries,
-                    started,
-                    write::assemble(&flipped, [dtm?, dtc?])?,
-                )?;
-                out.push((flip, flip_entries, keep(flip).then_some(flipped)));
+            if flip.is_none() {
+                if let Some(from) = complete_flip(root, rules, m) {
+                    return Ok(vec![from_flip(m, &from)?]);
+                }
             }
-            out.insert(0, (m, entries, keep(m).then_some(solved)));
-            Ok(out)
+            let started = Instant::now();
+            progress.started(m, Layout::new(rules, m).len() as u64);
+            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, compress)?;
+            send(m, started, &solved, write::assemble(&solved, [dtm?, dtc?])?)?;
+            let second = flip.map(|f| from_flip(f, &solved)).transpose()?;
+            let first = Solving::done(solved, false, keep(m));
+            Ok([Some(first), second].into_iter().flatten().collect())
         })
         .collect::<Result<_, GenError>>()?;
     Ok(solved.into_iter().flatten().collect())
+}
+
+/// The colour flip of Clesto table `m`, read back, where it is a table of its own and
+/// complete under `root` (checksums included); `None` otherwise, or where it cannot be read.
+fn complete_flip(root: &Path, rules: RuleSet, m: Material) -> Option<Solved> {
+    let flip = m.flipped();
+    if !rules.has_hunger() || flip == m || !matches!(check_table(root, rules, flip), Ok(true)) {
+        return None;
+    }
+    load(root, rules, flip).ok()
+}
+
+/// A table [`solve_group`] solved.
+struct Solving {
+    material: Material,
+    entries: u64,
+    /// Solved from its colour flip.
+    from_flip: bool,
+    /// The table, where a later group needs it.
+    kept: Option<Solved>,
+}
+
+impl Solving {
+    /// `solved`, kept where `keep`.
+    fn done(solved: Solved, from_flip: bool, keep: bool) -> Solving {
+        Solving {
+            material: solved.layout.material(),
+            entries: solved.layout.len() as u64,
+            from_flip,
+            kept: keep.then_some(solved),
+        }
+    }
 }
 
 /// The value of a position's entry in a solved table (tests and verification).
