@@ -157,7 +157,9 @@ impl<'a> Frame<'a> {
         let rest = if idx < side_len { idx } else { idx - side_len };
         let k = layout.pieces().len();
         let inner = layout.domain(k - 1);
-        let (config, slot) = (rest / inner.len(), rest % inner.len());
+        // 32-bit division, the faster: every index fits (`fits`).
+        let (rest, len) = (rest as u32, inner.len() as u32);
+        let (config, slot) = ((rest / len) as usize, (rest % len) as usize);
         *out = self.configs[config];
         out[k - 1] = inner[slot];
         k
