@@ -25,7 +25,7 @@
 //! few percent of the entries) anew.
 
 use std::{
-    ops::Range,
+    ops::{ControlFlow, Range},
     sync::atomic::{AtomicU64, Ordering},
 };
 
@@ -215,13 +215,15 @@ impl<'a> Frame<'a> {
 
     /// Calls `f(i, move, kind)` for every move of the pieces of `color` (piece `i` in table
     /// order) that the board of the entry with `squares` allows (hunger aside), as
-    /// [`jtb_probe::for_each_move_of`] lists them, from the steps of [`Frame::steps`].
-    fn for_each_move(
+    /// [`jtb_probe::for_each_move_of`] lists them, from the steps of [`Frame::steps`], until `f`
+    /// breaks.
+    #[inline]
+    fn try_for_each_move(
         &self,
         squares: &[Square],
         color: Color,
-        mut f: impl FnMut(usize, Move, MoveKind),
-    ) {
+        mut f: impl FnMut(usize, Move, MoveKind) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let pieces = self.layout.pieces();
         let (occupied, theirs) = self.occupancy(squares, color);
         for (i, (&p, &from)) in pieces.iter().zip(squares).enumerate() {
@@ -251,40 +253,31 @@ impl<'a> Frame<'a> {
                     }
                     MoveKind::Capture
                 };
-                f(i, Move { from, to: step.to }, kind);
+                f(i, Move { from, to: step.to }, kind)?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// Whether the mover (`color`) of the entry with `squares` has a capture; if not, its
     /// quiet moves and whether it has a den entry.
     fn captures_or_quiet(&self, squares: &[Square], color: Color) -> (bool, u8, bool) {
-        let pieces = self.layout.pieces();
-        let (occupied, theirs) = self.occupancy(squares, color);
         let (mut quiet, mut den) = (0u8, false);
-        for (i, (&p, &from)) in pieces.iter().zip(squares).enumerate() {
-            if p.color != color {
-                continue;
-            }
-            for step in &self.steps[i][from.index()] {
-                if theirs & step.path != 0 {
-                    continue;
+        let capture = self
+            .try_for_each_move(squares, color, |_, _, kind| {
+                match kind {
+                    MoveKind::Capture | MoveKind::Trade => return ControlFlow::Break(()),
+                    MoveKind::DenEntry => den = true,
+                    MoveKind::Quiet => quiet += 1,
                 }
-                if occupied & step.to_bit == 0 {
-                    quiet += u8::from(!step.den);
-                    den |= step.den;
-                } else if theirs & step.to_bit != 0 {
-                    let at = squares
-                        .iter()
-                        .position(|&s| s == step.to)
-                        .expect("an occupied square holds a piece");
-                    if self.rules.capture(p, from, pieces[at], step.to).is_some() {
-                        return (true, 0, false);
-                    }
-                }
-            }
+                ControlFlow::Continue(())
+            })
+            .is_break();
+        if capture {
+            (true, 0, false)
+        } else {
+            (false, quiet, den)
         }
-        (false, quiet, den)
     }
 
     /// Calls `f` with the entry of every quiet move of entry `idx` (its pieces on `squares`):
@@ -602,7 +595,10 @@ fn scan_entry(
     }
     let list = &mut work.moves;
     list.clear();
-    frame.for_each_move(squares, turn, |i, mv, kind| list.push((i, mv, kind)));
+    let _ = frame.try_for_each_move(squares, turn, |i, mv, kind| {
+        list.push((i, mv, kind));
+        ControlFlow::Continue(())
+    });
     let hungry = list
         .iter()
         .filter(|m| m.2 == MoveKind::Capture)
