@@ -610,10 +610,21 @@ fn scan_entry(
         *at = (p, sq);
     }
     let placed = &placed[..squares.len()];
+    // The moves that can end the game first: a win in 1 is the best a move gives, and the
+    // moves after one are not looked at (the entry is then no plain draw, so what the ban pass
+    // asks of its moves does not matter).
+    list.sort_by_key(|m| match m.2 {
+        MoveKind::DenEntry => 0,
+        MoveKind::Capture | MoveKind::Trade => 1,
+        MoveKind::Quiet => 2,
+    });
     let mut top: Option<Value> = None;
     let seen = &mut work.seen;
     seen.clear();
     for &(_, mv, kind) in list.iter() {
+        if top == Some(Value::Win(1)) {
+            break;
+        }
         // A hungry animal may not enter the enemy den.
         if kind == MoveKind::DenEntry && hungry & bit(mv.from) != 0 {
             continue;
