@@ -4,6 +4,7 @@ use std::{
     fs::{self, File},
     io::{self, Write},
     path::Path,
+    sync::Mutex,
 };
 
 use jtb_probe::{
@@ -369,7 +370,6 @@ pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> io::Result<[(Ki
     let rules = layout.rules();
     let (Summary { plain, rule }, wdl) = if rules.has_hunger() {
         let (summary, wdl_codes) = summarize_clesto(solved);
-        let wdl_codes = Codes::from(&wdl_codes[..]);
         let wdl = compress_kinds(Metric::Dtm, &[(Kind::Wdl, Encoding::Wdl2)], &wdl_codes)?;
         (summary, Some(wdl))
     } else {
@@ -418,43 +418,80 @@ fn rule_wdl(plain: &[SideStats; 2], ban: &[SideStats; 2]) -> [SideStats; 2] {
 /// Statistics of a solved Clesto table: plain values (for the DTM file; `draws` the plain
 /// draws), and the ban's wins and losses (for the ban file: `wins` and `losses` are the
 /// positions the ban decides, `longest_win` the longest exit distance of B), with the codes
-/// of its WDL file (every position a win or a loss).
-fn summarize_clesto(solved: &Solved) -> (Summary, Vec<u16>) {
+/// of its WDL file (every position a win or a loss). In parallel runs of entries with the first
+/// piece on one square, as [`summarize`] counts.
+///
+/// # Panics
+/// If the table was not made by the solver (its unused entries must hold [`UNUSED`]).
+fn summarize_clesto(solved: &Solved) -> (Summary, Codes) {
     let layout = &solved.layout;
     let side_len = layout.side_len();
-    let mut tally = Tally::default();
-    let mut wdl = vec![UNUSED; layout.len()];
-    layout.for_each_used_entry(|idx, squares| {
-        let code = &mut wdl[idx];
-        let weight = if layout.on_mirror_axis(squares) { 1 } else { 2 };
-        let side = usize::from(idx >= side_len);
-        let value = solved.clesto_value(idx);
-        *code = match value.wdl() {
-            Wdl::Win => Value::Win(1),
-            _ => Value::Loss(1),
-        }
-        .code();
-        let plain = &mut tally.stats[0][side];
-        match value.plain_part() {
-            Value::Win(d) => {
-                plain.wins += weight;
-                tally.longest[0][side].note(d, idx);
+    let banned = jtb_probe::banned_side(layout.material());
+    let run = layout.stride(0);
+    let weights: Vec<u64> = layout
+        .domain(0)
+        .iter()
+        .map(|&sq| if layout.on_mirror_axis(&[sq]) { 1 } else { 2 })
+        .collect();
+    let tallies = Mutex::new(Tally::default());
+    let wdl = Codes::try_from_runs(layout.len(), run, |r, out| {
+        let start = r * run;
+        let side = usize::from(start >= side_len);
+        let mover_is_banned = jtb_probe::Color::ALL[side] == banned;
+        let weight = weights[start % side_len / run];
+        let mut tally = Tally::default();
+        let codes = solved.codes.iter_range(start..start + run);
+        let ban_codes = solved.dtc_codes.iter_range(start..start + run);
+        for (i, (plain, ban)) in codes.zip(ban_codes).enumerate() {
+            if plain == UNUSED {
+                out.push(UNUSED);
+                continue;
             }
-            Value::Loss(_) => plain.losses += weight,
-            Value::Draw => plain.draws += weight,
-        }
-        let ban = &mut tally.stats[1][side];
-        match value {
-            ClestoValue::BanWin { exit } => {
-                ban.wins += weight;
-                if let Some(e) = exit {
-                    tally.longest[1][side].note(e, idx);
+            let idx = start + i;
+            let parts = Value::from_code(plain).zip(Value::from_code(ban));
+            let value = parts
+                .and_then(|(plain, ban)| ClestoValue::from_parts(plain, ban, mover_is_banned))
+                .expect("a Clesto table's two codes agree");
+            out.push(
+                match value.wdl() {
+                    Wdl::Win => Value::Win(1),
+                    _ => Value::Loss(1),
                 }
+                .code(),
+            );
+            let plain = &mut tally.stats[0][side];
+            match value.plain_part() {
+                Value::Win(d) => {
+                    plain.wins += weight;
+                    tally.longest[0][side].note(d, idx);
+                }
+                Value::Loss(_) => plain.losses += weight,
+                Value::Draw => plain.draws += weight,
             }
-            ClestoValue::BanLoss { .. } => ban.losses += weight,
-            ClestoValue::Plain(_) => {}
+            let ban = &mut tally.stats[1][side];
+            match value {
+                ClestoValue::BanWin { exit } => {
+                    ban.wins += weight;
+                    if let Some(e) = exit {
+                        tally.longest[1][side].note(e, idx);
+                    }
+                }
+                ClestoValue::BanLoss { .. } => ban.losses += weight,
+                ClestoValue::Plain(_) => {}
+            }
         }
+        // Counts add up and a longest win keeps every entry that has it, whatever the order.
+        let mut all = tallies.lock().expect("no panic while the lock is held");
+        *all = std::mem::take(&mut *all).merge(tally);
+        Ok::<(), std::convert::Infallible>(())
     });
+    let wdl = match wdl {
+        Ok(codes) => codes,
+        Err(never) => match never {},
+    };
+    let tally = tallies
+        .into_inner()
+        .expect("no panic while the lock was held");
     (tally.into_summary(layout), wdl)
 }
 
