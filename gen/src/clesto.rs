@@ -461,51 +461,85 @@ fn flipped_plain(
                 .expect("the flip has every piece in the other colour")
         })
         .collect();
+    let k = order.len();
+    let (last, inner) = (order[k - 1], layout.domain(k - 1));
+    let centre = frame.centre;
+    // Per square of the last piece: what it adds to the other table's index, placed as it is
+    // and mirrored, and whether it is on the right (where it is the other's first piece).
+    let last_part: Vec<([Option<usize>; 2], bool)> = inner
+        .iter()
+        .map(|&sq| {
+            let sq = board.mirror_rank(sq);
+            let part = |s| theirs.slot(last, s).map(|slot| slot * theirs.stride(last));
+            ([part(sq), part(board.mirror_file(sq))], sq.file() > centre)
+        })
+        .collect();
     let n = layout.len();
     let mut flags = vec![0u8; n];
     let mut plain = vec![OPEN; n];
     let draw = Value::Draw.code();
+    // A task takes whole runs of entries with all pieces but the last placed.
+    let run = inner.len();
+    let runs = layout.side_len() / run;
     flags
-        .par_chunks_mut(SCAN_CHUNK)
-        .zip(plain.par_chunks_mut(SCAN_CHUNK))
+        .par_chunks_mut(run * FLIP_RUNS_PER_TASK)
+        .zip(plain.par_chunks_mut(run * FLIP_RUNS_PER_TASK))
         .enumerate()
         .try_for_each(|(c, (flags, plain))| {
-            let start = c * SCAN_CHUNK;
             let mut work = EntryScan::default();
-            let mut failed = None;
-            layout.for_each_used_entry_in(start..start + flags.len(), |idx, squares| {
-                if failed.is_some() {
-                    return;
+            for (r, (flags, plain)) in flags.chunks_mut(run).zip(plain.chunks_mut(run)).enumerate()
+            {
+                let g = c * FLIP_RUNS_PER_TASK + r;
+                let (turn, config) = (Color::ALL[g / runs], g % runs);
+                let mut squares = frame.configs[config];
+                let outer = &squares[..k - 1];
+                let occupied = outer.iter().fold(0, |set, &sq| set | bit(sq));
+                if occupied.count_ones() as usize != k - 1 {
+                    continue;
                 }
-                let at = idx - start;
-                let mut flip = [Square::new(0, 0); Layout::MAX_PIECES];
-                for (&sq, &j) in squares.iter().zip(&order) {
-                    flip[j] = board.mirror_rank(sq);
-                }
-                let flip = &mut flip[..squares.len()];
-                if flip[0].file() > frame.centre {
-                    for sq in flip.iter_mut() {
-                        *sq = board.mirror_file(*sq);
+                // The pieces but the last in the other table, placed as they are and mirrored,
+                // and the other's first piece where it is one of them.
+                let mut bases = [Some(turn.other().index() * theirs.side_len()); 2];
+                let mut first_right = None;
+                for (&sq, &j) in outer.iter().zip(&order) {
+                    let sq = board.mirror_rank(sq);
+                    for (base, sq) in bases.iter_mut().zip([sq, board.mirror_file(sq)]) {
+                        *base = base
+                            .zip(theirs.slot(j, sq))
+                            .map(|(b, s)| b + s * theirs.stride(j));
+                    }
+                    if j == 0 {
+                        first_right = Some(sq.file() > centre);
                     }
                 }
-                let theirs_idx = theirs
-                    .index_of_entry(frame.turn(idx).other(), flip)
-                    .expect("the flip of a used entry is an entry");
-                let code = other.codes.get(theirs_idx);
-                if code != draw {
-                    flags[at] = USED;
-                    plain[at] = code;
-                    return;
+                for (slot, &sq) in inner.iter().enumerate() {
+                    if occupied & bit(sq) != 0 {
+                        continue;
+                    }
+                    let (part, right) = last_part[slot];
+                    let mirror = usize::from(first_right.unwrap_or(right));
+                    let theirs_idx = bases[mirror]
+                        .zip(part[mirror])
+                        .map(|(b, p)| b + p)
+                        .expect("the flip of a used entry is an entry");
+                    let code = other.codes.get(theirs_idx);
+                    if code != draw {
+                        flags[slot] = USED;
+                        plain[slot] = code;
+                        continue;
+                    }
+                    squares[k - 1] = sq;
+                    let idx = g * run + slot;
+                    flags[slot] = scan_entry(frame, subs, idx, &squares[..k], &mut work)?.0;
                 }
-                match scan_entry(frame, subs, idx, squares, &mut work) {
-                    Ok((f, _, _)) => flags[at] = f,
-                    Err(e) => failed = Some(e),
-                }
-            });
-            failed.map_or(Ok(()), Err)
+            }
+            Ok::<(), GenError>(())
         })?;
     Ok((flags, plain))
 }
+
+/// Runs of entries (all pieces but the last placed) per parallel task of [`flipped_plain`].
+const FLIP_RUNS_PER_TASK: usize = 64;
 
 /// What the scan found of every entry.
 struct Scan {
