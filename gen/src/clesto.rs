@@ -1168,11 +1168,20 @@ fn solve_ban(frame: &Frame, flags: &[u8], plain: &[u16]) -> Vec<u16> {
     let n = frame.layout.len();
     let draw = |i: usize| flags[i] & USED != 0 && plain[i] == OPEN;
     let b_moves = |i: usize| frame.turn(i) == frame.banned;
-    let draws: Vec<u32> = (0..n)
-        .into_par_iter()
-        .filter(|&i| draw(i))
-        .map(|i| i as u32)
-        .collect();
+    let draws: Vec<u32> = plain
+        .par_chunks(SCAN_CHUNK)
+        .zip(flags.par_chunks(SCAN_CHUNK))
+        .enumerate()
+        .map(|(c, (plain, flags))| {
+            let start = c * SCAN_CHUNK;
+            let draws = plain.iter().zip(flags).enumerate();
+            draws
+                .filter(|&(_, (&p, &f))| p == OPEN && f & USED != 0)
+                .map(|(i, _)| (start + i) as u32)
+                .collect::<Vec<u32>>()
+        })
+        .collect::<Vec<Vec<u32>>>()
+        .concat();
     // For U to move: its quiet moves into plain draws not yet known to be B's. (U's moves into
     // plain values of the material are B's plain wins: a plain draw of U has no move into a
     // position U wins.)
