@@ -647,11 +647,7 @@ fn scan_entry(
     // The moves that can end the game first: a win in 1 is the best a move gives, and the
     // moves after one are not looked at (the entry is then no plain draw, so what the ban pass
     // asks of its moves does not matter).
-    list.sort_by_key(|m| match m.2 {
-        MoveKind::DenEntry => 0,
-        MoveKind::Capture | MoveKind::Trade => 1,
-        MoveKind::Quiet => 2,
-    });
+    list.sort_by_key(|m| end_first(m.2));
     let mut top: Option<Value> = None;
     let seen = &mut work.seen;
     seen.clear();
@@ -688,6 +684,17 @@ fn scan_entry(
         flags |= if b_wins { B_WINS } else { U_WINS };
     }
     Ok((flags, 0, top.map_or(OPEN, Value::code)))
+}
+
+/// The order in which an entry's moves are valued: those that can end the game first (a den
+/// entry, a capture of the last animal), so that a win in 1, the best any move gives, is found
+/// before the others and they need not be looked at.
+fn end_first(kind: MoveKind) -> u8 {
+    match kind {
+        MoveKind::DenEntry => 0,
+        MoveKind::Capture | MoveKind::Trade => 1,
+        MoveKind::Quiet => 2,
+    }
 }
 
 /// The moves of every piece on the board.
@@ -969,8 +976,13 @@ impl Next {
                 count += 1;
             }
         });
+        // As in the scan: the moves that can end the game first, and none after a win in 1.
+        moves[..count].sort_by_key(|m| end_first(m.1));
         let mut best: Option<ClestoValue> = None;
         for &(mv, kind) in &moves[..count] {
+            if best == Some(ClestoValue::Plain(Value::Win(1))) {
+                break;
+            }
             let value = match play(reach, placed, self.turn, hungry, mv, kind) {
                 After::Over(result) => ClestoValue::Plain(result.of_final_move()),
                 After::Next(next) => next
