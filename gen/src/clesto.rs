@@ -44,9 +44,10 @@ const LEAVES: u8 = 2;
 /// An entry without captures has a den entry among its moves (a win in 1).
 const DEN: u8 = 4;
 /// Some move that leaves the material gives B a win (a position B wins, or U's own last animal
-/// starved).
+/// starved). Of the moves looked at: the scan stops at a win in 1, and only the plain draws'
+/// flags are read.
 const B_WINS: u8 = 8;
-/// Some move that leaves the material gives U a win.
+/// Some move that leaves the material gives U a win (as [`B_WINS`], of the moves looked at).
 const U_WINS: u8 = 16;
 
 /// The plain value code of an entry not (yet) known to be a win or a loss.
@@ -332,7 +333,7 @@ impl<'a> Frame<'a> {
 /// move count and best exit (4 bytes), its plain value and its place on the calendar (6), the
 /// ban pass's count, exit distance and frontier (7), the two metrics' codes (4, then 2): about
 /// 20 bytes at the peak, given 24 (the colour flip solved from it, [`solve_flip_of`], needs about
-/// 10 and the first table's codes, 4); and the table of values at non-canonical hungry sets (at
+/// 10 and the first table's codes, 2); and the table of values at non-canonical hungry sets (at
 /// most 8 MiB). `jtb gen --rules clesto --material LRvET` (8,201,816 entries, as `ETvLR`)
 /// peaks at 81 MiB with its smaller tables loaded, `DRvCR` (12,398,372 entries) at 128 MiB.
 #[must_use]
@@ -686,9 +687,9 @@ fn scan_entry(
     Ok((flags, 0, top.map_or(OPEN, Value::code)))
 }
 
-/// The order in which an entry's moves are valued: those that can end the game first (a den
-/// entry, a capture of the last animal), so that a win in 1, the best any move gives, is found
-/// before the others and they need not be looked at.
+/// The order in which an entry's moves are valued: den entries, then captures (among them the
+/// capture of the last animal), then quiet moves, so that a win in 1, the best any move gives,
+/// is mostly found before the others and they need not be looked at.
 fn end_first(kind: MoveKind) -> u8 {
     match kind {
         MoveKind::DenEntry => 0,

@@ -505,9 +505,10 @@ pub fn needed_problems(
 }
 
 /// Solves and encodes the tables of one piece count, which are independent of each other: in
-/// parallel, the larger first so that the last one to finish is small; each goes to `writer`
-/// when done. A Clesto table whose colour flip is also in the group is solved with it; one
-/// whose flip is complete under `root` is solved from it ([`crate::clesto::solve_flip_of`]).
+/// parallel, the larger first (a pair by its larger table) so that the last one to finish is
+/// small; each goes to `writer` when done. A Clesto table whose colour flip is also in the group
+/// is solved with it; one whose flip is complete under `root` is solved from it
+/// ([`crate::clesto::solve_flip_of`]).
 /// Returns each table's entries, whether it came from its flip, and the solved table itself
 /// where `keep` says a later group needs it (the others are dropped as soon as they are
 /// encoded).
@@ -537,11 +538,8 @@ fn solve_group(
         let started = Instant::now();
         progress.started(m, Layout::new(rules, m).len() as u64);
         let solved = crate::clesto::solve_flip_of(from, subs)?;
-        let files = [
-            compress(Metric::Dtm, &solved.codes),
-            compress(Metric::Dtc, &solved.dtc_codes),
-        ];
-        let [dtm, dtc] = files;
+        let dtm = compress(Metric::Dtm, &solved.codes);
+        let dtc = compress(Metric::Dtc, &solved.dtc_codes);
         send(m, started, &solved, write::assemble(&solved, [dtm?, dtc?])?)?;
         Ok(Solving::done(solved, true, keep(m)))
     };
