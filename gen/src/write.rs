@@ -171,14 +171,7 @@ pub fn summarize(solved: &Solved) -> Summary {
     let layout = &solved.layout;
     let limit = layout.rules().clock_limit();
     let side_len = layout.side_len();
-    // Runs of entries with the first piece on one square: a position counts once when that
-    // square is on the mirror axis (its mirror image is in the table too), else twice.
-    let run = layout.stride(0);
-    let weights: Vec<u64> = layout
-        .domain(0)
-        .iter()
-        .map(|&sq| if layout.on_mirror_axis(&[sq]) { 1 } else { 2 })
-        .collect();
+    let (run, weights) = first_piece_runs(layout);
     let tally = (0..layout.len() / run)
         .into_par_iter()
         .with_min_len(SUMMARY_MIN_ENTRIES.div_ceil(run))
@@ -223,6 +216,18 @@ pub fn summarize(solved: &Solved) -> Summary {
         })
         .reduce(Tally::default, Tally::merge);
     tally.into_summary(layout)
+}
+
+/// The runs of entries with the first piece on one square, as their length, and per square of
+/// the first piece's domain how many positions an entry there counts for: once when that square
+/// is on the mirror axis (its mirror image is in the table too), else twice.
+fn first_piece_runs(layout: &Layout) -> (usize, Vec<u64>) {
+    let weights = layout
+        .domain(0)
+        .iter()
+        .map(|&sq| if layout.on_mirror_axis(&[sq]) { 1 } else { 2 })
+        .collect();
+    (layout.stride(0), weights)
 }
 
 /// The fewest entries a parallel task of [`summarize`] takes.
@@ -427,12 +432,7 @@ fn summarize_clesto(solved: &Solved) -> (Summary, Codes) {
     let layout = &solved.layout;
     let side_len = layout.side_len();
     let banned = jtb_probe::banned_side(layout.material());
-    let run = layout.stride(0);
-    let weights: Vec<u64> = layout
-        .domain(0)
-        .iter()
-        .map(|&sq| if layout.on_mirror_axis(&[sq]) { 1 } else { 2 })
-        .collect();
+    let (run, weights) = first_piece_runs(layout);
     let tallies = Mutex::new(Tally::default());
     let wdl = Codes::try_from_runs(layout.len(), run, |r, out| {
         let start = r * run;
