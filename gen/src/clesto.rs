@@ -564,19 +564,25 @@ fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
         moves: vec![0; n],
         best: vec![OPEN; n],
     };
+    // Tasks of whole runs of entries (all pieces but the last placed).
+    let run = frame.layout.domain(frame.layout.pieces().len() - 1).len();
+    let chunk = SCAN_CHUNK.div_ceil(run) * run;
     out.flags
-        .par_chunks_mut(SCAN_CHUNK)
-        .zip(out.moves.par_chunks_mut(SCAN_CHUNK))
-        .zip(out.best.par_chunks_mut(SCAN_CHUNK))
+        .par_chunks_mut(chunk)
+        .zip(out.moves.par_chunks_mut(chunk))
+        .zip(out.best.par_chunks_mut(chunk))
         .enumerate()
         .try_for_each(|(c, ((flags, moves), best))| {
-            let start = c * SCAN_CHUNK;
+            let start = c * chunk;
             scan_range(frame, subs, start..start + flags.len(), flags, moves, best)
         })?;
     Ok(out)
 }
 
-/// [`scan`] of the entries in `range`, whose flags, move counts and best values are the slices.
+/// [`scan`] of the entries in `range` (whole runs of entries with all pieces but the last
+/// placed, but for the table's end), whose flags, move counts and best values are the slices.
+/// The moves of the pieces but the last are looked at once per run ([`OuterMoves`]); an entry
+/// with a capture is then scanned whole ([`scan_entry`]).
 fn scan_range(
     frame: &Frame,
     subs: &SubTables,
@@ -585,20 +591,187 @@ fn scan_range(
     moves: &mut [u8],
     best: &mut [u16],
 ) -> Result<(), GenError> {
-    let start = range.start;
+    let layout = frame.layout;
+    let k = layout.pieces().len();
+    let inner = layout.domain(k - 1);
+    let run = inner.len();
+    debug_assert_eq!(range.start % run, 0, "a range of whole runs");
     let mut work = EntryScan::default();
-    let mut failed = None;
-    frame.layout.for_each_used_entry_in(range, |idx, squares| {
-        if failed.is_some() {
-            return;
+    let mut outer = OuterMoves::default();
+    for g in range.start / run..range.end.div_ceil(run) {
+        let (turn, config) = (frame.turn(g * run), g % (layout.side_len() / run));
+        let mut squares = frame.configs[config];
+        if !outer.prepare(frame, turn, &squares[..k - 1]) {
+            continue;
         }
-        let at = idx - start;
-        match scan_entry(frame, subs, idx, squares, &mut work) {
-            Ok((f, m, b)) => (flags[at], moves[at], best[at]) = (f, m, b),
-            Err(e) => failed = Some(e),
+        for (slot, &sq) in inner.iter().enumerate() {
+            let idx = g * run + slot;
+            if !range.contains(&idx) || outer.occupied & bit(sq) != 0 {
+                continue;
+            }
+            squares[k - 1] = sq;
+            let at = idx - range.start;
+            let (capture, quiet, den) = outer.entry(frame, &squares[..k]);
+            (flags[at], moves[at], best[at]) = if capture {
+                scan_entry(frame, subs, idx, &squares[..k], &mut work)?
+            } else {
+                (USED | if den { DEN } else { 0 }, quiet, OPEN)
+            };
         }
-    });
-    failed.map_or(Ok(()), Err)
+    }
+    Ok(())
+}
+
+/// What the moves of the pieces but the last give in a run of entries (those pieces placed, the
+/// last on each square of its domain in turn): counted once per run, then told apart per
+/// square of the last piece, to give what [`Frame::captures_or_quiet`] gives entry by entry.
+struct OuterMoves {
+    turn: Color,
+    occupied: SquareSet,
+    /// The squares of the pieces but the last that are not the mover's.
+    theirs: SquareSet,
+    /// The mover's quiet moves, den entries and captures onto or over squares those pieces
+    /// leave free.
+    quiet: u8,
+    dens: u8,
+    captures: u8,
+    /// Per square ([`Square::index`]): the quiet moves and den entries that end there, ...
+    quiet_to: [u8; Square::LIMIT],
+    den_to: [u8; Square::LIMIT],
+    /// those and the captures whose jump crosses it, ...
+    quiet_over: [u8; Square::LIMIT],
+    den_over: [u8; Square::LIMIT],
+    captures_over: [u8; Square::LIMIT],
+    /// and the moves ending there that would take the last piece there.
+    takes_last: [u8; Square::LIMIT],
+}
+
+impl Default for OuterMoves {
+    fn default() -> OuterMoves {
+        OuterMoves {
+            turn: Color::Red,
+            occupied: 0,
+            theirs: 0,
+            quiet: 0,
+            dens: 0,
+            captures: 0,
+            quiet_to: [0; Square::LIMIT],
+            den_to: [0; Square::LIMIT],
+            quiet_over: [0; Square::LIMIT],
+            den_over: [0; Square::LIMIT],
+            captures_over: [0; Square::LIMIT],
+            takes_last: [0; Square::LIMIT],
+        }
+    }
+}
+
+impl OuterMoves {
+    /// Counts the moves of `turn`'s pieces among all but the last, on `outer`; `false` where two
+    /// of them share a square (no entry of the run is used).
+    fn prepare(&mut self, frame: &Frame, turn: Color, outer: &[Square]) -> bool {
+        let pieces = frame.layout.pieces();
+        let last = pieces[outer.len()];
+        *self = OuterMoves {
+            turn,
+            ..OuterMoves::default()
+        };
+        for (&p, &sq) in pieces.iter().zip(outer) {
+            if self.occupied & bit(sq) != 0 {
+                return false;
+            }
+            self.occupied |= bit(sq);
+            if p.color != turn {
+                self.theirs |= bit(sq);
+            }
+        }
+        let over = |counts: &mut [u8; Square::LIMIT], path: SquareSet| {
+            let mut path = path;
+            while path != 0 {
+                counts[path.trailing_zeros() as usize] += 1;
+                path &= path - 1;
+            }
+        };
+        for (i, (&p, &from)) in pieces.iter().zip(outer).enumerate() {
+            if p.color != turn {
+                continue;
+            }
+            for step in &frame.steps[i][from.index()] {
+                // Only an opponent's animal blocks a Clesto jump.
+                if self.theirs & step.path != 0 {
+                    continue;
+                }
+                let to = step.to.index();
+                if self.theirs & step.to_bit != 0 {
+                    let at = outer.iter().position(|&s| s == step.to);
+                    let defender = pieces[at.expect("an occupied square holds a piece")];
+                    if frame.rules.capture(p, from, defender, step.to).is_some() {
+                        self.captures += 1;
+                        over(&mut self.captures_over, step.path);
+                    }
+                } else if self.occupied & step.to_bit == 0 {
+                    if step.den {
+                        self.dens += 1;
+                        self.den_to[to] += 1;
+                        over(&mut self.den_over, step.path);
+                    } else {
+                        self.quiet += 1;
+                        self.quiet_to[to] += 1;
+                        over(&mut self.quiet_over, step.path);
+                    }
+                    if last.color != turn && frame.rules.capture(p, from, last, step.to).is_some() {
+                        self.takes_last[to] += 1;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// [`Frame::captures_or_quiet`] of the entry of the run with `squares` (the last piece on a
+    /// square the others leave free).
+    fn entry(&self, frame: &Frame, squares: &[Square]) -> (bool, u8, bool) {
+        let k = squares.len();
+        let (last, sq) = (frame.layout.pieces()[k - 1], squares[k - 1]);
+        let s = sq.index();
+        if last.color != self.turn {
+            // The last piece blocks the moves onto its square, and the jumps over it, but may
+            // be taken there.
+            let captures = self.captures - self.captures_over[s] + self.takes_last[s];
+            if captures > 0 {
+                return (true, 0, false);
+            }
+            let quiet = self.quiet - self.quiet_to[s] - self.quiet_over[s];
+            let dens = self.dens - self.den_to[s] - self.den_over[s];
+            return (false, quiet, dens > 0);
+        }
+        // The mover's own: it takes its square from the others' moves, and moves itself.
+        let (mut quiet, mut dens) = (self.quiet - self.quiet_to[s], self.dens - self.den_to[s]);
+        let mut captures = self.captures;
+        let occupied = self.occupied | bit(sq);
+        for step in &frame.steps[k - 1][s] {
+            if self.theirs & step.path != 0 {
+                continue;
+            }
+            if occupied & step.to_bit == 0 {
+                if step.den {
+                    dens += 1;
+                } else {
+                    quiet += 1;
+                }
+            } else if self.theirs & step.to_bit != 0 {
+                let at = squares.iter().position(|&s| s == step.to);
+                let defender = frame.layout.pieces()[at.expect("an occupied square holds a piece")];
+                if frame.rules.capture(last, sq, defender, step.to).is_some() {
+                    captures += 1;
+                }
+            }
+        }
+        if captures > 0 {
+            (true, 0, false)
+        } else {
+            (false, quiet, dens > 0)
+        }
+    }
 }
 
 /// The lists [`scan_entry`] fills for each entry, kept from one to the next.
@@ -1336,6 +1509,33 @@ mod tests {
             back.sort_unstable();
             assert!(forward.len() > 5_000, "{name}: {}", forward.len());
             assert!(forward == back, "{name}");
+        }
+    }
+
+    /// A run's moves counted once ([`OuterMoves`]) give every entry what its own moves give:
+    /// swimmers, jumps blocked by swimmers, captures across the shore, 3v1 and 1v3.
+    #[test]
+    fn moves_counted_per_run_are_the_entries_moves() {
+        for name in ["LRvE", "TDvP", "DRvCR", "LDvTR", "LCRvE", "EvDCR", "PWvLT"] {
+            let material: Material = name.parse().unwrap();
+            let layout = Layout::new(RuleSet::Clesto, material);
+            let frame = Frame::new(&layout);
+            let k = layout.pieces().len();
+            let run = layout.domain(k - 1).len();
+            let mut outer = OuterMoves::default();
+            let mut seen = [0usize; 2];
+            let mut prepared = usize::MAX;
+            layout.for_each_used_entry(|idx, squares| {
+                let turn = frame.turn(idx);
+                if idx / run != prepared {
+                    prepared = idx / run;
+                    assert!(outer.prepare(&frame, turn, &squares[..k - 1]));
+                }
+                let expected = frame.captures_or_quiet(squares, turn);
+                assert_eq!(outer.entry(&frame, squares), expected, "{name} {idx}");
+                seen[usize::from(expected.0)] += 1;
+            });
+            assert!(seen[0] > 1000 && seen[1] > 1000, "{name}: {seen:?}");
         }
     }
 
