@@ -582,7 +582,7 @@ fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
 /// [`scan`] of the entries in `range` (whole runs of entries with all pieces but the last
 /// placed, but for the table's end), whose flags, move counts and best values are the slices.
 /// The moves of the pieces but the last are looked at once per run ([`OuterMoves`]); an entry
-/// with a capture is then scanned whole ([`scan_entry`]).
+/// with a capture is then scanned whole ([`scan_captures`]).
 fn scan_range(
     frame: &Frame,
     subs: &SubTables,
@@ -613,7 +613,8 @@ fn scan_range(
             let at = idx - range.start;
             let (capture, quiet, den) = outer.entry(frame, &squares[..k]);
             (flags[at], moves[at], best[at]) = if capture {
-                scan_entry(frame, subs, idx, &squares[..k], &mut work)?
+                let (f, b) = scan_captures(frame, subs, idx, &squares[..k], &mut work)?;
+                (f, 0, b)
             } else {
                 (USED | if den { DEN } else { 0 }, quiet, OPEN)
             };
@@ -792,15 +793,25 @@ fn scan_entry(
     squares: &[Square],
     work: &mut EntryScan,
 ) -> Result<(u8, u8, u16), GenError> {
-    let turn = frame.turn(idx);
-    let mut flags = USED;
-    let (captures, quiet, den) = frame.captures_or_quiet(squares, turn);
+    let (captures, quiet, den) = frame.captures_or_quiet(squares, frame.turn(idx));
     if !captures {
-        if den {
-            flags |= DEN;
-        }
-        return Ok((flags, quiet, OPEN));
+        return Ok((USED | if den { DEN } else { 0 }, quiet, OPEN));
     }
+    let (flags, best) = scan_captures(frame, subs, idx, squares, work)?;
+    Ok((flags, 0, best))
+}
+
+/// [`scan_entry`] of an entry whose mover has a capture: its flags and the code of the best of
+/// its moves' plain values.
+fn scan_captures(
+    frame: &Frame,
+    subs: &SubTables,
+    idx: usize,
+    squares: &[Square],
+    work: &mut EntryScan,
+) -> Result<(u8, u16), GenError> {
+    let turn = frame.turn(idx);
+    let mut flags = USED | LEAVES;
     let list = &mut work.moves;
     list.clear();
     let _ = frame.try_for_each_move(squares, turn, |i, mv, kind| {
@@ -811,7 +822,6 @@ fn scan_entry(
         .iter()
         .filter(|m| m.2 == MoveKind::Capture)
         .fold(0, |set, m| set | bit(m.1.from));
-    flags |= LEAVES;
     let pieces = frame.layout.pieces();
     let mut placed = NO_PLACEMENT;
     for (at, (&p, &sq)) in placed.iter_mut().zip(pieces.iter().zip(squares)) {
@@ -857,7 +867,7 @@ fn scan_entry(
         top = Some(top.map_or(value, |t| t.max(value)));
         flags |= if b_wins { B_WINS } else { U_WINS };
     }
-    Ok((flags, 0, top.map_or(OPEN, Value::code)))
+    Ok((flags, top.map_or(OPEN, Value::code)))
 }
 
 /// The order in which an entry's moves are valued: den entries, then captures (among them the

@@ -213,6 +213,27 @@ pub fn enc(s: &str) -> String {
 }
 
 /// `/api/v1/{rules}{path}?position=...`.
+/// Asserts that a `/materials` index entry's per-side columns are `jtb stats --json`'s rows for
+/// its material (`rows`: the side to move's, in order).
+pub fn assert_index_matches_stats(
+    entry: &serde_json::Value,
+    rows: &[&serde_json::Value],
+    material: &str,
+) {
+    assert_eq!(rows.len(), 2, "{material}: a row per side to move");
+    for (side, row) in rows.iter().enumerate() {
+        for k in [
+            "wins",
+            "draws",
+            "losses",
+            "longest_win",
+            "longest_win_position",
+        ] {
+            assert_eq!(entry[k][side], row[k], "{k} of {material}");
+        }
+    }
+}
+
 pub fn probe_url(rules: &str, path: &str, position: &str) -> String {
     format!("/api/v1/{rules}{path}?position={}", enc(position))
 }
