@@ -133,11 +133,8 @@ pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
     let tb = tables_for(lib, pos)?;
     let fail = |e| lib.gambit_error(e);
     let value = tb.probe_dtm(pos).map_err(fail)?;
-    let best = tb.best_turn(pos).map_err(fail)?;
-    let mut scored = tb.scored_turns(pos).map_err(fail)?;
-    // Best first; the sort is stable, so equal values keep the ASCII order (the best turn's
-    // tie rule).
-    scored.sort_by_key(|t| std::cmp::Reverse(t.value));
+    // Best first, the best turn first among equals.
+    let scored = tb.ranked_turns(pos).map_err(fail)?;
     let turns = scored
         .iter()
         .map(|t| {
@@ -157,7 +154,7 @@ pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
         position: pos.to_string(),
         rules: gambit::Rules::NAME,
         value: value.into(),
-        best: best.map(|b| b.turn.to_string()),
+        best: scored.first().map(|b| b.turn.to_string()),
         turns,
     })
 }
@@ -282,7 +279,6 @@ pub fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value
     }
     let mut depends: Vec<String> = asked.smaller().iter().map(ToString::to_string).collect();
     depends.sort_unstable();
-    depends.dedup();
     Ok(json!({
         "rules": gambit::Rules::NAME,
         "material": asked.to_string(),

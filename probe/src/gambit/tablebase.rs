@@ -359,23 +359,29 @@ impl Tablebase {
     /// As [`Tablebase::scored_turns`], and [`ProbeError::Inconsistent`] when the best turn's
     /// value is not the position's stored value.
     pub fn best_turn(&self, pos: &Position) -> Result<Option<ScoredTurn>, ProbeError> {
+        Ok(self.ranked_turns(pos)?.into_iter().next())
+    }
+
+    /// Every turn of `pos` with its value, best first; equal values in text order, so the first
+    /// is [`Tablebase::best_turn`].
+    ///
+    /// # Errors
+    /// As [`Tablebase::scored_turns`], and [`ProbeError::Inconsistent`] when the best turn's
+    /// value is not the position's stored value.
+    pub fn ranked_turns(&self, pos: &Position) -> Result<Vec<ScoredTurn>, ProbeError> {
         let stored = self.probe_dtm(pos)?;
-        let mut best: Option<ScoredTurn> = None;
-        // Turns come in text order: a later one replaces the best only when strictly better.
-        for t in self.scored_turns(pos)? {
-            if best.is_none_or(|b| t.value > b.value) {
-                best = Some(t);
-            }
-        }
-        let best_value = best.map_or(Value::Loss(0), |b| b.value);
-        if best_value != stored {
+        let mut turns = self.scored_turns(pos)?;
+        // Stable: equal values keep the text order.
+        turns.sort_by_key(|t| std::cmp::Reverse(t.value));
+        let best = turns.first().map_or(Value::Loss(0), |b| b.value);
+        if best != stored {
             return Err(ProbeError::Inconsistent {
                 position: pos.to_string(),
                 stored,
-                best: best_value,
+                best,
             });
         }
-        Ok(best)
+        Ok(turns)
     }
 
     /// The best line: best turns (as [`Tablebase::best_turn`]) until the game ends. Empty for
