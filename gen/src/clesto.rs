@@ -8,15 +8,15 @@
 //! [`jtb_probe::value_by_lookahead`] does; those values are kept in a table the threads share).
 //! A mover without a capture has only quiet moves, which stay in the material at canonical
 //! hungry sets, and den entries. The scan generates each entry's moves on its squares (no
-//! position is built; a successor is found by index arithmetic), and two retrograde passes
-//! follow that find an entry's predecessors by moving the other side's pieces back (Clesto's
-//! steps and jumps are their own reverses), so no graph is stored: a few bytes an entry.
-//! * Plain values: wins in `n` from losses in `n - 1`; losses once every quiet move is known
-//!   to lose, at the longest of their distances; the entries with captures at their exits'
-//!   values.
+//! position is built; a successor is found by index arithmetic).
+//! * Plain values: the bitboard solver of the other rule sets ([`crate::solve`]) with the
+//!   scan's values as the moves that leave the table: a den entry beside the quiet moves, and
+//!   an entry with a capture, which has no quiet move, at its best exit's value.
 //! * The ban: among the plain draws, the positions from which B (the banned side) forces a move
-//!   into a smaller material at a position B wins, by the same kind of pass ("attractor"), with
-//!   B's exit distance. The other plain draws are U's wins.
+//!   into a smaller material at a position B wins, by a retrograde pass ("attractor") that
+//!   finds an entry's predecessors by moving the other side's pieces back (Clesto's steps and
+//!   jumps are their own reverses), with B's exit distance. The other plain draws are U's
+//!   wins.
 //!
 //! The colour flip is no symmetry of a Clesto table (the ban binds Red where the sides have as
 //! many animals, and that reaches every larger material through its exits), but it is one of
@@ -35,7 +35,7 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
-use crate::{Codes, GenError, Solved, SubTables, UNUSED};
+use crate::{solve::Exits, Codes, GenError, Solved, SubTables, UNUSED};
 
 /// Entry flags of the scan: a position (no two pieces on a square).
 const USED: u8 = 1;
@@ -260,25 +260,21 @@ impl<'a> Frame<'a> {
         ControlFlow::Continue(())
     }
 
-    /// Whether the mover (`color`) of the entry with `squares` has a capture; if not, its
-    /// quiet moves and whether it has a den entry.
-    fn captures_or_quiet(&self, squares: &[Square], color: Color) -> (bool, u8, bool) {
-        let (mut quiet, mut den) = (0u8, false);
+    /// Whether the mover (`color`) of the entry with `squares` has a capture, and if not,
+    /// whether it has a den entry.
+    fn captures_or_den(&self, squares: &[Square], color: Color) -> (bool, bool) {
+        let mut den = false;
         let capture = self
             .try_for_each_move(squares, color, |_, _, kind| {
                 match kind {
                     MoveKind::Capture | MoveKind::Trade => return ControlFlow::Break(()),
                     MoveKind::DenEntry => den = true,
-                    MoveKind::Quiet => quiet += 1,
+                    MoveKind::Quiet => {}
                 }
                 ControlFlow::Continue(())
             })
             .is_break();
-        if capture {
-            (true, 0, false)
-        } else {
-            (false, quiet, den)
-        }
+        (capture, den && !capture)
     }
 
     /// Calls `f` with the entry of every quiet move of entry `idx` (its pieces on `squares`):
@@ -329,13 +325,14 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// A generous estimate of the bytes needed to solve and write `material`: per entry its flags,
-/// move count and best exit (4 bytes), its plain value and its place on the calendar (6), the
-/// ban pass's count, exit distance and frontier (7), the two metrics' codes (4, then 2): about
-/// 20 bytes at the peak, given 24 (the colour flip solved from it, [`solve_flip_of`], needs about
-/// 10 and the first table's codes, 2); and the table of values at non-canonical hungry sets (at
-/// most 8 MiB). `jtb gen --rules clesto --material LRvET` (8,201,816 entries, as `ETvLR`)
-/// peaks at 81 MiB with its smaller tables loaded, `DRvCR` (12,398,372 entries) at 128 MiB.
+/// A generous estimate of the bytes needed to solve and write `material`: per entry its flags
+/// and best exit (3 bytes), the plain solve's exit distances (2 for a moment, then 1) and
+/// value codes (1), the ban pass's count, exit distance and frontier (7), the second file's
+/// codes (2): about 15 bytes at the peak, given 24 (the colour flip solved from it,
+/// [`solve_flip_of`], needs about 10 and the first table's codes); and the table of values at
+/// non-canonical hungry sets (at most 8 MiB). `jtb gen --rules clesto --material ETvLR
+/// --material LRvET` (8,201,816 entries each) peaks at 79 MiB with its smaller tables loaded,
+/// `DRvCR` and `CRvDR` (12,398,372 and 12,710,936) at 119 MiB.
 #[must_use]
 pub fn memory_estimate(material: Material) -> u64 {
     const LOOKAHEAD_BYTES: u64 = 8 << 20;
@@ -356,10 +353,19 @@ pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let layout = Layout::new(RuleSet::Clesto, material);
     fits(&layout)?;
     let frame = Frame::new(&layout);
-    let mut scan = scan(&frame, subs)?;
-    let plain = solve_plain(&frame, &mut scan);
-    scan.moves = Vec::new();
-    Ok(finish(&frame, &scan.flags, &plain))
+    let Scan { flags, best } = scan(&frame, subs)?;
+    let exits = |i: usize| {
+        if flags[i] & LEAVES != 0 {
+            Exits::Only(Value::from_code(best[i]).unwrap_or(Value::Loss(0)))
+        } else if flags[i] & DEN != 0 {
+            Exits::Beside(Value::Win(1))
+        } else {
+            Exits::None
+        }
+    };
+    let plain = crate::solve::solve_with_exits(&layout, exits)?;
+    drop(best);
+    Ok(finish(&frame, &flags, plain))
 }
 
 /// Solves the colour flip of `other`'s material (a table of its own in Clesto, the ban
@@ -379,7 +385,13 @@ pub fn solve_flip_of(other: &Solved, subs: &SubTables) -> Result<Solved, GenErro
     fits(&layout)?;
     let frame = Frame::new(&layout);
     let (flags, plain) = flipped_plain(&frame, other, subs)?;
-    Ok(finish(&frame, &flags, &plain))
+    let draw = Value::Draw.code();
+    let plain = codes_of(layout.len(), |i| match plain[i] {
+        _ if flags[i] & USED == 0 => UNUSED,
+        OPEN => draw,
+        code => code,
+    });
+    Ok(finish(&frame, &flags, plain))
 }
 
 /// Refuses a table whose entries do not fit the calendar's and the frontier's 32-bit numbers.
@@ -395,17 +407,12 @@ fn fits(layout: &Layout) -> Result<(), GenError> {
     Ok(())
 }
 
-/// The table from its entries' flags and plain values ([`OPEN`] for a draw): the ban's
-/// resolution of the draws, then both files' codes.
-fn finish(frame: &Frame, flags: &[u8], plain: &[u16]) -> Solved {
+/// The table from its entries' flags and plain value codes: the ban's resolution of the
+/// draws, then the second file's codes.
+fn finish(frame: &Frame, flags: &[u8], plain: Codes) -> Solved {
     let n = frame.layout.len();
-    let exits = solve_ban(frame, flags, plain);
+    let exits = solve_ban(frame, flags, &plain);
     let used = |i: usize| flags[i] & USED != 0;
-    let plain_code = |i: usize| match plain[i] {
-        _ if !used(i) => UNUSED,
-        OPEN => Value::Draw.code(),
-        code => code,
-    };
     let ban_code = |i: usize| {
         let e = exits[i];
         if !used(i) {
@@ -419,7 +426,7 @@ fn finish(frame: &Frame, flags: &[u8], plain: &[u16]) -> Solved {
         }
     };
     Solved {
-        codes: codes_of(n, plain_code),
+        codes: plain,
         dtc_codes: codes_of(n, ban_code),
         layout: frame.layout.clone(),
     }
@@ -546,8 +553,6 @@ const FLIP_RUNS_PER_TASK: usize = 64;
 struct Scan {
     /// [`USED`], [`LEAVES`], [`DEN`], [`B_WINS`], [`U_WINS`].
     flags: Vec<u8>,
-    /// Per entry without captures, its quiet moves (each into the material).
-    moves: Vec<u8>,
     /// Per entry with captures, the code of the best value among its moves for the plain game
     /// (the smaller tables' plain values); [`OPEN`] where it has no move.
     best: Vec<u16>,
@@ -561,7 +566,6 @@ fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
     let n = frame.layout.len();
     let mut out = Scan {
         flags: vec![0; n],
-        moves: vec![0; n],
         best: vec![OPEN; n],
     };
     // Tasks of whole runs of entries (all pieces but the last placed).
@@ -569,18 +573,17 @@ fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
     let chunk = SCAN_CHUNK.div_ceil(run) * run;
     out.flags
         .par_chunks_mut(chunk)
-        .zip(out.moves.par_chunks_mut(chunk))
         .zip(out.best.par_chunks_mut(chunk))
         .enumerate()
-        .try_for_each(|(c, ((flags, moves), best))| {
+        .try_for_each(|(c, (flags, best))| {
             let start = c * chunk;
-            scan_range(frame, subs, start..start + flags.len(), flags, moves, best)
+            scan_range(frame, subs, start..start + flags.len(), flags, best)
         })?;
     Ok(out)
 }
 
 /// [`scan`] of the entries in `range` (whole runs of entries with all pieces but the last
-/// placed, but for the table's end), whose flags, move counts and best values are the slices.
+/// placed, but for the table's end), whose flags and best values are the slices.
 /// The moves of the pieces but the last are looked at once per run ([`OuterMoves`]); an entry
 /// with a capture is then scanned whole ([`scan_captures`]).
 fn scan_range(
@@ -588,7 +591,6 @@ fn scan_range(
     subs: &SubTables,
     range: Range<usize>,
     flags: &mut [u8],
-    moves: &mut [u8],
     best: &mut [u16],
 ) -> Result<(), GenError> {
     let layout = frame.layout;
@@ -611,12 +613,11 @@ fn scan_range(
             }
             squares[k - 1] = sq;
             let at = idx - range.start;
-            let (capture, quiet, den) = outer.entry(frame, &squares[..k]);
-            (flags[at], moves[at], best[at]) = if capture {
-                let (f, b) = scan_captures(frame, subs, idx, &squares[..k], &mut work)?;
-                (f, 0, b)
+            let (capture, den) = outer.entry(frame, &squares[..k]);
+            (flags[at], best[at]) = if capture {
+                scan_captures(frame, subs, idx, &squares[..k], &mut work)?
             } else {
-                (USED | if den { DEN } else { 0 }, quiet, OPEN)
+                (USED | if den { DEN } else { 0 }, OPEN)
             };
         }
     }
@@ -625,22 +626,18 @@ fn scan_range(
 
 /// What the moves of the pieces but the last give in a run of entries (those pieces placed, the
 /// last on each square of its domain in turn): counted once per run, then told apart per
-/// square of the last piece, to give what [`Frame::captures_or_quiet`] gives entry by entry.
+/// square of the last piece, to give what [`Frame::captures_or_den`] gives entry by entry.
 struct OuterMoves {
     turn: Color,
     occupied: SquareSet,
     /// The squares of the pieces but the last that are not the mover's.
     theirs: SquareSet,
-    /// The mover's quiet moves, den entries and captures onto or over squares those pieces
-    /// leave free.
-    quiet: u8,
+    /// The mover's den entries and captures onto or over squares those pieces leave free.
     dens: u8,
     captures: u8,
-    /// Per square ([`Square::index`]): the quiet moves and den entries that end there, ...
-    quiet_to: [u8; Square::LIMIT],
+    /// Per square ([`Square::index`]): the den entries that end there, ...
     den_to: [u8; Square::LIMIT],
     /// those and the captures whose jump crosses it, ...
-    quiet_over: [u8; Square::LIMIT],
     den_over: [u8; Square::LIMIT],
     captures_over: [u8; Square::LIMIT],
     /// and the moves ending there that would take the last piece there.
@@ -653,12 +650,9 @@ impl Default for OuterMoves {
             turn: Color::Red,
             occupied: 0,
             theirs: 0,
-            quiet: 0,
             dens: 0,
             captures: 0,
-            quiet_to: [0; Square::LIMIT],
             den_to: [0; Square::LIMIT],
-            quiet_over: [0; Square::LIMIT],
             den_over: [0; Square::LIMIT],
             captures_over: [0; Square::LIMIT],
             takes_last: [0; Square::LIMIT],
@@ -714,10 +708,6 @@ impl OuterMoves {
                         self.dens += 1;
                         self.den_to[to] += 1;
                         over(&mut self.den_over, step.path);
-                    } else {
-                        self.quiet += 1;
-                        self.quiet_to[to] += 1;
-                        over(&mut self.quiet_over, step.path);
                     }
                     if last.color != turn && frame.rules.capture(p, from, last, step.to).is_some() {
                         self.takes_last[to] += 1;
@@ -728,9 +718,9 @@ impl OuterMoves {
         true
     }
 
-    /// [`Frame::captures_or_quiet`] of the entry of the run with `squares` (the last piece on a
+    /// [`Frame::captures_or_den`] of the entry of the run with `squares` (the last piece on a
     /// square the others leave free).
-    fn entry(&self, frame: &Frame, squares: &[Square]) -> (bool, u8, bool) {
+    fn entry(&self, frame: &Frame, squares: &[Square]) -> (bool, bool) {
         let k = squares.len();
         let (last, sq) = (frame.layout.pieces()[k - 1], squares[k - 1]);
         let s = sq.index();
@@ -738,15 +728,11 @@ impl OuterMoves {
             // The last piece blocks the moves onto its square, and the jumps over it, but may
             // be taken there.
             let captures = self.captures - self.captures_over[s] + self.takes_last[s];
-            if captures > 0 {
-                return (true, 0, false);
-            }
-            let quiet = self.quiet - self.quiet_to[s] - self.quiet_over[s];
             let dens = self.dens - self.den_to[s] - self.den_over[s];
-            return (false, quiet, dens > 0);
+            return (captures > 0, captures == 0 && dens > 0);
         }
         // The mover's own: it takes its square from the others' moves, and moves itself.
-        let (mut quiet, mut dens) = (self.quiet - self.quiet_to[s], self.dens - self.den_to[s]);
+        let mut dens = self.dens - self.den_to[s];
         let mut captures = self.captures;
         let occupied = self.occupied | bit(sq);
         for step in &frame.steps[k - 1][s] {
@@ -754,11 +740,7 @@ impl OuterMoves {
                 continue;
             }
             if occupied & step.to_bit == 0 {
-                if step.den {
-                    dens += 1;
-                } else {
-                    quiet += 1;
-                }
+                dens += u8::from(step.den);
             } else if self.theirs & step.to_bit != 0 {
                 let at = squares.iter().position(|&s| s == step.to);
                 let defender = frame.layout.pieces()[at.expect("an occupied square holds a piece")];
@@ -767,11 +749,7 @@ impl OuterMoves {
                 }
             }
         }
-        if captures > 0 {
-            (true, 0, false)
-        } else {
-            (false, quiet, dens > 0)
-        }
+        (captures > 0, captures == 0 && dens > 0)
     }
 }
 
@@ -783,22 +761,21 @@ struct EntryScan {
     seen: Vec<(Next, ClestoValue)>,
 }
 
-/// What the scan finds of used entry `idx` (its pieces on `squares`): its flags; without a
-/// capture, its quiet moves; with one, the code of the best of its moves' plain values
-/// ([`OPEN`] where it has no move).
+/// What the scan finds of used entry `idx` (its pieces on `squares`): its flags, and where its
+/// mover has a capture the code of the best of its moves' plain values ([`OPEN`] where it has
+/// no move, and without a capture).
 fn scan_entry(
     frame: &Frame,
     subs: &SubTables,
     idx: usize,
     squares: &[Square],
     work: &mut EntryScan,
-) -> Result<(u8, u8, u16), GenError> {
-    let (captures, quiet, den) = frame.captures_or_quiet(squares, frame.turn(idx));
+) -> Result<(u8, u16), GenError> {
+    let (captures, den) = frame.captures_or_den(squares, frame.turn(idx));
     if !captures {
-        return Ok((USED | if den { DEN } else { 0 }, quiet, OPEN));
+        return Ok((USED | if den { DEN } else { 0 }, OPEN));
     }
-    let (flags, best) = scan_captures(frame, subs, idx, squares, work)?;
-    Ok((flags, 0, best))
+    scan_captures(frame, subs, idx, squares, work)
 }
 
 /// [`scan_entry`] of an entry whose mover has a capture: its flags and the code of the best of
@@ -1273,107 +1250,22 @@ impl Lookahead {
     }
 }
 
-/// Adds entry `i` to `calendar[d]`.
-fn due(calendar: &mut Vec<Vec<u32>>, d: u16, i: usize) {
-    let d = usize::from(d);
-    if calendar.len() <= d {
-        calendar.resize_with(d + 1, Vec::new);
-    }
-    calendar[d].push(i as u32);
-}
-
-/// Plain values (RULES.md 6, values 1; section 3), as value codes: [`OPEN`] for a plain draw
-/// (or an unused entry). An entry's value is set when it is put on the calendar, each entry
-/// once: a win is first found at its shortest distance (the levels come in order), a loss when
-/// its last quiet move is known to lose.
-fn solve_plain(frame: &Frame, scan: &mut Scan) -> Vec<u16> {
-    let n = frame.layout.len();
-    let mut value = vec![OPEN; n];
-    // wins[d], losses[d]: entries whose value is a win or loss in d, their predecessors still
-    // to be told.
-    let mut wins: Vec<Vec<u32>> = Vec::new();
-    let mut losses: Vec<Vec<u32>> = Vec::new();
-    for (i, &flags) in scan.flags.iter().enumerate() {
-        if flags & USED == 0 {
-            continue;
-        }
-        let v = if flags & LEAVES != 0 {
-            Value::from_code(scan.best[i]).unwrap_or(Value::Loss(0))
-        } else if flags & DEN != 0 {
-            Value::Win(1)
-        } else if scan.moves[i] == 0 {
-            Value::Loss(0)
-        } else {
-            continue;
-        };
-        match v {
-            Value::Win(d) => due(&mut wins, d, i),
-            Value::Loss(d) => due(&mut losses, d, i),
-            // A plain draw (a capture's best): its move count is 0 already.
-            Value::Draw => continue,
-        }
-        value[i] = v.code();
-        scan.moves[i] = 0;
-    }
-    scan.best = Vec::new();
-    // From here an entry's move count is its quiet moves not yet known to lose while its
-    // value is open, and 0 once it is known or where it has no quiet move to wait for (an
-    // entry with a capture, an unused one): one byte read per move back.
-    let left = &mut scan.moves;
-    let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
-    let mut level: u16 = 0;
-    while usize::from(level) < wins.len().max(losses.len()) {
-        for win in [false, true] {
-            let calendar = if win { &mut wins } else { &mut losses };
-            let Some(list) = calendar.get_mut(usize::from(level)) else {
-                continue;
-            };
-            let list = std::mem::take(list);
-            for &i in &list {
-                let i = i as usize;
-                let k = frame.squares(i, &mut squares);
-                frame.for_each_predecessor(i, &squares[..k], |p| {
-                    if left[p] == 0 {
-                        return;
-                    }
-                    if win {
-                        left[p] -= 1;
-                        // Every quiet move loses (an entry with a den entry is a win in 1).
-                        if left[p] == 0 {
-                            value[p] = Value::Loss(level + 1).code();
-                            due(&mut losses, level + 1, p);
-                        }
-                    } else {
-                        // A move into a loss in d is a win in d + 1.
-                        left[p] = 0;
-                        value[p] = Value::Win(level + 1).code();
-                        due(&mut wins, level + 1, p);
-                    }
-                });
-            }
-        }
-        level += 1;
-    }
-    value
-}
-
 /// The ban's resolution of the plain draws (RULES.md 6, values 3): per entry B's exit distance
 /// where B wins (0 elsewhere: the plain draws that U wins, and the plain values). Only the
 /// plain draws are visited (a few percent of the entries).
-fn solve_ban(frame: &Frame, flags: &[u8], plain: &[u16]) -> Vec<u16> {
+fn solve_ban(frame: &Frame, flags: &[u8], plain: &Codes) -> Vec<u16> {
     let n = frame.layout.len();
-    let draw = |i: usize| flags[i] & USED != 0 && plain[i] == OPEN;
+    // (An unused entry's code is not a draw's.)
+    let draw_byte = u8::try_from(Value::Draw.code()).expect("a draw's code fits a byte");
+    let draw = |i: usize| plain.byte(i) == Some(draw_byte);
     let b_moves = |i: usize| frame.turn(i) == frame.banned;
-    let draws: Vec<u32> = plain
-        .par_chunks(SCAN_CHUNK)
-        .zip(flags.par_chunks(SCAN_CHUNK))
-        .enumerate()
-        .map(|(c, (plain, flags))| {
-            let start = c * SCAN_CHUNK;
-            let draws = plain.iter().zip(flags).enumerate();
-            draws
-                .filter(|&(_, (&p, &f))| p == OPEN && f & USED != 0)
-                .map(|(i, _)| (start + i) as u32)
+    let draws: Vec<u32> = (0..n.div_ceil(SCAN_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let range = c * SCAN_CHUNK..((c + 1) * SCAN_CHUNK).min(n);
+            range
+                .filter(|&i| draw(i))
+                .map(|i| i as u32)
                 .collect::<Vec<u32>>()
         })
         .collect::<Vec<Vec<u32>>>()
@@ -1522,8 +1414,8 @@ mod tests {
         }
     }
 
-    /// A run's moves counted once ([`OuterMoves`]) give every entry what its own moves give:
-    /// swimmers, jumps blocked by swimmers, captures across the shore, 3v1 and 1v3.
+    /// A run's moves counted once ([`OuterMoves`]) give every entry what its own moves give
+    /// (whether it has a capture, else whether a den entry): swimmers, jumps blocked by swimmers, captures across the shore, 3v1 and 1v3.
     #[test]
     fn moves_counted_per_run_are_the_entries_moves() {
         for name in ["LRvE", "TDvP", "DRvCR", "LDvTR", "LCRvE", "EvDCR", "PWvLT"] {
@@ -1533,7 +1425,8 @@ mod tests {
             let k = layout.pieces().len();
             let run = layout.domain(k - 1).len();
             let mut outer = OuterMoves::default();
-            let mut seen = [0usize; 2];
+            // Entries without a capture, with one, and with a den entry.
+            let mut seen = [0usize; 3];
             let mut prepared = usize::MAX;
             layout.for_each_used_entry(|idx, squares| {
                 let turn = frame.turn(idx);
@@ -1541,11 +1434,15 @@ mod tests {
                     prepared = idx / run;
                     assert!(outer.prepare(&frame, turn, &squares[..k - 1]));
                 }
-                let expected = frame.captures_or_quiet(squares, turn);
+                let expected = frame.captures_or_den(squares, turn);
                 assert_eq!(outer.entry(&frame, squares), expected, "{name} {idx}");
                 seen[usize::from(expected.0)] += 1;
+                seen[2] += usize::from(expected.1);
             });
-            assert!(seen[0] > 1000 && seen[1] > 1000, "{name}: {seen:?}");
+            assert!(
+                seen[0] > 1000 && seen[1] > 1000 && seen[2] > 100,
+                "{name}: {seen:?}"
+            );
         }
     }
 

@@ -104,7 +104,8 @@ struct OuterMove {
     config: usize,
     /// Whether it is stored mirrored (the first piece left its half of the board).
     mirrored: bool,
-    /// Water crossed, as a dense bitboard.
+    /// Water crossed, as a dense bitboard, where the inner piece would block the move there
+    /// (empty where it would not).
     path_bits: u64,
     /// The piece moved (its place among the outer pieces) and its destination.
     piece: usize,
@@ -138,6 +139,11 @@ struct Frame<'a> {
     inner_jumps: Vec<(u64, u64, u64)>,
     /// The squares the inner piece can jump to.
     inner_jump_targets: u64,
+    /// Per outer piece and colour of a jumper, whether the piece blocks its jumps where it
+    /// stands in their water ([`RuleSet::blocks_jump`]).
+    outer_blocks: Vec<[bool; 2]>,
+    /// Per colour of a jumper, whether the inner piece blocks its jumps.
+    inner_blocks: [bool; 2],
 }
 
 impl<'a> Frame<'a> {
@@ -222,7 +228,10 @@ impl<'a> Frame<'a> {
             .map(|(x, t)| (1u64 << bits.bit(x), t.to_bit, t.path_bits))
             .collect();
         let inner_jump_targets = inner_jumps.iter().fold(0, |all, &(_, to, _)| all | to);
+        let blocks = |p: Piece| Color::ALL.map(|jumper| rules.blocks_jump(p.color, jumper));
         Frame {
+            outer_blocks: outer.iter().map(|&p| blocks(p)).collect(),
+            inner_blocks: blocks(inner),
             rules,
             board,
             layout,
@@ -270,6 +279,17 @@ impl<'a> Frame<'a> {
             .fold(0, |occ, &s| occ | 1 << self.bits.bit(s))
     }
 
+    /// The squares of the outer pieces of configuration `o` that block a jump of `jumper`
+    /// where they stand in its water: all of them in Jungle, only the other side's in Clesto.
+    #[inline]
+    fn blockers(&self, o: usize, jumper: Color) -> u64 {
+        self.squares(o)
+            .iter()
+            .zip(&self.outer_blocks)
+            .filter(|(_, blocks)| blocks[jumper.index()])
+            .fold(0, |occ, (&s, _)| occ | 1 << self.bits.bit(s))
+    }
+
     /// Every quiet move of `mover`'s outer pieces from configuration `o`, until `f` breaks.
     /// Water crossings are not checked against the inner piece (the caller masks them out with
     /// [`OuterMove::path_bits`]).
@@ -282,19 +302,21 @@ impl<'a> Frame<'a> {
     ) -> ControlFlow<()> {
         let sq = self.squares(o);
         let occupied = self.occupied(o);
+        let blockers = self.blockers(o, mover);
+        let inner_blocks = self.inner_blocks[mover.index()];
         for (j, piece) in self.outer.iter().enumerate() {
             if piece.color != mover {
                 continue;
             }
             for t in &self.outer_targets[j][sq[j].index()] {
-                if t.den || (t.to_bit | t.path_bits) & occupied != 0 {
+                if t.den || t.to_bit & occupied != 0 || t.path_bits & blockers != 0 {
                     continue;
                 }
                 let (config, mirrored) = self.moved(o, j, t);
                 f(OuterMove {
                     config,
                     mirrored,
-                    path_bits: t.path_bits,
+                    path_bits: if inner_blocks { t.path_bits } else { 0 },
                     piece: j,
                     to: t.to,
                 })?;
@@ -309,9 +331,9 @@ impl<'a> Frame<'a> {
     fn inner_sources_of(&self, o: usize, to: u64) -> u64 {
         let mut from = self.bits.step_sources(to);
         if to & self.inner_jump_targets != 0 {
-            let occupied = self.occupied(o);
+            let blockers = self.blockers(o, self.inner.color);
             for &(source, target, path) in &self.inner_jumps {
-                if to & target != 0 && path & occupied == 0 {
+                if to & target != 0 && path & blockers == 0 {
                     from |= source;
                 }
             }
@@ -391,6 +413,21 @@ struct Captures {
     /// Per configuration, the positions with a capture loss or an escape.
     loss_any: Vec<u64>,
     distances: Distances,
+    /// Per configuration, the positions whose every move leaves the table (a Clesto mover
+    /// with a capture: [`Exits::Only`]); empty where there are none.
+    stuck: Vec<u64>,
+}
+
+/// The moves of an entry that leave its table, valued by the caller ([`solve_with_exits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Exits {
+    /// None: the entry has quiet moves only (or no move at all).
+    None,
+    /// Beside the quiet moves, some that leave the table, the best of them worth this (a den
+    /// entry: a win in 1).
+    Beside(Value),
+    /// Every move leaves the table, the best worth this (a loss in 0: there is no move).
+    Only(Value),
 }
 
 /// How far the captures of a metric reach.
@@ -453,14 +490,71 @@ impl Captures {
             win_any,
             loss_any,
             distances: Distances::Plies { dist: win },
+            stuck: Vec::new(),
         };
         let field = |i: usize| one_ply.par_iter().map(|bits| bits[i]).collect();
         let dtc = Captures {
             win_any: field(0),
             loss_any: field(1),
             distances: Distances::OnePly { escape: field(2) },
+            stuck: Vec::new(),
         };
         Ok([dtm, dtc])
+    }
+
+    /// The exits with `mover` to move as `exits` gives them per entry, in distance to mate.
+    fn given(
+        frame: &Frame<'_>,
+        mover: Color,
+        exits: &(impl Fn(usize) -> Exits + Sync),
+    ) -> Result<Captures, GenError> {
+        let n = frame.n_outer;
+        let material = frame.layout.material();
+        let first = mover.index() * frame.layout.side_len();
+        let (mut win, mut loss): (Vec<u8>, Vec<u8>) = (zeroed(n * 64), zeroed(n * 64));
+        let mut stuck: Vec<u64> = zeroed(n);
+        win.par_chunks_mut(64)
+            .zip(loss.par_chunks_mut(64))
+            .zip(stuck.par_iter_mut())
+            .enumerate()
+            .try_for_each(|(o, ((win, loss), stuck))| {
+                for b in ones(frame.legal[o]) {
+                    let slot = usize::from(frame.inner_slot[b as usize]);
+                    let (w, l) = (&mut win[b as usize], &mut loss[b as usize]);
+                    match exits(first + o * frame.n_inner + slot) {
+                        Exits::None => {}
+                        Exits::Beside(v) => note(material, v, w, l)?,
+                        Exits::Only(v) => {
+                            note(material, v, w, l)?;
+                            *stuck |= 1 << b;
+                        }
+                    }
+                    if *w != NONE {
+                        *l = ESCAPE;
+                    }
+                }
+                Ok::<_, GenError>(())
+            })?;
+        let any = |bytes: &[u8]| {
+            bytes
+                .par_chunks_exact(64)
+                .map(|c| nonzero(c.try_into().expect("64 bytes")))
+                .collect()
+        };
+        let (win_any, loss_any) = (any(&win), any(&loss));
+        drop(loss_into_wins(&mut win, loss));
+        Ok(Captures {
+            win_any,
+            loss_any,
+            distances: Distances::Plies { dist: win },
+            stuck,
+        })
+    }
+
+    /// The positions of configuration `o` that have no quiet move ([`Captures::stuck`]).
+    #[inline]
+    fn stuck(&self, o: usize) -> u64 {
+        self.stuck.get(o).copied().unwrap_or(0)
     }
 
     /// The positions of configuration `o` whose capture win falls at `level` (where they
@@ -962,12 +1056,14 @@ fn sweep_config(
         0
     };
     let w = unresolved & (pushed | capture_win);
-    // Whether each other open position has a quiet move that does not lose.
+    // Whether each other open position has a quiet move that does not lose (those without
+    // quiet moves have none).
     let need = unresolved & !w;
-    let into_non_win = if need == 0 {
+    let stuck = caps.stuck(o);
+    let into_non_win = if need & !stuck == 0 {
         0
     } else {
-        frame.escapes(mover, o, them, need)
+        frame.escapes(mover, o, them, need & !stuck) & !stuck
     };
     let capture_blocks = if caps.loss_any[o] & need != 0 {
         caps.blocks(o, level)
@@ -1082,6 +1178,7 @@ impl Frontier {
         &self,
         frame: &Frame<'_>,
         mover: Color,
+        caps: &Captures,
         me: &mut SideState,
         them: &SideState,
         level: u16,
@@ -1100,7 +1197,7 @@ impl Frontier {
         them.last.par_iter().for_each(|part| {
             for f in &part.losses {
                 frame.predecessor_configs(mover, f.o as usize, f.bits(), |p, at| {
-                    let wins = at & open[p];
+                    let wins = at & open[p] & !caps.stuck(p);
                     if wins != 0 {
                         self.push_wins(p, wins);
                     }
@@ -1339,6 +1436,23 @@ pub fn solve_then<T: Send>(
     Ok((solved, [dtm_then, dtc_then]))
 }
 
+/// Every entry's value code, in distance to mate, in a game whose moves that leave the table
+/// are valued by the caller, `exits` giving each entry's (Clesto's plain values: its scan
+/// values the moves of a hungry mover, [`crate::clesto`]); quiet moves, which stay in the
+/// table, are the solver's. An unused entry's `exits` is not asked.
+///
+/// # Errors
+/// [`GenError::DistanceOverflow`] when a distance exceeds the counters.
+pub(crate) fn solve_with_exits(
+    layout: &Layout,
+    exits: impl Fn(usize) -> Exits + Sync,
+) -> Result<Codes, GenError> {
+    let frame = Frame::new(layout);
+    let red = Captures::given(&frame, Color::Red, &exits)?;
+    let blue = Captures::given(&frame, Color::Blue, &exits)?;
+    solve_metric(&frame, [red, blue])
+}
+
 /// Every entry's value code in the metric of `captures` (Red's, Blue's).
 ///
 /// Level `n` examines only the configurations that can change at `n` ([`Frontier`]), so the
@@ -1374,8 +1488,8 @@ fn solve_metric(frame: &Frame<'_>, captures: [Captures; 2]) -> Result<Codes, Gen
                 Color::Red => (red, &*blue),
                 Color::Blue => (blue, &*red),
             };
-            let todo = frontier.gather(frame, mover, me, them, level16);
             let caps = &captures[mover.index()];
+            let todo = frontier.gather(frame, mover, caps, me, them, level16);
             let me = &*me;
             todo.par_chunks(MIN_CONFIGS_PER_TASK)
                 .map(|tasks| {
