@@ -759,6 +759,8 @@ struct EntryScan {
     moves: Vec<(usize, Move, MoveKind)>,
     /// The positions already valued: the quiet moves of a starving animal lead to one.
     seen: Vec<(Next, ClestoValue)>,
+    /// The position a move leads to.
+    next: Next,
 }
 
 /// What the scan finds of used entry `idx` (its pieces on `squares`): its flags, and where its
@@ -812,6 +814,7 @@ fn scan_captures(
     let mut top: Option<Value> = None;
     let seen = &mut work.seen;
     seen.clear();
+    let next = &mut work.next;
     for &(_, mv, kind) in list.iter() {
         if top == Some(Value::Win(1)) {
             break;
@@ -820,18 +823,18 @@ fn scan_captures(
         if kind == MoveKind::DenEntry && hungry & bit(mv.from) != 0 {
             continue;
         }
-        let (value, b_wins) = match play(&frame.reach, placed, turn, hungry, mv, kind) {
-            After::Over(result) => (
+        let (value, b_wins) = match play(&frame.reach, placed, turn, hungry, mv, kind, next) {
+            Some(result) => (
                 result.of_final_move(),
                 (result == Wdl::Win) == (turn == frame.banned),
             ),
-            After::Next(next) => {
-                let known = seen.iter().find(|(s, _)| s.same(&next)).map(|&(_, v)| v);
+            None => {
+                let known = seen.iter().find(|(s, _)| s.same(next)).map(|&(_, v)| v);
                 let value = match known {
                     Some(v) => v,
                     None => {
                         let v = next.value(&frame.reach, &frame.lookahead, subs)?;
-                        seen.push((next, v));
+                        seen.push((*next, v));
                         v
                     }
                 };
@@ -864,6 +867,8 @@ struct Reach {
     /// By piece (colour, then animal) and square, its steps and jumps: destination and the
     /// water a jump crosses.
     moves: Vec<Vec<(Square, SquareSet)>>,
+    /// By piece and square, the squares its moves end on or jump over.
+    touched: Vec<SquareSet>,
 }
 
 impl Reach {
@@ -878,7 +883,15 @@ impl Reach {
                 }
             }
         }
-        Reach { rules, moves }
+        let touched = moves
+            .iter()
+            .map(|m| m.iter().fold(0, |set, &(to, path)| set | bit(to) | path))
+            .collect();
+        Reach {
+            rules,
+            moves,
+            touched,
+        }
     }
 
     fn slot(piece: Piece, sq: Square) -> usize {
@@ -935,9 +948,7 @@ impl Reach {
 
     /// Whether a move of `piece` from `from` ends on a square of `squares` or jumps over one.
     fn touches(&self, piece: Piece, from: Square, squares: SquareSet) -> bool {
-        self.moves[Reach::slot(piece, from)]
-            .iter()
-            .any(|&(to, path)| (bit(to) | path) & squares != 0)
+        self.touched[Reach::slot(piece, from)] & squares != 0
     }
 
     /// Whether the animal `placed[at]` has a legal capture on the board `placed`.
@@ -983,18 +994,28 @@ struct Next {
     hungry: Option<u8>,
 }
 
-/// What a move leads to.
-enum After {
-    /// The end of the game, with its result for the side that moved.
-    Over(Wdl),
-    /// A position.
-    Next(Next),
+impl Next {
+    /// A position to play into ([`play`]).
+    const EMPTY: Next = Next {
+        placed: NO_PLACEMENT,
+        n: 0,
+        turn: Color::Red,
+        hungry: None,
+    };
+}
+
+impl Default for Next {
+    fn default() -> Next {
+        Next::EMPTY
+    }
 }
 
 /// Plays `mv` (of `kind`, legal) on the placement `placed` with `turn` to move and its hungry
 /// set `hungry`, as [`jtb_probe::Position::play`] does (RULES.md 6: the capture of the last
 /// animal wins first; then declare, then starve): on the stack, the hungry sets found only
-/// where a starvation might change the opponent's captures.
+/// where a starvation might change the opponent's captures. Returns the end of the game, with
+/// its result for the side that moved, or `None` with the position reached in `next` (filled
+/// in place: it is too large to return cheaply).
 fn play(
     reach: &Reach,
     placed: &[(Piece, Square)],
@@ -1002,16 +1023,14 @@ fn play(
     hungry: SquareSet,
     mv: Move,
     kind: MoveKind,
-) -> After {
+    next: &mut Next,
+) -> Option<Wdl> {
     if kind == MoveKind::DenEntry {
-        return After::Over(Wdl::Win);
+        return Some(Wdl::Win);
     }
-    let mut next = Next {
-        placed: NO_PLACEMENT,
-        n: 0,
-        turn: turn.other(),
-        hungry: None,
-    };
+    next.n = 0;
+    next.turn = turn.other();
+    next.hungry = None;
     for &(p, sq) in placed {
         if sq != mv.to {
             next.placed[next.n] = (p, if sq == mv.from { mv.to } else { sq });
@@ -1020,7 +1039,7 @@ fn play(
     }
     if next.placed[..next.n].iter().all(|(p, _)| p.color == turn) {
         // The opponent's last animal is taken: this wins before any starvation.
-        return After::Over(Wdl::Win);
+        return Some(Wdl::Win);
     }
     let fed = if kind == MoveKind::Capture {
         bit(mv.from)
@@ -1029,7 +1048,7 @@ fn play(
     };
     let starving = hungry & !fed;
     if starving == 0 {
-        return After::Next(next);
+        return None;
     }
     // Where the starving animals stand after the move: the mover on its destination.
     let starving = if starving & bit(mv.from) != 0 {
@@ -1043,7 +1062,7 @@ fn play(
         .all(|&(p, sq)| p.color == next.turn || bit(sq) & starving != 0)
     {
         // The mover's starvation leaves it no animal.
-        return After::Over(Wdl::Loss);
+        return Some(Wdl::Loss);
     }
     // The opponent's hunger was declared with the starving animals still there. Their leaving
     // changes an animal's captures only if one of its moves ends on a starving animal (its
@@ -1081,7 +1100,7 @@ fn play(
             }));
         }
     }
-    After::Next(next)
+    None
 }
 
 impl Next {
@@ -1140,13 +1159,14 @@ impl Next {
         // As in the scan: the moves that can end the game first, and none after a win in 1.
         moves[..count].sort_by_key(|m| end_first(m.1));
         let mut best: Option<ClestoValue> = None;
+        let mut next = Next::EMPTY;
         for &(mv, kind) in &moves[..count] {
             if best == Some(ClestoValue::Plain(Value::Win(1))) {
                 break;
             }
-            let value = match play(reach, placed, self.turn, hungry, mv, kind) {
-                After::Over(result) => ClestoValue::Plain(result.of_final_move()),
-                After::Next(next) => next
+            let value = match play(reach, placed, self.turn, hungry, mv, kind, &mut next) {
+                Some(result) => ClestoValue::Plain(result.of_final_move()),
+                None => next
                     .value(reach, cache, subs)?
                     .after_move(next.n == self.n, mover_is_banned),
             };
@@ -1209,8 +1229,12 @@ impl Lookahead {
             .then(|| sets << 32 | (idx as u64) << 4 | u64::from(pieces))
     }
 
+    /// The word of `key`: its entry and hungry set in the low bits, so that the scan's
+    /// neighbouring entries, whose successors are mostly neighbours too, read neighbouring
+    /// words (a random word is a cache miss), the material hashed over them.
     fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.words[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize]
+        let material = (key >> 32).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        &self.words[((key ^ material) & ((1 << self.bits) - 1)) as usize]
     }
 
     fn get(&self, key: u64) -> Option<ClestoValue> {
