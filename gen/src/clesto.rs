@@ -30,8 +30,8 @@ use std::{
 };
 
 use jtb_probe::{
-    banned_side, bit, Animal, ClestoValue, Color, Layout, Material, Move, MoveKind, Piece, RuleSet,
-    Square, SquareSet, Value, Wdl,
+    banned_side, Animal, ClestoValue, Color, Layout, Material, Move, MoveKind, Piece, RuleSet,
+    Square, Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -49,6 +49,45 @@ const DEN: u8 = 4;
 const B_WINS: u8 = 8;
 /// Some move that leaves the material gives U a win (as [`B_WINS`], of the moves looked at).
 const U_WINS: u8 = 16;
+
+/// A set of squares of the Clesto board, a bit per square (`rank * 7 + file`): its 63 squares
+/// fit a word, where a [`jtb_probe::SquareSet`] takes two, and the scan's sets are all of
+/// this kind.
+type SquareSet = u64;
+
+/// The bit of `sq` (on the 7-file board) in a [`SquareSet`].
+#[inline]
+const fn bit(sq: Square) -> SquareSet {
+    1 << dense(sq)
+}
+
+/// The number of the bit of `sq` in a [`SquareSet`]: its packed value ([`Square::index`],
+/// `rank * 8 + file`) less its rank.
+#[inline]
+const fn dense(sq: Square) -> usize {
+    sq.index() - sq.index() / 8
+}
+
+/// A jump's water as a [`SquareSet`].
+fn water(path: jtb_probe::SquareSet) -> SquareSet {
+    let (mut path, mut set) = (path, 0);
+    while path != 0 {
+        // A packed value, as `Square::index` gives it.
+        let i = path.trailing_zeros() as usize;
+        set |= 1 << (i - i / 8);
+        path &= path - 1;
+    }
+    set
+}
+
+/// Refuses a board the scan's [`SquareSet`]s cannot hold (Clesto's is 7 by 9).
+fn check_board(rules: RuleSet) {
+    let board = rules.board();
+    assert!(
+        board.width == 7 && board.height <= 9,
+        "a Clesto board of 7 files and at most 9 ranks"
+    );
+}
 
 /// The plain value code of an entry not (yet) known to be a win or a loss.
 const OPEN: u16 = u16::MAX;
@@ -95,6 +134,7 @@ struct Frame<'a> {
 impl<'a> Frame<'a> {
     fn new(layout: &'a Layout) -> Frame<'a> {
         let rules = layout.rules();
+        check_board(rules);
         let board = rules.board();
         let steps = layout
             .pieces()
@@ -112,7 +152,7 @@ impl<'a> Frame<'a> {
                         all[from.index()].push(Step {
                             to,
                             to_bit: bit(to),
-                            path,
+                            path: water(path),
                             den: Some(to) == enemy_den,
                             delta: layout
                                 .slot(i, to)
@@ -635,7 +675,7 @@ struct OuterMoves {
     /// The mover's den entries and captures onto or over squares those pieces leave free.
     dens: u8,
     captures: u8,
-    /// Per square ([`Square::index`]): the den entries that end there, ...
+    /// Per square (its bit's number, [`dense`]): the den entries that end there, ...
     den_to: [u8; Square::LIMIT],
     /// those and the captures whose jump crosses it, ...
     den_over: [u8; Square::LIMIT],
@@ -695,7 +735,7 @@ impl OuterMoves {
                 if self.theirs & step.path != 0 {
                     continue;
                 }
-                let to = step.to.index();
+                let to = dense(step.to);
                 if self.theirs & step.to_bit != 0 {
                     let at = outer.iter().position(|&s| s == step.to);
                     let defender = pieces[at.expect("an occupied square holds a piece")];
@@ -723,7 +763,7 @@ impl OuterMoves {
     fn entry(&self, frame: &Frame, squares: &[Square]) -> (bool, bool) {
         let k = squares.len();
         let (last, sq) = (frame.layout.pieces()[k - 1], squares[k - 1]);
-        let s = sq.index();
+        let s = dense(sq);
         if last.color != self.turn {
             // The last piece blocks the moves onto its square, and the jumps over it, but may
             // be taken there.
@@ -735,7 +775,7 @@ impl OuterMoves {
         let mut dens = self.dens - self.den_to[s];
         let mut captures = self.captures;
         let occupied = self.occupied | bit(sq);
-        for step in &frame.steps[k - 1][s] {
+        for step in &frame.steps[k - 1][sq.index()] {
             if self.theirs & step.path != 0 {
                 continue;
             }
@@ -873,13 +913,17 @@ struct Reach {
 
 impl Reach {
     fn new(rules: RuleSet) -> Reach {
+        check_board(rules);
         let board = rules.board();
         let mut moves = vec![Vec::new(); 16 * Square::LIMIT];
         for color in Color::ALL {
             for animal in Animal::ALL {
                 let piece = Piece::new(color, animal);
                 for sq in board.squares().filter(|&s| rules.may_enter(piece, s)) {
-                    moves[Reach::slot(piece, sq)] = rules.destinations(piece, sq).collect();
+                    moves[Reach::slot(piece, sq)] = rules
+                        .destinations(piece, sq)
+                        .map(|(to, path)| (to, water(path)))
+                        .collect();
                 }
             }
         }
