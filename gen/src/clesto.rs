@@ -797,7 +797,8 @@ impl OuterMoves {
 #[derive(Default)]
 struct EntryScan {
     moves: Vec<(usize, Move, MoveKind)>,
-    /// The positions already valued: the quiet moves of a starving animal lead to one.
+    /// The positions already valued that a hungry animal's moves without a capture lead to
+    /// (they starve it: its moves mostly lead to one).
     seen: Vec<(Next, ClestoValue)>,
     /// The position a move leads to.
     next: Next,
@@ -869,12 +870,21 @@ fn scan_captures(
                 (result == Wdl::Win) == (turn == frame.banned),
             ),
             None => {
-                let known = seen.iter().find(|(s, _)| s.same(next)).map(|&(_, v)| v);
+                // Two moves lead to one position only where the animal moved starves (a hungry
+                // one that does not capture): only those are looked for, and kept.
+                let starves = kind != MoveKind::Capture && hungry & bit(mv.from) != 0;
+                let known = seen
+                    .iter()
+                    .filter(|_| starves)
+                    .find(|(s, _)| s.same(next))
+                    .map(|&(_, v)| v);
                 let value = match known {
                     Some(v) => v,
                     None => {
                         let v = next.value(&frame.reach, &frame.lookahead, subs)?;
-                        seen.push((*next, v));
+                        if starves {
+                            seen.push((*next, v));
+                        }
                         v
                     }
                 };
