@@ -425,12 +425,6 @@ pub fn solve_flip_of(other: &Solved, subs: &SubTables) -> Result<Solved, GenErro
     fits(&layout)?;
     let frame = Frame::new(&layout);
     let (flags, plain) = flipped_plain(&frame, other, subs)?;
-    let draw = Value::Draw.code();
-    let plain = codes_of(layout.len(), |i| match plain[i] {
-        _ if flags[i] & USED == 0 => UNUSED,
-        OPEN => draw,
-        code => code,
-    });
     Ok(finish(&frame, &flags, plain))
 }
 
@@ -485,14 +479,14 @@ fn codes_of(n: usize, code: impl Fn(usize) -> u16 + Sync) -> Codes {
     }
 }
 
-/// The flags and plain values of the colour flip of `other` (the entries of `frame`): each
-/// used entry's plain value is that of its flip in `other`; a plain draw is then scanned, its
-/// moves valued through `subs`, for what the ban pass asks of it.
+/// The flags and plain value codes of the colour flip of `other` (the entries of `frame`):
+/// each used entry's plain value is that of its flip in `other`; a plain draw is then scanned,
+/// its moves valued through `subs`, for what the ban pass asks of it.
 fn flipped_plain(
     frame: &Frame,
     other: &Solved,
     subs: &SubTables,
-) -> Result<(Vec<u8>, Vec<u16>), GenError> {
+) -> Result<(Vec<u8>, Codes), GenError> {
     let layout = frame.layout;
     let theirs = &other.layout;
     let board = frame.rules.board();
@@ -524,17 +518,19 @@ fn flipped_plain(
         .collect();
     let n = layout.len();
     let mut flags = vec![0u8; n];
-    let mut plain = vec![OPEN; n];
+    let mut plain = Codes::filled(n, UNUSED);
     let draw = Value::Draw.code();
     // A task takes whole runs of entries with all pieces but the last placed.
     let run = inner.len();
     let runs = layout.side_len() / run;
-    flags
+    let wide: Vec<Vec<u64>> = flags
         .par_chunks_mut(run * FLIP_RUNS_PER_TASK)
-        .zip(plain.par_chunks_mut(run * FLIP_RUNS_PER_TASK))
+        .zip(plain.bytes_mut().par_chunks_mut(run * FLIP_RUNS_PER_TASK))
         .enumerate()
-        .try_for_each(|(c, (flags, plain))| {
+        .map(|(c, (flags, plain))| {
             let mut work = EntryScan::default();
+            // The codes past a byte, copied as they are (the flip's codes are the other's).
+            let mut wide = Vec::new();
             for (r, (flags, plain)) in flags.chunks_mut(run).zip(plain.chunks_mut(run)).enumerate()
             {
                 let g = c * FLIP_RUNS_PER_TASK + r;
@@ -571,18 +567,20 @@ fn flipped_plain(
                         .map(|(b, p)| b + p)
                         .expect("the flip of a used entry is an entry");
                     let code = other.codes.get(theirs_idx);
+                    let idx = g * run + slot;
+                    Codes::set_in(plain, g * run, std::iter::once(slot), code, &mut wide);
                     if code != draw {
                         flags[slot] = USED;
-                        plain[slot] = code;
                         continue;
                     }
                     squares[k - 1] = sq;
-                    let idx = g * run + slot;
                     flags[slot] = scan_entry(frame, subs, idx, &squares[..k], &mut work)?.0;
                 }
             }
-            Ok::<(), GenError>(())
-        })?;
+            Ok::<_, GenError>(wide)
+        })
+        .collect::<Result<_, GenError>>()?;
+    plain.add_wide(wide.concat());
     Ok((flags, plain))
 }
 
