@@ -446,36 +446,40 @@ fn fits(layout: &Layout) -> Result<(), GenError> {
 fn finish(frame: &Frame, flags: &[u8], plain: Codes) -> Solved {
     let n = frame.layout.len();
     let exits = solve_ban(frame, flags, &plain);
-    let used = |i: usize| flags[i] & USED != 0;
-    let ban_code = |i: usize| {
-        let e = exits[i];
-        if !used(i) {
-            UNUSED
-        } else if e == 0 {
-            Value::Draw.code()
-        } else if frame.turn(i) == frame.banned {
-            ClestoValue::BanWin { exit: Some(e) }.ban_part().code()
+    // A draw's code where the entry is used (the ban decides nothing more but the exits).
+    let mut ban = Codes::filled(n, Value::Draw.code());
+    let unused = u8::try_from(UNUSED).expect("the unused code fits a byte");
+    ban.bytes_mut()
+        .par_chunks_mut(SCAN_CHUNK)
+        .zip(flags.par_chunks(SCAN_CHUNK))
+        .for_each(|(codes, flags)| {
+            for (code, &f) in codes.iter_mut().zip(flags) {
+                if f & USED == 0 {
+                    *code = unused;
+                }
+            }
+        });
+    let mut wide = Vec::new();
+    for (i, e) in exits {
+        let i = i as usize;
+        let value = if frame.turn(i) == frame.banned {
+            ClestoValue::BanWin { exit: Some(e) }
         } else {
-            ClestoValue::BanLoss { exit: Some(e) }.ban_part().code()
-        }
-    };
+            ClestoValue::BanLoss { exit: Some(e) }
+        };
+        Codes::set_in(
+            ban.bytes_mut(),
+            0,
+            std::iter::once(i),
+            value.ban_part().code(),
+            &mut wide,
+        );
+    }
+    ban.add_wide(wide);
     Solved {
         codes: plain,
-        dtc_codes: codes_of(n, ban_code),
+        dtc_codes: ban,
         layout: frame.layout.clone(),
-    }
-}
-
-/// The codes `code(i)` of the `n` entries, in parallel runs.
-fn codes_of(n: usize, code: impl Fn(usize) -> u16 + Sync) -> Codes {
-    let filled = Codes::try_from_runs(n, SCAN_CHUNK, |r, out| {
-        let start = r * SCAN_CHUNK;
-        (start..(start + SCAN_CHUNK).min(n)).for_each(|i| out.push(code(i)));
-        Ok::<(), std::convert::Infallible>(())
-    });
-    match filled {
-        Ok(codes) => codes,
-        Err(never) => match never {},
     }
 }
 
@@ -1326,10 +1330,10 @@ impl Lookahead {
     }
 }
 
-/// The ban's resolution of the plain draws (RULES.md 6, values 3): per entry B's exit distance
-/// where B wins (0 elsewhere: the plain draws that U wins, and the plain values). Only the
+/// The ban's resolution of the plain draws (RULES.md 6, values 3): the entries B wins, in
+/// increasing order, with B's exit distance (the other plain draws U wins). Only the
 /// plain draws are visited (a few percent of the entries).
-fn solve_ban(frame: &Frame, flags: &[u8], plain: &Codes) -> Vec<u16> {
+fn solve_ban(frame: &Frame, flags: &[u8], plain: &Codes) -> Vec<(u32, u16)> {
     let n = frame.layout.len();
     // (An unused entry's code is not a draw's.)
     let draw_byte = u8::try_from(Value::Draw.code()).expect("a draw's code fits a byte");
@@ -1379,7 +1383,7 @@ fn solve_ban(frame: &Frame, flags: &[u8], plain: &Codes) -> Vec<u16> {
             frontier.push(i as u32);
         }
     }
-    drop((draws, counts));
+    drop(counts);
     let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
     let mut distance = 1;
     while !frontier.is_empty() {
@@ -1406,7 +1410,11 @@ fn solve_ban(frame: &Frame, flags: &[u8], plain: &Codes) -> Vec<u16> {
         frontier = next;
         distance += 1;
     }
-    exit
+    draws
+        .into_iter()
+        .filter(|&i| exit[i as usize] != 0)
+        .map(|i| (i, exit[i as usize]))
+        .collect()
 }
 
 /// An entry of a Clesto table whose stored value is not what its moves give.
