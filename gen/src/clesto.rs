@@ -371,8 +371,8 @@ impl<'a> Frame<'a> {
 /// codes (2): about 15 bytes at the peak, given 24 (the colour flip solved from it,
 /// [`solve_flip_of`], needs about 10 and the first table's codes); and the table of values at
 /// non-canonical hungry sets (at most 8 MiB). `jtb gen --rules clesto --material ETvLR
-/// --material LRvET` (8,201,816 entries each) peaks at 79 MiB with its smaller tables loaded,
-/// `DRvCR` and `CRvDR` (12,398,372 and 12,710,936) at 119 MiB.
+/// --material LRvET` (8,201,816 entries each) peaks at 70 MiB with its smaller tables loaded,
+/// `DRvCR` alone (12,398,372) at 95 MiB.
 #[must_use]
 pub fn memory_estimate(material: Material) -> u64 {
     const LOOKAHEAD_BYTES: u64 = 8 << 20;
