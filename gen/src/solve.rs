@@ -478,20 +478,7 @@ impl Captures {
                 *dtc = [win_any, loss_any, escape];
                 Ok::<_, GenError>(())
             })?;
-        let any = |bytes: &[u8]| {
-            bytes
-                .par_chunks_exact(64)
-                .map(|c| nonzero(c.try_into().expect("64 bytes")))
-                .collect()
-        };
-        let (win_any, loss_any) = (any(&win), any(&loss));
-        drop(loss_into_wins(&mut win, loss));
-        let dtm = Captures {
-            win_any,
-            loss_any,
-            distances: Distances::Plies { dist: win },
-            stuck: Vec::new(),
-        };
+        let dtm = Captures::plies(win, loss, Vec::new());
         let field = |i: usize| one_ply.par_iter().map(|bits| bits[i]).collect();
         let dtc = Captures {
             win_any: field(0),
@@ -535,6 +522,12 @@ impl Captures {
                 }
                 Ok::<_, GenError>(())
             })?;
+        Ok(Captures::plies(win, loss, stuck))
+    }
+
+    /// Distance-to-mate captures from their win and loss bytes (64 per configuration) and the
+    /// positions that have no quiet move.
+    fn plies(mut win: Vec<u8>, loss: Vec<u8>, stuck: Vec<u64>) -> Captures {
         let any = |bytes: &[u8]| {
             bytes
                 .par_chunks_exact(64)
@@ -543,12 +536,12 @@ impl Captures {
         };
         let (win_any, loss_any) = (any(&win), any(&loss));
         drop(loss_into_wins(&mut win, loss));
-        Ok(Captures {
+        Captures {
             win_any,
             loss_any,
             distances: Distances::Plies { dist: win },
             stuck,
-        })
+        }
     }
 
     /// The positions of configuration `o` that have no quiet move ([`Captures::stuck`]).
