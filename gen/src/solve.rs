@@ -29,6 +29,10 @@
 //! worth the smaller table's value one ply further, and distance to conversion (the clock rule,
 //! RULES.md section 5), where every capture or trade is worth the smaller position's rule value
 //! at clock 0, one ply away.
+//!
+//! A game whose moves that leave the table are valued elsewhere gives them per entry
+//! ([`solve_with_exits`]): Clesto's plain values, where the scan values the moves of a mover
+//! with a capture, all of which leave the material (such an entry has no quiet move here).
 
 use jtb_probe::{Board, Capture, Color, Layout, Material, Piece, RuleSet, Square, Value};
 use rayon::prelude::*;
