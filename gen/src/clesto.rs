@@ -89,7 +89,8 @@ fn check_board(rules: RuleSet) {
     );
 }
 
-/// The plain value code of an entry not (yet) known to be a win or a loss.
+/// The scan's best value of an entry that has none: no capture, or no move (no value has
+/// this code).
 const OPEN: u16 = u16::MAX;
 
 /// A placement of the pieces left after a move, on the stack (one per move of the scan).
@@ -396,7 +397,11 @@ pub fn solve(material: Material, subs: &SubTables) -> Result<Solved, GenError> {
     let Scan { flags, best } = scan(&frame, subs)?;
     let exits = |i: usize| {
         if flags[i] & LEAVES != 0 {
-            Exits::Only(Value::from_code(best[i]).unwrap_or(Value::Loss(0)))
+            // (A mover with a capture has a move; one without any would have lost.)
+            Exits::Only(match best[i] {
+                OPEN => Value::Loss(0),
+                code => Value::from_code(code).expect("a move's value code"),
+            })
         } else if flags[i] & DEN != 0 {
             Exits::Beside(Value::Win(1))
         } else {

@@ -283,15 +283,19 @@ impl<'a> Frame<'a> {
             .fold(0, |occ, &s| occ | 1 << self.bits.bit(s))
     }
 
-    /// The squares of the outer pieces of configuration `o` that block a jump of `jumper`
-    /// where they stand in its water: all of them in Jungle, only the other side's in Clesto.
+    /// The squares of the outer pieces of configuration `o`, and those among them that block a
+    /// jump of `jumper` where they stand in its water: all of them in Jungle, only the other
+    /// side's in Clesto. One pass over the squares.
     #[inline]
-    fn blockers(&self, o: usize, jumper: Color) -> u64 {
-        self.squares(o)
-            .iter()
-            .zip(&self.outer_blocks)
-            .filter(|(_, blocks)| blocks[jumper.index()])
-            .fold(0, |occ, (&s, _)| occ | 1 << self.bits.bit(s))
+    fn occupancy(&self, o: usize, jumper: Color) -> (u64, u64) {
+        self.squares(o).iter().zip(&self.outer_blocks).fold(
+            (0, 0),
+            |(occupied, blockers), (&s, blocks)| {
+                let b = 1 << self.bits.bit(s);
+                let blocks = if blocks[jumper.index()] { b } else { 0 };
+                (occupied | b, blockers | blocks)
+            },
+        )
     }
 
     /// Every quiet move of `mover`'s outer pieces from configuration `o`, until `f` breaks.
@@ -305,8 +309,7 @@ impl<'a> Frame<'a> {
         mut f: impl FnMut(OuterMove) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let sq = self.squares(o);
-        let occupied = self.occupied(o);
-        let blockers = self.blockers(o, mover);
+        let (occupied, blockers) = self.occupancy(o, mover);
         let inner_blocks = self.inner_blocks[mover.index()];
         for (j, piece) in self.outer.iter().enumerate() {
             if piece.color != mover {
@@ -335,7 +338,7 @@ impl<'a> Frame<'a> {
     fn inner_sources_of(&self, o: usize, to: u64) -> u64 {
         let mut from = self.bits.step_sources(to);
         if to & self.inner_jump_targets != 0 {
-            let blockers = self.blockers(o, self.inner.color);
+            let (_, blockers) = self.occupancy(o, self.inner.color);
             for &(source, target, path) in &self.inner_jumps {
                 if to & target != 0 && path & blockers == 0 {
                     from |= source;
