@@ -93,14 +93,6 @@ fn check_board(rules: RuleSet) {
 /// this code).
 const OPEN: u16 = u16::MAX;
 
-/// A placement of the pieces left after a move, on the stack (one per move of the scan).
-type Placed = [(Piece, Square); Layout::MAX_PIECES];
-
-/// A placement to fill: a constant, so that it is copied in whole words (filling it from a
-/// piece, a few bytes at a time, then reading it whole stalls the processor).
-const NO_PLACEMENT: Placed =
-    [(Piece::new(Color::Red, Animal::Rat), Square::new(0, 0)); Layout::MAX_PIECES];
-
 /// A step or a river jump of a piece from a square, onto a square it may stand on.
 #[derive(Debug, Clone, Copy)]
 struct Step {
@@ -497,6 +489,7 @@ fn flipped_plain(
     subs: &SubTables,
 ) -> Result<(Vec<u8>, Codes), GenError> {
     let layout = frame.layout;
+    let ahead = Ahead::new(frame, subs);
     let theirs = &other.layout;
     let board = frame.rules.board();
     // Piece `i` of this table is piece `order[i]` of the other, in the other colour.
@@ -583,7 +576,7 @@ fn flipped_plain(
                         continue;
                     }
                     squares[k - 1] = sq;
-                    flags[slot] = scan_entry(frame, subs, idx, &squares[..k], &mut work)?.0;
+                    flags[slot] = scan_entry(frame, &ahead, idx, &squares[..k], &mut work)?.0;
                 }
             }
             Ok::<_, GenError>(wide)
@@ -611,6 +604,7 @@ const SCAN_CHUNK: usize = 1 << 12;
 /// The moves of every entry, in parallel runs of entries.
 fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
     let n = frame.layout.len();
+    let ahead = Ahead::new(frame, subs);
     let mut out = Scan {
         flags: vec![0; n],
         best: vec![OPEN; n],
@@ -624,7 +618,7 @@ fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
         .enumerate()
         .try_for_each(|(c, (flags, best))| {
             let start = c * chunk;
-            scan_range(frame, subs, start..start + flags.len(), flags, best)
+            scan_range(frame, &ahead, start..start + flags.len(), flags, best)
         })?;
     Ok(out)
 }
@@ -635,7 +629,7 @@ fn scan(frame: &Frame, subs: &SubTables) -> Result<Scan, GenError> {
 /// with a capture is then scanned whole ([`scan_captures`]).
 fn scan_range(
     frame: &Frame,
-    subs: &SubTables,
+    ahead: &Ahead,
     range: Range<usize>,
     flags: &mut [u8],
     best: &mut [u16],
@@ -662,7 +656,7 @@ fn scan_range(
             let at = idx - range.start;
             let (capture, den) = outer.entry(frame, &squares[..k]);
             (flags[at], best[at]) = if capture {
-                scan_captures(frame, subs, idx, &squares[..k], &mut work)?
+                scan_captures(frame, ahead, idx, &squares[..k], &mut work)?
             } else {
                 (USED | if den { DEN } else { 0 }, OPEN)
             };
@@ -816,7 +810,7 @@ struct EntryScan {
 /// no move, and without a capture).
 fn scan_entry(
     frame: &Frame,
-    subs: &SubTables,
+    ahead: &Ahead,
     idx: usize,
     squares: &[Square],
     work: &mut EntryScan,
@@ -825,14 +819,14 @@ fn scan_entry(
     if !captures {
         return Ok((USED | if den { DEN } else { 0 }, OPEN));
     }
-    scan_captures(frame, subs, idx, squares, work)
+    scan_captures(frame, ahead, idx, squares, work)
 }
 
 /// [`scan_entry`] of an entry whose mover has a capture: its flags and the code of the best of
 /// its moves' plain values.
 fn scan_captures(
     frame: &Frame,
-    subs: &SubTables,
+    ahead: &Ahead,
     idx: usize,
     squares: &[Square],
     work: &mut EntryScan,
@@ -848,13 +842,10 @@ fn scan_captures(
     let hungry = list
         .iter()
         .filter(|m| m.2 == MoveKind::Capture)
-        .fold(0, |set, m| set | bit(m.1.from));
-    let pieces = frame.layout.pieces();
-    let mut placed = NO_PLACEMENT;
-    for (at, (&p, &sq)) in placed.iter_mut().zip(pieces.iter().zip(squares)) {
-        *at = (p, sq);
-    }
-    let placed = &placed[..squares.len()];
+        .fold(0, |set, m| set | 1 << m.0);
+    let mut board = [Square::new(0, 0); Layout::MAX_PIECES];
+    board[..squares.len()].copy_from_slice(squares);
+    let all = ahead.colors[0] | ahead.colors[1];
     // The moves that can end the game first: a win in 1 is the best a move gives, and the
     // moves after one are not looked at (the entry is then no plain draw, so what the ban pass
     // asks of its moves does not matter).
@@ -863,15 +854,15 @@ fn scan_captures(
     let seen = &mut work.seen;
     seen.clear();
     let next = &mut work.next;
-    for &(_, mv, kind) in list.iter() {
+    for &(i, mv, kind) in list.iter() {
         if top == Some(Value::Win(1)) {
             break;
         }
         // A hungry animal may not enter the enemy den.
-        if kind == MoveKind::DenEntry && hungry & bit(mv.from) != 0 {
+        if kind == MoveKind::DenEntry && hungry >> i & 1 != 0 {
             continue;
         }
-        let (value, b_wins) = match play(&frame.reach, placed, turn, hungry, mv, kind, next) {
+        let (value, b_wins) = match ahead.play(&board, all, turn, hungry, i, mv.to, kind, next) {
             Some(result) => (
                 result.of_final_move(),
                 (result == Wdl::Win) == (turn == frame.banned),
@@ -879,7 +870,7 @@ fn scan_captures(
             None => {
                 // Two moves lead to one position only where the animal moved starves (a hungry
                 // one that does not capture): only those are looked for, and kept.
-                let starves = kind != MoveKind::Capture && hungry & bit(mv.from) != 0;
+                let starves = kind != MoveKind::Capture && hungry >> i & 1 != 0;
                 let known = seen
                     .iter()
                     .filter(|_| starves)
@@ -888,7 +879,7 @@ fn scan_captures(
                 let value = match known {
                     Some(v) => v,
                     None => {
-                        let v = next.value(&frame.reach, &frame.lookahead, subs)?;
+                        let v = ahead.value(next)?;
                         if starves {
                             seen.push((*next, v));
                         }
@@ -959,26 +950,130 @@ impl Reach {
         (piece.color.index() * 8 + piece.animal as usize) * Square::LIMIT + sq.index()
     }
 
-    /// Calls `f` with every move of `color`'s pieces on the board `placed` that the board
-    /// allows (hunger aside), as [`for_each_move_of`] finds them.
+    /// Whether a move of `piece` from `from` ends on a square of `squares` or jumps over one.
+    fn touches(&self, piece: Piece, from: Square, squares: SquareSet) -> bool {
+        self.touched[Reach::slot(piece, from)] & squares != 0
+    }
+}
+
+/// The pieces of a mask of pieces (a bit per piece in table order), in table order.
+#[inline]
+fn each(mask: u8) -> impl Iterator<Item = usize> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i
+        })
+    })
+}
+
+/// A position a move leads to, on the stack: the squares of the table's pieces, those still on
+/// the board (a bit per piece in table order: a move keeps the pieces' order and takes some
+/// away), the side to move, and its hungry set where it is not the canonical one.
+#[derive(Clone, Copy)]
+struct Next {
+    squares: [Square; Layout::MAX_PIECES],
+    alive: u8,
+    turn: Color,
+    /// The hungry set where it is not the canonical one: a bit per piece, as `alive`.
+    hungry: Option<u8>,
+}
+
+impl Next {
+    /// A position to play into ([`Ahead::play`]).
+    const EMPTY: Next = Next {
+        squares: [Square::new(0, 0); Layout::MAX_PIECES],
+        alive: 0,
+        turn: Color::Red,
+        hungry: None,
+    };
+
+    /// Whether `other` is the same position.
+    fn same(&self, other: &Next) -> bool {
+        self.alive == other.alive
+            && self.turn == other.turn
+            && self.hungry == other.hungry
+            && each(self.alive).all(|j| self.squares[j] == other.squares[j])
+    }
+}
+
+impl Default for Next {
+    fn default() -> Next {
+        Next::EMPTY
+    }
+}
+
+/// Playing moves of a table's positions and valuing the positions they lead to: the board's
+/// moves, the table's pieces, the smaller tables by the pieces left, and the values found at
+/// non-canonical hungry sets (shared by the threads).
+struct Ahead<'a> {
+    reach: &'a Reach,
+    pieces: &'a [Piece],
+    /// The pieces of each colour, a bit per piece.
+    colors: [u8; 2],
+    /// Per mask of pieces left: their material and its table, where present.
+    tables: Vec<(Material, Option<&'a Solved>)>,
+    cache: &'a Lookahead,
+}
+
+impl<'a> Ahead<'a> {
+    fn new(frame: &'a Frame, subs: &'a SubTables) -> Ahead<'a> {
+        let pieces = frame.layout.pieces();
+        let mut colors = [0; 2];
+        for (i, p) in pieces.iter().enumerate() {
+            colors[p.color.index()] |= 1 << i;
+        }
+        let tables = (0..1u16 << pieces.len())
+            .map(|mask| {
+                let material: Material = each(mask as u8).map(|i| pieces[i]).collect();
+                (material, subs.get(material).map(|t| &**t))
+            })
+            .collect();
+        Ahead {
+            reach: &frame.reach,
+            pieces,
+            colors,
+            tables,
+            cache: &frame.lookahead,
+        }
+    }
+
+    /// The squares of the pieces of `alive`, and of those not of `color`.
+    #[inline]
+    fn occupancy(&self, squares: &[Square], alive: u8, color: Color) -> (SquareSet, SquareSet) {
+        let fold = |mask: u8| each(mask).fold(0, |set, j| set | bit(squares[j]));
+        (
+            fold(alive),
+            fold(alive & self.colors[color.other().index()]),
+        )
+    }
+
+    /// The piece of `alive` on `sq`, an occupied square.
+    #[inline]
+    fn piece_on(squares: &[Square], alive: u8, sq: Square) -> usize {
+        each(alive)
+            .find(|&j| squares[j] == sq)
+            .expect("an occupied square holds a piece")
+    }
+
+    /// Calls `f(i, to, kind)` with every move of `color`'s pieces (piece `i`) on the board of
+    /// the pieces `alive` on `squares` that the board allows (hunger aside), as
+    /// [`jtb_probe::for_each_move_of`] finds them.
     #[inline]
     fn moves_of(
         &self,
-        placed: &[(Piece, Square)],
+        squares: &[Square],
+        alive: u8,
         color: Color,
-        mut f: impl FnMut(Move, MoveKind),
+        mut f: impl FnMut(usize, Square, MoveKind),
     ) {
-        let mut occupied: SquareSet = 0;
-        let mut theirs: SquareSet = 0;
-        for &(p, sq) in placed {
-            occupied |= bit(sq);
-            if p.color != color {
-                theirs |= bit(sq);
-            }
-        }
-        let enemy_den = self.rules.board().den(color.other());
-        for &(piece, from) in placed.iter().filter(|(p, _)| p.color == color) {
-            for &(to, path) in &self.moves[Reach::slot(piece, from)] {
+        let (occupied, theirs) = self.occupancy(squares, alive, color);
+        let enemy_den = self.reach.rules.board().den(color.other());
+        for i in each(alive & self.colors[color.index()]) {
+            let (piece, from) = (self.pieces[i], squares[i]);
+            for &(to, path) in &self.reach.moves[Reach::slot(piece, from)] {
                 // Only an opponent's animal blocks a Clesto jump.
                 if path & theirs != 0 {
                     continue;
@@ -992,273 +1087,219 @@ impl Reach {
                 } else if theirs & bit(to) == 0 {
                     continue;
                 } else {
-                    let defender = placed
-                        .iter()
-                        .find(|&&(_, s)| s == to)
-                        .expect("an occupied square holds a piece")
-                        .0;
-                    if self.rules.capture(piece, from, defender, to).is_none() {
+                    let defender = self.pieces[Ahead::piece_on(squares, alive, to)];
+                    if self
+                        .reach
+                        .rules
+                        .capture(piece, from, defender, to)
+                        .is_none()
+                    {
                         continue;
                     }
                     MoveKind::Capture
                 };
-                f(Move { from, to }, kind);
+                f(i, to, kind);
             }
         }
     }
 
-    /// Whether a move of `piece` from `from` ends on a square of `squares` or jumps over one.
-    fn touches(&self, piece: Piece, from: Square, squares: SquareSet) -> bool {
-        self.touched[Reach::slot(piece, from)] & squares != 0
-    }
-
-    /// Whether the animal `placed[at]` has a legal capture on the board `placed`.
-    fn has_capture(&self, placed: &[(Piece, Square)], at: usize) -> bool {
-        let (piece, from) = placed[at];
-        let theirs = placed
-            .iter()
-            .filter(|(p, _)| p.color != piece.color)
-            .fold(0, |set, &(_, sq)| set | bit(sq));
-        self.moves[Reach::slot(piece, from)]
+    /// Whether piece `i` has a legal capture on the board of the pieces `alive` on `squares`,
+    /// where `theirs` are the squares of its opponent's pieces among them.
+    fn has_capture(&self, squares: &[Square], alive: u8, theirs: SquareSet, i: usize) -> bool {
+        let (piece, from) = (self.pieces[i], squares[i]);
+        self.reach.moves[Reach::slot(piece, from)]
             .iter()
             .any(|&(to, path)| {
                 // Only an opponent's animal blocks a Clesto jump.
                 theirs & bit(to) != 0
                     && path & theirs == 0
-                    && placed.iter().any(|&(defender, sq)| {
-                        sq == to && self.rules.capture(piece, from, defender, to).is_some()
-                    })
+                    && self
+                        .reach
+                        .rules
+                        .capture(
+                            piece,
+                            from,
+                            self.pieces[Ahead::piece_on(squares, alive, to)],
+                            to,
+                        )
+                        .is_some()
             })
     }
 
-    /// The squares of `color`'s animals that have a legal capture on the board `placed`: its
-    /// hungry set as a declaration gives it (RULES.md 6, "Hungry and starving" 1).
-    fn captures_of(&self, placed: &[(Piece, Square)], color: Color) -> SquareSet {
+    /// The pieces of `color` that have a legal capture on the board of the pieces `alive` on
+    /// `squares`: its hungry set as a declaration gives it (RULES.md 6, "Hungry and starving" 1).
+    fn captures_of(&self, squares: &[Square], alive: u8, color: Color) -> u8 {
         let mut hungry = 0;
-        self.moves_of(placed, color, |mv, kind| {
+        self.moves_of(squares, alive, color, |i, _, kind| {
             if kind == MoveKind::Capture {
-                hungry |= bit(mv.from);
+                hungry |= 1 << i;
             }
         });
         hungry
     }
-}
 
-/// A position after a move, on the stack: the pieces left, the side to move, and its hungry set
-/// where it is not the canonical one.
-#[derive(Clone, Copy)]
-struct Next {
-    placed: Placed,
-    n: usize,
-    turn: Color,
-    /// The hungry set where it is not the canonical one: a bit per piece of `placed`.
-    hungry: Option<u8>,
-}
-
-impl Next {
-    /// A position to play into ([`play`]).
-    const EMPTY: Next = Next {
-        placed: NO_PLACEMENT,
-        n: 0,
-        turn: Color::Red,
-        hungry: None,
-    };
-}
-
-impl Default for Next {
-    fn default() -> Next {
-        Next::EMPTY
-    }
-}
-
-/// Plays `mv` (of `kind`, legal) on the placement `placed` with `turn` to move and its hungry
-/// set `hungry`, as [`jtb_probe::Position::play`] does (RULES.md 6: the capture of the last
-/// animal wins first; then declare, then starve): on the stack, the hungry sets found only
-/// where a starvation might change the opponent's captures. Returns the end of the game, with
-/// its result for the side that moved, or `None` with the position reached in `next` (filled
-/// in place: it is too large to return cheaply).
-fn play(
-    reach: &Reach,
-    placed: &[(Piece, Square)],
-    turn: Color,
-    hungry: SquareSet,
-    mv: Move,
-    kind: MoveKind,
-    next: &mut Next,
-) -> Option<Wdl> {
-    if kind == MoveKind::DenEntry {
-        return Some(Wdl::Win);
-    }
-    next.n = 0;
-    next.turn = turn.other();
-    next.hungry = None;
-    for &(p, sq) in placed {
-        if sq != mv.to {
-            next.placed[next.n] = (p, if sq == mv.from { mv.to } else { sq });
-            next.n += 1;
+    /// Plays the move of piece `i` to `to` (of `kind`, legal) on the board of the pieces
+    /// `alive` on `squares`, with `turn` to move and its hungry pieces `hungry`, as
+    /// [`jtb_probe::Position::play`] does (RULES.md 6: the capture of the last animal wins
+    /// first; then declare, then starve): the hungry sets found only where a starvation might
+    /// change the opponent's captures. Returns the end of the game, with its result for the side
+    /// that moved, or `None` with the position reached in `next` (filled in place: it is too
+    /// large to return cheaply).
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &self,
+        squares: &[Square; Layout::MAX_PIECES],
+        alive: u8,
+        turn: Color,
+        hungry: u8,
+        i: usize,
+        to: Square,
+        kind: MoveKind,
+        next: &mut Next,
+    ) -> Option<Wdl> {
+        if kind == MoveKind::DenEntry {
+            return Some(Wdl::Win);
         }
-    }
-    if next.placed[..next.n].iter().all(|(p, _)| p.color == turn) {
-        // The opponent's last animal is taken: this wins before any starvation.
-        return Some(Wdl::Win);
-    }
-    let fed = if kind == MoveKind::Capture {
-        bit(mv.from)
-    } else {
-        0
-    };
-    let starving = hungry & !fed;
-    if starving == 0 {
-        return None;
-    }
-    // Where the starving animals stand after the move: the mover on its destination.
-    let starving = if starving & bit(mv.from) != 0 {
-        starving & !bit(mv.from) | bit(mv.to)
-    } else {
-        starving
-    };
-    let pre = &next.placed[..next.n];
-    if pre
-        .iter()
-        .all(|&(p, sq)| p.color == next.turn || bit(sq) & starving != 0)
-    {
-        // The mover's starvation leaves it no animal.
-        return Some(Wdl::Loss);
-    }
-    // The opponent's hunger was declared with the starving animals still there. Their leaving
-    // changes an animal's captures only if one of its moves ends on a starving animal (its
-    // target) or jumps over one (a swimmer that blocked it): only those animals (`touched`) are
-    // looked at on both boards.
-    let (mut touched, mut had): (SquareSet, SquareSet) = (0, 0);
-    for (j, &(p, sq)) in pre.iter().enumerate() {
-        if p.color == next.turn && reach.touches(p, sq, starving) {
-            touched |= bit(sq);
-            if reach.has_capture(pre, j) {
-                had |= bit(sq);
+        let mut left = alive;
+        let fed = if kind == MoveKind::Capture {
+            left &= !(1 << Ahead::piece_on(squares, alive, to));
+            1 << i
+        } else {
+            0
+        };
+        let theirs = self.colors[turn.other().index()];
+        if left & theirs == 0 {
+            // The opponent's last animal is taken: this wins before any starvation.
+            return Some(Wdl::Win);
+        }
+        next.squares = *squares;
+        next.squares[i] = to;
+        next.turn = turn.other();
+        next.hungry = None;
+        next.alive = left;
+        let starving = hungry & !fed;
+        if starving == 0 {
+            return None;
+        }
+        if left & !theirs & !starving == 0 {
+            // The mover's starvation leaves it no animal.
+            return Some(Wdl::Loss);
+        }
+        // The opponent's hunger was declared with the starving animals still there. Their
+        // leaving changes an animal's captures only if one of its moves ends on a starving
+        // animal (its target) or jumps over one (a swimmer that blocked it): only those animals
+        // (`touched`) are looked at on both boards.
+        let squares = &next.squares;
+        let on = |mask: u8| each(mask).fold(0, |set, j| set | bit(squares[j]));
+        let (gone, movers) = (on(starving), on(left & !theirs));
+        let (mut touched, mut had) = (0u8, 0u8);
+        for j in each(left & theirs) {
+            if self.reach.touches(self.pieces[j], squares[j], gone) {
+                touched |= 1 << j;
+                if self.has_capture(squares, left, movers, j) {
+                    had |= 1 << j;
+                }
             }
         }
-    }
-    let mut kept = 0;
-    for j in 0..next.n {
-        if bit(next.placed[j].1) & starving == 0 {
-            next.placed[kept] = next.placed[j];
-            kept += 1;
+        let post = left & !starving;
+        if touched != 0 {
+            let has = each(touched)
+                .filter(|&j| self.has_capture(squares, post, movers & !gone, j))
+                .fold(0, |set, j| set | 1 << j);
+            if has != had {
+                // The declaration: as the board is now for the animals not touched.
+                let declared = self.captures_of(squares, post, turn.other()) & !touched | had;
+                next.hungry = Some(declared);
+            }
         }
-    }
-    next.n = kept;
-    if touched != 0 {
-        let post = &next.placed[..kept];
-        let has = post
-            .iter()
-            .enumerate()
-            .filter(|&(j, &(_, sq))| touched & bit(sq) != 0 && reach.has_capture(post, j))
-            .fold(0, |set, (_, &(_, sq))| set | bit(sq));
-        if has != had {
-            // The declaration: as the board is now for the animals not touched.
-            let declared = reach.captures_of(post, next.turn) & !touched | had;
-            next.hungry = Some(post.iter().enumerate().fold(0, |set, (j, &(_, sq))| {
-                set | u8::from(declared & bit(sq) != 0) << j
-            }));
-        }
-    }
-    None
-}
-
-impl Next {
-    /// Whether `other` is the same position (the pieces in the same order: both come from one
-    /// entry's pieces).
-    fn same(&self, other: &Next) -> bool {
-        self.placed[..self.n] == other.placed[..other.n]
-            && self.turn == other.turn
-            && self.hungry == other.hungry
+        next.alive = post;
+        None
     }
 
-    /// Its value for its side to move: its table's entry at a canonical hungry set, else the
-    /// best of its moves' values one move ahead ([`jtb_probe::value_by_lookahead`]; each move
-    /// again stays in its material at a canonical set, or leaves it).
-    fn value(
-        &self,
-        reach: &Reach,
-        cache: &Lookahead,
-        subs: &SubTables,
-    ) -> Result<ClestoValue, GenError> {
-        let placed = &self.placed[..self.n];
-        let material: Material = placed.iter().map(|&(p, _)| p).collect();
-        let table = subs.get(material);
-        let Some(pieces) = self.hungry else {
+    /// The value of `next` for its side to move: its table's entry at a canonical hungry set,
+    /// else the best of its moves' values one move ahead ([`jtb_probe::value_by_lookahead`];
+    /// each move again stays in its material at a canonical set, or leaves it).
+    fn value(&self, next: &Next) -> Result<ClestoValue, GenError> {
+        let (material, table) = self.tables[usize::from(next.alive)];
+        let Some(hungry) = next.hungry else {
             let table = table.ok_or(GenError::MissingTable(material))?;
-            return Ok(table.clesto_value(entry_of(&table.layout, self.turn, placed)));
+            let idx = entry_of(&table.layout, next);
+            // The ban's code is read only for a plain draw (a plain value is the value).
+            return Ok(match table.value(idx) {
+                Value::Draw => table.clesto_value(idx),
+                plain => ClestoValue::Plain(plain),
+            });
         };
-        // The pieces of `placed` are in table order, which the mirror image keeps.
-        let key = table.and_then(|table| {
-            Lookahead::key(material, entry_of(&table.layout, self.turn, placed), pieces)
-        });
-        let hungry = placed
-            .iter()
+        // The key's hungry set: a bit per piece of the smaller table.
+        let pieces = each(next.alive)
             .enumerate()
-            .filter(|&(j, _)| pieces >> j & 1 != 0)
-            .fold(0, |set, (_, &(_, sq))| set | bit(sq));
-        if let Some(v) = key.and_then(|k| cache.get(k)) {
+            .fold(0, |set, (at, j)| set | (hungry >> j & 1) << at);
+        let key =
+            table.and_then(|table| Lookahead::key(material, entry_of(&table.layout, next), pieces));
+        if let Some(v) = key.and_then(|k| self.cache.get(k)) {
             return Ok(v);
         }
-        let mover_is_banned = self.turn == banned_side(material);
-        let mut moves: [(Move, MoveKind); 64] = [(
-            Move {
-                from: placed[0].1,
-                to: placed[0].1,
-            },
-            MoveKind::Quiet,
-        ); 64];
+        let mover_is_banned = next.turn == banned_side(material);
+        let mut moves = [(0, next.squares[0], MoveKind::Quiet); 64];
         let mut count = 0;
-        reach.moves_of(placed, self.turn, |mv, kind| {
+        self.moves_of(&next.squares, next.alive, next.turn, |i, to, kind| {
             // A hungry animal may not enter the enemy den.
-            if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
-                moves[count] = (mv, kind);
+            if kind != MoveKind::DenEntry || hungry >> i & 1 == 0 {
+                moves[count] = (i, to, kind);
                 count += 1;
             }
         });
         // As in the scan: the moves that can end the game first, and none after a win in 1.
-        moves[..count].sort_by_key(|m| end_first(m.1));
+        moves[..count].sort_by_key(|m| end_first(m.2));
         let mut best: Option<ClestoValue> = None;
-        let mut next = Next::EMPTY;
-        for &(mv, kind) in &moves[..count] {
+        let mut after = Next::EMPTY;
+        for &(i, to, kind) in &moves[..count] {
             if best == Some(ClestoValue::Plain(Value::Win(1))) {
                 break;
             }
-            let value = match play(reach, placed, self.turn, hungry, mv, kind, &mut next) {
+            let played = self.play(
+                &next.squares,
+                next.alive,
+                next.turn,
+                hungry,
+                i,
+                to,
+                kind,
+                &mut after,
+            );
+            let value = match played {
                 Some(result) => ClestoValue::Plain(result.of_final_move()),
-                None => next
-                    .value(reach, cache, subs)?
-                    .after_move(next.n == self.n, mover_is_banned),
+                None => self
+                    .value(&after)?
+                    .after_move(after.alive == next.alive, mover_is_banned),
             };
             best = Some(best.map_or(value, |b| b.max(value)));
         }
         let best = best.unwrap_or(ClestoValue::Plain(Value::Loss(0)));
         if let Some(k) = key {
-            cache.put(k, best);
+            self.cache.put(k, best);
         }
         Ok(best)
     }
 }
 
-/// The entry of the placement `placed` of `layout`'s material with `turn` to move: its pieces
-/// in table order, as every placement after a move is (a move keeps the pieces' order and
-/// takes some away, and a smaller material's table order is the larger one's without them).
+/// The entry of `next` in `layout`, its material's table (whose table order is that of the
+/// pieces `next` has left).
 #[inline]
-fn entry_of(layout: &Layout, turn: Color, placed: &[(Piece, Square)]) -> usize {
-    debug_assert!(placed
-        .iter()
-        .map(|p| p.0)
-        .eq(layout.pieces().iter().copied()));
+fn entry_of(layout: &Layout, next: &Next) -> usize {
     let board = layout.rules().board();
-    let mirror = placed[0].1.file() > (board.width - 1) / 2;
-    let mut squares = [Square::new(0, 0); Layout::MAX_PIECES];
-    for (to, &(_, sq)) in squares.iter_mut().zip(placed) {
-        *to = if mirror { board.mirror_file(sq) } else { sq };
+    let first = next.squares[next.alive.trailing_zeros() as usize];
+    let mirror = first.file() > (board.width - 1) / 2;
+    let mut idx = next.turn.index() * layout.side_len();
+    for (at, j) in each(next.alive).enumerate() {
+        let sq = next.squares[j];
+        let sq = if mirror { board.mirror_file(sq) } else { sq };
+        let slot = layout
+            .slot(at, sq)
+            .expect("a legal placement of the table's material has an entry");
+        idx += slot * layout.stride(at);
     }
-    layout
-        .index_of_entry(turn, &squares[..placed.len()])
-        .expect("a legal placement of the table's material has an entry")
+    idx
 }
 
 /// Values of positions at non-canonical hungry sets, once found: the scan meets most of them
@@ -1295,7 +1336,10 @@ impl Lookahead {
     /// words (a random word is a cache miss), the material hashed over them.
     fn slot(&self, key: u64) -> &AtomicU64 {
         let material = (key >> 32).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        &self.words[((key ^ material) & ((1 << self.bits) - 1)) as usize]
+        // Two words an entry (its hungry sets mixed in): four neighbouring entries share a
+        // cache line.
+        let (idx, pieces) = (key >> 4 & ((1 << 28) - 1), key & 15);
+        &self.words[((idx << 1 ^ pieces ^ material) & ((1 << self.bits) - 1)) as usize]
     }
 
     fn get(&self, key: u64) -> Option<ClestoValue> {
