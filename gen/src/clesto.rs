@@ -8,7 +8,9 @@
 //! [`jtb_probe::value_by_lookahead`] does; those values are kept in a table the threads share).
 //! A mover without a capture has only quiet moves, which stay in the material at canonical
 //! hungry sets, and den entries. The scan generates each entry's moves on its squares (no
-//! position is built; a successor is found by index arithmetic).
+//! position is built; a successor is found by index arithmetic); a position a move leads out
+//! of the material to is the table's pieces left, a bit each, on their squares ([`Ahead`]),
+//! whose mask names the smaller table.
 //! * Plain values: the bitboard solver of the other rule sets ([`crate::solve`]) with the
 //!   scan's values as the moves that leave the table: a den entry beside the quiet moves, and
 //!   an entry with a capture, which has no quiet move, at its best exit's value.
