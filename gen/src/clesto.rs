@@ -32,8 +32,8 @@ use std::{
 };
 
 use jtb_probe::{
-    banned_side, Animal, ClestoValue, Color, Layout, Material, Move, MoveKind, Piece, RuleSet,
-    Square, Value, Wdl,
+    banned_side, Animal, ClestoValue, Color, Layout, Material, MoveKind, Piece, RuleSet, Square,
+    Value, Wdl,
 };
 use rayon::prelude::*;
 
@@ -247,69 +247,6 @@ impl<'a> Frame<'a> {
             }
             None => self.layout.index_after_move(idx, squares, i, step.to),
         }
-    }
-
-    /// Calls `f(i, move, kind)` for every move of the pieces of `color` (piece `i` in table
-    /// order) that the board of the entry with `squares` allows (hunger aside), as
-    /// [`jtb_probe::for_each_move_of`] lists them, from the steps of [`Frame::steps`], until `f`
-    /// breaks.
-    #[inline]
-    fn try_for_each_move(
-        &self,
-        squares: &[Square],
-        color: Color,
-        mut f: impl FnMut(usize, Move, MoveKind) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let pieces = self.layout.pieces();
-        let (occupied, theirs) = self.occupancy(squares, color);
-        for (i, (&p, &from)) in pieces.iter().zip(squares).enumerate() {
-            if p.color != color {
-                continue;
-            }
-            for step in &self.steps[i][from.index()] {
-                // Only an opponent's animal blocks a Clesto jump.
-                if theirs & step.path != 0 {
-                    continue;
-                }
-                let kind = if occupied & step.to_bit == 0 {
-                    if step.den {
-                        MoveKind::DenEntry
-                    } else {
-                        MoveKind::Quiet
-                    }
-                } else if theirs & step.to_bit == 0 {
-                    continue;
-                } else {
-                    let at = squares
-                        .iter()
-                        .position(|&s| s == step.to)
-                        .expect("an occupied square holds a piece");
-                    if self.rules.capture(p, from, pieces[at], step.to).is_none() {
-                        continue;
-                    }
-                    MoveKind::Capture
-                };
-                f(i, Move { from, to: step.to }, kind)?;
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Whether the mover (`color`) of the entry with `squares` has a capture, and if not,
-    /// whether it has a den entry.
-    fn captures_or_den(&self, squares: &[Square], color: Color) -> (bool, bool) {
-        let mut den = false;
-        let capture = self
-            .try_for_each_move(squares, color, |_, _, kind| {
-                match kind {
-                    MoveKind::Capture | MoveKind::Trade => return ControlFlow::Break(()),
-                    MoveKind::DenEntry => den = true,
-                    MoveKind::Quiet => {}
-                }
-                ControlFlow::Continue(())
-            })
-            .is_break();
-        (capture, den && !capture)
     }
 
     /// Calls `f` with the entry of every quiet move of entry `idx` (its pieces on `squares`):
@@ -669,7 +606,7 @@ fn scan_range(
 
 /// What the moves of the pieces but the last give in a run of entries (those pieces placed, the
 /// last on each square of its domain in turn): counted once per run, then told apart per
-/// square of the last piece, to give what [`Frame::captures_or_den`] gives entry by entry.
+/// square of the last piece, to give what [`Ahead::captures_or_den`] gives entry by entry.
 struct OuterMoves {
     turn: Color,
     occupied: SquareSet,
@@ -761,7 +698,7 @@ impl OuterMoves {
         true
     }
 
-    /// [`Frame::captures_or_den`] of the entry of the run with `squares` (the last piece on a
+    /// [`Ahead::captures_or_den`] of the entry of the run with `squares` (the last piece on a
     /// square the others leave free).
     fn entry(&self, frame: &Frame, squares: &[Square]) -> (bool, bool) {
         let k = squares.len();
@@ -799,7 +736,8 @@ impl OuterMoves {
 /// The lists [`scan_entry`] fills for each entry, kept from one to the next.
 #[derive(Default)]
 struct EntryScan {
-    moves: Vec<(usize, Move, MoveKind)>,
+    /// The entry's moves: the piece (table order), its destination, the kind of move.
+    moves: Vec<(usize, Square, MoveKind)>,
     /// The positions already valued that a hungry animal's moves without a capture lead to
     /// (they starve it: its moves mostly lead to one).
     seen: Vec<(Next, ClestoValue)>,
@@ -817,7 +755,7 @@ fn scan_entry(
     squares: &[Square],
     work: &mut EntryScan,
 ) -> Result<(u8, u16), GenError> {
-    let (captures, den) = frame.captures_or_den(squares, frame.turn(idx));
+    let (captures, den) = ahead.captures_or_den(squares, ahead.all(), frame.turn(idx));
     if !captures {
         return Ok((USED | if den { DEN } else { 0 }, OPEN));
     }
@@ -837,8 +775,9 @@ fn scan_captures(
     let mut flags = USED | LEAVES;
     let list = &mut work.moves;
     list.clear();
-    let _ = frame.try_for_each_move(squares, turn, |i, mv, kind| {
-        list.push((i, mv, kind));
+    let all = ahead.all();
+    let _ = ahead.try_moves_of(squares, all, turn, |i, to, kind| {
+        list.push((i, to, kind));
         ControlFlow::Continue(())
     });
     let hungry = list
@@ -847,7 +786,6 @@ fn scan_captures(
         .fold(0, |set, m| set | 1 << m.0);
     let mut board = [Square::new(0, 0); Layout::MAX_PIECES];
     board[..squares.len()].copy_from_slice(squares);
-    let all = ahead.colors[0] | ahead.colors[1];
     // The moves that can end the game first: a win in 1 is the best a move gives, and the
     // moves after one are not looked at (the entry is then no plain draw, so what the ban pass
     // asks of its moves does not matter).
@@ -856,7 +794,7 @@ fn scan_captures(
     let seen = &mut work.seen;
     seen.clear();
     let next = &mut work.next;
-    for &(i, mv, kind) in list.iter() {
+    for &(i, to, kind) in list.iter() {
         if top == Some(Value::Win(1)) {
             break;
         }
@@ -864,7 +802,7 @@ fn scan_captures(
         if kind == MoveKind::DenEntry && hungry >> i & 1 != 0 {
             continue;
         }
-        let (value, b_wins) = match ahead.play(&board, all, turn, hungry, i, mv.to, kind, next) {
+        let (value, b_wins) = match ahead.play(&board, all, turn, hungry, i, to, kind, next) {
             Some(result) => (
                 result.of_final_move(),
                 (result == Wdl::Win) == (turn == frame.banned),
@@ -1060,17 +998,22 @@ impl<'a> Ahead<'a> {
             .expect("an occupied square holds a piece")
     }
 
+    /// All the table's pieces, a bit each.
+    fn all(&self) -> u8 {
+        self.colors[0] | self.colors[1]
+    }
+
     /// Calls `f(i, to, kind)` with every move of `color`'s pieces (piece `i`) on the board of
     /// the pieces `alive` on `squares` that the board allows (hunger aside), as
-    /// [`jtb_probe::for_each_move_of`] finds them.
+    /// [`jtb_probe::for_each_move_of`] finds them, until `f` breaks.
     #[inline]
-    fn moves_of(
+    fn try_moves_of(
         &self,
         squares: &[Square],
         alive: u8,
         color: Color,
-        mut f: impl FnMut(usize, Square, MoveKind),
-    ) {
+        mut f: impl FnMut(usize, Square, MoveKind) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let (occupied, theirs) = self.occupancy(squares, alive, color);
         let enemy_den = self.reach.rules.board().den(color.other());
         for i in each(alive & self.colors[color.index()]) {
@@ -1100,9 +1043,27 @@ impl<'a> Ahead<'a> {
                     }
                     MoveKind::Capture
                 };
-                f(i, to, kind);
+                f(i, to, kind)?;
             }
         }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether `color`, to move on the board of the pieces `alive` on `squares`, has a
+    /// capture, and if not, whether it has a den entry.
+    fn captures_or_den(&self, squares: &[Square], alive: u8, color: Color) -> (bool, bool) {
+        let mut den = false;
+        let capture = self
+            .try_moves_of(squares, alive, color, |_, _, kind| {
+                match kind {
+                    MoveKind::Capture | MoveKind::Trade => return ControlFlow::Break(()),
+                    MoveKind::DenEntry => den = true,
+                    MoveKind::Quiet => {}
+                }
+                ControlFlow::Continue(())
+            })
+            .is_break();
+        (capture, den && !capture)
     }
 
     /// Whether piece `i` has a legal capture on the board of the pieces `alive` on `squares`,
@@ -1132,10 +1093,11 @@ impl<'a> Ahead<'a> {
     /// `squares`: its hungry set as a declaration gives it (RULES.md 6, "Hungry and starving" 1).
     fn captures_of(&self, squares: &[Square], alive: u8, color: Color) -> u8 {
         let mut hungry = 0;
-        self.moves_of(squares, alive, color, |i, _, kind| {
+        let _ = self.try_moves_of(squares, alive, color, |i, _, kind| {
             if kind == MoveKind::Capture {
                 hungry |= 1 << i;
             }
+            ControlFlow::Continue(())
         });
         hungry
     }
@@ -1244,12 +1206,13 @@ impl<'a> Ahead<'a> {
         let mover_is_banned = next.turn == banned_side(material);
         let mut moves = [(0, next.squares[0], MoveKind::Quiet); 64];
         let mut count = 0;
-        self.moves_of(&next.squares, next.alive, next.turn, |i, to, kind| {
+        let _ = self.try_moves_of(&next.squares, next.alive, next.turn, |i, to, kind| {
             // A hungry animal may not enter the enemy den.
             if kind != MoveKind::DenEntry || hungry >> i & 1 == 0 {
                 moves[count] = (i, to, kind);
                 count += 1;
             }
+            ControlFlow::Continue(())
         });
         // As in the scan: the moves that can end the game first, and none after a win in 1.
         moves[..count].sort_by_key(|m| end_first(m.2));
@@ -1557,6 +1520,8 @@ mod tests {
             let material: Material = name.parse().unwrap();
             let layout = Layout::new(RuleSet::Clesto, material);
             let frame = Frame::new(&layout);
+            let subs = SubTables::new();
+            let ahead = Ahead::new(&frame, &subs);
             let k = layout.pieces().len();
             let run = layout.domain(k - 1).len();
             let mut outer = OuterMoves::default();
@@ -1569,7 +1534,7 @@ mod tests {
                     prepared = idx / run;
                     assert!(outer.prepare(&frame, turn, &squares[..k - 1]));
                 }
-                let expected = frame.captures_or_den(squares, turn);
+                let expected = ahead.captures_or_den(squares, ahead.all(), turn);
                 assert_eq!(outer.entry(&frame, squares), expected, "{name} {idx}");
                 seen[usize::from(expected.0)] += 1;
                 seen[2] += usize::from(expected.1);
