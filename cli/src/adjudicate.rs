@@ -5,8 +5,7 @@ use jtb_probe::{RuleSet, Value};
 use serde_json::json;
 
 use crate::{
-    input::{self, AnswerError},
-    probe::Tablebases,
+    input::{self, AnswerError, Tablebases},
     CliResult,
 };
 
@@ -22,7 +21,7 @@ pub struct Args {
 }
 
 fn judge(
-    tbs: &mut Tablebases,
+    tbs: &mut Tablebases<RuleSet>,
     text: &str,
     rules: Option<RuleSet>,
     args: &Args,
@@ -60,9 +59,10 @@ fn judge(
 pub fn run(args: &Args) -> CliResult {
     let rules = args.input.jungle();
     let mut tbs = Tablebases::new(args.tables.dir.clone());
-    let mut gambit_tbs = crate::gambit::GambitTables::new(args.tables.dir.clone());
+    let mut gambit_tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
         if args.input.is_gambit(text) {
+            input::refuse_clock(jtb_probe::gambit::Rules::NAME, args.clock)?;
             return crate::gambit::adjudicate(&mut gambit_tbs, text, args.input.json);
         }
         judge(&mut tbs, text, rules, args)

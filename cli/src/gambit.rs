@@ -1,62 +1,43 @@
 //! The Animal Gambit side of the table commands (`probe`, `adjudicate`, `stats`, `info`,
 //! `verify`): the same commands and printers' shapes as Jungle's, over
-//! [`jtb_probe::gambit::Tablebase`].
+//! [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
 
 use std::{
     io::Write,
     path::{Path, PathBuf},
-    sync::Arc,
 };
 
 use jtb_gen::gambit::{closure, load, SubTables, KINDS};
 use jtb_probe::{
     format::family_table_path,
-    gambit::{self, Category, Rules, Tablebase},
-    Family, Kind, SideStats, TableFile, Value,
+    gambit::{self, Category, Rules},
+    Family, Kind, LineStep, ProbeError, SideStats, TableFile, Tablebase, Value,
 };
 use serde_json::json;
 
-use crate::{input::AnswerError, CliResult};
-
-/// The Animal Gambit tables under a root, opened on first use.
-pub struct GambitTables {
-    root: PathBuf,
-    open: Option<Result<Tablebase, Arc<gambit::ProbeError>>>,
-}
-
-impl GambitTables {
-    pub fn new(root: PathBuf) -> GambitTables {
-        GambitTables { root, open: None }
-    }
-
-    /// The tables, or why their directory could not be opened.
-    pub fn get(&mut self) -> Result<&Tablebase, AnswerError> {
-        let root = &self.root;
-        self.open
-            .get_or_insert_with(|| Tablebase::open(root).map_err(Arc::new))
-            .as_ref()
-            .map_err(|e| AnswerError::GambitOpen(Arc::clone(e)))
-    }
-}
+use crate::{
+    input::{AnswerError, Tablebases},
+    CliResult,
+};
 
 /// Turns in turn text, for lines.
-fn texts(line: &[gambit::LineTurn]) -> Vec<String> {
-    line.iter().map(|t| t.turn.to_string()).collect()
+fn texts(line: &[LineStep<Value, Rules>]) -> Vec<String> {
+    line.iter().map(|t| t.mv.to_string()).collect()
 }
 
 /// `jtb probe --rules animal-gambit`: value, DTM in turns, category, best turn, and with
 /// `line` the whole best line.
 pub fn probe(
-    tbs: &mut GambitTables,
+    tbs: &mut Tablebases<Rules>,
     text: &str,
     line: bool,
     json: bool,
 ) -> Result<String, AnswerError> {
     let pos: gambit::Position = text.parse()?;
-    let tb = tbs.get()?;
+    let tb = tbs.get(Rules)?;
     let value = tb.probe_dtm(&pos)?;
     let category = Category::of(value);
-    let best = tb.best_turn(&pos)?.map(|b| b.turn.to_string());
+    let best = tb.best_move(&pos)?.map(|b| b.mv.to_string());
     let line = if line {
         Some(texts(&tb.line(&pos)?))
     } else {
@@ -108,16 +89,19 @@ fn turns(n: u16) -> String {
 
 /// `jtb adjudicate --rules animal-gambit`: Animal Gambit has no move-count draw, so the
 /// question is only whether the tables settle the position.
-pub fn adjudicate(tbs: &mut GambitTables, text: &str, json: bool) -> Result<String, AnswerError> {
+pub fn adjudicate(
+    tbs: &mut Tablebases<Rules>,
+    text: &str,
+    json: bool,
+) -> Result<String, AnswerError> {
     let pos: gambit::Position = text.parse()?;
-    let verdict = match tbs.get() {
+    let verdict = match tbs.get(Rules) {
         Ok(tb) => match tb.adjudicate(&pos) {
             Ok(v) => Ok(v),
             // Not covered is an answer: the tables do not settle it.
-            Err(
-                e @ (gambit::ProbeError::MissingTable { .. }
-                | gambit::ProbeError::TooManyPieces { .. }),
-            ) => Err(e.to_string()),
+            Err(e @ (ProbeError::MissingTable { .. } | ProbeError::TooManyPieces { .. })) => {
+                Err(e.to_string())
+            }
             Err(e) => return Err(e.into()),
         },
         Err(e) => Err(e.to_string()),
@@ -154,7 +138,7 @@ pub fn adjudicate(tbs: &mut GambitTables, text: &str, json: bool) -> Result<Stri
 /// repetition rule decides them), losses and the longest win in turns with its smallest
 /// position text, from the DTM files' headers.
 pub fn stats(out: &mut impl Write, root: &Path, json: bool) -> CliResult {
-    let tb = Tablebase::open(root)?;
+    let tb = Tablebase::open(root, Rules)?;
     if !json {
         writeln!(
             out,
@@ -260,7 +244,7 @@ pub fn verify(
     checksums_only: bool,
 ) -> CliResult {
     let materials: Vec<gambit::Material> = if materials.is_empty() {
-        Tablebase::open(root)?.materials()
+        Tablebase::open(root, Rules)?.materials()
     } else {
         materials.iter().map(|m| m.canonical()).collect()
     };

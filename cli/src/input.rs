@@ -1,15 +1,18 @@
 //! Positions from the command line or, for `-`, from standard input, one per line.
 
 use std::{
+    collections::HashMap,
     error::Error,
     fmt,
+    hash::Hash,
     io::{self, BufRead, Write},
     path::PathBuf,
     sync::Arc,
 };
 
 use jtb_probe::{
-    gambit, ClockError, Layout, Material, ParseError, Position, ProbeError, RuleSet, UnknownRuleSet,
+    gambit, ClockError, Game, Layout, Material, ParseError, Position, ProbeError, RuleSet,
+    Tablebase, UnknownRuleSet,
 };
 use serde_json::json;
 
@@ -269,6 +272,33 @@ pub fn parse(text: &str, rules: Option<RuleSet>) -> Result<Position, ParseError>
     Position::parse(text, rules)
 }
 
+/// The tables of each rule set of one game under one root, opened on first use.
+pub struct Tablebases<G: Game> {
+    root: PathBuf,
+    open: HashMap<G, Result<Tablebase<G>, Arc<ProbeError>>>,
+}
+
+impl<G: Game + Hash> Tablebases<G> {
+    pub fn new(root: PathBuf) -> Tablebases<G> {
+        Tablebases {
+            root,
+            open: HashMap::new(),
+        }
+    }
+
+    /// The tables of `rules`, or why the directory could not be opened. The CLI reads table
+    /// files with positioned reads, not memory maps: it probes a few positions per run, where
+    /// a map saves nothing, and a file replaced while it runs cannot crash it.
+    pub fn get(&mut self, rules: G) -> Result<&Tablebase<G>, AnswerError> {
+        let root = &self.root;
+        self.open
+            .entry(rules)
+            .or_insert_with(|| Tablebase::open(root, rules).map_err(Arc::new))
+            .as_ref()
+            .map_err(|e| AnswerError::Open(Arc::clone(e)))
+    }
+}
+
 /// Why one input line got no answer.
 #[derive(Debug)]
 pub enum AnswerError {
@@ -276,16 +306,10 @@ pub enum AnswerError {
     Parse(ParseError),
     /// The clock is above the rule set's limit.
     Clock(ClockError),
-    /// Face-down tiles: no move list (flips are outside the tables).
-    HiddenTiles,
     /// The Animal Gambit position text is malformed.
     Gambit(gambit::ParseError),
     /// An Animal Gambit position given to a command that has no Animal Gambit side yet.
     NoGambitTables,
-    /// The Animal Gambit table directory could not be opened.
-    GambitOpen(Arc<gambit::ProbeError>),
-    /// An Animal Gambit probe failed.
-    GambitProbe(gambit::ProbeError),
     /// The table directory could not be opened.
     Open(Arc<ProbeError>),
     /// A probe failed.
@@ -297,13 +321,8 @@ impl fmt::Display for AnswerError {
         match self {
             AnswerError::Parse(e) => e.fmt(f),
             AnswerError::Clock(e) => e.fmt(f),
-            AnswerError::HiddenTiles => {
-                f.write_str("face-down tiles left: flips are outside the tables, so no move list")
-            }
             AnswerError::Gambit(e) => e.fmt(f),
             AnswerError::NoGambitTables => NoGambitTables.fmt(f),
-            AnswerError::GambitOpen(e) => e.fmt(f),
-            AnswerError::GambitProbe(e) => e.fmt(f),
             AnswerError::Open(e) => e.fmt(f),
             AnswerError::Probe(e) => e.fmt(f),
         }
@@ -315,10 +334,8 @@ impl Error for AnswerError {
         match self {
             AnswerError::Parse(e) => Some(e),
             AnswerError::Clock(e) => Some(e),
-            AnswerError::HiddenTiles | AnswerError::NoGambitTables => None,
+            AnswerError::NoGambitTables => None,
             AnswerError::Gambit(e) => Some(e),
-            AnswerError::GambitOpen(e) => Some(e.as_ref()),
-            AnswerError::GambitProbe(e) => Some(e),
             AnswerError::Open(e) => Some(e.as_ref()),
             AnswerError::Probe(e) => Some(e),
         }
@@ -337,15 +354,25 @@ impl From<ProbeError> for AnswerError {
     }
 }
 
-impl From<gambit::ProbeError> for AnswerError {
-    fn from(e: gambit::ProbeError) -> AnswerError {
-        AnswerError::GambitProbe(e)
-    }
-}
-
 impl From<gambit::ParseError> for AnswerError {
     fn from(e: gambit::ParseError) -> AnswerError {
         AnswerError::Gambit(e)
+    }
+}
+
+/// Refuses a clock for a rule set without a move-count rule (Animal Gambit), as
+/// [`Position::set_rule_clock`] refuses one for Clesto.
+///
+/// # Errors
+/// [`AnswerError::Clock`] when a clock was given.
+pub fn refuse_clock(rules: &'static str, clock: Option<u32>) -> Result<(), AnswerError> {
+    match clock {
+        Some(clock) => Err(AnswerError::Clock(ClockError {
+            rules,
+            clock,
+            limit: 0,
+        })),
+        None => Ok(()),
     }
 }
 

@@ -1,4 +1,5 @@
-//! `jtb`: generate, probe and verify Jungle and flip-game endgame tablebases.
+//! `jtb`: generate, probe, verify and serve endgame tablebases of Jungle, the Mistboard flip
+//! game, Clesto and Animal Gambit.
 //!
 //! Exit status: 0 when every input was answered (and every check passed), 1 when some input
 //! line was bad or a check failed (each reported in place; the command goes on), 2 for a usage
@@ -22,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Jungle (Dou Shou Qi) and Mistboard flip-game endgame tablebases.
+/// Endgame tablebases of Jungle (Dou Shou Qi), the Mistboard flip game, Clesto and Animal Gambit.
 #[derive(Parser)]
 #[command(name = "jtb", version, about, long_about = None)]
 struct Cli {

@@ -22,7 +22,24 @@ struct Listed {
 fn moves_of(text: &str, rules: Option<RuleSet>) -> Result<(Position, Vec<Listed>), AnswerError> {
     let pos: Position = input::parse(text, rules)?;
     if pos.hidden() != 0 {
-        return Err(AnswerError::HiddenTiles);
+        // RULES.md 8: a flip of each face-down tile (`?a4`) and the revealed animals' steps,
+        // sorted as ASCII strings (flips first), as the API lists them.
+        let flips = pos
+            .board()
+            .squares()
+            .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0)
+            .map(|sq| format!("?{sq}"));
+        let steps = pos.revealed_moves().into_iter().map(|mv| mv.to_string());
+        let mut moves: Vec<String> = flips.chain(steps).collect();
+        moves.sort_unstable();
+        let moves = moves
+            .into_iter()
+            .map(|mv| Listed {
+                mv,
+                starves: Vec::new(),
+            })
+            .collect();
+        return Ok((pos, moves));
     }
     let moves = pos
         .legal_moves()

@@ -1,15 +1,11 @@
 //! `jtb probe`: value, distance to mate, best move and line of positions.
 
-use std::{collections::HashMap, path::PathBuf, sync::Arc};
-
-use jtb_probe::{
-    ClestoValue, LineStep, Plies, Position, ProbeError, RuleSet, RuleValue, Tablebase, Value,
-};
+use jtb_probe::{ClestoValue, LineStep, Plies, Position, RuleSet, RuleValue, Tablebase, Value};
 use serde_json::json;
 
 use crate::{
     board,
-    input::{self, AnswerError},
+    input::{self, AnswerError, Tablebases},
     CliResult,
 };
 
@@ -27,33 +23,6 @@ pub struct Args {
     clock: Option<u32>,
 }
 
-/// Tablebases of each rule set under one root, opened on first use.
-pub struct Tablebases {
-    root: PathBuf,
-    open: HashMap<RuleSet, Result<Tablebase, Arc<ProbeError>>>,
-}
-
-impl Tablebases {
-    pub fn new(root: PathBuf) -> Tablebases {
-        Tablebases {
-            root,
-            open: HashMap::new(),
-        }
-    }
-
-    /// The tables of `rules`, or why the directory could not be opened. The CLI reads table
-    /// files with positioned reads, not memory maps: it probes a few positions per run, where
-    /// a map saves nothing, and a file replaced while it runs cannot crash it.
-    pub fn get(&mut self, rules: RuleSet) -> Result<&Tablebase, AnswerError> {
-        let root = &self.root;
-        self.open
-            .entry(rules)
-            .or_insert_with(|| Tablebase::open(root, rules).map_err(Arc::new))
-            .as_ref()
-            .map_err(|e| AnswerError::Open(Arc::clone(e)))
-    }
-}
-
 struct Answer {
     pos: Position,
     value: Value,
@@ -63,7 +32,11 @@ struct Answer {
     rule_line: Option<Vec<String>>,
 }
 
-fn answer(tbs: &mut Tablebases, pos: Position, args: &Args) -> Result<Answer, AnswerError> {
+fn answer(
+    tbs: &mut Tablebases<RuleSet>,
+    pos: Position,
+    args: &Args,
+) -> Result<Answer, AnswerError> {
     let tb = tbs.get(pos.rules())?;
     let value = tb.probe_dtm(&pos)?;
     let rule = tb.probe_rule(&pos)?;
@@ -248,9 +221,10 @@ fn print_clesto(text: &str, a: &ClestoAnswer, json: bool) -> String {
 pub fn run(args: &Args) -> CliResult {
     let rules = args.input.jungle();
     let mut tbs = Tablebases::new(args.tables.dir.clone());
-    let mut gambit_tbs = crate::gambit::GambitTables::new(args.tables.dir.clone());
+    let mut gambit_tbs = Tablebases::new(args.tables.dir.clone());
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
         if args.input.is_gambit(text) {
+            input::refuse_clock(jtb_probe::gambit::Rules::NAME, args.clock)?;
             return crate::gambit::probe(&mut gambit_tbs, text, args.line, args.input.json);
         }
         let pos = input::parse_with_clock(text, rules, args.clock)?;

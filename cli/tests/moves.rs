@@ -56,13 +56,18 @@ fn json_lines_and_bad_lines_go_on_with_status_1() {
 }
 
 #[test]
-fn finished_games_have_no_moves_and_face_down_tiles_are_errors() {
+fn finished_games_have_no_moves_and_face_down_tiles_can_be_flipped() {
     let o = jtb(&["moves", "7/7/7/7/7/7/7/3R3/7 b"], "");
     assert!(o.status.success());
     assert_eq!(stdout(&o), "\n");
-    let o = jtb(&["moves", "?3/4/4/c2L r"], "");
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).starts_with("error: face-down"));
+    // RULES.md 8: each face-down tile's flip (`?a4`) beside the revealed animals' steps, in
+    // ASCII order (flips first); a face-down tile blocks the way.
+    let o = jtb(&["moves", "?3/4/4/c2L r", "?3/1e2/4/L2R r"], "");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert_eq!(stdout(&o), "?a4 d1c1 d1d2\n?a4 a1a2 a1b1 d1c1 d1d2\n");
+    let o = jtb(&["moves", "--json", "?3/4/4/c2L r"], "");
+    let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(line["moves"], serde_json::json!(["?a4", "d1c1", "d1d2"]));
 }
 
 #[test]

@@ -229,8 +229,14 @@ fn jtb_probe_words_a_missing_table_as_the_server_does() {
     let api = get(server.addr, &probe_url("mistboard", "", text)).json();
     let says = api["error"].as_str().unwrap();
     assert!(says.starts_with("missing table LRvT: mistboard/LRvT.dtm is not there (make it with `jtb gen --rules mistboard --material LRvT`)"), "{says}");
+    // The CLI names its own root: the command it suggests writes where `--tables` looks.
     let file = "mistboard/LRvT.dtm";
-    let shown = says.replacen(file, &format!("{}/{file}", dir.path().display()), 1);
+    let root = dir.path().display();
+    let shown = says.replacen(file, &format!("{root}/{file}"), 1).replacen(
+        "LRvT`)",
+        &format!("LRvT --out {root}`)"),
+        1,
+    );
     assert_eq!(cli.trim(), format!("error: {text}: {shown}"));
 }
 

@@ -9,9 +9,9 @@ mod serve_support;
 use std::{collections::BTreeSet, path::Path, process::Command};
 
 use jtb_probe::gambit::{
-    Board, Category, Color, Next, Piece, Position, Square, Tablebase, Token, Turn,
+    Board, Category, Color, Next, Piece, Position, Rules, Square, Token, Turn,
 };
-use jtb_probe::Value;
+use jtb_probe::{Tablebase, Value};
 use serde_json::{json, Value as Json};
 use serve_support::{assert_index_matches_stats, enc, gen, probe_url, Conn, Rng, Server};
 
@@ -102,13 +102,13 @@ fn turn_fields(pos: &Position, t: &Turn) -> Json {
 /// Checks every field of a probe answer against the library: the value, the best turn, and
 /// every turn (read back from its text) with the position it gives, the value after it for
 /// the side then to move and its value for the mover, best first with ties in ASCII order.
-fn check_answer(tb: &Tablebase, pos: &Position, answer: &Json) {
+fn check_answer(tb: &Tablebase<Rules>, pos: &Position, answer: &Json) {
     let value = tb.probe_dtm(pos).unwrap();
-    let best = tb.best_turn(pos).unwrap();
+    let best = tb.best_move(pos).unwrap();
     let mut want = fields(value);
     want["position"] = json!(pos.to_string());
     want["rules"] = json!(AG);
-    want["best"] = json!(best.map(|b| b.turn.to_string()));
+    want["best"] = json!(best.map(|b| b.mv.to_string()));
     for (k, v) in want.as_object().unwrap() {
         assert_eq!(&answer[k], v, "{k} of {pos}");
     }
@@ -119,12 +119,12 @@ fn check_answer(tb: &Tablebase, pos: &Position, answer: &Json) {
         .map(|t| t["turn"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!((turns.len(), &listed), (all.len(), &all), "{pos}");
-    let scored = tb.scored_turns(pos).unwrap();
+    let scored = tb.scored_moves(pos).unwrap();
     let mut previous: Option<(Value, String)> = None;
     for t in turns {
         let text = t["turn"].as_str().unwrap();
         let turn = pos.parse_turn(text).unwrap();
-        let mover = scored.iter().find(|s| s.turn == turn).unwrap().value;
+        let mover = scored.iter().find(|s| s.mv == turn).unwrap().value;
         if let Some((v, p)) = &previous {
             assert!(
                 *v > mover || (*v == mover && p.as_str() < text),
@@ -163,7 +163,7 @@ fn check_answer(tb: &Tablebase, pos: &Position, answer: &Json) {
         assert_eq!(t, &want, "{pos}");
     }
     if let Some(b) = best {
-        assert_eq!(turns[0]["turn"], b.turn.to_string(), "{pos}");
+        assert_eq!(turns[0]["turn"], b.mv.to_string(), "{pos}");
         assert_eq!(turns[0]["mover"], fields(value), "{pos}");
     }
 }
@@ -173,7 +173,7 @@ fn every_field_agrees_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path()).unwrap();
+    let tb = Tablebase::open(dir.path(), Rules).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut categories = BTreeSet::new();
     let mut ends = BTreeSet::new();
@@ -222,7 +222,7 @@ fn fields_and_lines_mean_what_jtb_probe_says() {
     tables(dir.path());
     let root = dir.path().to_str().unwrap();
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path()).unwrap();
+    let tb = Tablebase::open(dir.path(), Rules).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut ended = 0;
     for pos in sample(&mut Rng(0x11e), 6) {
@@ -442,7 +442,7 @@ fn stats_agree_with_jtb_stats() {
     tables(dir.path());
     let root = dir.path().to_str().unwrap();
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path()).unwrap();
+    let tb = Tablebase::open(dir.path(), Rules).unwrap();
     let mut conn = Conn::open(server.addr);
     let out = jtb(&["stats", "--rules", AG, "--json", "--tables", root]);
     assert!(out.status.success());

@@ -1,4 +1,5 @@
-//! Retrograde generation of Jungle and flip-game endgame tables.
+//! Retrograde generation of endgame tables of Jungle, the Mistboard flip game, Clesto and
+//! Animal Gambit.
 //!
 //! [`solve`] solves one material, given the smaller tables its captures lead into
 //! ([`SubTables`]): values with their distance to mate (RULES.md section 3) and distance to

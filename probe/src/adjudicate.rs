@@ -7,11 +7,11 @@ use std::fmt;
 use crate::{
     ban::ClestoValue,
     clock::RuleValue,
+    core::{ProbeError, ProbeResult, Tablebase},
     flip::{dead_draw, Adjudication, NotApplicable},
     piece::Color,
     position::Position,
     rules::RuleSet,
-    tablebase::{ProbeError, ProbeResult, Tablebase},
     value::{Plies, Value, Wdl},
 };
 

@@ -1,6 +1,7 @@
-//! Jungle (Dou Shou Qi) and Mistboard flip-game endgame tablebases: the rules, position text
-//! and legal moves of every rule set, the table format, and probing: values, distance to mate,
-//! and the clock rule exact at every half-move clock ([`clock`]).
+//! Endgame tablebases of four games: Jungle (Dou Shou Qi), the Mistboard 4x4 flip game,
+//! Clesto and Animal Gambit. The rules, position text and legal moves of every rule set, the
+//! table format, and probing: values, distance to mate, and for Jungle and the flip game the
+//! clock rule exact at every half-move clock ([`clock`]).
 //!
 //! Probe a directory of tables written by `jtb gen` (the `jtb-gen` crate):
 //!
@@ -43,27 +44,30 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Animal Gambit (Arimaa under another name) has its own game model and tables in [`gambit`]:
-//! position text, turns of one to four steps with their canonical text, the end-of-turn
-//! checks, and [`gambit::Tablebase`] (values with their distance to mate in turns, best turns,
-//! lines). Both games' tables are the same file format ([`mod@format`], over a [`Family`] of rule
-//! sets) read through the same store and block caches.
+//! Every game's tables are probed through one [`Tablebase`], generic over the game ([`Game`]):
+//! the same lazy opening, block caches, errors, best moves and lines. What only one game
+//! answers is an `impl` for that game: the clock rule for the Jungle family, Clesto's values
+//! with the repetition ban, Animal Gambit's verdicts. Animal Gambit (Arimaa under another
+//! name) has its own game model in [`gambit`]: position text, turns of one to four steps with
+//! their canonical text, and the end-of-turn checks; its tables are probed as
+//! `Tablebase<gambit::Rules>`, with distances in turns.
 //!
 //! ```no_run
-//! use jtb_probe::gambit::{Category, Position, Tablebase};
-//! use jtb_probe::Value;
+//! use jtb_probe::gambit::{Category, Position, Rules};
+//! use jtb_probe::{Tablebase, Value};
 //!
-//! let tb = Tablebase::open("tables")?; // tables/animal-gambit/*.{wdl,dtm}
+//! let tb = Tablebase::open("tables", Rules)?; // tables/animal-gambit/*.{wdl,dtm}
 //! let pos: Position = "8/3r4/8/8/8/8/4R3/8 g".parse()?;
 //! assert_eq!(tb.probe_dtm(&pos)?, Value::Win(3)); // three turns: Gold, Silver, Gold
 //! assert_eq!(tb.adjudicate(&pos)?.category, Category::Win);
-//! assert_eq!(tb.best_turn(&pos)?.unwrap().turn.to_string(), "Re2n Re3n Re4e Rf4n");
+//! assert_eq!(tb.best_move(&pos)?.unwrap().mv.to_string(), "Re2n Re3n Re4e Rf4n");
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Errors
 //! Position text that breaks any rule gives a [`ParseError`] naming the problem; probes give a
-//! [`ProbeError`] (game over, too many pieces, missing table, wrong rule set), with a
+//! [`ProbeError`], one type for every game (game over, too many pieces, missing table, wrong
+//! rule set), with a
 //! [`TableError`] naming the file for unreadable, truncated, corrupted or foreign files.
 //! Nothing here panics on user input or on a damaged file.
 //!
@@ -81,6 +85,7 @@ mod board;
 #[allow(clippy::doc_lazy_continuation)]
 pub mod rulebook {}
 pub mod clock;
+mod core;
 mod file;
 pub mod flip;
 pub mod format;
@@ -102,6 +107,10 @@ pub use crate::{
     ban::{banned_side, for_each_move_value, value_by_lookahead, ClestoValue},
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
+    core::{
+        Game, LineStep, MaterialSlots, ProbeError, ProbeResult, ScoredMove, Successor, Tablebase,
+        DEFAULT_CACHE_BYTES,
+    },
     file::TableFile,
     flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
     format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
@@ -112,10 +121,7 @@ pub use crate::{
     piece::{Animal, Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},
-    tablebase::{
-        LineStep, ProbeError, ProbeResult, RuleMove, RuleStep, ScoredMove, Tablebase,
-        DEFAULT_CACHE_BYTES,
-    },
+    tablebase::{JungleSlots, RuleMove, RuleStep},
     text::ParseError,
     value::{Plies, Value, Wdl},
 };

@@ -310,7 +310,11 @@ impl Position {
         if let Some(c) = clock {
             let limit = self.rules.clock_limit();
             if c > limit || !self.rules.has_clock() {
-                return Err(ClockError { clock: c, limit });
+                return Err(ClockError {
+                    rules: self.rules.name(),
+                    clock: c,
+                    limit,
+                });
             }
         }
         self.clock = clock;
@@ -478,9 +482,11 @@ impl fmt::Debug for Position {
     }
 }
 
-/// A half-move clock above the rule set's limit.
+/// A half-move clock above the rule set's limit, or given to a game without one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockError {
+    /// The id of the rule set.
+    pub rules: &'static str,
     /// The clock given.
     pub clock: u32,
     /// The largest clock the rule set allows.
@@ -492,14 +498,14 @@ impl fmt::Display for ClockError {
         if self.limit == 0 {
             return write!(
                 f,
-                "half-move clock {} given, but this rule set has no clock (clesto has no move-count rule)",
-                self.clock
+                "half-move clock {} given, but rule set {} has no clock (no move-count rule)",
+                self.clock, self.rules
             );
         }
         write!(
             f,
-            "half-move clock {} is above the limit of {} for this rule set",
-            self.clock, self.limit
+            "half-move clock {} is above the limit of {} for rule set {}",
+            self.clock, self.limit, self.rules
         )
     }
 }

@@ -1,7 +1,6 @@
-//! The probe path every game family shares: a directory of one rule set's tables, opened
-//! lazily, with a shared cache of decoded blocks and a lock-free front cache per thread. The
-//! Jungle family's `Tablebase` and Animal Gambit's `gambit::Tablebase` each
-//! hold one; only how a position finds its table and entry is theirs.
+//! The files under every game's probes: a directory of one rule set's tables, opened lazily,
+//! with a shared cache of decoded blocks and a lock-free front cache per thread. The one
+//! `Tablebase<G>` holds one; only how a position finds its table and entry is the game's.
 
 use std::{
     cell::RefCell,

@@ -170,7 +170,7 @@ fn benches(c: &mut Criterion) {
             p
         })
         .collect();
-    let gtb = jtb_probe::gambit::Tablebase::open(gambit_dir.path()).unwrap();
+    let gtb = jtb_probe::Tablebase::open(gambit_dir.path(), jtb_probe::gambit::Rules).unwrap();
     for p in &gambit_positions {
         gtb.probe_wdl(p).unwrap();
         gtb.probe_dtm(p).unwrap();
@@ -184,7 +184,7 @@ fn benches(c: &mut Criterion) {
     });
     g.sample_size(20);
     cycle(&mut g, "best turn", &gambit_positions, |p| {
-        gtb.best_turn(p).unwrap()
+        gtb.best_move(p).unwrap()
     });
     cycle(&mut g, "line", &gambit_positions, |p| gtb.line(p).unwrap());
     g.finish();

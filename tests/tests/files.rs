@@ -302,7 +302,11 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
     let p = Position::parse("7/7/7/7/7/3l3/7/3TE2/7 r", None).unwrap();
     assert!(matches!(
         tb.probe_dtm(&p),
-        Err(ProbeError::TooManyPieces { pieces: 3, max: 2 })
+        Err(ProbeError::TooManyPieces {
+            pieces: 3,
+            max: 2,
+            ..
+        })
     ));
     assert!(matches!(
         Tablebase::open(dir.path().join("nowhere"), RuleSet::Mistboard),

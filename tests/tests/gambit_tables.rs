@@ -7,8 +7,8 @@ use std::path::Path;
 
 use jtb_gen::gambit::{generate, load, path, solve_all, verify, Done, SubTables};
 use jtb_probe::{
-    gambit::{Category, Material, Next, Position, ProbeError, Rules, Tablebase},
-    Kind, RuleSet, TableErrorKind, TableFile, Value,
+    gambit::{Category, Material, Next, Position, Rules},
+    Kind, ProbeError, RuleSet, TableErrorKind, TableFile, Tablebase, Value,
 };
 
 /// Every table of 2 and 3 pieces.
@@ -101,7 +101,7 @@ fn the_one_ply_check_catches_a_wrong_value() {
 fn probes_give_the_tables_values_best_turns_and_lines() {
     let dir = tempfile::tempdir().unwrap();
     generate_quietly(dir.path(), &set());
-    let tb = Tablebase::open(dir.path()).unwrap();
+    let tb = Tablebase::open(dir.path(), Rules).unwrap();
     assert_eq!(tb.materials(), set());
     assert_eq!(tb.max_pieces(), 3);
     let tables = solve_all(&set()).unwrap();
@@ -124,7 +124,7 @@ fn probes_give_the_tables_values_best_turns_and_lines() {
                 continue;
             }
             // The best turn keeps the value, and the line plays it out to the end.
-            let best = tb.best_turn(&pos).unwrap();
+            let best = tb.best_move(&pos).unwrap();
             assert_eq!(best.map_or(Value::Loss(0), |b| b.value), want, "{pos}");
             let line = tb.line(&pos).unwrap();
             match want.dtm() {
@@ -134,7 +134,7 @@ fn probes_give_the_tables_values_best_turns_and_lines() {
                     assert_eq!(line.len(), usize::from(d), "{pos}");
                     let mut at = pos;
                     for (i, step) in line.iter().enumerate() {
-                        match at.play(&step.turn) {
+                        match at.play(&step.mv) {
                             Next::Over(end) => {
                                 assert_eq!(i + 1, line.len());
                                 // The side that ends the game wins it where the first mover
@@ -163,19 +163,19 @@ fn probes_give_the_tables_values_best_turns_and_lines() {
 fn the_best_turn_is_the_smallest_text_among_the_optimal_ones() {
     let dir = tempfile::tempdir().unwrap();
     generate_quietly(dir.path(), &["RvR".parse().unwrap()]);
-    let tb = Tablebase::open(dir.path()).unwrap();
+    let tb = Tablebase::open(dir.path(), Rules).unwrap();
     // Gold's rabbit on a7 reaches a8 in one step; longer texts also win at once.
     let pos: Position = "8/R7/8/8/8/8/7r/8 g".parse().unwrap();
-    let scored = tb.scored_turns(&pos).unwrap();
+    let scored = tb.scored_moves(&pos).unwrap();
     let wins: Vec<String> = scored
         .iter()
         .filter(|t| t.value == Value::Win(1))
-        .map(|t| t.turn.to_string())
+        .map(|t| t.mv.to_string())
         .collect();
     assert!(wins.len() > 1, "{wins:?}");
-    let best = tb.best_turn(&pos).unwrap().unwrap();
-    assert_eq!(best.turn.to_string(), *wins.iter().min().unwrap());
-    assert_eq!(best.turn.to_string(), "Ra7e Rb7e Rc7e Rd7n");
+    let best = tb.best_move(&pos).unwrap().unwrap();
+    assert_eq!(best.mv.to_string(), *wins.iter().min().unwrap());
+    assert_eq!(best.mv.to_string(), "Ra7e Rb7e Rc7e Rd7n");
 }
 
 /// Overwrites byte `at` of the file at `p` (its middle when `None`: inside a block).
@@ -249,7 +249,7 @@ fn damaged_truncated_and_foreign_files_are_refused() {
         TableErrorKind::FileChecksum
     ));
     assert!(load(root, m).is_err());
-    let tb = Tablebase::open(root).unwrap();
+    let tb = Tablebase::open(root, Rules).unwrap();
     let mut refused = 0;
     let table = solve_all(&[m]).unwrap();
     let layout = &table.get(m).unwrap().layout;
@@ -277,7 +277,7 @@ fn damaged_truncated_and_foreign_files_are_refused() {
     assert!(open(&dtm, Kind::Dtm).is_err());
     // A missing file is named; more pieces than any table are said so.
     std::fs::remove_file(path(root, m, Kind::Wdl)).unwrap();
-    let tb = Tablebase::open(root).unwrap();
+    let tb = Tablebase::open(root, Rules).unwrap();
     let pos: Position = "8/3r4/8/8/8/8/3RR3/8 g".parse().unwrap();
     let err = tb.probe_wdl(&pos).unwrap_err();
     assert!(
@@ -287,7 +287,14 @@ fn damaged_truncated_and_foreign_files_are_refused() {
     let pos: Position = "8/3rr3/8/8/8/8/3RR3/8 g".parse().unwrap();
     let err = tb.probe_dtm(&pos).unwrap_err();
     assert!(
-        matches!(err, ProbeError::TooManyPieces { pieces: 4, max: 3 }),
+        matches!(
+            err,
+            ProbeError::TooManyPieces {
+                pieces: 4,
+                max: 3,
+                ..
+            }
+        ),
         "{err}"
     );
 }

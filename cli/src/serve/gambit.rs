@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use jtb_probe::{
     format::family_table_path,
-    gambit::{self, Category, Next, Position, Tablebase, Turn},
-    Family, Kind, Value,
+    gambit::{self, Category, Next, Position, Rules, Turn},
+    Family, Kind, ProbeError, Tablebase, Value,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -112,12 +112,12 @@ pub struct ProbeAnswer {
 
 /// The tables for `pos`, or the missing-table error naming its own table (whether the
 /// directory or the file is missing).
-fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase>, ApiError> {
+fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase<Rules>>, ApiError> {
     let tb = lib.gambit_tables();
     let material = gambit::Material::of(pos.board()).canonical();
     let missing = || {
         let path = family_table_path(lib.root(), gambit::Rules, material, Kind::Dtm);
-        lib.gambit_error(gambit::ProbeError::MissingTable { material, path })
+        lib.missing(gambit::Rules, material, &path)
     };
     match tb {
         Ok(tb) if material.total() <= tb.max_pieces() => Ok(tb),
@@ -131,20 +131,20 @@ fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase>, ApiError>
 /// 404 for a missing table, 500 for a damaged or inconsistent one.
 pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
     let tb = tables_for(lib, pos)?;
-    let fail = |e| lib.gambit_error(e);
+    let fail = |e| lib.error(e, Rules);
     let value = tb.probe_dtm(pos).map_err(fail)?;
     // Best first, the best turn first among equals.
-    let scored = tb.ranked_turns(pos).map_err(fail)?;
+    let scored = tb.ranked_moves(pos).map_err(fail)?;
     let turns = scored
         .iter()
         .map(|t| {
-            let after = match pos.play(&t.turn) {
+            let after = match pos.play(&t.mv) {
                 Next::Continues(next) => tb.probe_dtm(&next).map_err(fail)?,
                 Next::Over(end) if end.mover_wins() => Value::Loss(0),
                 Next::Over(_) => Value::Win(0),
             };
             Ok(ScoredAnswer {
-                turn: turn_answer(pos, &t.turn),
+                turn: turn_answer(pos, &t.mv),
                 after: after.into(),
                 mover: t.value.into(),
             })
@@ -154,7 +154,7 @@ pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
         position: pos.to_string(),
         rules: gambit::Rules::NAME,
         value: value.into(),
-        best: scored.first().map(|b| b.turn.to_string()),
+        best: scored.first().map(|b| b.mv.to_string()),
         turns,
     })
 }
@@ -166,11 +166,11 @@ pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
 /// As [`probe`].
 pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
     let tb = tables_for(lib, pos)?;
-    let line = tb.line(pos).map_err(|e| lib.gambit_error(e))?;
+    let line = tb.line(pos).map_err(|e| lib.error(e, Rules))?;
     let mut at = *pos;
     let mut steps = Vec::with_capacity(line.len());
     for step in &line {
-        let turn = turn_answer(&at, &step.turn);
+        let turn = turn_answer(&at, &step.mv);
         let value = step.value.map(Fields::from);
         steps.push(json!({
             "turn": turn.turn, "steps": turn.steps, "step_count": turn.step_count,
@@ -265,7 +265,7 @@ pub fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value
     let table = asked.canonical();
     lib.gambit_tables()?;
     let sides = crate::gambit::side_stats(lib.root(), table)
-        .map_err(|e| lib.gambit_error(gambit::ProbeError::Table(Box::new(e))))?;
+        .map_err(|e| lib.error(ProbeError::from(e), gambit::Rules))?;
     let flipped = asked != table;
     // Side `i` of the answer is side `order[i]` of the table.
     let order = if flipped { [1, 0] } else { [0, 1] };
@@ -316,7 +316,7 @@ pub fn materials(lib: &Library) -> Result<serde_json::Value, ApiError> {
     for m in tb.materials() {
         names.push(m.to_string());
         let sides = crate::gambit::side_stats(lib.root(), m)
-            .map_err(|e| lib.gambit_error(gambit::ProbeError::Table(Box::new(e))))?;
+            .map_err(|e| lib.error(ProbeError::from(e), gambit::Rules))?;
         let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
             json!([f(&sides[0]), f(&sides[1])])
         };

@@ -10,7 +10,7 @@ use std::{
 };
 
 use jtb_probe::{
-    dead_draw, format::table_path, gambit, Adjudication, Category, LineStep, Material, Move,
+    dead_draw, format::table_path, gambit, Adjudication, Category, Game, LineStep, Material, Move,
     NotApplicable, Outcome, Position, ProbeError, RuleSet, RuleStep, RuleValue, ScoredMove,
     TableError, TableErrorKind, Tablebase, Value,
 };
@@ -22,7 +22,7 @@ const FRESH: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// One rule set's tables (a Jungle-family [`Tablebase`] or Animal Gambit's) as last found, and
 /// when its directory was last changed then.
-struct Found<T = Tablebase> {
+struct Found<T> {
     /// The tables, or why there are none (the directory is not there or cannot be read).
     tables: Result<Arc<T>, String>,
     /// The directory's modification time at the scan (`None`: it could not be read, or was
@@ -45,9 +45,9 @@ pub struct Library {
     root: PathBuf,
     cache_bytes: u64,
     /// Per rule set (in [`RuleSet::ALL`] order): its tables as last found.
-    sets: Vec<RwLock<Found>>,
+    sets: Vec<RwLock<Found<Tablebase>>>,
     /// Animal Gambit's tables as last found.
-    gambit: RwLock<Found<gambit::Tablebase>>,
+    gambit: RwLock<Found<Tablebase<gambit::Rules>>>,
     /// Per material, the statistics of its file headers, read once per scan.
     pub headers: Memo<crate::stats::MaterialStats>,
     /// Per material, its DTM and DTC files' histograms, counted once per scan.
@@ -76,22 +76,28 @@ impl Library {
             let found = lib.scan(rules);
             lib.sets.push(RwLock::new(found));
         }
-        lib.gambit = RwLock::new(lib.scan_gambit());
+        lib.gambit = RwLock::new(lib.scan(gambit::Rules));
         lib
     }
 
-    fn scan(&self, rules: RuleSet) -> Found {
+    /// The tables of `rules` as they are now.
+    fn scan<G: Game>(&self, rules: G) -> Found<Tablebase<G>> {
         let tables = Tablebase::with_cache(&self.root, rules, self.cache_bytes)
             .map(Arc::new)
-            .map_err(|_| self.no_tables(rules.name()));
-        self.found(rules.name(), tables)
+            .map_err(|_| self.no_tables(rules.id()));
+        self.found(rules.id(), tables)
     }
 
-    fn scan_gambit(&self) -> Found<gambit::Tablebase> {
-        let tables = gambit::Tablebase::with_cache(&self.root, self.cache_bytes)
-            .map(Arc::new)
-            .map_err(|_| self.no_tables(gambit::Rules::NAME));
-        self.found(gambit::Rules::NAME, tables)
+    /// Scans `rules`' tables again if their directory changed since `set` was found; returns
+    /// whether it did.
+    fn rescan<G: Game>(&self, rules: G, set: &RwLock<Found<Tablebase<G>>>) -> bool {
+        let stamp = self.stamp(rules.id());
+        if set.read().unwrap_or_else(PoisonError::into_inner).stamp == stamp {
+            return false;
+        }
+        let found = self.scan(rules);
+        *set.write().unwrap_or_else(PoisonError::into_inner) = found;
+        true
     }
 
     /// `tables` as found now, stamped with the time `root/<name>` was last changed.
@@ -123,28 +129,13 @@ impl Library {
     pub fn refresh(&self) -> bool {
         let mut changed = false;
         for (rules, set) in RuleSet::ALL.into_iter().zip(&self.sets) {
-            let stamp = self.stamp(rules.name());
-            if set.read().unwrap_or_else(PoisonError::into_inner).stamp == stamp {
-                continue;
+            if self.rescan(rules, set) {
+                forget(&self.headers, rules);
+                forget(&self.histograms, rules);
+                changed = true;
             }
-            let found = self.scan(rules);
-            *set.write().unwrap_or_else(PoisonError::into_inner) = found;
-            forget(&self.headers, rules);
-            forget(&self.histograms, rules);
-            changed = true;
         }
-        let stamp = self.stamp(gambit::Rules::NAME);
-        if self
-            .gambit
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .stamp
-            != stamp
-        {
-            let found = self.scan_gambit();
-            *self.gambit.write().unwrap_or_else(PoisonError::into_inner) = found;
-            changed = true;
-        }
+        changed |= self.rescan(gambit::Rules, &self.gambit);
         changed
     }
 
@@ -180,50 +171,11 @@ impl Library {
     ///
     /// # Errors
     /// As [`Library::tables`].
-    pub fn gambit_tables(&self) -> Result<Arc<gambit::Tablebase>, ApiError> {
+    pub fn gambit_tables(&self) -> Result<Arc<Tablebase<gambit::Rules>>, ApiError> {
         let set = self.gambit.read().unwrap_or_else(PoisonError::into_inner);
         set.tables
             .clone()
             .map_err(|why| ApiError::new(Problem::MissingTable, why))
-    }
-
-    /// The API error of a failed Animal Gambit probe: 404 for a table that is not there (in
-    /// the wording of the other games, its file named relative to the root), 500 for damaged
-    /// or inconsistent tables.
-    #[must_use]
-    pub fn gambit_error(&self, e: gambit::ProbeError) -> ApiError {
-        match e {
-            gambit::ProbeError::NoDirectory(..) => {
-                ApiError::new(Problem::MissingTable, self.no_tables(gambit::Rules::NAME))
-            }
-            gambit::ProbeError::TooManyPieces { .. } => {
-                ApiError::new(Problem::MissingTable, e.to_string())
-            }
-            gambit::ProbeError::MissingTable { material, path } => {
-                let missing = gambit::ProbeError::MissingTable {
-                    material,
-                    path: PathBuf::from(self.show(&path)),
-                };
-                ApiError::new(Problem::MissingTable, missing.to_string())
-            }
-            gambit::ProbeError::Table(mut t) => {
-                if matches!(&t.kind, TableErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound)
-                {
-                    let material = t.path.file_stem().and_then(|s| s.to_str()?.parse().ok());
-                    if let Some(material) = material {
-                        return self.gambit_error(gambit::ProbeError::MissingTable {
-                            material,
-                            path: t.path,
-                        });
-                    }
-                }
-                t.path = PathBuf::from(self.show(&t.path));
-                ApiError::new(Problem::DamagedTable, t.to_string())
-            }
-            gambit::ProbeError::Inconsistent { .. } => {
-                ApiError::new(Problem::DamagedTable, e.to_string())
-            }
-        }
     }
 
     /// The table root.
@@ -245,10 +197,10 @@ impl Library {
     /// A missing table in the library's one wording ([`ProbeError::MissingTable`], as `jtb
     /// probe` says it), its file named relative to the root.
     #[must_use]
-    pub fn missing(&self, rules: RuleSet, material: Material, path: &Path) -> ApiError {
+    pub fn missing<G: Game>(&self, rules: G, material: G::Material, path: &Path) -> ApiError {
         let missing = ProbeError::MissingTable {
-            rules,
-            material: material.table_of(rules),
+            rules: rules.id(),
+            material: rules.table_of(material).to_string(),
             path: PathBuf::from(self.show(path)),
         };
         ApiError::new(Problem::MissingTable, missing.to_string())
@@ -265,7 +217,12 @@ impl Library {
     /// A table file's error, naming the file relative to the root: a file that is not there
     /// as [`Library::missing`], any other as a damaged table.
     #[must_use]
-    pub fn table_error(&self, mut e: TableError, rules: RuleSet, material: Material) -> ApiError {
+    pub fn table_error<G: Game>(
+        &self,
+        mut e: TableError,
+        rules: G,
+        material: G::Material,
+    ) -> ApiError {
         if matches!(&e.kind, TableErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound) {
             return self.missing(rules, material, &e.path);
         }
@@ -277,7 +234,7 @@ impl Library {
     /// can hold (a finished game, face-down tiles), 404 for a table that is not there, 500 for
     /// damaged or inconsistent tables. Every message names the table file where there is one.
     #[must_use]
-    pub fn error(&self, e: ProbeError, rules: RuleSet) -> ApiError {
+    pub fn error<G: Game>(&self, e: ProbeError, rules: G) -> ApiError {
         match e {
             ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
             ProbeError::HiddenTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
@@ -286,12 +243,26 @@ impl Library {
             // Clesto values, so only a bug gets here, and it is still no 500.
             ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
             ProbeError::NoDirectory(..) => {
-                ApiError::new(Problem::MissingTable, self.no_tables(rules.name()))
+                ApiError::new(Problem::MissingTable, self.no_tables(rules.id()))
             }
             ProbeError::TooManyPieces { .. } => ApiError::new(Problem::MissingTable, e.to_string()),
-            ProbeError::MissingTable { material, path, .. } => self.missing(rules, material, &path),
+            ProbeError::MissingTable {
+                rules,
+                material,
+                path,
+            } => {
+                let missing = ProbeError::MissingTable {
+                    rules,
+                    material,
+                    path: PathBuf::from(self.show(&path)),
+                };
+                ApiError::new(Problem::MissingTable, missing.to_string())
+            }
             ProbeError::Table(t) => {
-                let material = t.path.file_stem().and_then(|s| s.to_str()?.parse().ok());
+                let material = t
+                    .path
+                    .file_stem()
+                    .and_then(|s| G::material_named(s.to_str()?));
                 match material {
                     Some(m) => self.table_error(*t, rules, m),
                     None => ApiError::new(Problem::DamagedTable, t.to_string()),
@@ -427,6 +398,7 @@ impl Source<'_> {
             if let Some(e) = failed {
                 return Err(e);
             }
+            moves.sort_unstable_by_key(|m| m.mv);
             ScoredMove::sort_best_first(&mut moves);
             return Ok(moves);
         };

@@ -613,6 +613,18 @@ pub fn generate(
         return Err(GambitError::NeededTables(problems));
     }
     let order = closure(&targets);
+    // Every table to be solved fits the limit, or nothing is written: refused up front, as
+    // the other games' plans are.
+    for &m in &order {
+        let need = memory_estimate(m);
+        if loaded.get(&m).is_some_and(Option::is_none) && need > memory_limit {
+            return Err(GambitError::TooLarge {
+                material: m,
+                need,
+                limit: memory_limit,
+            });
+        }
+    }
     // A table is kept in memory for the later ones only if one of them leads into it: the
     // largest tables are written and dropped. (A turn that removes two pieces leads two
     // materials down; the one between is a later table that leads into it, so it is kept.)
@@ -634,14 +646,6 @@ pub fn generate(
                 Done::Kept(m)
             }
             None => {
-                let need = memory_estimate(m);
-                if need > memory_limit {
-                    return Err(GambitError::TooLarge {
-                        material: m,
-                        need,
-                        limit: memory_limit,
-                    });
-                }
                 let start = Instant::now();
                 let mut cost = Cost::default();
                 let table = solve_with_cost(m, &mut subs, &mut cost)?;

@@ -13,7 +13,7 @@ use std::{
 };
 
 use jtb_probe::{
-    gambit, Category, ClestoValue, Position, ProbeError, RuleSet, Tablebase, Value, Wdl,
+    gambit, Category, ClestoValue, Game, Position, ProbeError, RuleSet, Tablebase, Value, Wdl,
 };
 
 /// Status codes (see `jtb.h`).
@@ -81,8 +81,9 @@ unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, Failure> {
         .map_err(|_| Failure(ERR_ARGUMENT, format!("{what} is not UTF-8")))
 }
 
-unsafe fn tablebase<'a>(tb: *const Tablebase) -> Result<&'a Tablebase, Failure> {
-    // Safety: a non-null `tb` comes from jtb_open and has not been closed (jtb.h).
+unsafe fn tablebase<'a, G: Game>(tb: *const Tablebase<G>) -> Result<&'a Tablebase<G>, Failure> {
+    // Safety: a non-null `tb` comes from jtb_open (or jtb_gambit_open for Animal Gambit's
+    // tables) and has not been closed (jtb.h).
     unsafe { tb.as_ref() }
         .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
 }
@@ -330,25 +331,6 @@ pub unsafe extern "C" fn jtb_adjudicate(
     })
 }
 
-fn gambit_failure(e: &gambit::ProbeError) -> Failure {
-    let code = match e {
-        gambit::ProbeError::NoDirectory(..) => ERR_DIRECTORY,
-        gambit::ProbeError::TooManyPieces { .. } | gambit::ProbeError::MissingTable { .. } => {
-            ERR_NOT_COVERED
-        }
-        gambit::ProbeError::Table(_) | gambit::ProbeError::Inconsistent { .. } => ERR_TABLE,
-    };
-    Failure(code, e.to_string())
-}
-
-unsafe fn gambit_tablebase<'a>(
-    tb: *const gambit::Tablebase,
-) -> Result<&'a gambit::Tablebase, Failure> {
-    // Safety: a non-null `tb` comes from jtb_gambit_open and has not been closed (jtb.h).
-    unsafe { tb.as_ref() }
-        .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
-}
-
 fn gambit_position(text: &str) -> Result<gambit::Position, Failure> {
     text.parse()
         .map_err(|e: gambit::ParseError| Failure(ERR_POSITION, e.to_string()))
@@ -358,19 +340,19 @@ fn gambit_position(text: &str) -> Result<gambit::Position, Failure> {
 #[no_mangle]
 pub unsafe extern "C" fn jtb_gambit_open(
     root: *const c_char,
-    tb_out: *mut *mut gambit::Tablebase,
+    tb_out: *mut *mut Tablebase<gambit::Rules>,
 ) -> c_int {
     guard(|| {
         // Safety: see `text`.
         let root = unsafe { text(root, "root") }?;
-        let tb = gambit::Tablebase::open(root).map_err(|e| gambit_failure(&e))?;
+        let tb = Tablebase::open(root, gambit::Rules).map_err(|e| probe_failure(&e))?;
         out(tb_out, Box::into_raw(Box::new(tb)))
     })
 }
 
 /// Closes Animal Gambit tables.
 #[no_mangle]
-pub unsafe extern "C" fn jtb_gambit_close(tb: *mut gambit::Tablebase) {
+pub unsafe extern "C" fn jtb_gambit_close(tb: *mut Tablebase<gambit::Rules>) {
     if !tb.is_null() {
         // Safety: `tb` came from jtb_gambit_open and is closed once (jtb.h).
         drop(unsafe { Box::from_raw(tb) });
@@ -380,17 +362,17 @@ pub unsafe extern "C" fn jtb_gambit_close(tb: *mut gambit::Tablebase) {
 /// An Animal Gambit value: win, draw or loss, the distance to mate in turns, the category.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_gambit_probe(
-    tb: *const gambit::Tablebase,
+    tb: *const Tablebase<gambit::Rules>,
     position: *const c_char,
     wdl: *mut c_int,
     dtm: *mut c_int,
     category: *mut c_int,
 ) -> c_int {
     guard(|| {
-        // Safety: see `gambit_tablebase` and `text`.
-        let tb = unsafe { gambit_tablebase(tb) }?;
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
         let pos = gambit_position(unsafe { text(position, "position") }?)?;
-        let v = tb.probe_dtm(&pos).map_err(|e| gambit_failure(&e))?;
+        let v = tb.probe_dtm(&pos).map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(v.wdl()))?;
         out(dtm, v.dtm().map_or(-1, c_int::from))?;
         out(
@@ -407,18 +389,18 @@ pub unsafe extern "C" fn jtb_gambit_probe(
 /// The best Animal Gambit turn in its canonical text.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_gambit_best_turn(
-    tb: *const gambit::Tablebase,
+    tb: *const Tablebase<gambit::Rules>,
     position: *const c_char,
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
     guard(|| {
-        // Safety: see `gambit_tablebase` and `text`.
-        let tb = unsafe { gambit_tablebase(tb) }?;
+        // Safety: see `tablebase` and `text`.
+        let tb = unsafe { tablebase(tb) }?;
         let pos = gambit_position(unsafe { text(position, "position") }?)?;
-        let best = tb.best_turn(&pos).map_err(|e| gambit_failure(&e))?;
+        let best = tb.best_move(&pos).map_err(|e| probe_failure(&e))?;
         copy_out(
-            &best.map(|b| b.turn.to_string()).unwrap_or_default(),
+            &best.map(|b| b.mv.to_string()).unwrap_or_default(),
             buf,
             len,
         )

@@ -1,8 +1,8 @@
 //! Animal Gambit (Arimaa under another name), rule set `animal-gambit` (RULES.md section 7):
 //! the 8x8 board with its traps, pieces, position text, steps, pushes and pulls, turns with
 //! their canonical text, and the end-of-turn checks; its materials ([`Material`]), its table
-//! index ([`Layout`]), its rule set in the shared table format ([`Rules`]) and its probes
-//! ([`Tablebase`]). Everything about Animal Gambit is in this folder; the file format, the
+//! index ([`Layout`]), its rule set in the shared table format ([`Rules`]) and what its probes
+//! ([`crate::Tablebase`]`<`[`Rules`]`>`) need. Everything about Animal Gambit is in this folder; the file format, the
 //! block caches and the CLI are the ones every game shares.
 //!
 //! ```
@@ -56,7 +56,7 @@ pub use self::{
     piece::{Color, Kind, Piece},
     position::{Board, Position, PositionError},
     step::{Action, Removal, Step, Token},
-    tablebase::{Category, LineTurn, ProbeError, ScoredTurn, Tablebase, Verdict},
+    tablebase::{Category, Verdict},
     text::ParseError,
     turn::{BoardHasher, Next, Turn, TurnEnd, TurnGenerator, MAX_STEPS},
 };

@@ -1,0 +1,88 @@
+//! One question asked of every game, with the same test body: the CLI answers each game the
+//! same way where the games agree, and says so in the same words where they differ.
+
+use std::process::{Command, Output};
+
+/// Every game's rule set, a position of it, and whether it has a move-count clock.
+const GAMES: [(&str, &str, bool); 4] = [
+    ("mistboard", "7/7/7/7/7/3l3/7/3E3/7 r", true),
+    ("flip4x4", "4/1c2/4/2L1 r", true),
+    ("clesto", "7/7/7/7/7/3l3/7/3E3/7 r", false),
+    ("animal-gambit", "8/3r4/8/8/8/8/4R3/8 g", false),
+];
+
+fn jtb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jtb"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A clock given to a game without a move-count rule is refused in words, by `probe` and by
+/// `adjudicate` alike; a game with one takes it (and answers, here, that it has no tables).
+#[test]
+fn a_clock_is_refused_exactly_where_the_game_has_none() {
+    let empty = tempfile::tempdir().unwrap();
+    let root = empty.path().to_str().unwrap();
+    for (rules, position, has_clock) in GAMES {
+        for command in ["probe", "adjudicate"] {
+            let o = jtb(&[
+                command, "--rules", rules, "--tables", root, "--json", "--clock", "3", position,
+            ]);
+            let out = stdout(&o);
+            let line: serde_json::Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| {
+                panic!("{command} {rules}: {e}: {out}");
+            });
+            let error = line["error"].as_str().unwrap_or("");
+            assert_eq!(
+                error.contains("has no clock"),
+                !has_clock,
+                "{command} {rules}: {out}"
+            );
+            if !has_clock {
+                assert_eq!(o.status.code(), Some(1), "{command} {rules}: {out}");
+                assert!(error.contains(rules), "{command} {rules}: {out}");
+            }
+        }
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A set whose largest table exceeds the memory limit is refused before anything is written,
+/// naming the table and its estimate.
+#[test]
+fn a_set_beyond_the_memory_limit_is_refused_before_anything_is_written() {
+    for (rules, _, _) in GAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            rules,
+            "--max-pieces",
+            "4",
+            "--memory-limit",
+            "1",
+            "--out",
+            root,
+            "--quiet",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{rules}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("MiB of memory, more than the 1 MiB allowed"),
+            "{rules}: {}",
+            stderr(&o)
+        );
+        let written: Vec<_> = std::fs::read_dir(dir.path().join(rules))
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        assert!(written.is_empty(), "{rules}: wrote {written:?}");
+    }
+}

@@ -1,0 +1,157 @@
+//! Why a probe could not answer: one error type for every game.
+
+use std::{
+    error::Error,
+    fmt,
+    path::{Path, PathBuf},
+};
+
+use crate::{
+    format::{Kind, TableError},
+    value::Value,
+};
+
+/// Why a probe could not answer.
+#[derive(Debug)]
+pub enum ProbeError {
+    /// The table directory does not exist or cannot be read.
+    NoDirectory(PathBuf, std::io::Error),
+    /// A probe that the rule set's values do not have (Clesto has no clock rule, and its ban
+    /// values no distance to mate: [`crate::Tablebase::probe_clesto`] answers for it).
+    NotForRules {
+        /// The rule set's id.
+        rules: &'static str,
+        /// What was asked.
+        what: &'static str,
+    },
+    /// The game is over (a side has no piece): there is nothing to probe.
+    GameOver,
+    /// A flip position with face-down tiles: outside every table.
+    HiddenTiles,
+    /// The position is of another rule set than the tablebase.
+    WrongRules {
+        /// The tablebase's rule set.
+        tablebase: &'static str,
+        /// The position's rule set.
+        position: &'static str,
+    },
+    /// More pieces than any table in the directory holds.
+    TooManyPieces {
+        /// The game (or rule set) whose tables were asked.
+        rules: &'static str,
+        /// Pieces in the position.
+        pieces: usize,
+        /// The most pieces of any table present.
+        max: usize,
+    },
+    /// The table of this material is not in the directory.
+    MissingTable {
+        /// The id of the rule set whose table it is.
+        rules: &'static str,
+        /// The material, in the orientation that names its table.
+        material: String,
+        /// Where its file was looked for.
+        path: PathBuf,
+    },
+    /// A table file is unreadable, corrupted, or of the wrong kind.
+    Table(Box<TableError>),
+    /// A position's stored value contradicts its moves' values: some file is corrupted.
+    Inconsistent {
+        /// The position, as text.
+        position: String,
+        /// Which file's value.
+        kind: Kind,
+        /// The value stored for the position.
+        stored: Value,
+        /// What its best move gives (`None`: no move keeps the stored value).
+        best: Option<Value>,
+        /// What a move is called in the game (`move`, `turn`).
+        noun: &'static str,
+    },
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::NoDirectory(p, e) => write!(f, "table directory {}: {e}", p.display()),
+            ProbeError::NotForRules { rules, what } => write!(
+                f,
+                "{what} is not a value of rule set {rules} (its values are win or loss, with \
+                 a distance to mate or by the repetition ban)"
+            ),
+            ProbeError::GameOver => f.write_str("game over: a side has no piece left"),
+            ProbeError::HiddenTiles => f.write_str(
+                "face-down tiles left: flip positions with hidden tiles are outside the tables",
+            ),
+            ProbeError::WrongRules {
+                tablebase,
+                position,
+            } => write!(
+                f,
+                "position of rule set {position} probed in tables of rule set {tablebase}"
+            ),
+            ProbeError::TooManyPieces { rules, pieces, max } => write!(
+                f,
+                "{pieces} pieces: more than the {rules} tables cover (at most {max} here)"
+            ),
+            // The one wording of a missing table (`jtb probe` and `jtb serve` alike): which
+            // table, which file is not there, and the command that makes it.
+            ProbeError::MissingTable {
+                rules,
+                material,
+                path,
+            } => {
+                write!(
+                    f,
+                    "missing table {material}: {} is not there (make it with `jtb gen --rules \
+                     {rules} --material {material}",
+                    path.display()
+                )?;
+                // `jtb gen` writes under `tables` unless told: name any other root.
+                let root = path.parent().and_then(|dir| dir.parent());
+                match root {
+                    Some(root) if !root.as_os_str().is_empty() && root != Path::new("tables") => {
+                        write!(f, " --out {}`)", root.display())
+                    }
+                    _ => f.write_str("`)"),
+                }
+            }
+            ProbeError::Table(e) => e.fmt(f),
+            ProbeError::Inconsistent {
+                position,
+                kind,
+                stored,
+                best,
+                noun,
+            } => {
+                write!(
+                    f,
+                    "inconsistent tables: {position}: the {kind} file says {stored}, "
+                )?;
+                match best {
+                    Some(v) => write!(f, "its best {noun} gives {v}"),
+                    None => write!(f, "no {noun} agrees"),
+                }
+            }
+        }
+    }
+}
+
+impl Error for ProbeError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            ProbeError::NoDirectory(_, e) => Some(e),
+            ProbeError::Table(e) => Some(e.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+impl From<TableError> for ProbeError {
+    fn from(e: TableError) -> ProbeError {
+        ProbeError::Table(Box::new(e))
+    }
+}
+
+/// The result type of probes.
+pub type ProbeResult<T> = Result<T, ProbeError>;
