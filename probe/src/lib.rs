@@ -76,31 +76,24 @@
 
 #![warn(missing_docs)]
 
-mod adjudicate;
-mod ban;
-mod board;
+mod clesto;
+mod core;
+pub mod flip;
+pub mod gambit;
+mod jungle;
 #[doc = include_str!("../RULES.md")]
 // RULES.md is copied verbatim from the project's rule text, whose lists run on into the next
 // paragraph; the lint would have it reflowed.
 #[allow(clippy::doc_lazy_continuation)]
 pub mod rulebook {}
-pub mod clock;
-mod core;
-mod file;
-pub mod flip;
-pub mod format;
-pub mod gambit;
-mod histogram;
-mod index;
-mod material;
-mod moves;
-mod piece;
-mod position;
-mod rules;
-mod store;
-mod tablebase;
-mod text;
-mod value;
+
+// Each module's path in the crate: the core every game shares, and the Jungle family's folder.
+use self::{
+    clesto as ban,
+    core::{file, histogram, store, value},
+    jungle::{adjudicate, board, index, material, moves, piece, position, rules, tablebase, text},
+};
+pub use self::{core::format, jungle::clock};
 
 pub use crate::{
     adjudicate::{adjudicate, Verdict, VerdictReason},

@@ -1,9 +1,14 @@
-//! What every game shares above the file format: the [`Game`] trait, the one [`Tablebase`]
-//! and its one error type.
+//! What every game shares: the file format and its reader, the store of open files and block
+//! caches, the value types, the [`Game`] trait, the one [`Tablebase`] and its one error type.
 
 mod error;
+pub(crate) mod file;
+pub mod format;
 mod game;
+pub(crate) mod histogram;
+pub(crate) mod store;
 mod tablebase;
+pub(crate) mod value;
 
 pub use self::{
     error::{ProbeError, ProbeResult},

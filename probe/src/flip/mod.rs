@@ -24,7 +24,7 @@ pub const ONE_EACH_ENTRIES: usize = 30_720;
 /// Header bytes before the codes: magic, version (u16), entries (u32), generator (32 bytes).
 pub const ONE_EACH_HEADER: usize = 8 + 2 + 4 + 32;
 
-static FILE: &[u8] = include_bytes!("../data/flip4x4-one-each.jtb");
+static FILE: &[u8] = include_bytes!("../../data/flip4x4-one-each.jtb");
 
 /// Why the dead-draw check does not apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
