@@ -75,6 +75,18 @@ const geometry = (rules) => state.geos.get(rules) || null;
 /** Whether the view's rule set is Animal Gambit (its moves are turns of 1 to 4 steps). */
 const isGambit = (rules = state.view.rules) => (geometry(rules) || {}).game === 'animal-gambit';
 
+/** The game a rule set is of, as the page's title names it. */
+function gameTitle(rules) {
+  const geo = geometry(rules);
+  if (!geo) return 'Jungle family';
+  if (geo.game === 'animal-gambit') return 'Animal Gambit';
+  if (geo.hunger) return 'Clesto';
+  return geo.style === 'tiles' ? 'Flip game' : 'Jungle';
+}
+
+/** `n` and `word`, with the word in the plural unless `n` is 1. */
+const counted = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function urlFor(view) {
   const q = new URLSearchParams();
   q.set('rules', view.rules);
@@ -235,7 +247,7 @@ async function show(view) {
   renderMoves();
   renderLineButton();
   renderSteps();
-  document.title = `${state.view.text} \u2013 ${headline().text} \u2013 Jungle tablebase`;
+  document.title = `${state.view.text} \u2013 ${headline().text} \u2013 ${gameTitle(state.view.rules)} tablebase`;
   if (drawable) showStats(materialName(parseText(state.view.text)));
   document.body.dataset.state = state.problem ? 'error' : 'ready';
 }
@@ -335,6 +347,10 @@ function renderControls() {
   $('#turn-controls').hidden = !gambit;
   $('#edit').hidden = gambit;
   if (gambit && state.editing) setEditing(false);
+  // Animal Gambit's pieces are drawn as letters: the Jungle faces do not apply to them.
+  const faces = $('#faces');
+  faces.disabled = gambit;
+  faces.title = gambit ? 'Animal Gambit pieces are drawn as letters' : '';
   $('#board-help').textContent = gambit
     ? 'Click a piece, then a square: one step at a time, up to four (a push moves the other side\u2019s piece first), then End turn. Or click a listed turn.'
     : 'Click a piece, then a square; or focus the board and use the arrow keys and Enter.';
@@ -1570,7 +1586,9 @@ function histograms(stats) {
 async function showIndex(view, request) {
   document.body.dataset.state = 'loading';
   $('#index-title').textContent = `All tables of ${view.rules}`;
-  document.title = `All tables of ${view.rules} \u2013 Jungle tablebase`;
+  document.title = `All tables of ${view.rules} \u2013 ${gameTitle(view.rules)} tablebase`;
+  // Materials are written in the game's letters.
+  $('#index-search').placeholder = isGambit(view.rules) ? 'RR, vR, ERvR' : 'LR, vE, ELvT';
   const found = await getJson(apiUrl(view.rules, '/materials'));
   if (request !== state.request) return;
   const out = $('#index-out');
@@ -1608,7 +1626,7 @@ function renderIndex() {
   if (!shown.length) out.textContent = 'No table matches.';
   for (const [pieces, tables] of [...counts].sort((a, b) => a[0] - b[0])) {
     const h = document.createElement('h3');
-    h.textContent = `${pieces} pieces (${tables.length} tables)`;
+    h.textContent = `${pieces} pieces (${counted(tables.length, 'table')})`;
     const table = document.createElement('table');
     table.className = 'index-table';
     table.dataset.pieces = String(pieces);
@@ -1626,6 +1644,14 @@ function renderIndex() {
       const row = body.insertRow();
       row.dataset.material = t.material;
       row.insertCell().append(materialLink(rules, t.material));
+      if (t.damaged) {
+        // A table whose files cannot be read: named, with why, beside the good ones.
+        row.classList.add('damaged');
+        const cell = row.insertCell();
+        cell.colSpan = 3;
+        cell.textContent = `damaged: ${t.damaged}`;
+        continue;
+      }
       for (const side of [0, 1]) {
         const ban = t.ban_wins ? { wins: t.ban_wins[side], losses: t.ban_losses[side] } : null;
         const draws = t.draws ? t.draws[side] : 0;
@@ -1653,7 +1679,7 @@ async function loadRuleSets() {
   select.replaceChildren();
   for (const r of found.body.rule_sets) {
     state.geos.set(r.rules, geometryFrom(r.rules, r.board));
-    const note = r.tables ? ` (${r.tables} tables)` : r.rules === 'flip4x4' ? ' (one each)' : ' (no tables)';
+    const note = r.tables ? ` (${counted(r.tables, 'table')})` : r.rules === 'flip4x4' ? ' (one each)' : ' (no tables)';
     select.append(new Option(r.rules + note, r.rules));
   }
 }

@@ -6,18 +6,17 @@
 //! error or a failure that stops the command. A closed output pipe ends the command quietly
 //! with 0, as it does for ripgrep.
 
-mod adjudicate;
 mod board;
-mod gambit;
-mod gen;
-mod info;
+mod commands;
+mod games;
 mod input;
-mod moves;
-mod plan;
-mod probe;
 mod serve;
-mod stats;
-mod verify;
+
+// Each command's module, and each game's printers, by their names in the crate.
+use self::{
+    commands::{adjudicate, gen, info, moves, plan, probe, stats, verify},
+    games::gambit,
+};
 
 use std::process::ExitCode;
 

@@ -86,3 +86,49 @@ fn a_set_beyond_the_memory_limit_is_refused_before_anything_is_written() {
         assert!(written.is_empty(), "{rules}: wrote {written:?}");
     }
 }
+
+/// A table file with one byte changed in its blocks: `info` and `stats`, which read only
+/// headers, still check every byte against the file's checksum and say "damaged" with exit 1.
+#[test]
+fn info_and_stats_say_a_corrupted_table_is_damaged() {
+    for (rules, material) in [
+        ("mistboard", "EvL"),
+        ("flip4x4", "EvL"),
+        ("clesto", "LvE"),
+        ("animal-gambit", "RvR"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            rules,
+            "--material",
+            material,
+            "--out",
+            root,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+        let dtm = dir.path().join(rules).join(format!("{material}.dtm"));
+        let o = jtb(&["info", dtm.to_str().unwrap()]);
+        assert!(o.status.success(), "{rules}: {}", stdout(&o));
+        let o = jtb(&["stats", "--rules", rules, "--tables", root]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+        let mut bytes = std::fs::read(&dtm).unwrap();
+        let at = bytes.len() - 12;
+        bytes[at] ^= 0x5a;
+        std::fs::write(&dtm, bytes).unwrap();
+        let o = jtb(&["info", dtm.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{rules}: {}", stdout(&o));
+        assert!(
+            stdout(&o).starts_with("damaged: "),
+            "{rules}: {}",
+            stdout(&o)
+        );
+        assert!(stdout(&o).contains(&format!("{material}.dtm")), "{rules}");
+        let o = jtb(&["stats", "--rules", rules, "--tables", root]);
+        assert_eq!(o.status.code(), Some(1), "{rules}: {}", stderr(&o));
+        assert!(stderr(&o).contains("damaged: "), "{rules}: {}", stderr(&o));
+    }
+}

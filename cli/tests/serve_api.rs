@@ -86,6 +86,11 @@ fn check_answer(tb: &Tablebase, pos: &Position, answer: &Json) {
         assert_eq!(&answer[k], v, "{k} of {pos}");
     }
     let moves = answer["moves"].as_array().unwrap();
+    // At the clock limit the game is drawn: no move leads on from it.
+    if rule.clock >= pos.rules().clock_limit() {
+        assert!(moves.is_empty(), "{pos}: {moves:?}");
+        return;
+    }
     let mut listed: Vec<String> = moves
         .iter()
         .map(|m| m["move"].as_str().unwrap().to_owned())
@@ -911,6 +916,59 @@ fn cors_is_open_for_get() {
 /// Raw requests no client library would send (bytes that are not UTF-8 in the path and the
 /// query, a megabyte of query or header, no HTTP at all, dot segments) get a 4xx, never a 5xx,
 /// and the server goes on.
+/// `--cors-origin` lists the origins whose pages may call the API: each gets its own origin
+/// back, in answers and preflights alike; any other gets no CORS header, so its browser refuses.
+#[test]
+fn cors_is_for_the_origins_the_operator_names() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start_with(
+        dir.path(),
+        &[
+            "--cors-origin",
+            "https://play.example.org",
+            "--cors-origin",
+            "http://localhost:3000",
+        ],
+    );
+    let mut conn = Conn::open(server.addr);
+    let target = probe_url("mistboard", "", OK);
+    for (origin, allowed) in [
+        ("https://play.example.org", true),
+        ("http://localhost:3000", true),
+        ("https://evil.example", false),
+    ] {
+        let r = conn.send(
+            format!("GET {target} HTTP/1.1\r\nHost: x\r\nOrigin: {origin}\r\n\r\n").as_bytes(),
+        );
+        assert_eq!(r.status, 200, "{origin}");
+        let expected = allowed.then_some(origin);
+        assert_eq!(
+            r.header("access-control-allow-origin"),
+            expected,
+            "{origin}"
+        );
+        let preflight = format!(
+            "OPTIONS /api/v1/mistboard HTTP/1.1\r\nHost: x\r\nOrigin: {origin}\r\n\
+             Access-Control-Request-Method: GET\r\n\r\n"
+        );
+        let r = conn.send(preflight.as_bytes());
+        assert_eq!(r.status, 200, "{origin}");
+        assert_eq!(
+            r.header("access-control-allow-origin"),
+            expected,
+            "{origin}"
+        );
+    }
+    // A malformed origin is refused before the server starts.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_jtb"))
+        .args(["serve", "--cors-origin", "https://x.example/page"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no path"));
+}
+
 #[test]
 fn hostile_requests_get_a_4xx() {
     let dir = tempfile::tempdir().unwrap();
@@ -1098,4 +1156,72 @@ fn game_ending_moves_say_how() {
     );
     assert_eq!(a["best"], "d8d9");
     assert_eq!(a["rule_best"], "d8d9");
+}
+
+/// A position at its clock limit is a drawn game: the API lists no move (nor flip) leading on
+/// from it, in the probe answer and in `/moves`; one half-move earlier it does.
+#[test]
+fn no_moves_lead_on_from_the_clock_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    for (rules, text, limit) in [
+        ("mistboard", "7/7/7/7/7/3l3/7/3E3/7 r", 100),
+        ("flip4x4", "4/1c2/4/2L1 r", 40),
+    ] {
+        for clock in [limit - 1, limit] {
+            let at = format!("{text} {clock}");
+            let probed = get(server.addr, &probe_url(rules, "", &at)).json();
+            let listed = get(server.addr, &probe_url(rules, "/moves", &at)).json();
+            let count = |a: &Json| a["moves"].as_array().map_or(0, Vec::len);
+            assert_eq!(
+                count(&probed) == 0,
+                clock == limit,
+                "{rules} {at}: {probed}"
+            );
+            assert_eq!(
+                count(&listed) == 0,
+                clock == limit,
+                "{rules} {at}: {listed}"
+            );
+            if clock == limit {
+                assert_eq!(probed["rule_wdl"], "draw", "{at}");
+            }
+        }
+    }
+    let at_limit = get(
+        server.addr,
+        &probe_url("flip4x4", "/moves", "?3/4/4/c2L r 40"),
+    )
+    .json();
+    assert_eq!(at_limit["flips"], json!([]));
+}
+
+/// One damaged table file: the material index still lists every table, the good ones with
+/// their counts and the damaged one named as damaged (its file and the fault), with status 200.
+#[test]
+fn the_material_index_lists_a_damaged_table_beside_the_good_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let dtm = dir.path().join("mistboard/LRvE.dtm");
+    let mut bytes = std::fs::read(&dtm).unwrap();
+    bytes[0] ^= 0xff;
+    std::fs::write(&dtm, bytes).unwrap();
+    let server = Server::start(dir.path());
+    let r = get(server.addr, "/api/v1/mistboard/materials");
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let index = r.json();
+    let tables = index["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), index["materials"].as_array().unwrap().len());
+    for t in tables {
+        if t["material"] == "LRvE" {
+            let why = t["damaged"].as_str().unwrap();
+            assert!(why.contains("mistboard/LRvE.dtm"), "{why}");
+            assert!(t.get("wins").is_none(), "{t}");
+        } else {
+            assert!(t.get("damaged").is_none(), "{t}");
+            assert!(t["wins"].is_array(), "{t}");
+        }
+    }
+    assert!(tables.iter().any(|t| t["material"] == "LRvE"));
 }

@@ -961,9 +961,13 @@ fn material_index(b: &mut Browser, base: &str, server: &Server) {
     let rows = b.eval("[...document.querySelectorAll('#index-out tr[data-material]')].map(r => r.dataset.material)");
     assert_eq!(rows, materials["materials"]);
     let groups = b.eval("[...document.querySelectorAll('#index-out h3')].map(h => h.textContent)");
+    assert_eq!(groups, json!(["2 pieces (2 tables)", "3 pieces (1 table)"]));
     assert_eq!(
-        groups,
-        json!(["2 pieces (2 tables)", "3 pieces (1 tables)"])
+        b.eval("[document.title, document.querySelector('#index-search').placeholder]"),
+        json!([
+            "All tables of mistboard \u{2013} Jungle tablebase",
+            "LR, vE, ELvT"
+        ])
     );
     // The bar's win share is the table's.
     let lrve = materials["tables"]
@@ -1028,6 +1032,10 @@ fn clesto(b: &mut Browser, base: &str, server: &Server) {
     let hungry = "7/7/7/7/7/7/7/r6/C5E r h:a1,g1";
     open(b, hungry);
     assert_eq!(b.pieces(), clesto_pieces(hungry));
+    assert_eq!(
+        b.eval("[document.title.endsWith('\u{2013} Clesto tablebase'), document.querySelector('#faces').disabled]"),
+        json!([true, false])
+    );
     assert_eq!(
         b.eval(
             "[...document.querySelectorAll('#board g.piece.hungry')].map(g => g.dataset.square)"
@@ -1252,6 +1260,11 @@ fn gambit(b: &mut Browser, base: &str, server: &Server) {
         json!(["c3", "c6", "f3", "f6"])
     );
     assert_eq!(b.pieces(), gambit_pieces(race));
+    // The page names the game, and the Jungle faces are off: its pieces are letters.
+    assert_eq!(
+        b.eval("[document.title.endsWith('\u{2013} Animal Gambit tablebase'), document.querySelector('#faces').disabled]"),
+        json!([true, true])
+    );
     assert_eq!(
         b.eval("[...document.querySelectorAll('#board g.piece')].map(g => g.dataset.square + ':' + g.getAttribute('class')).sort()"),
         json!(["d7:piece silver", "e2:piece gold"])

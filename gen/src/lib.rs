@@ -23,19 +23,19 @@
 
 #![warn(missing_docs)]
 
-mod bits;
 pub mod clesto;
-pub mod codes;
-pub mod dead_draw;
+mod core;
+mod flip;
 pub mod gambit;
-pub mod graph;
-mod memory;
-pub mod plan;
-pub mod run;
-mod solve;
-mod tables;
-pub mod verify;
-pub mod write;
+mod jungle;
+
+// Each module's path in the crate: what every game's solver shares, and each game's folder.
+use self::jungle::{bits, solve, tables};
+pub use self::{
+    core::graph,
+    flip::dead_draw,
+    jungle::{codes, plan, run, verify, write},
+};
 
 use std::{error::Error, fmt};
 

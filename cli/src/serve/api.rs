@@ -140,10 +140,15 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
         _ => ranked.first().map(|m| m.mv.to_string()),
     };
     let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
-    let moves = ranked
-        .iter()
-        .map(|m| move_answer(&source, pos, m.mv))
-        .collect::<Result<_, _>>()?;
+    // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
+    let moves = if at_clock_limit(pos) {
+        Vec::new()
+    } else {
+        ranked
+            .iter()
+            .map(|m| move_answer(&source, pos, m.mv))
+            .collect::<Result<_, _>>()?
+    };
     Ok(ProbeAnswer {
         position: pos.to_string(),
         rules: pos.rules().name(),
@@ -157,6 +162,12 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
         rule_best,
         moves,
     })
+}
+
+/// Whether `pos` stands at its rule set's clock limit: a drawn game, with no moves.
+fn at_clock_limit(pos: &Position) -> bool {
+    let rules = pos.rules();
+    rules.has_clock() && pos.clock().is_some_and(|c| c >= rules.clock_limit())
 }
 
 fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
@@ -317,7 +328,12 @@ pub async fn moves(
     let pos = position(rules, &params)?;
     let hidden = pos.hidden() != 0;
     let mut moves = Vec::new();
-    for mv in pos.revealed_moves() {
+    let listed = if at_clock_limit(&pos) {
+        Vec::new()
+    } else {
+        pos.revealed_moves()
+    };
+    for mv in listed {
         let kind = if hidden {
             // `move_kind` knows no moves while tiles are face down: ask the board.
             match pos.piece_at(mv.to) {
@@ -346,7 +362,7 @@ pub async fn moves(
     let flips: Vec<String> = pos
         .board()
         .squares()
-        .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0)
+        .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0 && !at_clock_limit(&pos))
         .map(|sq| sq.to_string())
         .collect();
     let mut answer = json!({

@@ -308,15 +308,23 @@ fn colour_flip(text: &str) -> Result<String, ApiError> {
 /// the material index each one's counts and longest wins (Gold to move, then Silver).
 ///
 /// # Errors
-/// 404 without tables; 500 for a damaged header.
+/// 404 without tables. A table whose header cannot be read is listed with `damaged` (why)
+/// instead of its counts.
 pub fn materials(lib: &Library) -> Result<serde_json::Value, ApiError> {
     let tb = lib.gambit_tables()?;
     let mut names = Vec::new();
     let mut tables = Vec::new();
     for m in tb.materials() {
         names.push(m.to_string());
-        let sides = crate::gambit::side_stats(lib.root(), m)
-            .map_err(|e| lib.error(ProbeError::from(e), gambit::Rules))?;
+        // A table whose header cannot be read is listed as damaged; the others still are.
+        let sides = match crate::gambit::side_stats(lib.root(), m) {
+            Ok(sides) => sides,
+            Err(e) => {
+                let why = lib.error(ProbeError::from(e), Rules);
+                tables.push(super::tables::damaged(&m.to_string(), m.total(), &why));
+                continue;
+            }
+        };
         let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
             json!([f(&sides[0]), f(&sides[1])])
         };

@@ -30,12 +30,12 @@ mod query;
 mod source;
 mod tables;
 
-use std::{net::SocketAddr, sync::Arc};
+use std::{io::Write, net::SocketAddr, sync::Arc};
 
 use axum::{http::Method, routing::get, Router};
 use tower_http::{
     catch_panic::CatchPanicLayer,
-    cors::{Any, CorsLayer},
+    cors::{AllowOrigin, Any, CorsLayer},
 };
 
 use self::{error::ApiError, source::Library};
@@ -54,12 +54,66 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// An origin whose pages may call the API from the browser (CORS), such as
+    /// `https://play.example.org`; repeatable. `*` (the default) allows every origin.
+    #[arg(long = "cors-origin", value_name = "ORIGIN", default_value = "*", value_parser = cors_origin)]
+    cors_origins: Vec<String>,
 }
 
-/// The routes of the API and the page over the tables of `lib`.
-pub fn router(lib: Arc<Library>) -> Router {
+/// Parses `--cors-origin`: `*`, or an origin as browsers send it (`scheme://host[:port]`, no
+/// path, no trailing slash).
+fn cors_origin(text: &str) -> Result<String, String> {
+    if text == "*" {
+        return Ok(text.to_owned());
+    }
+    let rest = text
+        .strip_prefix("https://")
+        .or_else(|| text.strip_prefix("http://"))
+        .ok_or_else(|| format!("origin `{text}`: expected `*` or http(s)://host[:port]"))?;
+    let well_formed = !rest.is_empty()
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
+    if !well_formed {
+        return Err(format!(
+            "origin `{text}`: expected `*` or http(s)://host[:port], with no path"
+        ));
+    }
+    Ok(text.to_owned())
+}
+
+/// Which origins' pages may call the API (CORS): every one, or those listed.
+#[derive(Debug, Clone)]
+pub enum Origins {
+    /// `Access-Control-Allow-Origin: *`.
+    Any,
+    /// Only these (each echoed back to its own requests).
+    List(Vec<axum::http::HeaderValue>),
+}
+
+impl Origins {
+    /// The origins of `--cors-origin`: any if `*` is among them.
+    fn from_args(origins: &[String]) -> Origins {
+        if origins.iter().any(|o| o == "*") {
+            return Origins::Any;
+        }
+        Origins::List(
+            origins
+                .iter()
+                .filter_map(|o| axum::http::HeaderValue::from_str(o).ok())
+                .collect(),
+        )
+    }
+}
+
+/// The routes of the API and the page over the tables of `lib`, callable from the pages of
+/// `origins`.
+pub fn router(lib: Arc<Library>, origins: Origins) -> Router {
     let cors = CorsLayer::new()
-        .allow_origin(Any)
+        .allow_origin(match origins {
+            Origins::Any => AllowOrigin::from(Any),
+            Origins::List(list) => AllowOrigin::list(list),
+        })
         .allow_methods([Method::GET, Method::HEAD]);
     Router::new()
         .route("/", get(page::index))
@@ -93,32 +147,37 @@ pub fn run(args: &Args) -> CliResult {
         runtime.worker_threads(usize::from(n));
     }
     let runtime = runtime.enable_all().build()?;
-    runtime.block_on(serve(args.addr, Arc::new(lib)))?;
+    let origins = Origins::from_args(&args.cors_origins);
+    runtime.block_on(serve(args.addr, Arc::new(lib), origins))?;
     Ok(true)
 }
 
-async fn serve(addr: SocketAddr, lib: Arc<Library>) -> std::io::Result<()> {
+async fn serve(addr: SocketAddr, lib: Arc<Library>, origins: Origins) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
+    // What the server says at start is for whoever watches; a closed pipe (`jtb serve | true`)
+    // is no reason to stop serving, nor to panic.
+    let mut err = std::io::stderr().lock();
     for rules in jtb_probe::RuleSet::ALL {
-        match lib.tables(rules) {
-            Ok(tb) => eprintln!("{rules}: {} tables", tb.materials().len()),
-            Err(why) => eprintln!("{rules}: {}", why.message),
-        }
+        let _ = match lib.tables(rules) {
+            Ok(tb) => writeln!(err, "{rules}: {} tables", tb.materials().len()),
+            Err(why) => writeln!(err, "{rules}: {}", why.message),
+        };
     }
-    match lib.gambit_tables() {
-        Ok(tb) => eprintln!(
-            "{}: {} tables",
-            jtb_probe::gambit::Rules::NAME,
-            tb.materials().len()
-        ),
-        Err(why) => eprintln!("{}: {}", jtb_probe::gambit::Rules::NAME, why.message),
-    }
-    println!("listening on http://{}", listener.local_addr()?);
+    let gambit = jtb_probe::gambit::Rules::NAME;
+    let _ = match lib.gambit_tables() {
+        Ok(tb) => writeln!(err, "{gambit}: {} tables", tb.materials().len()),
+        Err(why) => writeln!(err, "{gambit}: {}", why.message),
+    };
+    drop(err);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "listening on http://{}", listener.local_addr()?);
+    let _ = out.flush();
+    drop(out);
     // Small answers on kept-alive connections: send each at once.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, router(lib))
+    axum::serve(listener, router(lib, origins))
         .with_graceful_shutdown(shutdown())
         .await
 }

@@ -121,7 +121,8 @@ fn memo<T>(
 /// wins and losses by the ban (`ban_wins`, `ban_losses`) instead of draws.
 ///
 /// # Errors
-/// 404 for an unknown rule set or one without tables; 500 for a damaged header.
+/// 404 for an unknown rule set or one without tables. A table whose header cannot be read is
+/// listed with `damaged` (why) instead of its counts.
 pub async fn materials(
     State(lib): State<Arc<Library>>,
     Rules(game): Rules,
@@ -141,7 +142,14 @@ pub async fn materials(
         let mut tables = Vec::new();
         for m in tb.materials() {
             names.push(m.to_string());
-            let found = headers(lib, rules, m)?;
+            // A table whose files cannot be read is listed as damaged; the others still are.
+            let found = match headers(lib, rules, m) {
+                Ok(found) => found,
+                Err(e) => {
+                    tables.push(damaged(&m.to_string(), m.total(), &e));
+                    continue;
+                }
+            };
             let side = |i: usize| &found.sides[i].0;
             let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
                 json!([f(side(0)), f(side(1))])
@@ -171,6 +179,12 @@ pub async fn materials(
     })
     .await
     .map(Json)
+}
+
+/// A material index's entry for a table that cannot be read: its name, its piece count, and
+/// why (the file and the fault).
+pub fn damaged(material: &str, pieces: usize, why: &ApiError) -> serde_json::Value {
+    json!({"material": material, "pieces": pieces, "damaged": why.message})
 }
 
 /// `GET /api/v1/{rules}/stats/{material}`: the material's `jtb stats --json` objects (Red to

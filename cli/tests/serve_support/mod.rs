@@ -39,6 +39,11 @@ pub struct Server {
 impl Server {
     /// Starts `jtb serve --tables DIR` on a free port of localhost and waits until it listens.
     pub fn start(tables: &Path) -> Server {
+        Server::start_with(tables, &[])
+    }
+
+    /// As [`Server::start`], with more `jtb serve` options.
+    pub fn start_with(tables: &Path, options: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_jtb"))
             .args([
                 "serve",
@@ -49,6 +54,7 @@ impl Server {
                 "--tables",
             ])
             .arg(tables)
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -495,7 +495,7 @@ impl fmt::Display for TableError {
             TableErrorKind::UnknownField(name, v) => write!(f, "unknown {name} {v} in header"),
             TableErrorKind::UnknownRuleSet(name) => write!(
                 f,
-                "rule set `{name}` in header is not one of the game asked for (a table of another game, or unknown)"
+                "rule set `{name}` in header is not a rule set of the game asked for (a table of another game, or unknown)"
             ),
             TableErrorKind::BadMaterial(name) => write!(f, "bad material `{name}` in header"),
             TableErrorKind::BadBlockLayout { entries, block_entries, blocks } => write!(

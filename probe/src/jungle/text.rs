@@ -71,16 +71,15 @@ impl fmt::Display for ParseError {
             ParseError::Empty => f.write_str("empty position text"),
             ParseError::MissingSide => f.write_str("missing side to move after the board (`r` or `b`)"),
             ParseError::TrailingText(t) => write!(f, "unexpected text after the move number: `{t}`"),
-            ParseError::RankCount(n) => {
-                write!(
-                    f,
-                    "board has {n} ranks: expected 9 (Jungle, 7x9) or 4 (flip game, 4x4)"
-                )?;
-                if *n == 8 {
-                    f.write_str("; 8 ranks is an Animal Gambit board (rule set animal-gambit)")?;
-                }
-                Ok(())
-            }
+            ParseError::RankCount(8) => f.write_str(
+                "board has 8 ranks; 8 ranks is an Animal Gambit board (rule set animal-gambit), \
+                 while Jungle and Clesto boards have 9 and the flip game's 4",
+            ),
+            ParseError::RankCount(n) => write!(
+                f,
+                "board has {n} ranks: expected 9 (Jungle and Clesto, 7x9), 4 (flip game, 4x4) \
+                 or 8 (Animal Gambit, 8x8)"
+            ),
             ParseError::WrongShape { rules, ranks } => {
                 write!(
                     f,

@@ -7,7 +7,7 @@
 
 use rayon::prelude::*;
 
-use crate::memory::filled;
+use crate::core::memory::filled;
 
 /// The byte of an entry whose code is kept apart.
 const WIDE: u8 = u8::MAX;

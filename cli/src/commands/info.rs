@@ -114,10 +114,9 @@ pub fn run(args: &Args) -> CliResult {
     for path in files {
         // A file names its game in its header: Jungle's reader first, then Animal Gambit's
         // for a file of its rule set.
-        let shown = match TableFile::<jtb_probe::RuleSet>::open(&path) {
+        let shown = match checked::<jtb_probe::RuleSet>(&path) {
             Err(e) if matches!(&e.kind, TableErrorKind::UnknownRuleSet(id) if id == gambit::Rules::NAME) => {
-                TableFile::<gambit::Rules>::open(&path)
-                    .map(|t| show(&mut out, &path, &t, args.json))
+                checked::<gambit::Rules>(&path).map(|t| show(&mut out, &path, &t, args.json))
             }
             opened => opened.map(|t| show(&mut out, &path, &t, args.json)),
         };
@@ -129,15 +128,23 @@ pub fn run(args: &Args) -> CliResult {
                     writeln!(
                         out,
                         "{}",
-                        json!({"file": path.display().to_string(), "error": e.to_string()})
+                        json!({"file": path.display().to_string(), "error": format!("damaged: {e}")})
                     )?;
                 } else {
-                    writeln!(out, "{e}")?;
+                    writeln!(out, "damaged: {e}")?;
                 }
             }
         }
     }
     Ok(ok)
+}
+
+/// The table file at `path`, its header checked on opening and every byte against the trailing
+/// checksum: a file `info` shows is intact.
+fn checked<R: Family>(path: &Path) -> Result<TableFile<R>, jtb_probe::TableError> {
+    let file = TableFile::open(path)?;
+    file.verify_checksum()?;
+    Ok(file)
 }
 
 /// Prints what one table file holds.

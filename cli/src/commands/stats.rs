@@ -87,10 +87,36 @@ impl MaterialStats {
     /// # Errors
     /// The first of the two files that is missing, unreadable, damaged or of other rules.
     pub fn read(dir: &Path, rules: RuleSet, material: Material) -> Result<Self, TableError> {
+        MaterialStats::read_files(dir, rules, material, false)
+    }
+
+    /// As [`MaterialStats::read`], with every byte of both files checked against their
+    /// trailing checksums (`jtb stats` shows only intact tables).
+    ///
+    /// # Errors
+    /// As [`MaterialStats::read`], and a checksum mismatch.
+    pub fn read_checked(
+        dir: &Path,
+        rules: RuleSet,
+        material: Material,
+    ) -> Result<Self, TableError> {
+        MaterialStats::read_files(dir, rules, material, true)
+    }
+
+    fn read_files(
+        dir: &Path,
+        rules: RuleSet,
+        material: Material,
+        checked: bool,
+    ) -> Result<Self, TableError> {
         let material = material.table_of(rules);
         let open = |kind: Kind| {
             let path = table_path(dir, rules, material, kind);
-            TableFile::open_expecting(&path, rules, material, kind)
+            let file = TableFile::open_expecting(&path, rules, material, kind)?;
+            if checked {
+                file.verify_checksum()?;
+            }
+            Ok::<_, TableError>(file)
         };
         let (dtm, dtc) = (open(Kind::Dtm)?, open(Kind::second(rules))?);
         let [s0, s1] = dtm.header().stats.clone();
@@ -167,11 +193,11 @@ pub fn run(args: &Args) -> CliResult {
     }
     let mut ok = true;
     for m in tb.materials() {
-        let stats = match MaterialStats::read(&args.set.tables.dir, rules, m) {
+        let stats = match MaterialStats::read_checked(&args.set.tables.dir, rules, m) {
             Ok(stats) => stats,
             Err(e) => {
                 ok = false;
-                eprintln!("{e}");
+                eprintln!("damaged: {e}");
                 continue;
             }
         };

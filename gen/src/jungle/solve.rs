@@ -43,7 +43,7 @@ use std::{
 
 use crate::{
     bits::{ones, Bits},
-    memory::zeroed,
+    core::memory::zeroed,
     Codes, GenError, Metric, Solved, SubTables, UNUSED,
 };
 

@@ -148,11 +148,16 @@ pub fn stats(out: &mut impl Write, root: &Path, json: bool) -> CliResult {
     }
     let mut ok = true;
     for m in tb.materials() {
-        let sides = match side_stats(root, m) {
+        let sides = match side_stats(root, m).and_then(|sides| {
+            // `jtb stats` shows only intact tables: every byte against the checksum.
+            let path = table_path(root, m, Kind::Dtm);
+            TableFile::<Rules>::open(&path)?.verify_checksum()?;
+            Ok(sides)
+        }) {
             Ok(s) => s,
             Err(e) => {
                 ok = false;
-                eprintln!("{e}");
+                eprintln!("damaged: {e}");
                 continue;
             }
         };
