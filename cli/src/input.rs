@@ -55,6 +55,19 @@ impl fmt::Display for NoGambitTables {
 
 impl Error for NoGambitTables {}
 
+/// Some position had no tables to answer it, and every other input was answered: the command
+/// ends with exit status 3 (each such position's error line already says why).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Uncovered;
+
+impl fmt::Display for Uncovered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("some positions are not covered by the tables")
+    }
+}
+
+impl Error for Uncovered {}
+
 /// Options of the commands that answer positions one per line.
 #[derive(clap::Args)]
 pub struct PositionArgs {
@@ -310,6 +323,8 @@ pub enum AnswerError {
     Gambit(gambit::ParseError),
     /// An Animal Gambit position given to a command that has no Animal Gambit side yet.
     NoGambitTables,
+    /// `jtb adjudicate`: no tables cover the position (the message says why).
+    NotCovered(String),
     /// The table directory could not be opened.
     Open(Arc<ProbeError>),
     /// A probe failed.
@@ -323,6 +338,7 @@ impl fmt::Display for AnswerError {
             AnswerError::Clock(e) => e.fmt(f),
             AnswerError::Gambit(e) => e.fmt(f),
             AnswerError::NoGambitTables => NoGambitTables.fmt(f),
+            AnswerError::NotCovered(why) => f.write_str(why),
             AnswerError::Open(e) => e.fmt(f),
             AnswerError::Probe(e) => e.fmt(f),
         }
@@ -334,7 +350,7 @@ impl Error for AnswerError {
         match self {
             AnswerError::Parse(e) => Some(e),
             AnswerError::Clock(e) => Some(e),
-            AnswerError::NoGambitTables => None,
+            AnswerError::NoGambitTables | AnswerError::NotCovered(_) => None,
             AnswerError::Gambit(e) => Some(e),
             AnswerError::Open(e) => Some(e.as_ref()),
             AnswerError::Probe(e) => Some(e),

@@ -3,7 +3,8 @@
 //!
 //! Exit status: 0 when every input was answered (and every check passed), 1 when some input
 //! line was bad or a check failed (each reported in place; the command goes on), 2 for a usage
-//! error or a failure that stops the command. A closed output pipe ends the command quietly
+//! error or a failure that stops the command, 3 when `jtb adjudicate` found no tables for some
+//! position and every other input was answered. A closed output pipe ends the command quietly
 //! with 0, as it does for ripgrep.
 
 mod board;
@@ -74,6 +75,8 @@ fn main() -> ExitCode {
         Ok(false) => ExitCode::from(1),
         // A reader that closed the pipe (`jtb moves - | head -1`) wants no more: end quietly.
         Err(e) if is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
+        // Positions without tables (`jtb adjudicate`): each already said so on its line.
+        Err(e) if e.is::<input::Uncovered>() => ExitCode::from(3),
         Err(e) => {
             eprintln!("jtb: {e}");
             ExitCode::from(2)

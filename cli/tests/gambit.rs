@@ -61,14 +61,15 @@ fn generate_probe_adjudicate_stats_info_and_verify() {
     let a = &json_lines(&o)[0];
     assert_eq!(a["settled"], true, "{a}");
     assert!(a["category"] == "loss" || a["category"] == "win", "{a}");
-    // Not covered (four pieces): an answer that says so, not an error.
+    // Not covered (four pieces): an error of its own (exit 3), never "play on".
     let o = jtb(&["adjudicate", "--tables", root, "8/3rr3/8/8/8/8/3RR3/8 s"]);
-    assert!(o.status.success());
+    assert_eq!(o.status.code(), Some(3));
     assert!(
-        stdout(&o).contains("play on: not covered: 4 pieces"),
+        stdout(&o).contains(": not covered: 4 pieces"),
         "{}",
         stdout(&o)
     );
+    assert!(stdout(&o).starts_with("error: "), "{}", stdout(&o));
 
     let o = jtb(&["stats", "--rules", AG, "--tables", root, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -188,10 +189,8 @@ fn bad_positions_and_materials_are_errors_naming_the_problem() {
             let o = jtb(&[command, "--rules", AG, "--tables", root, text]);
             let out = stdout(&o);
             if expected.starts_with("3 pieces") && command == "adjudicate" {
-                assert!(
-                    out.contains("play on: not covered: 3 pieces"),
-                    "{text}: {out}"
-                );
+                assert!(out.contains(": not covered: 3 pieces"), "{text}: {out}");
+                assert_eq!(o.status.code(), Some(3), "{text}: {out}");
                 continue;
             }
             assert_eq!(o.status.code(), Some(1), "{command} {text}: {out}");

@@ -132,3 +132,36 @@ fn info_and_stats_say_a_corrupted_table_is_damaged() {
         assert!(stderr(&o).contains("damaged: "), "{rules}: {}", stderr(&o));
     }
 }
+
+/// `jtb adjudicate` without the tables a position needs: an error line saying it is not
+/// covered, and exit status 3, never "play on".
+#[test]
+fn adjudicate_without_tables_is_an_error_of_its_own() {
+    let empty = tempfile::tempdir().unwrap();
+    let root = empty.path().to_str().unwrap();
+    for (rules, position) in [
+        ("mistboard", "7/7/7/7/7/3l3/7/3E3/7 r"),
+        // Two animals on a side: beyond the built-in one-each check.
+        ("flip4x4", "4/1c2/4/1RL1 r"),
+        ("clesto", "7/7/7/7/7/3l3/7/3E3/7 r"),
+        ("animal-gambit", "8/3r4/8/8/8/8/4R3/8 g"),
+    ] {
+        let o = jtb(&["adjudicate", "--rules", rules, "--tables", root, position]);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(3), "{rules}: {out}");
+        assert!(out.starts_with("error: "), "{rules}: {out}");
+        assert!(out.contains("not covered"), "{rules}: {out}");
+        assert!(!out.contains("play on"), "{rules}: {out}");
+        // With a malformed line beside it, the bad input's status wins.
+        let o = jtb(&[
+            "adjudicate",
+            "--rules",
+            rules,
+            "--tables",
+            root,
+            position,
+            "not a position",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{rules}: {}", stdout(&o));
+    }
+}

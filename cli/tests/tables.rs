@@ -132,12 +132,13 @@ fn generate_inspect_verify_and_probe() {
         "7/7/7/7/7/7/2L4/2E4/r6 b",
         "7/7/7/7/7/7/2LT3/2E4/r6 b",
     ]);
-    assert!(o.status.success());
+    // A position without its table is an error of its own (exit 3), never "play on".
+    assert_eq!(o.status.code(), Some(3));
     let rows = json_lines(&o);
     assert_eq!(rows[0]["dead_draw"], rows[0]["wdl"] == "draw");
-    assert_eq!(rows[1]["dead_draw"], false);
+    assert!(rows[1]["dead_draw"].is_null());
     assert!(rows[1]["wdl"].is_null() && rows[1]["dtm"].is_null());
-    assert!(rows[1]["reason"].as_str().unwrap().contains("not covered"));
+    assert!(rows[1]["error"].as_str().unwrap().contains("not covered"));
 
     // A corrupted file: verify names it and fails.
     let path = dir.path().join("mistboard/ELvR.dtm");
@@ -449,7 +450,7 @@ fn flip_positions_of_more_animals_adjudicate_by_the_clock_rule() {
         pos,
         "4/4/4/c2L r",
     ]));
-    assert!(rows[0]["reason"].as_str().unwrap().contains("not covered"));
+    assert!(rows[0]["error"].as_str().unwrap().contains("not covered"));
     assert_eq!(
         (rows[1]["dead_draw"].as_bool(), rows[1]["dtc"].as_u64()),
         (Some(false), Some(9))

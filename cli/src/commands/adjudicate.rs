@@ -34,10 +34,14 @@ fn judge(
         Err(e) => (None, Some(e.to_string())),
     };
     let v = jtb_probe::adjudicate(tables, &pos)?;
-    let mut reason = v.reason.to_string();
-    if let (Some(e), jtb_probe::VerdictReason::NotCovered(None)) = (open_error, &v.reason) {
-        reason = format!("not covered: {e}");
+    // No tables for it: an error of its own (exit status 3), never "play on".
+    if let jtb_probe::VerdictReason::NotCovered(why) = &v.reason {
+        return Err(AnswerError::NotCovered(match (open_error, why) {
+            (Some(e), None) => format!("not covered: {e}"),
+            _ => v.reason.to_string(),
+        }));
     }
+    let reason = v.reason.to_string();
     Ok(if args.input.json {
         json!({
             "position": text,
@@ -60,12 +64,23 @@ pub fn run(args: &Args) -> CliResult {
     let rules = args.input.jungle();
     let mut tbs = Tablebases::new(args.tables.dir.clone());
     let mut gambit_tbs = Tablebases::new(args.tables.dir.clone());
+    let (mut uncovered, mut bad) = (false, false);
     let all_good = input::answer_each(&args.input.positions, args.input.json, true, |text| {
-        if args.input.is_gambit(text) {
-            input::refuse_clock(jtb_probe::gambit::Rules::NAME, args.clock)?;
-            return crate::gambit::adjudicate(&mut gambit_tbs, text, args.input.json);
+        let answer = if args.input.is_gambit(text) {
+            input::refuse_clock(jtb_probe::gambit::Rules::NAME, args.clock)
+                .and_then(|()| crate::gambit::adjudicate(&mut gambit_tbs, text, args.input.json))
+        } else {
+            judge(&mut tbs, text, rules, args)
+        };
+        match &answer {
+            Err(AnswerError::NotCovered(_)) => uncovered = true,
+            Err(_) => bad = true,
+            Ok(_) => {}
         }
-        judge(&mut tbs, text, rules, args)
+        answer
     })?;
+    if !all_good && uncovered && !bad {
+        return Err(input::Uncovered.into());
+    }
     Ok(all_good)
 }

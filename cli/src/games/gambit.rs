@@ -95,42 +95,36 @@ pub fn adjudicate(
     json: bool,
 ) -> Result<String, AnswerError> {
     let pos: gambit::Position = text.parse()?;
-    let verdict = match tbs.get(Rules) {
+    // No tables for it: an error of its own (exit status 3), never "play on".
+    let v = match tbs.get(Rules) {
         Ok(tb) => match tb.adjudicate(&pos) {
-            Ok(v) => Ok(v),
-            // Not covered is an answer: the tables do not settle it.
+            Ok(v) => v,
             Err(e @ (ProbeError::MissingTable { .. } | ProbeError::TooManyPieces { .. })) => {
-                Err(e.to_string())
+                return Err(AnswerError::NotCovered(format!("not covered: {e}")))
             }
             Err(e) => return Err(e.into()),
         },
-        Err(e) => Err(e.to_string()),
+        Err(e) => return Err(AnswerError::NotCovered(format!("not covered: {e}"))),
     };
-    let reason = match &verdict {
-        Ok(v) => match v.category {
-            Category::Win => format!("{} wins in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
-            Category::Loss => format!("{} loses in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
-            Category::Repetition => "neither side can force an end: the repetition rule \
-                                     decides (Animal Gambit has no move-count draw)"
-                .to_owned(),
-        },
-        Err(e) => format!("not covered: {e}"),
+    let reason = match v.category {
+        Category::Win => format!("{} wins in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
+        Category::Loss => format!("{} loses in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
+        Category::Repetition => "neither side can force an end: the repetition rule decides \
+                                 (Animal Gambit has no move-count draw)"
+            .to_owned(),
     };
     Ok(if json {
-        let v = verdict.as_ref().ok();
         json!({
             "position": text,
             "rules": gambit::Rules::NAME,
-            "settled": v.is_some(),
-            "category": v.map(|v| v.category.name()),
-            "dtm": v.and_then(|v| v.dtm),
+            "settled": true,
+            "category": v.category.name(),
+            "dtm": v.dtm,
             "reason": reason,
         })
         .to_string()
-    } else if verdict.is_ok() {
-        format!("{text}: settled by the tables: {reason}")
     } else {
-        format!("{text}: play on: {reason}")
+        format!("{text}: settled by the tables: {reason}")
     })
 }
 
