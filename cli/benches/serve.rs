@@ -13,7 +13,9 @@
 //! figure). Settings (environment): `JTB_TABLES` (required), `JTB_BENCH_POSITIONS` (4096),
 //! `JTB_BENCH_SECONDS` (10), `JTB_BENCH_CONNECTIONS` (`1,4,16,64`),
 //! `JTB_BENCH_CLIENT_THREADS` (1), `JTB_BENCH_SERVER_THREADS` and `JTB_BENCH_CACHE_MIB` (the
-//! server's defaults).
+//! server's defaults), `JTB_BENCH_SERVER` (another `jtb` binary to serve, for side-by-side
+//! runs; this build's by default) and `JTB_BENCH_SERVER_ARGS` (more `jtb serve` options, such
+//! as `--response-cache-mib 0` for answers computed afresh).
 
 use std::{
     io::{BufRead, BufReader},
@@ -96,8 +98,13 @@ struct Server {
 
 impl Server {
     fn start(tables: &str, threads: Option<usize>, cache_mib: Option<usize>) -> Server {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_jtb"));
+        // Another build's server, to compare side by side in one run (`JTB_BENCH_SERVER`), and
+        // options of its own (`JTB_BENCH_SERVER_ARGS`, e.g. `--response-cache-mib 0`).
+        let server = std::env::var("JTB_BENCH_SERVER")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_jtb").to_owned());
+        let mut cmd = Command::new(server);
         cmd.args(["serve", "--addr", "127.0.0.1:0", "--tables", tables]);
+        cmd.args(setting("JTB_BENCH_SERVER_ARGS", "").split_whitespace());
         if let Some(n) = threads {
             cmd.args(["--threads", &n.to_string()]);
         }

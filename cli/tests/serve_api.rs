@@ -969,6 +969,76 @@ fn cors_is_for_the_origins_the_operator_names() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no path"));
 }
 
+/// Answers are pure functions of the request and the table files: each carries an ETag and
+/// Cache-Control, a request naming the current tag gets 304 without a body, a repeated request
+/// gets the same bytes (from the server's cache), and a changed table changes the tag.
+#[test]
+fn answers_carry_etags_and_a_changed_table_changes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let mut conn = Conn::open(server.addr);
+    let target = probe_url("mistboard", "", OK);
+    let first = conn.get(&target);
+    assert_eq!(first.status, 200);
+    let etag = first.header("etag").expect("an ETag").to_owned();
+    assert!(etag.starts_with('"') && etag.ends_with('"'), "{etag}");
+    assert!(first.header("cache-control").unwrap().contains("max-age"));
+    let again = conn.get(&target);
+    assert_eq!((again.status, &again.body), (200, &first.body));
+    assert_eq!(again.header("etag"), Some(etag.as_str()));
+    let request =
+        |tag: &str| format!("GET {target} HTTP/1.1\r\nHost: x\r\nIf-None-Match: {tag}\r\n\r\n");
+    let r = conn.send(request(&etag).as_bytes());
+    assert_eq!(r.status, 304);
+    assert!(r.body.is_empty());
+    assert_eq!(r.header("etag"), Some(etag.as_str()));
+    let r = conn.send(request("\"0000000000000000\"").as_bytes());
+    assert_eq!((r.status, &r.body), (200, &first.body));
+    // Another query, another tag; an error has none.
+    let other = conn.get(&probe_url("mistboard", "", "7/7/7/7/7/7/7/1e5/R6 r"));
+    assert_ne!(other.header("etag"), Some(etag.as_str()));
+    let bad = conn.get(&probe_url("mistboard", "", "not a position"));
+    assert_eq!(bad.status, 400);
+    assert!(bad.header("etag").is_none());
+    // A table rewritten (here: damaged) changes the tag of the rule set's answers once the
+    // server has looked at its directory again.
+    let dtm = dir.path().join("mistboard/EvL.dtm");
+    let mut bytes = std::fs::read(&dtm).unwrap();
+    let at = bytes.len() - 12;
+    bytes[at] ^= 0x5a;
+    let fresh = dir.path().join("mistboard/EvL.dtm.new");
+    std::fs::write(&fresh, bytes).unwrap();
+    std::fs::rename(&fresh, &dtm).unwrap();
+    let index = conn.get("/api/v1/mistboard/materials");
+    assert_eq!(index.status, 200);
+    let r = conn.send(request(&etag).as_bytes());
+    assert_ne!(r.status, 304, "a stale tag still matched");
+    assert_ne!(r.header("etag"), Some(etag.as_str()));
+}
+
+/// Large answers go out gzipped to a client that takes gzip, and as they are to one that
+/// does not.
+#[test]
+fn large_answers_are_gzipped_for_clients_that_take_it() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let target = &probe_url("mistboard", "", OK);
+    let plain = get(server.addr, target);
+    assert_eq!(plain.status, 200);
+    assert!(plain.body.len() > 1024, "{}", plain.body.len());
+    assert!(plain.header("content-encoding").is_none());
+    let zipped = Conn::open(server.addr).send(
+        format!(
+            "GET {target} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    assert_eq!(zipped.status, 200);
+    assert_eq!(zipped.header("content-encoding"), Some("gzip"));
+}
+
 #[test]
 fn hostile_requests_get_a_4xx() {
     let dir = tempfile::tempdir().unwrap();

@@ -23,6 +23,7 @@
 //! server runs are found on the first request that misses them. The page is at `/`.
 
 mod api;
+mod cache;
 mod error;
 mod gambit;
 mod page;
@@ -35,6 +36,7 @@ use std::{io::Write, net::SocketAddr, sync::Arc};
 use axum::{http::Method, routing::get, Router};
 use tower_http::{
     catch_panic::CatchPanicLayer,
+    compression::{predicate::SizeAbove, CompressionLayer},
     cors::{AllowOrigin, Any, CorsLayer},
 };
 
@@ -58,6 +60,10 @@ pub struct Args {
     /// `https://play.example.org`; repeatable. `*` (the default) allows every origin.
     #[arg(long = "cors-origin", value_name = "ORIGIN", default_value = "*", value_parser = cors_origin)]
     cors_origins: Vec<String>,
+    /// Bound of the in-memory cache of recent API answers, in MiB (0: none; answers still carry
+    /// their ETag and 304s are still given).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
+    response_cache_mib: u64,
 }
 
 /// Parses `--cors-origin`: `*`, or an origin as browsers send it (`scheme://host[:port]`, no
@@ -107,8 +113,9 @@ impl Origins {
 }
 
 /// The routes of the API and the page over the tables of `lib`, callable from the pages of
-/// `origins`.
-pub fn router(lib: Arc<Library>, origins: Origins) -> Router {
+/// `origins`, with up to `cache_bytes` of recent answers kept in memory.
+pub fn router(lib: Arc<Library>, origins: Origins, cache_bytes: u64) -> Router {
+    let answers = Arc::new(cache::Answers::new(Arc::clone(&lib), cache_bytes));
     let cors = CorsLayer::new()
         .allow_origin(match origins {
             Origins::Any => AllowOrigin::from(Any),
@@ -128,7 +135,10 @@ pub fn router(lib: Arc<Library>, origins: Origins) -> Router {
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(lib)
+        .layer(axum::middleware::from_fn_with_state(answers, cache::layer))
         .layer(cors)
+        // Large answers (the index, long move lists) go out gzipped to clients that take it.
+        .layer(CompressionLayer::new().compress_when(SizeAbove::new(1024)))
         // A bug must cost one request, not the server: a panic becomes a 500.
         .layer(CatchPanicLayer::custom(|_| {
             axum::response::IntoResponse::into_response(ApiError::internal("internal error"))
@@ -148,11 +158,13 @@ pub fn run(args: &Args) -> CliResult {
     }
     let runtime = runtime.enable_all().build()?;
     let origins = Origins::from_args(&args.cors_origins);
-    runtime.block_on(serve(args.addr, Arc::new(lib), origins))?;
+    let lib = Arc::new(lib);
+    let router = router(Arc::clone(&lib), origins, args.response_cache_mib << 20);
+    runtime.block_on(serve(args.addr, &lib, router))?;
     Ok(true)
 }
 
-async fn serve(addr: SocketAddr, lib: Arc<Library>, origins: Origins) -> std::io::Result<()> {
+async fn serve(addr: SocketAddr, lib: &Library, router: Router) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     // What the server says at start is for whoever watches; a closed pipe (`jtb serve | true`)
     // is no reason to stop serving, nor to panic.
@@ -177,7 +189,7 @@ async fn serve(addr: SocketAddr, lib: Arc<Library>, origins: Origins) -> std::io
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, router(lib, origins))
+    axum::serve(listener, router)
         .with_graceful_shutdown(shutdown())
         .await
 }

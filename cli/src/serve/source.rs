@@ -28,6 +28,53 @@ struct Found<T> {
     /// The directory's modification time at the scan (`None`: it could not be read, or was
     /// too recent to trust).
     stamp: Option<SystemTime>,
+    /// What the table files were at the scan ([`fingerprint`]): answers' ETags carry it.
+    fingerprint: u64,
+}
+
+/// A digest of the table files in `dir`: each file's name, size, modification time and trailing
+/// checksum (the xxh3 of all its other bytes, written by `jtb gen`), so that any table written,
+/// replaced or rewritten since changes it. 0 when the directory cannot be read.
+fn fingerprint(dir: &Path) -> u64 {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut files: Vec<(String, u64, u128, [u8; 8])> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let table = [".wdl", ".dtm", ".dtc", ".ban"]
+                .iter()
+                .any(|ext| name.ends_with(ext));
+            if !table {
+                return None;
+            }
+            let mut trailer = [0u8; 8];
+            let mut file = std::fs::File::open(entry.path()).ok()?;
+            let meta = file.metadata().ok()?;
+            let len = meta.len();
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            if len >= 8 {
+                file.seek(SeekFrom::Start(len - 8)).ok()?;
+                file.read_exact(&mut trailer).ok()?;
+            }
+            Some((name, len, modified, trailer))
+        })
+        .collect();
+    files.sort_unstable();
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for (name, len, modified, trailer) in &files {
+        h.update(name.as_bytes());
+        h.update(&len.to_le_bytes());
+        h.update(&modified.to_le_bytes());
+        h.update(trailer);
+    }
+    h.digest()
 }
 
 /// What the server keeps of a material's files besides its blocks: computed once per scan.
@@ -68,6 +115,7 @@ impl Library {
             gambit: RwLock::new(Found {
                 tables: Err(String::new()),
                 stamp: None,
+                fingerprint: 0,
             }),
             headers: Mutex::default(),
             histograms: Mutex::default(),
@@ -113,7 +161,12 @@ impl Library {
         if fresh {
             stamp = None;
         }
-        Found { tables, stamp }
+        let fingerprint = fingerprint(&self.root.join(name));
+        Found {
+            tables,
+            stamp,
+            fingerprint,
+        }
     }
 
     /// When `root/<name>` was last changed (a table written by `jtb gen` is renamed into it).
@@ -165,6 +218,29 @@ impl Library {
         set.tables
             .clone()
             .map_err(|why| ApiError::new(Problem::MissingTable, why))
+    }
+
+    /// What the table files of the rule set `id` were when last scanned (0 for a rule set
+    /// without tables, or none of the server's): an answer about them is the same as long as
+    /// this is.
+    #[must_use]
+    pub fn fingerprint(&self, id: &str) -> u64 {
+        if id == gambit::Rules::NAME {
+            return self
+                .gambit
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .fingerprint;
+        }
+        RuleSet::ALL
+            .iter()
+            .position(|r| r.name() == id)
+            .map_or(0, |i| {
+                self.sets[i]
+                    .read()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .fingerprint
+            })
     }
 
     /// Animal Gambit's tables, or why there are none.

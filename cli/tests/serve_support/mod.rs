@@ -165,6 +165,12 @@ fn read_response(reader: &mut BufReader<TcpStream>) -> Response {
         .find(|(n, _)| n == "content-length")
         .map(|(_, v)| v.parse::<usize>().unwrap());
     let mut body = Vec::new();
+    // A 304 (or 204) has no body, whatever its headers say.
+    let length = if status == 304 || status == 204 {
+        Some(0)
+    } else {
+        length
+    };
     match length {
         Some(n) => {
             body.resize(n, 0);

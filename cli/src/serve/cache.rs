@@ -1,0 +1,196 @@
+//! Every API answer is a pure function of the request and the table files, so it can be
+//! cached: each answer of `/api/...` carries an `ETag` (from the query, the server's version and
+//! a digest of the rule set's table files, [`Library::fingerprint`]) and `Cache-Control`; a
+//! request whose `If-None-Match` names the current tag gets `304 Not Modified`; and recent
+//! answers are kept in memory, so that a repeated request is not computed again.
+
+use std::sync::Arc;
+
+use axum::{
+    body::{Body, Bytes},
+    extract::{Request, State},
+    http::{header, HeaderMap, HeaderValue, Method, StatusCode},
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+use quick_cache::{sync::Cache, Weighter};
+
+use super::{error::ApiError, source::Library};
+
+/// How long browsers and proxies may reuse an answer without asking again (its tag is still
+/// checked after that): the tables change only when an operator replaces them.
+const MAX_AGE: &str = "public, max-age=3600";
+/// The largest answer kept in memory.
+const MAX_CACHED_BYTES: usize = 4 << 20;
+
+/// An answer kept in memory: its content type and body.
+struct Cached {
+    content_type: Option<HeaderValue>,
+    body: Bytes,
+}
+
+#[derive(Clone)]
+struct Weight;
+
+impl Weighter<u64, Arc<Cached>> for Weight {
+    fn weight(&self, _: &u64, value: &Arc<Cached>) -> u64 {
+        value.body.len() as u64 + 128
+    }
+}
+
+/// The answers' cache and the tables they come from.
+pub struct Answers {
+    lib: Arc<Library>,
+    /// Recent answers by tag; `None` when the operator turned it off (size 0).
+    cache: Option<Cache<u64, Arc<Cached>, Weight>>,
+}
+
+impl Answers {
+    /// The cache of answers over `lib`, holding up to `bytes` of answer bodies (0: none kept,
+    /// tags and 304s still given).
+    #[must_use]
+    pub fn new(lib: Arc<Library>, bytes: u64) -> Answers {
+        let cache = (bytes > 0).then(|| Cache::with_weighter(4096, bytes, Weight));
+        Answers { lib, cache }
+    }
+}
+
+/// The rule set an API path is about (`/api/v1/{rules}/...`), or `""` for the index.
+fn rules_of(path: &str) -> &str {
+    path.strip_prefix("/api/v1/")
+        .map_or("", |rest| rest.split('/').next().unwrap_or(""))
+}
+
+/// Whether the answer to `path` depends on which tables are there (so the directory is looked
+/// at again before its tag is made), rather than only on tables it names.
+fn lists_tables(path: &str) -> bool {
+    path == "/api/v1" || path.ends_with("/materials")
+}
+
+/// The tag of an answer: the request's path and query, the server's version, and what the
+/// rule set's table files are.
+fn tag_of(target: &str, fingerprint: u64) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(&[0]);
+    h.update(target.as_bytes());
+    h.update(&fingerprint.to_le_bytes());
+    h.digest()
+}
+
+/// Whether `If-None-Match` names `etag` (or is `*`).
+fn matches(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|t| t == etag || t == "*" || t.strip_prefix("W/") == Some(etag))
+}
+
+/// Sets the caching headers of an answer tagged `etag`.
+fn tagged(mut response: Response, etag: &HeaderValue) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::ETAG, etag.clone());
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(MAX_AGE));
+    response
+}
+
+/// The middleware: tags, 304s and the answers kept in memory, for `GET` and `HEAD` of
+/// `/api/...`; anything else passes through.
+pub async fn layer(State(answers): State<Arc<Answers>>, request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    if !(method == Method::GET || method == Method::HEAD) || !path.starts_with("/api/") {
+        return next.run(request).await;
+    }
+    let rules = rules_of(&path).to_owned();
+    let lib = Arc::clone(&answers.lib);
+    let refresh = lists_tables(&path);
+    let fingerprint = tokio::task::spawn_blocking(move || {
+        if refresh {
+            lib.refresh();
+        }
+        if rules.is_empty() {
+            // The index: every rule set's tables.
+            let ids = jtb_probe::RuleSet::ALL
+                .iter()
+                .map(|r| r.name())
+                .chain([jtb_probe::gambit::Rules::NAME]);
+            ids.fold(0u64, |acc, id| acc.rotate_left(7) ^ lib.fingerprint(id))
+        } else {
+            lib.fingerprint(&rules)
+        }
+    })
+    .await
+    .unwrap_or(0);
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(path.as_str(), |p| p.as_str())
+        .to_owned();
+    let key = tag_of(&target, fingerprint);
+    let etag = HeaderValue::from_str(&format!("\"{key:016x}\"")).expect("hex is a header value");
+    if matches(request.headers(), etag.to_str().expect("ascii")) {
+        return tagged(StatusCode::NOT_MODIFIED.into_response(), &etag);
+    }
+    let cache = answers.cache.as_ref().filter(|_| method == Method::GET);
+    if let Some(hit) = cache.and_then(|c| c.get(&key)) {
+        let mut response = Response::new(Body::from(hit.body.clone()));
+        if let Some(ct) = &hit.content_type {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, ct.clone());
+        }
+        return tagged(response, &etag);
+    }
+    let response = next.run(request).await;
+    // Errors are not kept: a missing table may be generated at any moment.
+    if response.status() != StatusCode::OK {
+        return response;
+    }
+    let Some(cache) = cache else {
+        return tagged(response, &etag);
+    };
+    let (parts, body) = response.into_parts();
+    // The answers are made in memory (JSON): collecting them costs no more than sending.
+    let body = match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(body) => body,
+        Err(_) => return ApiError::internal("an answer could not be read").into_response(),
+    };
+    if body.len() <= MAX_CACHED_BYTES {
+        cache.insert(
+            key,
+            Arc::new(Cached {
+                content_type: parts.headers.get(header::CONTENT_TYPE).cloned(),
+                body: body.clone(),
+            }),
+        );
+    }
+    tagged(Response::from_parts(parts, Body::from(body)), &etag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rule_set_of_a_path() {
+        assert_eq!(rules_of("/api/v1"), "");
+        assert_eq!(rules_of("/api/v1/mistboard"), "mistboard");
+        assert_eq!(rules_of("/api/v1/clesto/stats/LvE"), "clesto");
+    }
+
+    #[test]
+    fn if_none_match_lists_and_weak_tags() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::IF_NONE_MATCH,
+            HeaderValue::from_static("\"a\", W/\"b\""),
+        );
+        assert!(matches(&h, "\"a\""));
+        assert!(matches(&h, "\"b\""));
+        assert!(!matches(&h, "\"c\""));
+    }
+}
