@@ -1017,28 +1017,6 @@ fn answers_carry_etags_and_a_changed_table_changes_them() {
     assert_ne!(r.header("etag"), Some(etag.as_str()));
 }
 
-/// Large answers go out gzipped to a client that takes gzip, and as they are to one that
-/// does not.
-#[test]
-fn large_answers_are_gzipped_for_clients_that_take_it() {
-    let dir = tempfile::tempdir().unwrap();
-    tables(dir.path());
-    let server = Server::start(dir.path());
-    let target = &probe_url("mistboard", "", OK);
-    let plain = get(server.addr, target);
-    assert_eq!(plain.status, 200);
-    assert!(plain.body.len() > 1024, "{}", plain.body.len());
-    assert!(plain.header("content-encoding").is_none());
-    let zipped = Conn::open(server.addr).send(
-        format!(
-            "GET {target} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    assert_eq!(zipped.status, 200);
-    assert_eq!(zipped.header("content-encoding"), Some("gzip"));
-}
-
 #[test]
 fn hostile_requests_get_a_4xx() {
     let dir = tempfile::tempdir().unwrap();

@@ -78,6 +78,19 @@ fn tag_of(target: &str, fingerprint: u64) -> u64 {
     h.digest()
 }
 
+/// The digest of the tables an answer about `rules` comes from (every rule set's for the
+/// index, `""`): reads of what the last scans found, no file system access.
+fn fingerprint(lib: &Library, rules: &str) -> u64 {
+    if !rules.is_empty() {
+        return lib.fingerprint(rules);
+    }
+    jtb_probe::RuleSet::ALL
+        .iter()
+        .map(|r| r.name())
+        .chain([jtb_probe::gambit::Rules::NAME])
+        .fold(0u64, |acc, id| acc.rotate_left(7) ^ lib.fingerprint(id))
+}
+
 /// Whether `If-None-Match` names `etag` (or is `*`).
 fn matches(headers: &HeaderMap, etag: &str) -> bool {
     headers
@@ -106,25 +119,18 @@ pub async fn layer(State(answers): State<Arc<Answers>>, request: Request, next: 
         return next.run(request).await;
     }
     let rules = rules_of(&path).to_owned();
-    let lib = Arc::clone(&answers.lib);
-    let refresh = lists_tables(&path);
-    let fingerprint = tokio::task::spawn_blocking(move || {
-        if refresh {
+    let fingerprint = if lists_tables(&path) {
+        // The directory is looked at again (a few `stat`s): off the async threads.
+        let lib = Arc::clone(&answers.lib);
+        tokio::task::spawn_blocking(move || {
             lib.refresh();
-        }
-        if rules.is_empty() {
-            // The index: every rule set's tables.
-            let ids = jtb_probe::RuleSet::ALL
-                .iter()
-                .map(|r| r.name())
-                .chain([jtb_probe::gambit::Rules::NAME]);
-            ids.fold(0u64, |acc, id| acc.rotate_left(7) ^ lib.fingerprint(id))
-        } else {
-            lib.fingerprint(&rules)
-        }
-    })
-    .await
-    .unwrap_or(0);
+            fingerprint(&lib, &rules)
+        })
+        .await
+        .unwrap_or(0)
+    } else {
+        fingerprint(&answers.lib, &rules)
+    };
     let target = request
         .uri()
         .path_and_query()

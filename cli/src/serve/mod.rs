@@ -36,7 +36,6 @@ use std::{io::Write, net::SocketAddr, sync::Arc};
 use axum::{http::Method, routing::get, Router};
 use tower_http::{
     catch_panic::CatchPanicLayer,
-    compression::{predicate::SizeAbove, CompressionLayer},
     cors::{AllowOrigin, Any, CorsLayer},
 };
 
@@ -137,8 +136,6 @@ pub fn router(lib: Arc<Library>, origins: Origins, cache_bytes: u64) -> Router {
         .with_state(lib)
         .layer(axum::middleware::from_fn_with_state(answers, cache::layer))
         .layer(cors)
-        // Large answers (the index, long move lists) go out gzipped to clients that take it.
-        .layer(CompressionLayer::new().compress_when(SizeAbove::new(1024)))
         // A bug must cost one request, not the server: a panic becomes a 500.
         .layer(CatchPanicLayer::custom(|_| {
             axum::response::IntoResponse::into_response(ApiError::internal("internal error"))
