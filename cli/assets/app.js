@@ -849,7 +849,14 @@ function renderMoves() {
     for (const m of moves) ul.append(moveItem(m, clock));
     box.append(h, ul);
   }
-  if (!state.answer.moves.length) box.append(badge('no legal move: the side to move loses', 'loss'));
+  // At the clock limit the game is drawn: the answer lists no move, and none is lost.
+  const geo = geometry(state.view.rules);
+  const atLimit = geo && geo.limit > 0 && state.answer.clock >= geo.limit;
+  if (!state.answer.moves.length) {
+    box.append(atLimit
+      ? badge(`drawn: the clock has reached ${geo.limit}, no move is played on`, 'draw')
+      : badge('no legal move: the side to move loses', 'loss'));
+  }
 }
 
 /** Clesto's moves, grouped by what they are worth to the mover: plain and ban wins, then losses. */

@@ -983,7 +983,7 @@ fn answers_carry_etags_and_a_changed_table_changes_them() {
     assert_eq!(first.status, 200);
     let etag = first.header("etag").expect("an ETag").to_owned();
     assert!(etag.starts_with('"') && etag.ends_with('"'), "{etag}");
-    assert!(first.header("cache-control").unwrap().contains("max-age"));
+    assert!(first.header("cache-control").unwrap().contains("no-cache"));
     let again = conn.get(&target);
     assert_eq!((again.status, &again.body), (200, &first.body));
     assert_eq!(again.header("etag"), Some(etag.as_str()));
@@ -1001,6 +1001,16 @@ fn answers_carry_etags_and_a_changed_table_changes_them() {
     let bad = conn.get(&probe_url("mistboard", "", "not a position"));
     assert_eq!(bad.status, 400);
     assert!(bad.header("etag").is_none());
+    // `*` is no tag: a bad request still gets its error, not a 304.
+    let bad_target = probe_url("mistboard", "", "not a position");
+    let r = conn.send(
+        format!("GET {bad_target} HTTP/1.1\r\nHost: x\r\nIf-None-Match: *\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(r.status, 400);
+    // A rule set spelt with escapes is routed but neither tagged nor kept.
+    let escaped = conn.get(&target.replacen("mistboard", "%6Distboard", 1));
+    assert_eq!((escaped.status, &escaped.body), (200, &first.body));
+    assert!(escaped.header("etag").is_none());
     // A table rewritten (here: damaged) changes the tag of the rule set's answers once the
     // server has looked at its directory again.
     let dtm = dir.path().join("mistboard/EvL.dtm");
@@ -1015,6 +1025,62 @@ fn answers_carry_etags_and_a_changed_table_changes_them() {
     let r = conn.send(request(&etag).as_bytes());
     assert_ne!(r.status, 304, "a stale tag still matched");
     assert_ne!(r.header("etag"), Some(etag.as_str()));
+}
+
+/// `/metrics` in the Prometheus text format: requests and errors by route pattern (never by
+/// raw path) and status, a latency histogram per route, the tables per rule set, uptime.
+#[test]
+fn metrics_count_requests_by_route_and_status() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let mut conn = Conn::open(server.addr);
+    for _ in 0..2 {
+        assert_eq!(conn.get(&probe_url("mistboard", "", OK)).status, 200);
+    }
+    assert_eq!(conn.get(&probe_url("mistboard", "", "bad")).status, 400);
+    assert_eq!(conn.get("/no/such/page/42").status, 404);
+    let r = conn.get("/metrics");
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    let text = String::from_utf8(r.body.clone()).unwrap();
+    let value = |series: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or_else(|| panic!("no {series} in\n{text}"))
+    };
+    let probe = "route=\"/api/v1/{rules}\"";
+    assert_eq!(
+        value(&format!("jtb_requests_total{{{probe},status=\"200\"}}")),
+        2.0
+    );
+    assert_eq!(
+        value(&format!("jtb_requests_total{{{probe},status=\"400\"}}")),
+        1.0
+    );
+    assert_eq!(
+        value(&format!("jtb_errors_total{{{probe},status=\"400\"}}")),
+        1.0
+    );
+    assert_eq!(
+        value("jtb_errors_total{route=\"other\",status=\"404\"}"),
+        1.0
+    );
+    assert_eq!(
+        value(&format!(
+            "jtb_request_duration_seconds_bucket{{{probe},le=\"+Inf\"}}"
+        )),
+        3.0
+    );
+    assert_eq!(
+        value(&format!("jtb_request_duration_seconds_count{{{probe}}}")),
+        3.0
+    );
+    assert_eq!(value("jtb_tables{rules=\"mistboard\"}"), 3.0);
+    assert_eq!(value("jtb_tables{rules=\"clesto\"}"), 0.0);
+    assert!(value("jtb_uptime_seconds") > 0.0);
+    assert!(value("jtb_answer_cache_entries") >= 1.0);
+    assert!(!text.contains("/no/such/page"), "{text}");
 }
 
 #[test]

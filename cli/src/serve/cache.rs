@@ -17,9 +17,9 @@ use quick_cache::{sync::Cache, Weighter};
 
 use super::{error::ApiError, source::Library};
 
-/// How long browsers and proxies may reuse an answer without asking again (its tag is still
-/// checked after that): the tables change only when an operator replaces them.
-const MAX_AGE: &str = "public, max-age=3600";
+/// Browsers and proxies keep an answer but ask again each time (a 304 is cheap): tables may be
+/// added or replaced while the server runs, and the page must see them.
+const CACHE_CONTROL: &str = "public, no-cache";
 /// The largest answer kept in memory.
 const MAX_CACHED_BYTES: usize = 4 << 20;
 
@@ -52,6 +52,16 @@ impl Answers {
     pub fn new(lib: Arc<Library>, bytes: u64) -> Answers {
         let cache = (bytes > 0).then(|| Cache::with_weighter(4096, bytes, Weight));
         Answers { lib, cache }
+    }
+}
+
+impl Answers {
+    /// The answers kept in memory and their bytes (counted as the cache weighs them).
+    #[must_use]
+    pub fn usage(&self) -> (u64, u64) {
+        self.cache
+            .as_ref()
+            .map_or((0, 0), |c| (c.len() as u64, c.weight()))
     }
 }
 
@@ -91,7 +101,8 @@ fn fingerprint(lib: &Library, rules: &str) -> u64 {
         .fold(0u64, |acc, id| acc.rotate_left(7) ^ lib.fingerprint(id))
 }
 
-/// Whether `If-None-Match` names `etag` (or is `*`).
+/// Whether `If-None-Match` names `etag` (`*` is not taken: it would answer 304 for a request
+/// whose answer is an error).
 fn matches(headers: &HeaderMap, etag: &str) -> bool {
     headers
         .get_all(header::IF_NONE_MATCH)
@@ -99,14 +110,17 @@ fn matches(headers: &HeaderMap, etag: &str) -> bool {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
         .map(str::trim)
-        .any(|t| t == etag || t == "*" || t.strip_prefix("W/") == Some(etag))
+        .any(|t| t == etag || t.strip_prefix("W/") == Some(etag))
 }
 
 /// Sets the caching headers of an answer tagged `etag`.
 fn tagged(mut response: Response, etag: &HeaderValue) -> Response {
     let headers = response.headers_mut();
     headers.insert(header::ETAG, etag.clone());
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(MAX_AGE));
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(CACHE_CONTROL),
+    );
     response
 }
 
@@ -119,6 +133,14 @@ pub async fn layer(State(answers): State<Arc<Answers>>, request: Request, next: 
         return next.run(request).await;
     }
     let rules = rules_of(&path).to_owned();
+    // Only a rule set named as the server knows it (not `%6Distboard`, which routing decodes):
+    // any other answer passes untagged.
+    let known = rules.is_empty()
+        || rules == jtb_probe::gambit::Rules::NAME
+        || jtb_probe::RuleSet::ALL.iter().any(|r| r.name() == rules);
+    if !known {
+        return next.run(request).await;
+    }
     let fingerprint = if lists_tables(&path) {
         // The directory is looked at again (a few `stat`s): off the async threads.
         let lib = Arc::clone(&answers.lib);
@@ -198,5 +220,7 @@ mod tests {
         assert!(matches(&h, "\"a\""));
         assert!(matches(&h, "\"b\""));
         assert!(!matches(&h, "\"c\""));
+        h.insert(header::IF_NONE_MATCH, HeaderValue::from_static("*"));
+        assert!(!matches(&h, "\"a\""));
     }
 }

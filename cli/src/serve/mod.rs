@@ -26,6 +26,7 @@ mod api;
 mod cache;
 mod error;
 mod gambit;
+mod metrics;
 mod page;
 mod query;
 mod source;
@@ -115,6 +116,11 @@ impl Origins {
 /// `origins`, with up to `cache_bytes` of recent answers kept in memory.
 pub fn router(lib: Arc<Library>, origins: Origins, cache_bytes: u64) -> Router {
     let answers = Arc::new(cache::Answers::new(Arc::clone(&lib), cache_bytes));
+    let watched = Arc::new(metrics::Watched {
+        metrics: metrics::Metrics::new(),
+        lib: Arc::clone(&lib),
+        answers: Arc::clone(&answers),
+    });
     let cors = CorsLayer::new()
         .allow_origin(match origins {
             Origins::Any => AllowOrigin::from(Any),
@@ -131,10 +137,18 @@ pub fn router(lib: Arc<Library>, origins: Origins, cache_bytes: u64) -> Router {
         .route("/api/v1/{rules}/steps", get(api::turn_steps))
         .route("/api/v1/{rules}/materials", get(tables::materials))
         .route("/api/v1/{rules}/stats/{material}", get(tables::stats))
+        .route(
+            "/metrics",
+            get(metrics::metrics).with_state(Arc::clone(&watched)),
+        )
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(lib)
         .layer(axum::middleware::from_fn_with_state(answers, cache::layer))
+        .layer(axum::middleware::from_fn_with_state(
+            watched,
+            metrics::count,
+        ))
         .layer(cors)
         // A bug must cost one request, not the server: a panic becomes a 500.
         .layer(CatchPanicLayer::custom(|_| {

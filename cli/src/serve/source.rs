@@ -243,6 +243,28 @@ impl Library {
             })
     }
 
+    /// Each rule set's id with the number of tables found at its last scan (0 without any).
+    #[must_use]
+    pub fn table_counts(&self) -> Vec<(&'static str, usize)> {
+        let mut counts: Vec<(&'static str, usize)> = RuleSet::ALL
+            .iter()
+            .zip(&self.sets)
+            .map(|(r, set)| {
+                let set = set.read().unwrap_or_else(PoisonError::into_inner);
+                (
+                    r.name(),
+                    set.tables.as_ref().map_or(0, |t| t.materials().len()),
+                )
+            })
+            .collect();
+        let gambit = self.gambit.read().unwrap_or_else(PoisonError::into_inner);
+        counts.push((
+            gambit::Rules::NAME,
+            gambit.tables.as_ref().map_or(0, |t| t.materials().len()),
+        ));
+        counts
+    }
+
     /// Animal Gambit's tables, or why there are none.
     ///
     /// # Errors
