@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::{
     body::{Body, Bytes},
-    extract::{Request, State},
+    extract::Request,
     http::{header, HeaderMap, HeaderValue, Method, StatusCode},
     middleware::Next,
     response::{IntoResponse, Response},
@@ -124,9 +124,9 @@ fn tagged(mut response: Response, etag: &HeaderValue) -> Response {
     response
 }
 
-/// The middleware: tags, 304s and the answers kept in memory, for `GET` and `HEAD` of
-/// `/api/...`; anything else passes through.
-pub async fn layer(State(answers): State<Arc<Answers>>, request: Request, next: Next) -> Response {
+/// Tags, 304s and the answers kept in memory, for `GET` and `HEAD` of `/api/...`; anything
+/// else passes through to `next`.
+pub async fn answer(answers: &Answers, request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     if !(method == Method::GET || method == Method::HEAD) || !path.starts_with("/api/") {

@@ -43,6 +43,12 @@ pub enum Problem {
     DamagedTable,
     /// A bug: never the client's fault (500).
     Internal,
+    /// A request body over the bound (413).
+    TooLarge,
+    /// A client over its request rate (429, with `Retry-After`).
+    RateLimited,
+    /// The server is at its cap of requests in flight, or the request ran out of time (503).
+    Busy,
 }
 
 impl Problem {
@@ -64,6 +70,9 @@ impl Problem {
             Problem::MethodNotAllowed => "method-not-allowed",
             Problem::DamagedTable => "damaged-table",
             Problem::Internal => "internal",
+            Problem::TooLarge => "too-large",
+            Problem::RateLimited => "rate-limited",
+            Problem::Busy => "busy",
         }
     }
 
@@ -84,6 +93,9 @@ impl Problem {
             }
             Problem::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Problem::DamagedTable | Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Problem::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Problem::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Problem::Busy => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }

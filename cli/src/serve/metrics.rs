@@ -10,9 +10,8 @@ use std::{
 };
 
 use axum::{
-    extract::{MatchedPath, Request, State},
+    extract::State,
     http::header,
-    middleware::Next,
     response::{IntoResponse, Response},
 };
 
@@ -50,7 +49,8 @@ impl Metrics {
         }
     }
 
-    fn record(&self, route: &str, status: u16, seconds: f64) {
+    /// Counts a request to `route` answered with `status` in `seconds`.
+    pub fn record(&self, route: &str, status: u16, seconds: f64) {
         let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
         if !routes.contains_key(route) {
             routes.insert(route.to_owned(), Route::default());
@@ -155,21 +155,6 @@ pub struct Watched {
     pub lib: Arc<Library>,
     /// The answers kept in memory.
     pub answers: Arc<Answers>,
-}
-
-/// The middleware that counts every request by its route (the pattern it matched, `other`
-/// for none) and status, and times it.
-pub async fn count(State(watched): State<Arc<Watched>>, request: Request, next: Next) -> Response {
-    // The pattern matched (`/api/v1/{rules}`), never the raw path: the labels stay few.
-    let route = request.extensions().get::<MatchedPath>().cloned();
-    let start = Instant::now();
-    let response = next.run(request).await;
-    watched.metrics.record(
-        route.as_ref().map_or("other", MatchedPath::as_str),
-        response.status().as_u16(),
-        start.elapsed().as_secs_f64(),
-    );
-    response
 }
 
 /// `GET /metrics`.

@@ -26,6 +26,7 @@ mod api;
 mod cache;
 mod error;
 mod gambit;
+mod limits;
 mod metrics;
 mod page;
 mod query;
@@ -34,7 +35,14 @@ mod tables;
 
 use std::{io::Write, net::SocketAddr, sync::Arc};
 
-use axum::{http::Method, routing::get, Router};
+use axum::{
+    extract::{ConnectInfo, MatchedPath, Request, State},
+    http::Method,
+    middleware::Next,
+    response::Response,
+    routing::get,
+    Router,
+};
 use tower_http::{
     catch_panic::CatchPanicLayer,
     cors::{AllowOrigin, Any, CorsLayer},
@@ -64,6 +72,19 @@ pub struct Args {
     /// their ETag and 304s are still given).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=1 << 20))]
     response_cache_mib: u64,
+    /// Requests a second one client address may make (0, the default: no limit); over it the
+    /// answer is 429 with `Retry-After`.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    rate_limit: u32,
+    /// Requests a client may make at once beyond its rate (default: twice the rate).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    rate_burst: Option<u32>,
+    /// Requests answered at once; more get 503 at once rather than waiting.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    max_in_flight: u32,
+    /// Seconds a request may take before it gets 503.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    request_timeout: u64,
 }
 
 /// Parses `--cors-origin`: `*`, or an origin as browsers send it (`scheme://host[:port]`, no
@@ -113,8 +134,13 @@ impl Origins {
 }
 
 /// The routes of the API and the page over the tables of `lib`, callable from the pages of
-/// `origins`, with up to `cache_bytes` of recent answers kept in memory.
-pub fn router(lib: Arc<Library>, origins: Origins, cache_bytes: u64) -> Router {
+/// `origins`, with up to `cache_bytes` of recent answers kept in memory, within `limits`.
+pub fn router(
+    lib: Arc<Library>,
+    origins: Origins,
+    cache_bytes: u64,
+    limits: limits::Limits,
+) -> Router {
     let answers = Arc::new(cache::Answers::new(Arc::clone(&lib), cache_bytes));
     let watched = Arc::new(metrics::Watched {
         metrics: metrics::Metrics::new(),
@@ -144,16 +170,49 @@ pub fn router(lib: Arc<Library>, origins: Origins, cache_bytes: u64) -> Router {
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(lib)
-        .layer(axum::middleware::from_fn_with_state(answers, cache::layer))
         .layer(axum::middleware::from_fn_with_state(
-            watched,
-            metrics::count,
+            Arc::new(Edge {
+                watched,
+                limits,
+                answers,
+            }),
+            edge,
         ))
         .layer(cors)
         // A bug must cost one request, not the server: a panic becomes a 500.
         .layer(CatchPanicLayer::custom(|_| {
             axum::response::IntoResponse::into_response(ApiError::internal("internal error"))
         }))
+}
+
+/// What every request passes through, in one layer (a layer each would cost an allocation a
+/// request each): counted and timed for `/metrics`, held to the limits, and answered from the
+/// answers' cache where it can be.
+struct Edge {
+    watched: Arc<metrics::Watched>,
+    limits: limits::Limits,
+    answers: Arc<cache::Answers>,
+}
+
+async fn edge(
+    State(edge): State<Arc<Edge>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    // The pattern matched (`/api/v1/{rules}`), never the raw path: the labels stay few.
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let start = std::time::Instant::now();
+    let response = limits::within(&edge.limits, client, request, |request| {
+        cache::answer(&edge.answers, request, next)
+    })
+    .await;
+    edge.watched.metrics.record(
+        route.as_ref().map_or("other", MatchedPath::as_str),
+        response.status().as_u16(),
+        start.elapsed().as_secs_f64(),
+    );
+    response
 }
 
 /// Serves until interrupted (Ctrl-C or SIGTERM). Prints `listening on http://ADDR` on standard
@@ -170,7 +229,19 @@ pub fn run(args: &Args) -> CliResult {
     let runtime = runtime.enable_all().build()?;
     let origins = Origins::from_args(&args.cors_origins);
     let lib = Arc::new(lib);
-    let router = router(Arc::clone(&lib), origins, args.response_cache_mib << 20);
+    let limits = limits::Limits::new(
+        args.rate_limit,
+        args.rate_burst
+            .unwrap_or_else(|| args.rate_limit.saturating_mul(2)),
+        args.max_in_flight as usize,
+        std::time::Duration::from_secs(args.request_timeout),
+    );
+    let router = router(
+        Arc::clone(&lib),
+        origins,
+        args.response_cache_mib << 20,
+        limits,
+    );
     runtime.block_on(serve(args.addr, &lib, router))?;
     Ok(true)
 }
@@ -200,9 +271,12 @@ async fn serve(addr: SocketAddr, lib: &Library, router: Router) -> std::io::Resu
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown())
-        .await
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown())
+    .await
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

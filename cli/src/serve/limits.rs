@@ -1,0 +1,159 @@
+//! What one client, or many, may ask of the server: a request rate per client address (a token
+//! bucket: `429` with `Retry-After`), a cap on requests in flight (`503`), a time limit per
+//! request (`503`), and a bound on a request's body (`413`). Each answer is in the project's
+//! words ([`ApiError`]) and counted by `/metrics` like any other.
+
+use std::{
+    collections::HashMap,
+    future::Future,
+    net::{IpAddr, SocketAddr},
+    sync::{Arc, Mutex, PoisonError},
+    time::{Duration, Instant},
+};
+
+use axum::{
+    extract::Request,
+    http::{header, HeaderValue},
+    response::{IntoResponse, Response},
+};
+use tokio::sync::Semaphore;
+
+use super::error::{ApiError, Problem};
+
+/// The largest request body taken, in bytes: the API reads none.
+pub const MAX_BODY_BYTES: u64 = 16 << 10;
+/// Client addresses remembered before the idle ones are forgotten.
+const MAX_CLIENTS: usize = 1 << 16;
+
+/// A token bucket per client address.
+struct RateLimit {
+    per_second: f64,
+    burst: f64,
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+impl RateLimit {
+    /// Takes a token of `client`'s bucket: `Ok`, or the seconds until one is there.
+    fn take(&self, client: IpAddr) -> Result<(), u64> {
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(&client) {
+            // Forget the clients whose buckets have refilled: they lose nothing.
+            let full = self.burst / self.per_second;
+            buckets.retain(|_, (_, last)| now.duration_since(*last).as_secs_f64() < full);
+        }
+        let (tokens, last) = buckets.entry(client).or_insert((self.burst, now));
+        let refilled = now.duration_since(*last).as_secs_f64() * self.per_second;
+        *tokens = (*tokens + refilled).min(self.burst);
+        *last = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(((1.0 - *tokens) / self.per_second).ceil().max(1.0) as u64)
+        }
+    }
+}
+
+/// The limits the operator set.
+pub struct Limits {
+    rate: Option<RateLimit>,
+    in_flight: Arc<Semaphore>,
+    timeout: Duration,
+}
+
+impl Limits {
+    /// `rate` requests a second per client address with bursts of `burst` (`rate` 0: no rate
+    /// limit), at most `in_flight` requests at once, each answered within `timeout`.
+    #[must_use]
+    pub fn new(rate: u32, burst: u32, in_flight: usize, timeout: Duration) -> Limits {
+        Limits {
+            rate: (rate > 0).then(|| RateLimit {
+                per_second: f64::from(rate),
+                burst: f64::from(burst.max(1)),
+                buckets: Mutex::default(),
+            }),
+            in_flight: Arc::new(Semaphore::new(in_flight.max(1))),
+            timeout,
+        }
+    }
+}
+
+/// Answers `request` from `client` with `run`, within the limits: body bound, rate, requests
+/// in flight, time limit, in that order.
+pub async fn within<F, A>(limits: &Limits, client: SocketAddr, request: Request, run: F) -> Response
+where
+    F: FnOnce(Request) -> A,
+    A: Future<Output = Response>,
+{
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+        return ApiError::new(
+            Problem::TooLarge,
+            format!("request body over {MAX_BODY_BYTES} bytes: the API reads none"),
+        )
+        .into_response();
+    }
+    if let Some(rate) = &limits.rate {
+        if let Err(wait) = rate.take(client.ip()) {
+            let mut response = ApiError::new(
+                Problem::RateLimited,
+                format!(
+                    "too many requests from {}: at most {} a second (bursts of {}); try again \
+                     in {wait} s",
+                    client.ip(),
+                    rate.per_second,
+                    rate.burst
+                ),
+            )
+            .into_response();
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+            return response;
+        }
+    }
+    let Ok(_permit) = Arc::clone(&limits.in_flight).try_acquire_owned() else {
+        return ApiError::new(
+            Problem::Busy,
+            "the server is answering as many requests as it takes: try again".to_owned(),
+        )
+        .into_response();
+    };
+    match tokio::time::timeout(limits.timeout, run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            Problem::Busy,
+            format!(
+                "no answer within {} s: try again",
+                limits.timeout.as_secs_f64()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_lets_a_burst_through_then_the_rate() {
+        let rate = RateLimit {
+            per_second: 2.0,
+            burst: 3.0,
+            buckets: Mutex::default(),
+        };
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let b: IpAddr = "127.0.0.2".parse().unwrap();
+        for _ in 0..3 {
+            assert_eq!(rate.take(a), Ok(()));
+        }
+        assert_eq!(rate.take(a), Err(1));
+        // Another client has its own bucket.
+        assert_eq!(rate.take(b), Ok(()));
+    }
+}
