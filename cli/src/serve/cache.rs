@@ -94,11 +94,7 @@ fn fingerprint(lib: &Library, rules: &str) -> u64 {
     if !rules.is_empty() {
         return lib.fingerprint(rules);
     }
-    jtb_probe::RuleSet::ALL
-        .iter()
-        .map(|r| r.name())
-        .chain([jtb_probe::gambit::Rules::NAME])
-        .fold(0u64, |acc, id| acc.rotate_left(7) ^ lib.fingerprint(id))
+    Library::ids().fold(0u64, |acc, id| acc.rotate_left(7) ^ lib.fingerprint(id))
 }
 
 /// Whether `If-None-Match` names `etag` (`*` is not taken: it would answer 304 for a request
@@ -135,9 +131,7 @@ pub async fn answer(answers: &Answers, request: Request, next: Next) -> Response
     let rules = rules_of(&path).to_owned();
     // Only a rule set named as the server knows it (not `%6Distboard`, which routing decodes):
     // any other answer passes untagged.
-    let known = rules.is_empty()
-        || rules == jtb_probe::gambit::Rules::NAME
-        || jtb_probe::RuleSet::ALL.iter().any(|r| r.name() == rules);
+    let known = rules.is_empty() || Library::ids().any(|id| id == rules);
     if !known {
         return next.run(request).await;
     }

@@ -220,6 +220,15 @@ impl Library {
             .map_err(|why| ApiError::new(Problem::MissingTable, why))
     }
 
+    /// The ids of every rule set the server serves (the Jungle family's, then Animal
+    /// Gambit's): the one list the answers' tags and `/metrics` go by.
+    pub fn ids() -> impl Iterator<Item = &'static str> {
+        RuleSet::ALL
+            .into_iter()
+            .map(RuleSet::name)
+            .chain([gambit::Rules::NAME])
+    }
+
     /// What the table files of the rule set `id` were when last scanned (0 for a rule set
     /// without tables, or none of the server's): an answer about them is the same as long as
     /// this is.

@@ -292,6 +292,11 @@ impl<G: Game> Tablebase<G> {
         // The position's own probe first: its errors (no table, no distance to mate in these
         // rules) are the answer's, even for a position without moves.
         self.probe_dtm(pos)?;
+        self.successor_values(pos)
+    }
+
+    /// The moves of `pos` with their values, its own probe already made.
+    fn successor_values(&self, pos: &G::Position) -> ProbeResult<Vec<ScoredMove<G>>> {
         G::successors(pos)
             .into_iter()
             .map(|(mv, next)| {
@@ -312,7 +317,7 @@ impl<G: Game> Tablebase<G> {
     /// value is not the position's stored value.
     pub fn ranked_moves(&self, pos: &G::Position) -> ProbeResult<Vec<ScoredMove<G>>> {
         let root = self.probe_dtm(pos)?;
-        let mut moves = self.scored_moves(pos)?;
+        let mut moves = self.successor_values(pos)?;
         ScoredMove::sort_best_first(&mut moves);
         let found = moves.first().map_or(Value::Loss(0), |m| m.value);
         if found != root {
