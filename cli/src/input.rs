@@ -1,59 +1,16 @@
 //! Positions from the command line or, for `-`, from standard input, one per line.
 
 use std::{
-    collections::HashMap,
     error::Error,
     fmt,
-    hash::Hash,
     io::{self, BufRead, Write},
     path::PathBuf,
-    sync::Arc,
 };
 
-use jtb_probe::{
-    gambit, ClockError, Game, Layout, Material, ParseError, Position, ProbeError, RuleSet,
-    Tablebase, UnknownRuleSet,
-};
+use jtb_probe::{gambit, Layout, Material, ParseError, ProbeError, RuleSet};
 use serde_json::json;
 
-/// The id of the Animal Gambit rule set.
-pub const ANIMAL_GAMBIT: &str = "animal-gambit";
-
-/// A rule set as `--rules` names it: one of the Jungle family's, or Animal Gambit's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rules {
-    /// A rule set of the Jungle family (Jungle, the flip game and Clesto).
-    Jungle(RuleSet),
-    /// Animal Gambit (Arimaa), rule set `animal-gambit`.
-    AnimalGambit,
-}
-
-impl std::str::FromStr for Rules {
-    type Err = UnknownRuleSet;
-
-    fn from_str(s: &str) -> Result<Rules, UnknownRuleSet> {
-        if s == ANIMAL_GAMBIT {
-            Ok(Rules::AnimalGambit)
-        } else {
-            s.parse().map(Rules::Jungle)
-        }
-    }
-}
-
-/// A command without an Animal Gambit side was asked for Animal Gambit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NoGambitTables;
-
-impl fmt::Display for NoGambitTables {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(
-            "this command has no Animal Gambit side yet (gen, probe, adjudicate, stats, info \
-             and verify take --rules animal-gambit; `jtb moves` lists a position's turns)",
-        )
-    }
-}
-
-impl Error for NoGambitTables {}
+pub use jtb_edge::Rules;
 
 /// Some position had no tables to answer it, and every other input was answered: the command
 /// ends with exit status 3 (each such position's error line already says why).
@@ -251,96 +208,29 @@ pub fn table_material(text: &str) -> Result<Material, MaterialArgError> {
     Ok(m)
 }
 
-impl PositionArgs {
-    /// Whether `text` is to be read as an Animal Gambit position: `--rules animal-gambit`, or
-    /// no `--rules` and an 8x8 board.
-    pub fn is_gambit(&self, text: &str) -> bool {
-        match self.rules {
-            Some(Rules::AnimalGambit) => true,
-            Some(Rules::Jungle(_)) => false,
-            None => is_gambit_shape(text),
-        }
-    }
-
-    /// The Jungle-family rule set asked for, if any (`None` also under animal-gambit, whose
-    /// positions [`PositionArgs::is_gambit`] sends elsewhere).
-    pub fn jungle(&self) -> Option<RuleSet> {
-        match self.rules {
-            Some(Rules::Jungle(r)) => Some(r),
-            _ => None,
-        }
-    }
-}
-
-/// Whether the board field of `text` has 8 ranks, the shape of an Animal Gambit board (the
-/// Jungle boards have 9 and 4).
-pub fn is_gambit_shape(text: &str) -> bool {
-    text.split_whitespace()
-        .next()
-        .is_some_and(|board| board.split('/').count() == 8)
-}
-
-/// Parses `text` under `rules`, or by the board's shape when no rule set was given.
-pub fn parse(text: &str, rules: Option<RuleSet>) -> Result<Position, ParseError> {
-    Position::parse(text, rules)
-}
-
-/// The tables of each rule set of one game under one root, opened on first use.
-pub struct Tablebases<G: Game> {
-    root: PathBuf,
-    open: HashMap<G, Result<Tablebase<G>, Arc<ProbeError>>>,
-}
-
-impl<G: Game + Hash> Tablebases<G> {
-    pub fn new(root: PathBuf) -> Tablebases<G> {
-        Tablebases {
-            root,
-            open: HashMap::new(),
-        }
-    }
-
-    /// The tables of `rules`, or why the directory could not be opened. The CLI reads table
-    /// files with positioned reads, not memory maps: it probes a few positions per run, where
-    /// a map saves nothing, and a file replaced while it runs cannot crash it.
-    pub fn get(&mut self, rules: G) -> Result<&Tablebase<G>, AnswerError> {
-        let root = &self.root;
-        self.open
-            .entry(rules)
-            .or_insert_with(|| Tablebase::open(root, rules).map_err(Arc::new))
-            .as_ref()
-            .map_err(|e| AnswerError::Open(Arc::clone(e)))
-    }
-}
-
 /// Why one input line got no answer.
 #[derive(Debug)]
 pub enum AnswerError {
     /// The position text is malformed.
     Parse(ParseError),
-    /// The clock is above the rule set's limit.
-    Clock(ClockError),
     /// The Animal Gambit position text is malformed.
     Gambit(gambit::ParseError),
-    /// An Animal Gambit position given to a command that has no Animal Gambit side yet.
-    NoGambitTables,
     /// `jtb adjudicate`: no tables cover the position (the message says why).
     NotCovered(String),
-    /// The table directory could not be opened.
-    Open(Arc<ProbeError>),
     /// A probe failed.
     Probe(ProbeError),
+    /// The edge's answer failed (bad position, tables missing or damaged).
+    Edge(jtb_edge::EdgeError),
 }
 
 impl fmt::Display for AnswerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnswerError::Parse(e) => e.fmt(f),
-            AnswerError::Clock(e) => e.fmt(f),
             AnswerError::Gambit(e) => e.fmt(f),
-            AnswerError::NoGambitTables => NoGambitTables.fmt(f),
             AnswerError::NotCovered(why) => f.write_str(why),
-            AnswerError::Open(e) => e.fmt(f),
             AnswerError::Probe(e) => e.fmt(f),
+            AnswerError::Edge(e) => e.fmt(f),
         }
     }
 }
@@ -349,11 +239,10 @@ impl Error for AnswerError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
             AnswerError::Parse(e) => Some(e),
-            AnswerError::Clock(e) => Some(e),
-            AnswerError::NoGambitTables | AnswerError::NotCovered(_) => None,
+            AnswerError::NotCovered(_) => None,
             AnswerError::Gambit(e) => Some(e),
-            AnswerError::Open(e) => Some(e.as_ref()),
             AnswerError::Probe(e) => Some(e),
+            AnswerError::Edge(e) => Some(e),
         }
     }
 }
@@ -370,41 +259,26 @@ impl From<ProbeError> for AnswerError {
     }
 }
 
+impl From<jtb_edge::EdgeError> for AnswerError {
+    fn from(e: jtb_edge::EdgeError) -> AnswerError {
+        match e {
+            // `jtb adjudicate` tells this one apart: exit status 3.
+            jtb_edge::EdgeError::NotCovered(why) => AnswerError::NotCovered(why),
+            e => AnswerError::Edge(e),
+        }
+    }
+}
+
+impl From<jtb_edge::PositionError> for AnswerError {
+    fn from(e: jtb_edge::PositionError) -> AnswerError {
+        AnswerError::Edge(e.into())
+    }
+}
+
 impl From<gambit::ParseError> for AnswerError {
     fn from(e: gambit::ParseError) -> AnswerError {
         AnswerError::Gambit(e)
     }
-}
-
-/// Refuses a clock for a rule set without a move-count rule (Animal Gambit), as
-/// [`Position::set_rule_clock`] refuses one for Clesto.
-///
-/// # Errors
-/// [`AnswerError::Clock`] when a clock was given.
-pub fn refuse_clock(rules: &'static str, clock: Option<u32>) -> Result<(), AnswerError> {
-    match clock {
-        Some(clock) => Err(AnswerError::Clock(ClockError {
-            rules,
-            clock,
-            limit: 0,
-        })),
-        None => Ok(()),
-    }
-}
-
-/// As [`parse`], with the half-move clock set to `clock` when given (else the text's, else 0).
-/// Without a rule set, an 8x8 board is an Animal Gambit position, which has no tables yet.
-pub fn parse_with_clock(
-    text: &str,
-    rules: Option<RuleSet>,
-    clock: Option<u32>,
-) -> Result<Position, AnswerError> {
-    if rules.is_none() && is_gambit_shape(text) {
-        return Err(AnswerError::NoGambitTables);
-    }
-    let mut pos = parse(text, rules)?;
-    pos.set_rule_clock(clock).map_err(AnswerError::Clock)?;
-    Ok(pos)
 }
 
 /// Prints one answer per input position: `answer` gives the text to print, or an error message,

@@ -1,5 +1,5 @@
-//! The Animal Gambit side of the table commands (`probe`, `adjudicate`, `stats`, `info`,
-//! `verify`): the same commands and printers' shapes as Jungle's, over
+//! The Animal Gambit side of the table commands (`stats`, `info`, `verify`; `probe` and
+//! `adjudicate` are the edge's, [`jtb_edge`]): the same commands and printers' shapes as Jungle's, over
 //! [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
 
 use std::{
@@ -10,122 +10,20 @@ use std::{
 use jtb_gen::gambit::{closure, load, SubTables, KINDS};
 use jtb_probe::{
     format::family_table_path,
-    gambit::{self, Category, Rules},
-    Family, Kind, LineStep, ProbeError, SideStats, TableFile, Tablebase, Value,
+    gambit::{self, Rules},
+    Family, Kind, SideStats, TableFile, Tablebase,
 };
 use serde_json::json;
 
-use crate::{
-    input::{AnswerError, Tablebases},
-    CliResult,
-};
-
-/// Turns in turn text, for lines.
-fn texts(line: &[LineStep<Value, Rules>]) -> Vec<String> {
-    line.iter().map(|t| t.mv.to_string()).collect()
-}
-
-/// `jtb probe --rules animal-gambit`: value, DTM in turns, category, best turn, and with
-/// `line` the whole best line.
-pub fn probe(
-    tbs: &mut Tablebases<Rules>,
-    text: &str,
-    line: bool,
-    json: bool,
-) -> Result<String, AnswerError> {
-    let pos: gambit::Position = text.parse()?;
-    let tb = tbs.get(Rules)?;
-    let value = tb.probe_dtm(&pos)?;
-    let category = Category::of(value);
-    let best = tb.best_move(&pos)?.map(|b| b.mv.to_string());
-    let line = if line {
-        Some(texts(&tb.line(&pos)?))
-    } else {
-        None
-    };
-    if json {
-        let mut obj = json!({
-            "position": text,
-            "rules": gambit::Rules::NAME,
-            "wdl": value.wdl().name(),
-            "dtm": value.dtm(),
-            "category": category.name(),
-            "best": best,
-        });
-        if let Some(line) = &line {
-            obj["line"] = json!(line);
-        }
-        return Ok(obj.to_string());
-    }
-    let mut s = format!("{text}\nrules: {}\n", gambit::Rules::NAME);
-    s += &match value {
-        Value::Draw => "value: draw (repetition: neither side can force an end; the repetition \
-                        rule decides with the history)\n"
-            .to_owned(),
-        v => format!(
-            "value: {} for {} to move, {} to the end ({category})\n",
-            v.wdl(),
-            pos.turn(),
-            turns(v.dtm().unwrap_or(0))
-        ),
-    };
-    if let Some(b) = &best {
-        s += &format!("best: {b}\n");
-    }
-    if let Some(line) = &line {
-        s += &format!("line: {}\n", line.join(", "));
-    }
-    Ok(s.trim_end().to_owned())
-}
+use crate::CliResult;
 
 /// `1 turn`, `5 turns`.
-fn turns(n: u16) -> String {
+pub fn turns(n: u16) -> String {
     if n == 1 {
         "1 turn".to_owned()
     } else {
         format!("{n} turns")
     }
-}
-
-/// `jtb adjudicate --rules animal-gambit`: Animal Gambit has no move-count draw, so the
-/// question is only whether the tables settle the position.
-pub fn adjudicate(
-    tbs: &mut Tablebases<Rules>,
-    text: &str,
-    json: bool,
-) -> Result<String, AnswerError> {
-    let pos: gambit::Position = text.parse()?;
-    // No tables for it: an error of its own (exit status 3), never "play on".
-    let v = match tbs.get(Rules) {
-        Ok(tb) => match tb.adjudicate(&pos) {
-            Ok(v) => v,
-            Err(e @ (ProbeError::MissingTable { .. } | ProbeError::TooManyPieces { .. })) => {
-                return Err(AnswerError::NotCovered(format!("not covered: {e}")))
-            }
-            Err(e) => return Err(e.into()),
-        },
-        Err(e) => return Err(AnswerError::NotCovered(format!("not covered: {e}"))),
-    };
-    let reason = match v.category {
-        Category::Win => format!("{} wins in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
-        Category::Loss => format!("{} loses in {}", pos.turn(), turns(v.dtm.unwrap_or(0))),
-        Category::Repetition => "neither side can force an end: the repetition rule decides \
-                                 (Animal Gambit has no move-count draw)"
-            .to_owned(),
-    };
-    Ok(if json {
-        json!({
-            "position": text,
-            "rules": gambit::Rules::NAME,
-            "settled": true,
-            "category": v.category.name(),
-            "dtm": v.dtm,
-            "reason": reason,
-        })
-        .to_string()
-    } else {
-        format!("{text}: settled by the tables: {reason}")
-    })
 }
 
 /// `jtb stats --rules animal-gambit`: per material and side to move, wins, draws (the

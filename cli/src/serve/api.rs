@@ -566,7 +566,7 @@ fn clesto_line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiEr
     let source = lib.source(pos)?;
     let value = source.clesto(pos, |tb| tb.probe_clesto(pos))?;
     let line: Vec<LineStep<ClestoValue>> = source.clesto(pos, |tb| tb.clesto_line(pos))?;
-    let stops = crate::probe::line_stops_at_ban(value, &line);
+    let stops = jtb_edge::line_stops_at_ban(value, &line);
     let mut before = pos.clone();
     let mut steps = Vec::with_capacity(line.len());
     for step in &line {

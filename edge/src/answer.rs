@@ -1,0 +1,386 @@
+//! What the tables say of a position, per game, with the JSON objects `jtb probe --json` and
+//! `jtb adjudicate --json` print (the Python package returns the same objects).
+
+use jtb_probe::{
+    gambit::{self, Category},
+    ClestoValue, LineStep, Position, ProbeError, ProbeResult, RuleValue, Tablebase, Value,
+    VerdictReason,
+};
+use serde_json::{json, Value as Json};
+
+use crate::{AnyPosition, EdgeError};
+
+/// The answer of `jtb probe` for a position of one of the games.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Jungle and the flip game: the value with its distance to mate, and the value under the
+    /// clock rule at the position's clock.
+    Jungle(JungleAnswer),
+    /// Clesto: no draws and no clock; wins by the repetition ban.
+    Clesto(ClestoAnswer),
+    /// Animal Gambit: the distance to mate in turns.
+    Gambit(GambitAnswer),
+}
+
+impl Answer {
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        match self {
+            Answer::Jungle(a) => a.json(text),
+            Answer::Clesto(a) => a.json(text),
+            Answer::Gambit(a) => a.json(text),
+        }
+    }
+}
+
+/// A Jungle or flip-game position's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JungleAnswer {
+    /// The position, with the clock the rule value is for.
+    pub pos: Position,
+    /// Win, draw or loss with the distance to mate, ignoring the clock rule.
+    pub value: Value,
+    /// The value under the clock rule at the position's clock.
+    pub rule: RuleValue,
+    /// The best move (none in a draw).
+    pub best: Option<String>,
+    /// The whole best line, when asked.
+    pub line: Option<Vec<String>>,
+    /// The whole best line under the clock rule, when asked.
+    pub rule_line: Option<Vec<String>>,
+}
+
+impl JungleAnswer {
+    /// Probes `pos` (with `line`, also both best lines).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`] and [`Tablebase::probe_rule`].
+    pub fn probe(tb: &Tablebase, pos: Position, line: bool) -> ProbeResult<JungleAnswer> {
+        let value = tb.probe_dtm(&pos)?;
+        let rule = tb.probe_rule(&pos)?;
+        let best = if value == Value::Draw {
+            None
+        } else {
+            tb.best_move(&pos)?.map(|m| m.mv.to_string())
+        };
+        let (line, rule_line) = if line {
+            let texts = |mvs: &mut dyn Iterator<Item = jtb_probe::Move>| {
+                mvs.map(|m| m.to_string()).collect::<Vec<_>>()
+            };
+            (
+                Some(texts(&mut tb.line(&pos)?.iter().map(|s| s.mv))),
+                Some(texts(&mut tb.rule_line(&pos)?.iter().map(|s| s.mv))),
+            )
+        } else {
+            (None, None)
+        };
+        Ok(JungleAnswer {
+            pos,
+            value,
+            rule,
+            best,
+            line,
+            rule_line,
+        })
+    }
+
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        let mut obj = json!({
+            "position": text,
+            "rules": self.pos.rules().name(),
+            "wdl": self.value.wdl().name(),
+            "dtm": self.value.dtm(),
+            "best": self.best,
+            "dtc": self.rule.dtc.dtm(),
+            "category": self.rule.category.name(),
+            "clock": self.rule.clock,
+            "rule_wdl": self.rule.wdl.name(),
+        });
+        if let Some(line) = &self.line {
+            obj["line"] = json!(line);
+        }
+        if let Some(line) = &self.rule_line {
+            obj["rule_line"] = json!(line);
+        }
+        obj
+    }
+}
+
+/// A Clesto position's answer (RULES.md 6): no draws, no clock; the best line stops where the
+/// unbanned side wins only by the ban.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClestoAnswer {
+    /// The position.
+    pub pos: Position,
+    /// A plain win or loss with its distance to mate, or a win by the repetition ban.
+    pub value: ClestoValue,
+    /// The best move.
+    pub best: Option<String>,
+    /// The best line, when asked.
+    pub line: Option<Vec<String>>,
+    /// Whether the line stops at a position the ban alone decides.
+    pub line_stops_at_ban: bool,
+}
+
+impl ClestoAnswer {
+    /// Probes `pos` (with `line`, also the best line).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_clesto`].
+    pub fn probe(tb: &Tablebase, pos: Position, line: bool) -> ProbeResult<ClestoAnswer> {
+        let value = tb.probe_clesto(&pos)?;
+        let best = tb.clesto_best_move(&pos)?.map(|(mv, _)| mv.to_string());
+        let (line, line_stops_at_ban) = if line {
+            let steps = tb.clesto_line(&pos)?;
+            let stops = line_stops_at_ban(value, &steps);
+            (
+                Some(steps.iter().map(|s| s.mv.to_string()).collect()),
+                stops,
+            )
+        } else {
+            (None, false)
+        };
+        Ok(ClestoAnswer {
+            pos,
+            value,
+            best,
+            line,
+            line_stops_at_ban,
+        })
+    }
+
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        let mut obj = json!({
+            "position": text,
+            "rules": self.pos.rules().name(),
+            "wdl": self.value.wdl().name(),
+            "dtm": self.value.dtm(),
+            "category": self.value.category(),
+            "exit": self.value.exit(),
+            "best": self.best,
+        });
+        if let Some(line) = &self.line {
+            obj["line"] = json!(line);
+            obj["line_stops_at_ban"] = json!(self.line_stops_at_ban);
+        }
+        obj
+    }
+}
+
+/// Whether a Clesto best line from a position of value `root` stops at a position that the
+/// unbanned side wins only by the ban (RULES.md 6.6), not at the end of the game: its last move
+/// leaves a position on the board, or it has no move because `root` is such a position.
+#[must_use]
+pub fn line_stops_at_ban(root: ClestoValue, line: &[LineStep<ClestoValue>]) -> bool {
+    match line.last() {
+        Some(step) => step.value.is_some(),
+        None => root.dtm().is_none(),
+    }
+}
+
+/// An Animal Gambit position's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GambitAnswer {
+    /// The position.
+    pub pos: gambit::Position,
+    /// Win, draw (the repetition rule decides) or loss with the distance to mate in turns.
+    pub value: Value,
+    /// Win, loss or repetition.
+    pub category: Category,
+    /// The best turn, in its canonical text.
+    pub best: Option<String>,
+    /// The best line, when asked.
+    pub line: Option<Vec<String>>,
+}
+
+impl GambitAnswer {
+    /// Probes `pos` (with `line`, also the best line).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`].
+    pub fn probe(
+        tb: &Tablebase<gambit::Rules>,
+        pos: gambit::Position,
+        line: bool,
+    ) -> ProbeResult<GambitAnswer> {
+        let value = tb.probe_dtm(&pos)?;
+        let best = tb.best_move(&pos)?.map(|b| b.mv.to_string());
+        let line = if line {
+            Some(tb.line(&pos)?.iter().map(|t| t.mv.to_string()).collect())
+        } else {
+            None
+        };
+        Ok(GambitAnswer {
+            pos,
+            value,
+            category: Category::of(value),
+            best,
+            line,
+        })
+    }
+
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        let mut obj = json!({
+            "position": text,
+            "rules": gambit::Rules::NAME,
+            "wdl": self.value.wdl().name(),
+            "dtm": self.value.dtm(),
+            "category": self.category.name(),
+            "best": self.best,
+        });
+        if let Some(line) = &self.line {
+            obj["line"] = json!(line);
+        }
+        obj
+    }
+}
+
+/// Whether a position can be stopped: `jtb adjudicate`'s answer.
+// One answer at a time, never stored in bulk: boxing would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Verdict {
+    /// A Jungle-family position: whether it is a dead draw at its clock, and why.
+    Jungle {
+        /// The position, with its clock.
+        pos: Position,
+        /// The library's verdict.
+        verdict: jtb_probe::Verdict,
+    },
+    /// An Animal Gambit position the tables settle (it has no move-count draw).
+    Gambit {
+        /// The position.
+        pos: gambit::Position,
+        /// Win, loss or repetition, with the turns to the end.
+        verdict: gambit::Verdict,
+    },
+}
+
+impl Verdict {
+    /// Adjudicates `pos` with `tables` (the flip game's one-animal-each check needs none;
+    /// `open_error` says why they could not be opened).
+    ///
+    /// # Errors
+    /// [`EdgeError::NotCovered`] where no tables cover the position, never "play on"; a
+    /// finished game, face-down tiles and damaged tables are errors too.
+    pub fn of_jungle(
+        tables: Option<&Tablebase>,
+        open_error: Option<String>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
+        let verdict = jtb_probe::adjudicate(tables, &pos)?;
+        if let VerdictReason::NotCovered(why) = &verdict.reason {
+            return Err(EdgeError::NotCovered(match (open_error, why) {
+                (Some(e), None) => format!("not covered: {e}"),
+                _ => verdict.reason.to_string(),
+            }));
+        }
+        Ok(Verdict::Jungle { pos, verdict })
+    }
+
+    /// Adjudicates an Animal Gambit position: whether the tables settle it.
+    ///
+    /// # Errors
+    /// [`EdgeError::NotCovered`] where no tables cover the position; damaged tables.
+    pub fn of_gambit(
+        tables: Result<&Tablebase<gambit::Rules>, &EdgeError>,
+        pos: gambit::Position,
+    ) -> Result<Verdict, EdgeError> {
+        let not_covered =
+            |e: &dyn std::fmt::Display| EdgeError::NotCovered(format!("not covered: {e}"));
+        let verdict = match tables {
+            Ok(tb) => match tb.adjudicate(&pos) {
+                Ok(v) => v,
+                Err(e @ (ProbeError::MissingTable { .. } | ProbeError::TooManyPieces { .. })) => {
+                    return Err(not_covered(&e))
+                }
+                Err(e) => return Err(e.into()),
+            },
+            Err(e) => return Err(not_covered(&e)),
+        };
+        Ok(Verdict::Gambit { pos, verdict })
+    }
+
+    /// The position adjudicated.
+    #[must_use]
+    pub fn position(&self) -> AnyPosition {
+        match self {
+            Verdict::Jungle { pos, .. } => AnyPosition::Jungle(pos.clone()),
+            Verdict::Gambit { pos, .. } => AnyPosition::Gambit(*pos),
+        }
+    }
+
+    /// Whether the game can be stopped now: a dead draw at the clock, or (Animal Gambit) a
+    /// result the tables settle.
+    #[must_use]
+    pub fn is_settled(&self) -> bool {
+        match self {
+            Verdict::Jungle { verdict, .. } => verdict.dead_draw,
+            Verdict::Gambit { .. } => true,
+        }
+    }
+
+    /// Why, in words.
+    #[must_use]
+    pub fn reason(&self) -> String {
+        match self {
+            Verdict::Jungle { verdict, .. } => verdict.reason.to_string(),
+            Verdict::Gambit { pos, verdict } => {
+                let turns = |n: u16| {
+                    if n == 1 {
+                        "1 turn".to_owned()
+                    } else {
+                        format!("{n} turns")
+                    }
+                };
+                match verdict.category {
+                    Category::Win => {
+                        format!("{} wins in {}", pos.turn(), turns(verdict.dtm.unwrap_or(0)))
+                    }
+                    Category::Loss => {
+                        format!(
+                            "{} loses in {}",
+                            pos.turn(),
+                            turns(verdict.dtm.unwrap_or(0))
+                        )
+                    }
+                    Category::Repetition => "neither side can force an end: the repetition \
+                                             rule decides (Animal Gambit has no move-count draw)"
+                        .to_owned(),
+                }
+            }
+        }
+    }
+
+    /// The JSON object `jtb adjudicate --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        match self {
+            Verdict::Jungle { pos, verdict: v } => json!({
+                "position": text,
+                "dead_draw": v.dead_draw,
+                "wdl": v.wdl().map(|w| w.name()),
+                "dtm": v.value.and_then(Value::dtm),
+                "dtc": v.dtc(),
+                "rule_wdl": v.rule_wdl().map(|w| w.name()),
+                "clock": pos.clock(),
+                "reason": self.reason(),
+            }),
+            Verdict::Gambit { verdict: v, .. } => json!({
+                "position": text,
+                "rules": gambit::Rules::NAME,
+                "settled": true,
+                "category": v.category.name(),
+                "dtm": v.dtm,
+                "reason": self.reason(),
+            }),
+        }
+    }
+}

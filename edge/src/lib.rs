@@ -1,0 +1,18 @@
+//! The run-time edge over the four games: a rule set named at run time ([`Rules`]), a position
+//! of any game ([`AnyPosition`], like shakmaty's `VariantPosition`), the tables of every rule
+//! set under one directory, opened on first use and shared between threads ([`Tables`]), and
+//! the answers `jtb probe` and `jtb adjudicate` give ([`Answer`], [`Verdict`]), each with the
+//! JSON object the CLI prints. The games are matched here, once; the CLI and the Python package
+//! are written over it.
+
+mod answer;
+mod error;
+mod position;
+mod rules;
+mod tables;
+
+pub use answer::{line_stops_at_ban, Answer, ClestoAnswer, GambitAnswer, JungleAnswer, Verdict};
+pub use error::{EdgeError, PositionError};
+pub use position::{AnyPosition, GameEnd, Played};
+pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};
+pub use tables::{Cursor, Tables};

@@ -1,0 +1,296 @@
+//! A position of any game, parsed with the rule set named at run time or told by its shape.
+
+use std::fmt;
+
+use jtb_probe::{
+    gambit::{self, Next},
+    Move, Outcome, Position, RuleSet, Wdl,
+};
+
+use crate::{PositionError, Rules};
+
+/// A position of one of the four games.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyPosition {
+    /// A position of the Jungle family (Jungle, the flip game, Clesto).
+    Jungle(Position),
+    /// An Animal Gambit position.
+    Gambit(gambit::Position),
+}
+
+/// How a game ended, for the side that made the last move or turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The result for the side that moved.
+    pub result: Wdl,
+    /// The side that moved (`red`, `gold`, ...).
+    pub mover: &'static str,
+    /// Why the game ended (`den entry`, `the opponent has no rabbit left`).
+    pub reason: String,
+}
+
+/// What playing a move or turn leads to.
+// One answer at a time, never stored in bulk: boxing would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Played {
+    /// The game goes on from this position.
+    Next(AnyPosition),
+    /// The move ended the game.
+    End(GameEnd),
+}
+
+impl AnyPosition {
+    /// Parses `text` under `rules`, or by the board's shape when none is given (9 ranks:
+    /// mistboard, 4x4: flip4x4, 8x8: animal-gambit), with the half-move clock set to `clock`
+    /// when given (else the text's, else 0).
+    ///
+    /// # Errors
+    /// The text is no position of the rule set, or a clock is given for a game without one or
+    /// above its limit.
+    pub fn parse(
+        text: &str,
+        rules: Option<Rules>,
+        clock: Option<u32>,
+    ) -> Result<AnyPosition, PositionError> {
+        let rules = rules.or_else(|| Rules::of_text(text));
+        match rules {
+            Some(Rules::AnimalGambit) => {
+                if let Some(clock) = clock {
+                    return Err(PositionError::Clock(jtb_probe::ClockError {
+                        rules: gambit::Rules::NAME,
+                        clock,
+                        limit: 0,
+                    }));
+                }
+                Ok(AnyPosition::Gambit(text.parse()?))
+            }
+            Some(Rules::Jungle(r)) => Self::parse_jungle(text, Some(r), clock),
+            None => Self::parse_jungle(text, None, clock),
+        }
+    }
+
+    /// Parses `text` as [`AnyPosition::parse`] does, keeping the text's clock as it is (none
+    /// when it gives none): the position as its text says it.
+    ///
+    /// # Errors
+    /// The text is no position of the rule set.
+    pub fn from_text(text: &str, rules: Option<Rules>) -> Result<AnyPosition, PositionError> {
+        match rules.or_else(|| Rules::of_text(text)) {
+            Some(Rules::AnimalGambit) => Ok(AnyPosition::Gambit(text.parse()?)),
+            Some(Rules::Jungle(r)) => Ok(AnyPosition::Jungle(Position::parse(text, Some(r))?)),
+            None => Ok(AnyPosition::Jungle(Position::parse(text, None)?)),
+        }
+    }
+
+    /// The position with the clock the clock rule reads: its own, else 0 (as
+    /// [`AnyPosition::parse`] gives it).
+    ///
+    /// # Errors
+    /// Its clock is above the rule set's limit.
+    pub fn with_rule_clock(mut self) -> Result<AnyPosition, PositionError> {
+        if let AnyPosition::Jungle(pos) = &mut self {
+            pos.set_rule_clock(None)?;
+        }
+        Ok(self)
+    }
+
+    fn parse_jungle(
+        text: &str,
+        rules: Option<RuleSet>,
+        clock: Option<u32>,
+    ) -> Result<AnyPosition, PositionError> {
+        let mut pos = Position::parse(text, rules)?;
+        pos.set_rule_clock(clock)?;
+        Ok(AnyPosition::Jungle(pos))
+    }
+
+    /// The position's rule set.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        match self {
+            AnyPosition::Jungle(pos) => Rules::Jungle(pos.rules()),
+            AnyPosition::Gambit(_) => Rules::AnimalGambit,
+        }
+    }
+
+    /// The side to move (`red`, `blue`; `gold`, `silver`).
+    #[must_use]
+    pub fn side_to_move(&self) -> &'static str {
+        match self {
+            AnyPosition::Jungle(pos) => color_name(pos.turn()),
+            AnyPosition::Gambit(pos) => gambit_color_name(pos.turn()),
+        }
+    }
+
+    /// The legal moves (Animal Gambit: every distinct turn) in their canonical text, sorted
+    /// as ASCII strings. A flip position with face-down tiles lists a flip of each tile
+    /// (`?a4`, RULES.md 8) beside the revealed animals' steps. None once the game is over.
+    #[must_use]
+    pub fn moves(&self) -> Vec<String> {
+        match self {
+            AnyPosition::Jungle(pos) if at_clock_limit(pos) => Vec::new(),
+            AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
+                let flips = pos
+                    .board()
+                    .squares()
+                    .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0)
+                    .map(|sq| format!("?{sq}"));
+                let steps = pos.revealed_moves().into_iter().map(|mv| mv.to_string());
+                let mut moves: Vec<String> = flips.chain(steps).collect();
+                moves.sort_unstable();
+                moves
+            }
+            AnyPosition::Jungle(pos) => pos.legal_moves().iter().map(Move::to_string).collect(),
+            AnyPosition::Gambit(pos) => pos.turns().iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Whether no move can be played: a side has no pieces left, the side to move has no
+    /// legal move or turn, or the half-move clock has reached the rule set's draw limit.
+    #[must_use]
+    pub fn is_game_over(&self) -> bool {
+        match self {
+            AnyPosition::Jungle(pos) => pos.is_game_over() || self.moves().is_empty(),
+            AnyPosition::Gambit(pos) => pos.turns().is_empty(),
+        }
+    }
+
+    /// Plays `mv`, a move (`b3b4`) or an Animal Gambit turn in Arimaa notation, in any legal
+    /// order of its steps.
+    ///
+    /// # Errors
+    /// The move is not legal here, the game is over, or the position has face-down tiles (a
+    /// flip's outcome is chance).
+    pub fn play(&self, mv: &str) -> Result<Played, PositionError> {
+        match self {
+            AnyPosition::Jungle(pos) => {
+                if pos.hidden() != 0 {
+                    return Err(PositionError::FaceDown);
+                }
+                if at_clock_limit(pos) {
+                    return Err(PositionError::ClockLimit(pos.rules().clock_limit()));
+                }
+                let illegal = || PositionError::IllegalMove {
+                    mv: mv.to_owned(),
+                    position: pos.to_string(),
+                };
+                let parsed = Move::parse(mv, pos).ok_or_else(illegal)?;
+                Ok(match pos.play(parsed).map_err(|_| illegal())? {
+                    Outcome::Ongoing(next) => Played::Next(AnyPosition::Jungle(next)),
+                    Outcome::Over { result, reason } => Played::End(GameEnd {
+                        result,
+                        mover: color_name(pos.turn()),
+                        reason: reason.to_string(),
+                    }),
+                })
+            }
+            AnyPosition::Gambit(pos) => {
+                let turn = pos
+                    .parse_turn(mv)
+                    .map_err(|e| PositionError::IllegalTurn(e.to_string()))?;
+                Ok(match pos.play(&turn) {
+                    Next::Continues(next) => Played::Next(AnyPosition::Gambit(next)),
+                    Next::Over(end) => Played::End(GameEnd {
+                        result: if end.mover_wins() {
+                            Wdl::Win
+                        } else {
+                            Wdl::Loss
+                        },
+                        mover: gambit_color_name(pos.turn()),
+                        reason: end.to_string(),
+                    }),
+                })
+            }
+        }
+    }
+}
+
+/// Whether the half-move clock has reached the draw limit: the game is drawn (RULES.md 5).
+fn at_clock_limit(pos: &Position) -> bool {
+    let rules = pos.rules();
+    rules.has_clock() && pos.clock().unwrap_or(0) >= rules.clock_limit()
+}
+
+fn color_name(c: jtb_probe::Color) -> &'static str {
+    match c {
+        jtb_probe::Color::Red => "red",
+        jtb_probe::Color::Blue => "blue",
+    }
+}
+
+fn gambit_color_name(c: gambit::Color) -> &'static str {
+    match c {
+        gambit::Color::Gold => "gold",
+        gambit::Color::Silver => "silver",
+    }
+}
+
+impl fmt::Display for AnyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyPosition::Jungle(pos) => pos.fmt(f),
+            AnyPosition::Gambit(pos) => pos.fmt(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::is_gambit_shape;
+
+    #[test]
+    fn the_shape_tells_the_game() {
+        let pos = AnyPosition::parse("7/7/7/7/7/3l3/7/3E3/7 r", None, None).unwrap();
+        assert_eq!(pos.rules(), Rules::Jungle(RuleSet::Mistboard));
+        let pos = AnyPosition::parse("4/4/4/c2L r", None, None).unwrap();
+        assert_eq!(pos.rules(), Rules::Jungle(RuleSet::Flip4x4));
+        assert!(is_gambit_shape("8/8/8/8/8/8/8/8 g"));
+    }
+
+    #[test]
+    fn a_clock_for_animal_gambit_is_refused() {
+        let text = "7/7/7/7/7/3l3/7/3E3/7 r";
+        let err = AnyPosition::parse(text, Some(Rules::AnimalGambit), Some(3)).unwrap_err();
+        assert!(matches!(err, PositionError::Clock(_)), "{err}");
+    }
+
+    #[test]
+    fn a_move_plays_and_an_illegal_one_is_refused() {
+        let pos = AnyPosition::parse("7/7/7/7/7/3l3/7/3E3/7 r 10", None, None).unwrap();
+        let moves = pos.moves();
+        // d1 is red's own den.
+        assert_eq!(moves, ["d2c2", "d2d3", "d2e2"]);
+        let Played::Next(next) = pos.play("d2d3").unwrap() else {
+            panic!("the game goes on")
+        };
+        assert_eq!(next.side_to_move(), "blue");
+        assert!(matches!(
+            pos.play("d2d5"),
+            Err(PositionError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            pos.play("zz"),
+            Err(PositionError::IllegalMove { .. })
+        ));
+    }
+
+    #[test]
+    fn at_the_clock_limit_the_game_is_over() {
+        let pos = AnyPosition::parse("7/7/7/7/7/3l3/7/3E3/7 r 100", None, None).unwrap();
+        assert!(pos.moves().is_empty());
+        assert!(pos.is_game_over());
+        assert!(matches!(
+            pos.play("d2d3"),
+            Err(PositionError::ClockLimit(100))
+        ));
+    }
+
+    #[test]
+    fn a_face_down_position_lists_flips_and_refuses_play() {
+        let pos = AnyPosition::parse("?3/1e2/4/L2R r", None, None).unwrap();
+        assert!(pos.moves().contains(&"?a4".to_owned()));
+        assert!(matches!(pos.play("a1a2"), Err(PositionError::FaceDown)));
+    }
+}
