@@ -1,7 +1,8 @@
 //! Probe latency over uniformly random legal positions: WDL, DTM and the clock rule (DTC with the
 //! rule value at a random clock), cached and first touch, best move and line, the flip
 //! dead-draw check, and throughput at 1 and 2 threads; Animal Gambit's cached WDL and DTM, best
-//! turn and line in the same run (group `gambit`, on `ERvR`).
+//! turn and line in the same run (group `gambit`, on `ERvR`); and the parse-and-probe loop over a
+//! million texts that the Python package's batch probe is measured against (group `batch`).
 //!
 //! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
 //! `LRvET` and the tables it needs, generated first. `JTB_BENCH_MATERIAL` picks the table.
@@ -137,6 +138,27 @@ fn benches(c: &mut Criterion) {
         tb.rule_best_move(p).unwrap()
     });
     cycle(&mut g, "rule line", &clocked, |p| tb.rule_line(p).unwrap());
+    g.finish();
+
+    // The Python package's batch target: the same parse-and-probe loop over a million texts,
+    // blocks cached (written to JTB_BENCH_TEXTS when set, for `python/benches/batch.py`).
+    let texts: Vec<String> = random_positions(material, 1 << 20)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if let Some(path) = std::env::var_os("JTB_BENCH_TEXTS") {
+        std::fs::write(path, texts.join("\n") + "\n").unwrap();
+    }
+    let mut g = c.benchmark_group("batch");
+    g.sample_size(10);
+    g.bench_function("parse and probe wdl, 1M texts", |b| {
+        b.iter(|| {
+            for t in &texts {
+                let pos: Position = t.parse().unwrap();
+                black_box(tb.probe_wdl(&pos).unwrap());
+            }
+        })
+    });
     g.finish();
 
     let flip: Vec<Position> = [

@@ -1,0 +1,171 @@
+"""Endgame tablebases of Jungle, the Mistboard flip game, Clesto and Animal Gambit.
+
+A python-chess style binding of jungle-tablebase::
+
+    >>> import jtb
+    >>> pos = jtb.Position("7/7/7/7/7/3l3/7/3E3/7 r")
+    >>> pos.rules, pos.side_to_move
+    ('mistboard', 'red')
+    >>> with jtb.open_tablebase("tables") as tb:   # doctest: +SKIP
+    ...     tb.probe_wdl(pos)
+    1
+
+Positions are texts as the ``jtb`` command takes them (see the README); wherever a position is
+taken, a :class:`Position` or its text is accepted.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._jtb import (
+    GameEnd,
+    MissingTableError,
+    Position,
+    PositionError,
+    TableError,
+    rule_sets,
+)
+from ._jtb import Tablebase as _Tablebase
+from ._jtb import generate as _generate
+
+__all__ = [
+    "FAILED_DTM",
+    "FAILED_WDL",
+    "GameEnd",
+    "MissingTableError",
+    "Position",
+    "PositionError",
+    "TableError",
+    "Tablebase",
+    "generate",
+    "open_tablebase",
+    "rule_sets",
+]
+
+#: The value :meth:`Tablebase.probe_wdl_many` gives a text that got no WDL.
+FAILED_WDL: int = -128
+#: The value :meth:`Tablebase.probe_dtm_many` gives a text that got no DTM.
+FAILED_DTM: int = -(2**31)
+
+PositionLike = Union[Position, str]
+
+
+class Tablebase(_Tablebase):
+    """The tables of every rule set under one directory (``jtb gen``'s layout: a rule set's
+    tables in ``DIR/<rules>/``), each rule set's opened on first use. Thread-safe: probes release
+    the GIL and may run from many threads at once. A context manager: leaving it closes the
+    tablebase.
+
+    ``probe_wdl`` and ``probe_dtm`` raise :class:`MissingTableError` where the tables do not
+    cover the position; ``get_wdl`` and ``get_dtm`` return ``None`` there instead.
+    """
+
+    def get_wdl(self, pos: PositionLike, rules: Optional[str] = None) -> Optional[int]:
+        """As :meth:`probe_wdl`, but ``None`` where the table is missing."""
+        try:
+            return self.probe_wdl(pos, rules)
+        except MissingTableError:
+            return None
+
+    def get_dtm(self, pos: PositionLike, rules: Optional[str] = None) -> Optional[int]:
+        """As :meth:`probe_dtm`, but ``None`` where the table is missing."""
+        try:
+            return self.probe_dtm(pos, rules)
+        except MissingTableError:
+            return None
+
+    def probe_wdl_many(
+        self,
+        texts: Iterable[str],
+        rules: Optional[str] = None,
+        *,
+        threads: Optional[int] = None,
+        failures: Optional[List[Tuple[int, str]]] = None,
+    ) -> np.ndarray:
+        """WDL (1, 0, -1 for the side to move) of each position text, as an ``int8`` array.
+
+        The GIL is released and every core is used (``threads`` to choose how many). A text
+        that gets no value (malformed, a missing table, ...) gets :data:`FAILED_WDL`, and when
+        ``failures`` is a list, ``(index, message)`` of each such text is appended to it: one
+        bad text never loses the batch.
+        """
+        data, failed = self._probe_wdl_many(list(texts), rules, threads=threads, failed=FAILED_WDL)
+        if failures is not None:
+            failures.extend(failed)
+        return np.frombuffer(bytearray(data), dtype=np.int8)
+
+    def probe_dtm_many(
+        self,
+        texts: Iterable[str],
+        rules: Optional[str] = None,
+        *,
+        threads: Optional[int] = None,
+        failures: Optional[List[Tuple[int, str]]] = None,
+    ) -> np.ndarray:
+        """Signed distance to mate of each position text, as an ``int32`` array; a text that
+        gets none gets :data:`FAILED_DTM` (see :meth:`probe_wdl_many`)."""
+        data, failed = self._probe_dtm_many(list(texts), rules, threads=threads, failed=FAILED_DTM)
+        if failures is not None:
+            failures.extend(failed)
+        return np.frombuffer(bytearray(data), dtype="<i4").astype(np.int32, copy=False)
+
+
+def open_tablebase(directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64) -> Tablebase:
+    """Opens the tables under ``directory``, with a cache of decoded blocks of up to
+    ``cache_mib`` MiB per rule set. Nothing is read until the first probe.
+
+    Raises :class:`FileNotFoundError` when ``directory`` is not a directory.
+    """
+    return Tablebase(os.fspath(directory), cache_mib=cache_mib)
+
+
+def generate(
+    directory: Union[str, "os.PathLike[str]"],
+    *,
+    rules: str = "mistboard",
+    max_pieces: int = 4,
+    material: Union[str, Sequence[str], None] = None,
+    memory_limit_mib: Optional[int] = None,
+    progress: Optional[Callable[[int, int, str], Any]] = None,
+) -> int:
+    """Generates tables into ``directory/<rules>/`` as ``jtb gen`` does: every material of 2 up
+    to ``max_pieces`` pieces, or the ``material`` named (one, or a list) and every table it
+    needs. Present and intact tables are kept, so an interrupted generation resumes.
+
+    ``progress(done, total, material)`` is called as each table is done; without it, a tqdm
+    bar is shown where tqdm is installed. Returns how many tables were generated (not kept).
+    Raises :class:`ValueError` for an unknown rule set or material, :class:`OSError` when
+    writing fails or the memory limit is too small.
+    """
+    materials = [material] if isinstance(material, str) else list(material or [])
+    bar = None
+    if progress is None:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            pass
+        else:
+            bar = tqdm(unit="table", desc=f"jtb gen {rules}")
+
+            def progress(done: int, total: int, material: str) -> None:
+                if bar.total != total:
+                    bar.total = total
+                bar.set_postfix_str(material)
+                bar.update(done - bar.n)
+
+    try:
+        return _generate(
+            os.fspath(directory),
+            rules=rules,
+            max_pieces=max_pieces,
+            materials=materials,
+            memory_limit_mib=memory_limit_mib,
+            progress=progress,
+        )
+    finally:
+        if bar is not None:
+            bar.close()

@@ -1,0 +1,100 @@
+"""Type stubs of the native module `jtb._jtb` (the Rust binding); use it through `jtb`."""
+
+import os
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+class PositionError(ValueError):
+    """A text that is no position of its rule set, a move that is not legal, or a position no
+    table can hold (a finished game, face-down tiles)."""
+
+class MissingTableError(KeyError):
+    """The tables do not cover the position (the message names the table and how to make it)."""
+
+class TableError(OSError):
+    """A table file is unreadable, damaged or of another table."""
+
+class GameEnd:
+    """How a game ended, for the side that made the last move."""
+
+    @property
+    def result(self) -> str:
+        """`win`, `draw` or `loss` for the side that moved."""
+    @property
+    def mover(self) -> str:
+        """The side that moved (`red`, `blue`, `gold`, `silver`)."""
+    @property
+    def reason(self) -> str:
+        """Why the game ended, in words."""
+
+class Position:
+    """A position of any of the four games: `Position(text, rules=None)`."""
+
+    def __init__(self, text: str, rules: Optional[str] = None) -> None: ...
+    @property
+    def rules(self) -> str:
+        """The rule set's id."""
+    @property
+    def side_to_move(self) -> str:
+        """`red` or `blue` (Animal Gambit: `gold` or `silver`)."""
+    @property
+    def clock(self) -> Optional[int]:
+        """The half-move clock of the text, if it gave one."""
+    def moves(self) -> List[str]:
+        """The legal moves (turns) in canonical text, ASCII order."""
+    def play(self, mv: str) -> Union["Position", GameEnd]:
+        """The position after `mv`, or how the game ended."""
+    def is_game_over(self) -> bool:
+        """Whether no move can be played."""
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+
+_PositionLike = Union[Position, str]
+
+class Tablebase:
+    """The tables of every rule set under one directory."""
+
+    def __init__(self, directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64) -> None: ...
+    @property
+    def directory(self) -> "os.PathLike[str]": ...
+    def probe_wdl(self, pos: _PositionLike, rules: Optional[str] = None) -> int:
+        """1, 0 or -1 for the side to move."""
+    def probe_dtm(self, pos: _PositionLike, rules: Optional[str] = None) -> int:
+        """The signed distance to mate for the side to move."""
+    def probe(
+        self, pos: _PositionLike, rules: Optional[str] = None, *, line: bool = False
+    ) -> Dict[str, Any]:
+        """Every field `jtb probe --json` gives."""
+    def best_move(self, pos: _PositionLike, rules: Optional[str] = None) -> Optional[str]: ...
+    def line(self, pos: _PositionLike, rules: Optional[str] = None) -> List[str]: ...
+    def adjudicate(self, pos: _PositionLike, rules: Optional[str] = None) -> Dict[str, Any]: ...
+    def _probe_wdl_many(
+        self,
+        texts: Sequence[str],
+        rules: Optional[str] = None,
+        *,
+        threads: Optional[int] = None,
+        failed: int = -128,
+    ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
+    def _probe_dtm_many(
+        self,
+        texts: Sequence[str],
+        rules: Optional[str] = None,
+        *,
+        threads: Optional[int] = None,
+        failed: int = -(2**31),
+    ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> "Tablebase": ...
+    def __exit__(self, *args: object) -> None: ...
+
+def generate(
+    directory: Union[str, "os.PathLike[str]"],
+    *,
+    rules: str = "mistboard",
+    max_pieces: int = 4,
+    materials: Optional[List[str]] = None,
+    memory_limit_mib: Optional[int] = None,
+    progress: Optional[Callable[[int, int, str], Any]] = None,
+) -> int: ...
+def rule_sets() -> List[str]:
+    """Every rule set's id."""

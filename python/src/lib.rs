@@ -1,0 +1,682 @@
+//! `jtb._jtb`: the Python binding over the run-time edge ([`jtb_edge`]), written once for the
+//! four games. The package `jtb` (python/jtb) wraps it: NumPy arrays for the batch probes, a
+//! tqdm bar for generation.
+
+use std::{path::PathBuf, sync::Mutex, time::Duration};
+
+use jtb_edge::{AnyPosition, EdgeError, Played, PositionError as EdgePositionError, Rules, Tables};
+use jtb_probe::{ProbeError, Wdl};
+use pyo3::{
+    create_exception,
+    exceptions::{PyKeyError, PyOSError, PyValueError},
+    prelude::*,
+    types::{PyBytes, PyDict, PyList},
+};
+
+create_exception!(
+    jtb,
+    PositionError,
+    PyValueError,
+    "A text that is no position of its rule set, a move that is not legal, or a position that no \
+     table can hold (a finished game, face-down tiles)."
+);
+create_exception!(
+    jtb,
+    MissingTableError,
+    PyKeyError,
+    "The tables do not cover the position: its table is missing (the message names it and the \
+     `jtb gen` command that makes it), or it has more pieces than any table."
+);
+create_exception!(
+    jtb,
+    TableError,
+    PyOSError,
+    "A table file is unreadable, damaged or of another table."
+);
+
+/// The Python exception of an edge error, with the CLI's message.
+fn py_err(e: EdgeError) -> PyErr {
+    let msg = e.to_string();
+    if e.is_missing_table() {
+        return MissingTableError::new_err(msg);
+    }
+    match &e {
+        EdgeError::Position(_) => PositionError::new_err(msg),
+        EdgeError::Probe(p) | EdgeError::Open(p) => match **p {
+            ProbeError::GameOver
+            | ProbeError::HiddenTiles
+            | ProbeError::WrongRules { .. }
+            | ProbeError::NotForRules { .. } => PositionError::new_err(msg),
+            _ => TableError::new_err(msg),
+        },
+        EdgeError::NotCovered(_) => MissingTableError::new_err(msg),
+    }
+}
+
+fn position_err(e: EdgePositionError) -> PyErr {
+    PositionError::new_err(e.to_string())
+}
+
+/// A rule set named by its id, or `None` (the board's shape decides).
+fn rules_arg(rules: Option<&str>) -> PyResult<Option<Rules>> {
+    rules
+        .map(|r| {
+            r.parse()
+                .map_err(|e: jtb_probe::UnknownRuleSet| PyValueError::new_err(e.to_string()))
+        })
+        .transpose()
+}
+
+/// A position of any of the four games.
+///
+/// `Position(text, rules=None)` parses a position text (see the README's "Position text");
+/// without `rules` the board's shape decides (9 ranks: mistboard, 4x4: flip4x4, 8x8:
+/// animal-gambit), so Clesto, Leiden and tiger-lengthwise positions need `rules=`.
+#[pyclass(module = "jtb", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Position {
+    pos: HashablePosition,
+}
+
+/// [`AnyPosition`] hashed by its canonical text.
+#[derive(Clone, PartialEq, Eq)]
+struct HashablePosition(AnyPosition);
+
+impl std::hash::Hash for HashablePosition {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.to_string().hash(state);
+    }
+}
+
+#[pymethods]
+impl Position {
+    #[new]
+    #[pyo3(signature = (text, rules=None))]
+    fn new(text: &str, rules: Option<&str>) -> PyResult<Position> {
+        let pos = AnyPosition::from_text(text, rules_arg(rules)?).map_err(position_err)?;
+        Ok(Position {
+            pos: HashablePosition(pos),
+        })
+    }
+
+    /// The rule set's id (`mistboard`, `flip4x4`, `clesto`, `animal-gambit`, ...).
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.pos.0.rules().name()
+    }
+
+    /// The side to move: `red` or `blue` (Animal Gambit: `gold` or `silver`).
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        self.pos.0.side_to_move()
+    }
+
+    /// The half-move clock of the text (`None` when it gave none, and in Animal Gambit).
+    #[getter]
+    fn clock(&self) -> Option<u32> {
+        match &self.pos.0 {
+            AnyPosition::Jungle(p) => p.clock(),
+            AnyPosition::Gambit(_) => None,
+        }
+    }
+
+    /// The legal moves (Animal Gambit: every distinct turn) in their canonical text, sorted in
+    /// ASCII order; a flip position with face-down tiles lists a flip of each tile (`?a4`).
+    fn moves(&self) -> Vec<String> {
+        self.pos.0.moves()
+    }
+
+    /// Plays a move (`b3b4`) or an Animal Gambit turn (`Ed2n Ed3n`, steps in any legal
+    /// order): the new position, or a `GameEnd` when the move ends the game.
+    fn play(&self, py: Python<'_>, mv: &str) -> PyResult<Py<PyAny>> {
+        match self.pos.0.play(mv).map_err(position_err)? {
+            Played::Next(next) => Ok(Position {
+                pos: HashablePosition(next),
+            }
+            .into_pyobject(py)?
+            .into_any()
+            .unbind()),
+            Played::End(end) => Ok(GameEnd {
+                result: end.result.name(),
+                mover: end.mover,
+                reason: end.reason,
+            }
+            .into_pyobject(py)?
+            .into_any()
+            .unbind()),
+        }
+    }
+
+    /// Whether no move can be played: a side has nothing left, the side to move has no legal
+    /// move, or the half-move clock has reached the draw limit.
+    fn is_game_over(&self) -> bool {
+        self.pos.0.is_game_over()
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Position({:?}, rules={:?})",
+            self.pos.0.to_string(),
+            self.rules()
+        )
+    }
+}
+
+/// How a game ended: `result` for the side that made the last move (`win`, `draw`, `loss`),
+/// `mover` (that side), and `reason` in words.
+#[pyclass(module = "jtb", frozen, get_all)]
+struct GameEnd {
+    result: &'static str,
+    mover: &'static str,
+    reason: String,
+}
+
+#[pymethods]
+impl GameEnd {
+    fn __repr__(&self) -> String {
+        format!(
+            "GameEnd(result={:?}, mover={:?}, reason={:?})",
+            self.result, self.mover, self.reason
+        )
+    }
+}
+
+/// A position argument: a `Position`, or a text parsed under `rules` (else by its shape).
+/// Returns the position and the text to echo in answers.
+fn position_of(obj: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<(AnyPosition, String)> {
+    if let Ok(pos) = obj.cast::<Position>() {
+        let pos = pos.get().pos.0.clone();
+        let text = pos.to_string();
+        return Ok((pos.with_rule_clock().map_err(position_err)?, text));
+    }
+    let text: String = obj.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("expected a jtb.Position or a position text")
+    })?;
+    let pos = AnyPosition::parse(&text, rules_arg(rules)?, None).map_err(position_err)?;
+    Ok((pos, text))
+}
+
+/// A JSON value as the Python object `json.loads` would give.
+fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value as J;
+    Ok(match value {
+        J::Null => py.None(),
+        J::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        J::Number(n) => match n.as_i64() {
+            Some(i) => i.into_pyobject(py)?.into_any().unbind(),
+            None => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        J::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        J::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(to_py(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        J::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, to_py(py, v)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
+}
+
+/// The tables of every rule set under one directory (`jtb gen`'s layout: a rule set's tables
+/// in `DIR/<rules>/`), opened on first use and shared by every thread.
+#[pyclass(module = "jtb", frozen, subclass)]
+struct Tablebase {
+    tables: Mutex<Option<std::sync::Arc<Tables>>>,
+    directory: PathBuf,
+}
+
+impl Tablebase {
+    fn tables(&self) -> PyResult<std::sync::Arc<Tables>> {
+        self.tables
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .ok_or_else(|| PyValueError::new_err("the tablebase is closed"))
+    }
+}
+
+/// The int of a WDL: 1, 0, -1 for the side to move.
+fn wdl_int(w: Wdl) -> i8 {
+    match w {
+        Wdl::Win => 1,
+        Wdl::Draw => 0,
+        Wdl::Loss => -1,
+    }
+}
+
+/// A Clesto position won by the repetition ban has no distance to mate.
+fn no_dtm(text: &str) -> PyErr {
+    PositionError::new_err(format!(
+        "{text}: no distance to mate: the repetition ban decides this Clesto position (probe() \
+         gives its category and exit)"
+    ))
+}
+
+#[pymethods]
+impl Tablebase {
+    #[new]
+    #[pyo3(signature = (directory, *, cache_mib=64))]
+    fn new(directory: PathBuf, cache_mib: u64) -> PyResult<Tablebase> {
+        if !directory.is_dir() {
+            return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+                "no table directory {}",
+                directory.display()
+            )));
+        }
+        let bytes = cache_mib
+            .checked_mul(1 << 20)
+            .ok_or_else(|| PyValueError::new_err("cache_mib is too large"))?;
+        Ok(Tablebase {
+            tables: Mutex::new(Some(std::sync::Arc::new(Tables::new(&directory, bytes)))),
+            directory,
+        })
+    }
+
+    /// The table directory.
+    #[getter]
+    fn directory(&self) -> PathBuf {
+        self.directory.clone()
+    }
+
+    /// 1, 0 or -1: win, draw or loss for the side to move (the move-count rule aside).
+    #[pyo3(signature = (pos, rules=None))]
+    fn probe_wdl(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        rules: Option<&str>,
+    ) -> PyResult<i8> {
+        let (pos, _) = position_of(pos, rules)?;
+        let tables = self.tables()?;
+        py.detach(|| tables.wdl(&pos)).map(wdl_int).map_err(py_err)
+    }
+
+    /// The signed distance to mate for the side to move: positive when it wins, negative when
+    /// it loses, 0 for a draw (plies; turns in Animal Gambit).
+    #[pyo3(signature = (pos, rules=None))]
+    fn probe_dtm(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        rules: Option<&str>,
+    ) -> PyResult<i32> {
+        let (pos, text) = position_of(pos, rules)?;
+        let tables = self.tables()?;
+        py.detach(|| tables.dtm(&pos))
+            .map_err(py_err)?
+            .ok_or_else(|| no_dtm(&text))
+    }
+
+    /// Everything `jtb probe --json` says of the position, as a dict; with `line`, the best
+    /// lines too.
+    #[pyo3(signature = (pos, rules=None, *, line=false))]
+    fn probe(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        rules: Option<&str>,
+        line: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let (pos, text) = position_of(pos, rules)?;
+        let tables = self.tables()?;
+        let answer = py.detach(|| tables.probe(pos, line)).map_err(py_err)?;
+        to_py(py, &answer.json(&text))
+    }
+
+    /// The best move (turn) in its canonical text; `None` in a draw.
+    #[pyo3(signature = (pos, rules=None))]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        rules: Option<&str>,
+    ) -> PyResult<Option<String>> {
+        let (pos, _) = position_of(pos, rules)?;
+        let tables = self.tables()?;
+        let answer = py.detach(|| tables.probe(pos, false)).map_err(py_err)?;
+        Ok(match answer {
+            jtb_edge::Answer::Jungle(a) => a.best,
+            jtb_edge::Answer::Clesto(a) => a.best,
+            jtb_edge::Answer::Gambit(a) => a.best,
+        })
+    }
+
+    /// The whole best line: the moves (turns) to the end of the game with best play (empty in
+    /// a draw; Clesto's stops where only the repetition ban decides).
+    #[pyo3(signature = (pos, rules=None))]
+    fn line(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        rules: Option<&str>,
+    ) -> PyResult<Vec<String>> {
+        let (pos, _) = position_of(pos, rules)?;
+        let tables = self.tables()?;
+        let answer = py.detach(|| tables.probe(pos, true)).map_err(py_err)?;
+        Ok(match answer {
+            jtb_edge::Answer::Jungle(a) => a.line,
+            jtb_edge::Answer::Clesto(a) => a.line,
+            jtb_edge::Answer::Gambit(a) => a.line,
+        }
+        .unwrap_or_default())
+    }
+
+    /// Whether the game can be stopped at the position's clock, as `jtb adjudicate --json`
+    /// says it (a dict).
+    #[pyo3(signature = (pos, rules=None))]
+    fn adjudicate(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        rules: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
+        let (pos, text) = position_of(pos, rules)?;
+        let tables = self.tables()?;
+        let verdict = py.detach(|| tables.adjudicate(pos)).map_err(py_err)?;
+        to_py(py, &verdict.json(&text))
+    }
+
+    /// WDL of many position texts, the GIL released and every core used: `(values, failures)`
+    /// with `values` one signed byte per text (`failed` where a text got no value) and
+    /// `failures` the `(index, message)` of each such text.
+    #[pyo3(signature = (texts, rules=None, *, threads=None, failed=-128))]
+    fn _probe_wdl_many<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<String>,
+        rules: Option<&str>,
+        threads: Option<usize>,
+        failed: i8,
+    ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
+        let rules = rules_arg(rules)?;
+        let tables = self.tables()?;
+        let (values, failures) = py.detach(|| {
+            batch(&tables, &texts, rules, threads, failed, |cursor, pos| {
+                cursor.wdl(pos).map(wdl_int)
+            })
+        })?;
+        let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+        Ok((PyBytes::new(py, &bytes), failures))
+    }
+
+    /// Signed DTM of many position texts, as `_probe_wdl_many`: four little-endian bytes per
+    /// text.
+    #[pyo3(signature = (texts, rules=None, *, threads=None, failed=i32::MIN))]
+    fn _probe_dtm_many<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<String>,
+        rules: Option<&str>,
+        threads: Option<usize>,
+        failed: i32,
+    ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
+        let rules = rules_arg(rules)?;
+        let tables = self.tables()?;
+        let (values, failures) = py.detach(|| {
+            batch(&tables, &texts, rules, threads, failed, |cursor, pos| {
+                cursor.dtm(pos)?.ok_or_else(|| {
+                    EdgeError::NotCovered(
+                        "no distance to mate: the repetition ban decides this Clesto position"
+                            .to_owned(),
+                    )
+                })
+            })
+        })?;
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        Ok((PyBytes::new(py, &bytes), failures))
+    }
+
+    /// Closes the tablebase: its files are released once no probe runs; later probes raise.
+    fn close(&self) {
+        *self.tables.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, _args: &Bound<'_, pyo3::types::PyTuple>) {
+        self.close();
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Tablebase({:?})", self.directory.display().to_string())
+    }
+}
+
+/// The `(index, message)` of each text of a batch that got no value.
+type Failures = Vec<(usize, String)>;
+
+/// Probes each text with `probe` on `threads` threads (default: every core), each thread with
+/// its own cursor; a text that gets no value gets `failed` and its message.
+fn batch<T: Copy + Send + Sync>(
+    tables: &Tables,
+    texts: &[String],
+    rules: Option<Rules>,
+    threads: Option<usize>,
+    failed: T,
+    probe: impl Fn(&mut jtb_edge::Cursor<'_>, &AnyPosition) -> Result<T, EdgeError> + Sync,
+) -> PyResult<(Vec<T>, Failures)> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 4096;
+    let run = || {
+        let mut values = vec![failed; texts.len()];
+        let failures: Failures = values
+            .par_chunks_mut(CHUNK)
+            .zip(texts.par_chunks(CHUNK))
+            .enumerate()
+            .flat_map_iter(|(chunk, (out, texts))| {
+                let mut cursor = tables.cursor();
+                let mut failures = Vec::new();
+                for (i, (slot, text)) in out.iter_mut().zip(texts).enumerate() {
+                    let value = AnyPosition::parse(text, rules, None)
+                        .map_err(EdgeError::from)
+                        .and_then(|pos| probe(&mut cursor, &pos));
+                    match value {
+                        Ok(v) => *slot = v,
+                        Err(e) => failures.push((chunk * CHUNK + i, e.to_string())),
+                    }
+                }
+                failures
+            })
+            .collect();
+        (values, failures)
+    };
+    match threads {
+        None => Ok(run()),
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(|pool| pool.install(run))
+            .map_err(|e| PyOSError::new_err(e.to_string())),
+    }
+}
+
+/// Generates tables into `directory/<rules>/`: every material of 2 up to `max_pieces` pieces,
+/// or the `materials` named and every table they need. Present and intact tables are kept (an
+/// interrupted generation resumes). `progress(done, total, material)` hears of each table.
+#[pyfunction]
+#[pyo3(signature = (directory, *, rules="mistboard", max_pieces=4, materials=None, memory_limit_mib=None, progress=None))]
+fn generate(
+    py: Python<'_>,
+    directory: PathBuf,
+    rules: &str,
+    max_pieces: usize,
+    materials: Option<Vec<String>>,
+    memory_limit_mib: Option<u64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<usize> {
+    let rules: Rules = rules
+        .parse()
+        .map_err(|e: jtb_probe::UnknownRuleSet| PyValueError::new_err(e.to_string()))?;
+    if !(2..=jtb_probe::Layout::MAX_PIECES).contains(&max_pieces) {
+        return Err(PyValueError::new_err(format!(
+            "max_pieces must be 2 to {}",
+            jtb_probe::Layout::MAX_PIECES
+        )));
+    }
+    let memory_limit = match memory_limit_mib {
+        Some(mib) => mib
+            .checked_mul(1 << 20)
+            .ok_or_else(|| PyValueError::new_err("memory_limit_mib is too large"))?,
+        None => jtb_gen::run::available_memory().unwrap_or(u64::MAX),
+    };
+    let materials = materials.unwrap_or_default();
+    let report = Reporter::new(progress);
+    let generated = match rules {
+        Rules::Jungle(rules) => {
+            let targets = if materials.is_empty() {
+                jtb_probe::Material::all_tables(rules, 2, max_pieces)
+            } else {
+                materials
+                    .iter()
+                    .map(|m| {
+                        m.parse::<jtb_probe::Material>()
+                            .map_err(|e| PyValueError::new_err(e.to_string()))
+                    })
+                    .collect::<PyResult<_>>()?
+            };
+            let opts = jtb_gen::run::GenOptions {
+                rules,
+                targets,
+                out: directory,
+                memory_limit,
+                only_targets: false,
+            };
+            let summary = py
+                .detach(|| jtb_gen::run::generate(&opts, &report))
+                .map_err(|e| PyOSError::new_err(e.to_string()))?;
+            summary.generated.len()
+        }
+        Rules::AnimalGambit => {
+            let targets: Vec<jtb_probe::gambit::Material> = if materials.is_empty() {
+                jtb_probe::gambit::Material::all(2, max_pieces)
+            } else {
+                materials
+                    .iter()
+                    .map(|m| {
+                        m.parse().map_err(|e: jtb_probe::gambit::BadMaterial| {
+                            PyValueError::new_err(e.to_string())
+                        })
+                    })
+                    .collect::<PyResult<_>>()?
+            };
+            report.planned_tables(jtb_gen::gambit::closure(&targets).len());
+            let on_done = |d: &jtb_gen::gambit::Done| match d {
+                jtb_gen::gambit::Done::Kept(m) | jtb_gen::gambit::Done::Generated(m, ..) => {
+                    report.one_done(&m.to_string());
+                }
+            };
+            let done = py
+                .detach(|| {
+                    jtb_gen::gambit::generate(&directory, &targets, memory_limit, false, &on_done)
+                })
+                .map_err(|e| PyOSError::new_err(e.to_string()))?;
+            done.iter()
+                .filter(|d| matches!(d, jtb_gen::gambit::Done::Generated(..)))
+                .count()
+        }
+    };
+    report.raise()?;
+    Ok(generated)
+}
+
+/// Calls the Python progress callback from the generator's threads; the first exception it
+/// raises is kept and raised when the generation ends.
+struct Reporter {
+    callback: Option<Py<PyAny>>,
+    counts: Mutex<(usize, usize)>,
+    error: Mutex<Option<PyErr>>,
+}
+
+impl Reporter {
+    fn new(callback: Option<Py<PyAny>>) -> Reporter {
+        Reporter {
+            callback,
+            counts: Mutex::new((0, 0)),
+            error: Mutex::new(None),
+        }
+    }
+
+    fn planned_tables(&self, total: usize) {
+        self.counts.lock().unwrap_or_else(|e| e.into_inner()).1 = total;
+    }
+
+    fn one_done(&self, material: &str) {
+        let (done, total) = {
+            let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+            c.0 += 1;
+            *c
+        };
+        let Some(callback) = &self.callback else {
+            return;
+        };
+        Python::attach(|py| {
+            if let Err(e) = callback.call1(py, (done, total, material)) {
+                self.error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+            }
+        });
+    }
+
+    fn raise(self) -> PyResult<()> {
+        match self.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl jtb_gen::run::Progress for Reporter {
+    fn planned(&self, tables: usize, _entries: u64) {
+        self.planned_tables(tables);
+    }
+    fn kept(&self, m: jtb_probe::Material) {
+        self.one_done(&m.to_string());
+    }
+    fn replacing(&self, _: jtb_probe::Material, _: &str) {}
+    fn started(&self, _: jtb_probe::Material, _: u64) {}
+    fn finished(&self, m: jtb_probe::Material, _: u64, _: Duration) {
+        self.one_done(&m.to_string());
+    }
+}
+
+/// The rule sets' ids, in `jtb --help`'s order.
+#[pyfunction]
+fn rule_sets() -> Vec<&'static str> {
+    Rules::all().into_iter().map(Rules::name).collect()
+}
+
+#[pymodule]
+fn _jtb(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Position>()?;
+    m.add_class::<GameEnd>()?;
+    m.add_class::<Tablebase>()?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add("PositionError", py.get_type::<PositionError>())?;
+    m.add("MissingTableError", py.get_type::<MissingTableError>())?;
+    m.add("TableError", py.get_type::<TableError>())?;
+    Ok(())
+}

@@ -1,0 +1,143 @@
+"""Every game's values through the package against `jtb probe --json` and `jtb adjudicate
+--json`; batch probes against single ones; errors and their types; threads."""
+
+import shutil
+import threading
+
+import numpy as np
+import pytest
+
+import jtb
+from conftest import GAMES, cli_json, random_positions
+
+
+@pytest.mark.parametrize("rules", list(GAMES))
+def test_probe_is_jtb_probe(jtb_bin, tables, tb, rules):
+    texts = random_positions(rules, 150, seed=1)
+    cli = cli_json(jtb_bin, ["probe", "--tables", str(tables), "--rules", rules], texts)
+    dtm_sign = {"win": 1, "draw": 0, "loss": -1}
+    for text, expected in zip(texts, cli):
+        got = tb.probe(text, rules)
+        assert got == expected, text
+        assert list(got) == list(expected), "the same fields in the same order"
+        assert tb.probe_wdl(text, rules) == dtm_sign[got["wdl"]]
+        assert tb.best_move(text, rules) == got["best"]
+        if got["wdl"] == "draw":
+            assert tb.probe_dtm(text, rules) == 0
+        elif got["dtm"] is None:
+            # Clesto: only the repetition ban decides it.
+            assert rules == "clesto" and got["category"].startswith("ban-")
+            with pytest.raises(jtb.PositionError, match="repetition ban"):
+                tb.probe_dtm(text, rules)
+        else:
+            assert tb.probe_dtm(text, rules) == dtm_sign[got["wdl"]] * got["dtm"]
+
+
+@pytest.mark.parametrize("rules", list(GAMES))
+def test_lines_and_adjudication_are_the_cli_s(jtb_bin, tables, tb, rules):
+    texts = random_positions(rules, 40, seed=2)
+    args = ["--tables", str(tables), "--rules", rules]
+    lines = cli_json(jtb_bin, ["probe", "--line", *args], texts)
+    verdicts = cli_json(jtb_bin, ["adjudicate", *args], texts)
+    for text, line, verdict in zip(texts, lines, verdicts):
+        assert tb.line(text, rules) == line["line"], text
+        assert tb.probe(text, rules, line=True) == line
+        if "error" in verdict:
+            with pytest.raises((jtb.PositionError, jtb.MissingTableError)):
+                tb.adjudicate(text, rules)
+        else:
+            assert tb.adjudicate(text, rules) == verdict, text
+
+
+def test_a_position_object_is_probed_at_its_clock(tb):
+    pos = jtb.Position("7/7/7/7/7/3l3/7/3E3/7 r 90")
+    assert tb.probe(pos)["clock"] == 90
+    assert tb.probe(pos)["rule_wdl"] == "draw"
+    assert tb.probe_wdl(pos) == 1
+    assert tb.probe(str(pos)) == tb.probe(pos)
+
+
+@pytest.mark.parametrize("rules", list(GAMES))
+def test_batches_equal_single_probes(tb, rules):
+    texts = random_positions(rules, 300, seed=3)
+    texts.insert(17, "not a position")
+    failures = []
+    wdl = tb.probe_wdl_many(texts, rules, failures=failures)
+    dtm_failures = []
+    dtm = tb.probe_dtm_many(texts, rules, threads=1, failures=dtm_failures)
+    assert wdl.dtype == np.int8 and wdl.shape == (len(texts),)
+    assert dtm.dtype == np.int32 and dtm.shape == (len(texts),)
+    assert [i for i, _ in failures] == [17]
+    assert "not a position" not in failures[0][1] and failures[0][1]
+    assert wdl[17] == jtb.FAILED_WDL and dtm[17] == jtb.FAILED_DTM
+    for i, text in enumerate(texts):
+        if i == 17:
+            continue
+        assert wdl[i] == tb.probe_wdl(text, rules)
+        single = tb.get_dtm(text, rules) if rules != "clesto" else None
+        if single is not None:
+            assert dtm[i] == single
+    assert (tb.probe_wdl_many(texts, rules, threads=2) == wdl).all()
+
+
+def test_missing_tables_are_key_errors_naming_the_table(tb):
+    four = "7/7/7/7/7/3l3/w6/3ER2/7 r"
+    assert tb.get_wdl(four) is None
+    assert tb.get_dtm(four) is None
+    with pytest.raises(KeyError) as err:
+        tb.probe_wdl(four)
+    assert isinstance(err.value, jtb.MissingTableError)
+    assert "4 pieces" in str(err.value) or "jtb gen" in str(err.value)
+    # A rule set without tables at all is a missing table too.
+    with pytest.raises(jtb.MissingTableError):
+        tb.probe_wdl("7/7/7/7/7/3l3/7/3E3/7 r", "leiden")
+    failures = []
+    out = tb.probe_wdl_many([four], failures=failures)
+    assert out[0] == jtb.FAILED_WDL and failures[0][0] == 0
+
+
+def test_damaged_tables_are_os_errors(tables, tmp_path):
+    root = tmp_path / "damaged"
+    shutil.copytree(tables / "mistboard", root / "mistboard")
+    for f in (root / "mistboard").iterdir():
+        if f.name.startswith("EvL") or f.name.startswith("LvE"):
+            data = bytearray(f.read_bytes())
+            data[0] ^= 0xFF
+            f.write_bytes(bytes(data))
+    with jtb.open_tablebase(root) as tb:
+        with pytest.raises(OSError) as err:
+            tb.probe_dtm("7/7/7/7/7/3l3/7/3E3/7 r")
+        assert isinstance(err.value, jtb.TableError)
+        assert "magic" in str(err.value) or "damaged" in str(err.value) or "not a" in str(err.value)
+        # Other tables still answer.
+        assert tb.probe_wdl("7/7/7/7/7/3t3/7/3E3/7 r") in (-1, 0, 1)
+
+
+def test_open_and_close(tables, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        jtb.open_tablebase(tmp_path / "nowhere")
+    tb = jtb.open_tablebase(tables, cache_mib=1)
+    assert tb.directory == tables
+    tb.close()
+    with pytest.raises(ValueError, match="closed"):
+        tb.probe_wdl("7/7/7/7/7/3l3/7/3E3/7 r")
+    with pytest.raises(TypeError):
+        jtb.open_tablebase(tables).probe_wdl(42)
+
+
+def test_threads_share_one_tablebase(tables):
+    texts = random_positions("mistboard", 200, seed=4)
+    with jtb.open_tablebase(tables) as tb:
+        expected = [tb.probe(t) for t in texts]
+    with jtb.open_tablebase(tables) as tb:
+        results = {}
+
+        def work(k):
+            results[k] = [tb.probe(t) for t in texts]
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert all(results[k] == expected for k in range(6))
