@@ -1,4 +1,5 @@
-"""`probe_wdl_many` on a million texts of a 4-piece table, blocks cached, at 1 and 2 threads.
+"""`probe_wdl_many` on a million texts of a 4-piece table, blocks cached, at 1 and 2 threads,
+and single `probe_wdl` calls.
 
 Run by `python/benches/run.sh`, which first runs the Rust loop it is measured against
 (`cargo bench -p jtb-tests --bench probe -- batch`) over the same texts.
@@ -36,6 +37,24 @@ def main():
                   f"({len(texts) / best / 1e6:.2f} M texts/s)")
         best, median = best_of(7, lambda: list(texts))
         print(f"(copying the list alone: {best * 1e3:.1f} ms)")
+        # Single calls, on the first 16,384 positions as `Position` objects (as criterion's
+        # `probe/wdl cached` cycles over 16,384 parsed positions).
+        positions = [jtb.Position(t) for t in texts[: 1 << 14]]
+        probe = tb.probe_wdl
+
+        def singles():
+            for p in positions:
+                probe(p)
+
+        def empty():
+            for _ in positions:
+                pass
+
+        best, median = best_of(15, singles)
+        loop, _ = best_of(15, empty)
+        n = len(positions)
+        print(f"probe_wdl(Position), single calls: best {best / n * 1e9:.0f} ns, median "
+              f"{median / n * 1e9:.0f} ns a call (the bare Python loop: {loop / n * 1e9:.0f} ns)")
 
 
 if __name__ == "__main__":

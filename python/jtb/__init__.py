@@ -46,6 +46,9 @@ __all__ = [
     "rule_sets",
 ]
 
+# A KeyError's str() quotes its message; this one says it as the CLI does.
+MissingTableError.__str__ = lambda self: str(self.args[0]) if self.args else ""  # type: ignore[method-assign]
+
 #: The value :meth:`Tablebase.probe_wdl_many` gives a text that got no WDL.
 FAILED_WDL: int = -128
 #: The value :meth:`Tablebase.probe_dtm_many` gives a text that got no DTM.

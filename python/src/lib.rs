@@ -2,7 +2,11 @@
 //! four games. The package `jtb` (python/jtb) wraps it: NumPy arrays for the batch probes, a
 //! tqdm bar for generation.
 
-use std::{path::PathBuf, sync::Mutex, time::Duration};
+use std::{
+    path::PathBuf,
+    sync::{Mutex, RwLock, RwLockReadGuard},
+    time::Duration,
+};
 
 use jtb_edge::{AnyPosition, EdgeError, Played, PositionError as EdgePositionError, Rules, Tables};
 use jtb_probe::{ProbeError, Wdl};
@@ -200,6 +204,26 @@ fn position_of(obj: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<(AnyPosi
     Ok((pos, text))
 }
 
+/// Calls `f` with a position argument (a `Position`, borrowed, or a text parsed under `rules`,
+/// else by its shape), for the probes that do not read the clock.
+fn with_position<R>(
+    obj: &Bound<'_, PyAny>,
+    rules: Option<&str>,
+    f: impl FnOnce(&AnyPosition) -> R,
+) -> PyResult<R> {
+    if let Ok(pos) = obj.cast::<Position>() {
+        return Ok(f(&pos.get().pos.0));
+    }
+    let text = obj
+        .cast::<pyo3::types::PyString>()
+        .map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err("expected a jtb.Position or a position text")
+        })?
+        .to_cow()?;
+    let pos = AnyPosition::parse(&text, rules_arg(rules)?, None).map_err(position_err)?;
+    Ok(f(&pos))
+}
+
 /// A JSON value as the Python object `json.loads` would give.
 fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
     use serde_json::Value as J;
@@ -237,17 +261,31 @@ fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
 /// in `DIR/<rules>/`), opened on first use and shared by every thread.
 #[pyclass(module = "jtb", frozen, subclass)]
 struct Tablebase {
-    tables: Mutex<Option<std::sync::Arc<Tables>>>,
+    /// `None` once closed. Probes hold the read lock while they run, so that closing waits for
+    /// them.
+    tables: RwLock<Option<Tables>>,
     directory: PathBuf,
 }
 
+/// The tables of an open tablebase, for the length of one call.
+struct Open<'a>(RwLockReadGuard<'a, Option<Tables>>);
+
+impl std::ops::Deref for Open<'_> {
+    type Target = Tables;
+
+    fn deref(&self) -> &Tables {
+        self.0.as_ref().expect("checked open")
+    }
+}
+
 impl Tablebase {
-    fn tables(&self) -> PyResult<std::sync::Arc<Tables>> {
-        self.tables
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-            .ok_or_else(|| PyValueError::new_err("the tablebase is closed"))
+    fn tables(&self) -> PyResult<Open<'_>> {
+        // A poisoned lock only means a thread panicked while holding it; the tables are whole.
+        let guard = self.tables.read().unwrap_or_else(|e| e.into_inner());
+        match *guard {
+            Some(_) => Ok(Open(guard)),
+            None => Err(PyValueError::new_err("the tablebase is closed")),
+        }
     }
 }
 
@@ -283,7 +321,7 @@ impl Tablebase {
             .checked_mul(1 << 20)
             .ok_or_else(|| PyValueError::new_err("cache_mib is too large"))?;
         Ok(Tablebase {
-            tables: Mutex::new(Some(std::sync::Arc::new(Tables::new(&directory, bytes)))),
+            tables: RwLock::new(Some(Tables::new(&directory, bytes))),
             directory,
         })
     }
@@ -296,31 +334,22 @@ impl Tablebase {
 
     /// 1, 0 or -1: win, draw or loss for the side to move (the move-count rule aside).
     #[pyo3(signature = (pos, rules=None))]
-    fn probe_wdl(
-        &self,
-        py: Python<'_>,
-        pos: &Bound<'_, PyAny>,
-        rules: Option<&str>,
-    ) -> PyResult<i8> {
-        let (pos, _) = position_of(pos, rules)?;
+    fn probe_wdl(&self, pos: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<i8> {
+        // A cached probe takes some 100 ns: releasing the GIL would cost about as much again.
         let tables = self.tables()?;
-        py.detach(|| tables.wdl(&pos)).map(wdl_int).map_err(py_err)
+        with_position(pos, rules, |pos| tables.wdl(pos))?
+            .map(wdl_int)
+            .map_err(py_err)
     }
 
     /// The signed distance to mate for the side to move: positive when it wins, negative when
     /// it loses, 0 for a draw (plies; turns in Animal Gambit).
     #[pyo3(signature = (pos, rules=None))]
-    fn probe_dtm(
-        &self,
-        py: Python<'_>,
-        pos: &Bound<'_, PyAny>,
-        rules: Option<&str>,
-    ) -> PyResult<i32> {
-        let (pos, text) = position_of(pos, rules)?;
+    fn probe_dtm(&self, pos: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<i32> {
         let tables = self.tables()?;
-        py.detach(|| tables.dtm(&pos))
+        with_position(pos, rules, |p| tables.dtm(p))?
             .map_err(py_err)?
-            .ok_or_else(|| no_dtm(&text))
+            .ok_or_else(|| no_dtm(&pos.to_string()))
     }
 
     /// Everything `jtb probe --json` says of the position, as a dict; with `line`, the best
@@ -407,8 +436,8 @@ impl Tablebase {
         let rules = rules_arg(rules)?;
         let tables = self.tables()?;
         let (values, failures) = py.detach(|| {
-            batch(&tables, &texts, rules, threads, failed, |cursor, pos| {
-                cursor.wdl(pos).map(wdl_int)
+            batch(&tables, &texts, rules, threads, failed, |tables, pos| {
+                tables.wdl(pos).map(wdl_int)
             })
         })?;
         let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
@@ -429,8 +458,8 @@ impl Tablebase {
         let rules = rules_arg(rules)?;
         let tables = self.tables()?;
         let (values, failures) = py.detach(|| {
-            batch(&tables, &texts, rules, threads, failed, |cursor, pos| {
-                cursor.dtm(pos)?.ok_or_else(|| {
+            batch(&tables, &texts, rules, threads, failed, |tables, pos| {
+                tables.dtm(pos)?.ok_or_else(|| {
                     EdgeError::NotCovered(
                         "no distance to mate: the repetition ban decides this Clesto position"
                             .to_owned(),
@@ -443,8 +472,9 @@ impl Tablebase {
     }
 
     /// Closes the tablebase: its files are released once no probe runs; later probes raise.
-    fn close(&self) {
-        *self.tables.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    fn close(&self, py: Python<'_>) {
+        // Waits for the probes in flight, which may need the GIL to return.
+        py.detach(|| *self.tables.write().unwrap_or_else(|e| e.into_inner()) = None);
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -452,8 +482,8 @@ impl Tablebase {
     }
 
     #[pyo3(signature = (*_args))]
-    fn __exit__(&self, _args: &Bound<'_, pyo3::types::PyTuple>) {
-        self.close();
+    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) {
+        self.close(py);
     }
 
     fn __repr__(&self) -> String {
@@ -472,7 +502,7 @@ fn batch<T: Copy + Send + Sync>(
     rules: Option<Rules>,
     threads: Option<usize>,
     failed: T,
-    probe: impl Fn(&mut jtb_edge::Cursor<'_>, &AnyPosition) -> Result<T, EdgeError> + Sync,
+    probe: impl Fn(&Tables, &AnyPosition) -> Result<T, EdgeError> + Sync,
 ) -> PyResult<(Vec<T>, Failures)> {
     use rayon::prelude::*;
     const CHUNK: usize = 4096;
@@ -483,12 +513,11 @@ fn batch<T: Copy + Send + Sync>(
             .zip(texts.par_chunks(CHUNK))
             .enumerate()
             .flat_map_iter(|(chunk, (out, texts))| {
-                let mut cursor = tables.cursor();
                 let mut failures = Vec::new();
                 for (i, (slot, text)) in out.iter_mut().zip(texts).enumerate() {
                     let value = AnyPosition::parse(text, rules, None)
                         .map_err(EdgeError::from)
-                        .and_then(|pos| probe(&mut cursor, &pos));
+                        .and_then(|pos| probe(tables, &pos));
                     match value {
                         Ok(v) => *slot = v,
                         Err(e) => failures.push((chunk * CHUNK + i, e.to_string())),

@@ -43,3 +43,32 @@ def test_a_failing_callback_is_raised_after_the_tables_are_written(tmp_path):
 def test_bad_arguments_are_value_errors(tmp_path, kwargs, message):
     with pytest.raises(ValueError, match=message):
         jtb.generate(tmp_path, progress=lambda *a: None, **kwargs)
+
+
+def test_without_a_callback_a_tqdm_bar_shows(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    bars = []
+
+    class Bar:
+        def __init__(self, **kwargs):
+            self.kwargs, self.total, self.n, self.postfix, self.closed = kwargs, None, 0, None, False
+            bars.append(self)
+
+        def set_postfix_str(self, s):
+            self.postfix = s
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            self.closed = True
+
+    auto = types.ModuleType("tqdm.auto")
+    auto.tqdm = Bar
+    monkeypatch.setitem(sys.modules, "tqdm", types.ModuleType("tqdm"))
+    monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
+    jtb.generate(tmp_path, material="LvE")
+    (bar,) = bars
+    assert (bar.n, bar.total, bar.postfix, bar.closed) == (1, 1, "EvL", True)

@@ -96,6 +96,40 @@ def test_missing_tables_are_key_errors_naming_the_table(tb):
     assert out[0] == jtb.FAILED_WDL and failures[0][0] == 0
 
 
+def test_errors_say_what_the_cli_says(jtb_bin, tables, tmp_path):
+    root = tmp_path / "some"
+    shutil.copytree(tables / "mistboard", root / "mistboard")
+    for f in (root / "mistboard").glob("EvL.*"):
+        f.unlink()
+    texts = [
+        "7/7/7/7/7/3l3/7/3E3/7 r",  # EvL, removed
+        "7/7/7/7/7/3l3/w6/3ER2/7 r",  # 4 pieces
+        "7/7/7/7/7/3l3/7/3E3/7 q",  # no side to move
+        "8/8/8/3E4/8/8/r7/7R g",  # Animal Gambit under mistboard
+    ]
+    cli = cli_json(jtb_bin, ["probe", "--tables", str(root), "--rules", "mistboard"], texts)
+    kinds = [jtb.MissingTableError, jtb.MissingTableError, jtb.PositionError, jtb.PositionError]
+    with jtb.open_tablebase(root) as tb:
+        for text, answer, kind in zip(texts, cli, kinds):
+            with pytest.raises(kind) as err:
+                tb.probe(text, "mistboard")
+            assert str(err.value) == answer["error"], text
+    assert "jtb gen --rules mistboard --material EvL" in cli[0]["error"]
+
+
+def test_a_truncated_table_is_a_table_error(tables, tmp_path):
+    root = tmp_path / "truncated"
+    shutil.copytree(tables / "mistboard", root / "mistboard")
+    dtm = root / "mistboard" / "EvL.dtm"
+    dtm.write_bytes(dtm.read_bytes()[:100])
+    with jtb.open_tablebase(root) as tb:
+        with pytest.raises(jtb.TableError, match="EvL"):
+            tb.probe_dtm("7/7/7/7/7/3l3/7/3E3/7 r")
+        failures = []
+        assert tb.probe_dtm_many(["7/7/7/7/7/3l3/7/3E3/7 r"], failures=failures)[0] == jtb.FAILED_DTM
+        assert "EvL" in failures[0][1]
+
+
 def test_damaged_tables_are_os_errors(tables, tmp_path):
     root = tmp_path / "damaged"
     shutil.copytree(tables / "mistboard", root / "mistboard")
