@@ -290,7 +290,7 @@ impl Verdict {
     /// # Errors
     /// [`EdgeError::NotCovered`] where no tables cover the position; damaged tables.
     pub fn of_gambit(
-        tables: Result<&Tablebase<gambit::Rules>, &EdgeError>,
+        tables: Result<&Tablebase<gambit::Rules>, EdgeError>,
         pos: gambit::Position,
     ) -> Result<Verdict, EdgeError> {
         let not_covered =

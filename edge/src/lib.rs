@@ -15,4 +15,4 @@ pub use answer::{line_stops_at_ban, Answer, ClestoAnswer, GambitAnswer, JungleAn
 pub use error::{EdgeError, PositionError};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};
-pub use tables::{Cursor, Tables};
+pub use tables::Tables;
