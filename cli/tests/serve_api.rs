@@ -1080,6 +1080,18 @@ fn metrics_count_requests_by_route_and_status() {
     assert_eq!(value("jtb_tables{rules=\"clesto\"}"), 0.0);
     assert!(value("jtb_uptime_seconds") > 0.0);
     assert!(value("jtb_answer_cache_entries") >= 1.0);
+    // The probes read blocks of the mistboard tables: decoded once, kept, their files open.
+    let mistboard = "{rules=\"mistboard\"}";
+    let misses = value(&format!("jtb_block_cache_misses_total{mistboard}"));
+    assert!(misses >= 1.0, "{text}");
+    assert!(value(&format!("jtb_block_cache_lookups_total{mistboard}")) >= misses);
+    assert!(value(&format!("jtb_block_cache_blocks{mistboard}")) >= 1.0);
+    assert!(value(&format!("jtb_block_cache_bytes{mistboard}")) > 0.0);
+    assert!(value(&format!("jtb_open_files{mistboard}")) >= 1.0);
+    assert!(
+        !text.contains("jtb_open_files{rules=\"clesto\"}"),
+        "no clesto tables: {text}"
+    );
     assert!(!text.contains("/no/such/page"), "{text}");
 }
 

@@ -135,6 +135,11 @@ pub async fn answer(answers: &Answers, request: Request, next: Next) -> Response
     if !known {
         return next.run(request).await;
     }
+    if answers.lib.due_for_check() {
+        // A few `stat`s, and reading the trailers of a changed directory: off the async threads.
+        let lib = Arc::clone(&answers.lib);
+        let _ = tokio::task::spawn_blocking(move || lib.refresh()).await;
+    }
     let fingerprint = if lists_tables(&path) {
         // The directory is looked at again (a few `stat`s): off the async threads.
         let lib = Arc::clone(&answers.lib);

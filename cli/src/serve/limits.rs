@@ -156,4 +156,92 @@ mod tests {
         // Another client has its own bucket.
         assert_eq!(rate.take(b), Ok(()));
     }
+
+    fn client() -> SocketAddr {
+        "127.0.0.1:1".parse().unwrap()
+    }
+
+    async fn answered_after(wait: Duration) -> Response {
+        tokio::time::sleep(wait).await;
+        StatusCode::OK.into_response()
+    }
+
+    use axum::{body::Body, http::StatusCode};
+
+    #[tokio::test]
+    async fn a_request_over_the_time_limit_gets_503() {
+        let limits = Limits::new(0, 0, 8, Duration::from_millis(50));
+        let request = || Request::new(Body::empty());
+        let quick = within(&limits, client(), request(), |_| {
+            answered_after(Duration::ZERO)
+        })
+        .await;
+        assert_eq!(quick.status(), StatusCode::OK);
+        let slow = within(&limits, client(), request(), |_| {
+            answered_after(Duration::from_secs(5))
+        })
+        .await;
+        assert_eq!(slow.status(), StatusCode::SERVICE_UNAVAILABLE);
+        let body = axum::body::to_bytes(slow.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        assert!(String::from_utf8_lossy(&body).contains("no answer within 0.05 s"));
+    }
+
+    #[tokio::test]
+    async fn requests_over_the_cap_in_flight_get_503_until_one_ends() {
+        let limits = Arc::new(Limits::new(0, 0, 2, Duration::from_secs(30)));
+        let (release, released) = tokio::sync::watch::channel(false);
+        // Two requests that wait until released hold both places.
+        let held: Vec<_> = (0..2)
+            .map(|_| {
+                let (limits, mut released) = (Arc::clone(&limits), released.clone());
+                tokio::spawn(async move {
+                    within(
+                        &limits,
+                        client(),
+                        Request::new(Body::empty()),
+                        |_| async move {
+                            let _ = released.wait_for(|&r| r).await;
+                            StatusCode::OK.into_response()
+                        },
+                    )
+                    .await
+                    .status()
+                })
+            })
+            .collect();
+        while limits.in_flight.available_permits() > 0 {
+            tokio::task::yield_now().await;
+        }
+        let third = within(&limits, client(), Request::new(Body::empty()), |_| {
+            answered_after(Duration::ZERO)
+        })
+        .await;
+        assert_eq!(third.status(), StatusCode::SERVICE_UNAVAILABLE);
+        release.send(true).unwrap();
+        for h in held {
+            assert_eq!(h.await.unwrap(), StatusCode::OK);
+        }
+        let fourth = within(&limits, client(), Request::new(Body::empty()), |_| {
+            answered_after(Duration::ZERO)
+        })
+        .await;
+        assert_eq!(fourth.status(), StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn a_declared_body_over_the_bound_gets_413() {
+        let limits = Limits::new(0, 0, 8, Duration::from_secs(30));
+        let mut request = Request::new(Body::empty());
+        request.headers_mut().insert(
+            header::CONTENT_LENGTH,
+            HeaderValue::from(MAX_BODY_BYTES + 1),
+        );
+        let answer = within(&limits, client(), request, |_| {
+            answered_after(Duration::ZERO)
+        })
+        .await;
+        assert_eq!(answer.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    }
 }

@@ -1,6 +1,7 @@
 //! `GET /metrics`: what the server is doing, in the Prometheus text format (version 0.0.4):
 //! requests by route and status, errors, latency as a histogram by route (quantiles come from
-//! `histogram_quantile`), the tables of each rule set, the answers kept in memory, and uptime.
+//! `histogram_quantile`), the tables of each rule set, their block caches (blocks, bytes,
+//! lookups and misses) and open files, the answers kept in memory, and uptime.
 
 use std::{
     collections::BTreeMap,
@@ -123,6 +124,35 @@ impl Metrics {
         for (rules, n) in lib.table_counts() {
             let _ = writeln!(out, "jtb_tables{{rules=\"{rules}\"}} {n}");
         }
+        let caches = lib.cache_stats();
+        let per_rules = |out: &mut String,
+                         name: &str,
+                         kind: &str,
+                         help: &str,
+                         f: &dyn Fn(&jtb_probe::CacheStats) -> u64| {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} {kind}");
+            for (rules, stats) in &caches {
+                let _ = writeln!(out, "{name}{{rules=\"{rules}\"}} {}", f(stats));
+            }
+        };
+        per_rules(
+            &mut out,
+            "jtb_block_cache_blocks",
+            "gauge",
+            "Decoded table blocks in the shared cache, by rule set.",
+            &|s| s.blocks,
+        );
+        per_rules(&mut out, "jtb_block_cache_bytes", "gauge", "Bytes of the decoded blocks in the shared cache, by rule set (bounded by --cache-mib).", &|s| s.bytes);
+        per_rules(&mut out, "jtb_block_cache_lookups_total", "counter", "Lookups in the shared block cache, by rule set (probes served by a thread's front cache make none).", &|s| s.lookups);
+        per_rules(&mut out, "jtb_block_cache_misses_total", "counter", "Blocks read from a file and decoded, by rule set: the shared cache's misses (its hits are the lookups less these).", &|s| s.decodes);
+        per_rules(
+            &mut out,
+            "jtb_open_files",
+            "gauge",
+            "Table files open, by rule set.",
+            &|s| s.open_files,
+        );
         let (entries, bytes) = answers.usage();
         out += "# HELP jtb_answer_cache_entries API answers kept in memory.\n";
         out += "# TYPE jtb_answer_cache_entries gauge\n";

@@ -20,7 +20,8 @@
 //!
 //! Errors are `{"error": "...", "code": "..."}` with 400 (bad input), 404 (no such rule set,
 //! route or table), 405 or 500 (a damaged table, never user input). Tables generated while the
-//! server runs are found on the first request that misses them. The page is at `/`.
+//! server runs are found on the first request that misses them, and tables replaced (renamed
+//! over) or removed within about a second. The page is at `/`.
 
 mod api;
 mod cache;
@@ -85,6 +86,14 @@ pub struct Args {
     /// Seconds a request may take before it gets 503.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     request_timeout: u64,
+    /// The request log on standard error: `info` logs every request (method, path, status,
+    /// client, microseconds), `warn` (the default) only the answers that failed on the
+    /// server's side (5xx), `off` nothing.
+    #[arg(long, default_value = "warn", value_name = "LEVEL")]
+    log_level: tracing_subscriber::filter::LevelFilter,
+    /// The request log as one JSON object per line.
+    #[arg(long)]
+    log_json: bool,
 }
 
 /// Parses `--cors-origin`: `*`, or an origin as browsers send it (`scheme://host[:port]`, no
@@ -202,17 +211,58 @@ async fn edge(
 ) -> Response {
     // The pattern matched (`/api/v1/{rules}`), never the raw path: the labels stay few.
     let route = request.extensions().get::<MatchedPath>().cloned();
+    // Kept only when the log takes anything (a 5xx at least).
+    let asked = tracing::enabled!(tracing::Level::WARN)
+        .then(|| (request.method().clone(), request.uri().clone()));
     let start = std::time::Instant::now();
     let response = limits::within(&edge.limits, client, request, |request| {
         cache::answer(&edge.answers, request, next)
     })
     .await;
+    let elapsed = start.elapsed();
+    let status = response.status().as_u16();
     edge.watched.metrics.record(
         route.as_ref().map_or("other", MatchedPath::as_str),
-        response.status().as_u16(),
-        start.elapsed().as_secs_f64(),
+        status,
+        elapsed.as_secs_f64(),
     );
+    if let Some((method, uri)) = asked {
+        log_request(&method, &uri, status, client, elapsed);
+    }
     response
+}
+
+/// One line of the request log: a 5xx (the server's fault, or its limits) as a warning, every
+/// other answer as information.
+fn log_request(
+    method: &Method,
+    uri: &axum::http::Uri,
+    status: u16,
+    client: SocketAddr,
+    elapsed: std::time::Duration,
+) {
+    let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+    let client = client.ip();
+    if status >= 500 {
+        tracing::warn!(%method, %uri, status, %client, micros, "request");
+    } else {
+        tracing::info!(%method, %uri, status, %client, micros, "request");
+    }
+}
+
+/// Sends the `tracing` events at `level` and above to standard error, as text or JSON lines.
+fn start_log(level: tracing_subscriber::filter::LevelFilter, json: bool) {
+    let log = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_target(false);
+    // Another subscriber already set (only in tests that call `run` twice) keeps its place.
+    let _ = if json {
+        log.json().try_init()
+    } else {
+        log.try_init()
+    };
 }
 
 /// Serves until interrupted (Ctrl-C or SIGTERM). Prints `listening on http://ADDR` on standard
@@ -221,6 +271,7 @@ async fn edge(
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
 pub fn run(args: &Args) -> CliResult {
+    start_log(args.log_level, args.log_json);
     let lib = Library::open(&args.tables.dir, args.cache_mib << 20);
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = args.threads {

@@ -5,8 +5,11 @@
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex, PoisonError, RwLock},
-    time::SystemTime,
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc, Mutex, PoisonError, RwLock,
+    },
+    time::{Instant, SystemTime},
 };
 
 use jtb_probe::{
@@ -99,7 +102,14 @@ pub struct Library {
     pub headers: Memo<crate::stats::MaterialStats>,
     /// Per material, its DTM and DTC files' histograms, counted once per scan.
     pub histograms: Memo<crate::stats::Histograms>,
+    /// When the directories were last looked at ([`Library::due_for_check`]), in milliseconds
+    /// since `opened`.
+    checked_ms: AtomicU64,
+    opened: Instant,
 }
+
+/// How often the server looks whether table files were added, replaced or removed.
+const RECHECK: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Library {
     /// Finds the tables of every rule set under `root` (`root/<rules>/`), each with a shared
@@ -119,6 +129,8 @@ impl Library {
             }),
             headers: Mutex::default(),
             histograms: Mutex::default(),
+            checked_ms: AtomicU64::new(0),
+            opened: Instant::now(),
         };
         for rules in RuleSet::ALL {
             let found = lib.scan(rules);
@@ -190,6 +202,19 @@ impl Library {
         }
         changed |= self.rescan(gambit::Rules, &self.gambit);
         changed
+    }
+
+    /// Whether it is time to look at the table directories again ([`Library::refresh`]): true
+    /// for one caller at most once a [`RECHECK`], so that a table replaced (renamed over the
+    /// old file) or damaged while the server runs is served as it now is within about a second.
+    pub fn due_for_check(&self) -> bool {
+        let now = u64::try_from(self.opened.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let last = self.checked_ms.load(Ordering::Relaxed);
+        now.saturating_sub(last) >= RECHECK.as_millis() as u64
+            && self
+                .checked_ms
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
     }
 
     /// Runs `answer`, and once more if it met a missing table and the table directory has
@@ -272,6 +297,25 @@ impl Library {
             gambit.tables.as_ref().map_or(0, |t| t.materials().len()),
         ));
         counts
+    }
+
+    /// Each rule set's id with what its block caches and files hold now (rule sets without
+    /// tables left out).
+    #[must_use]
+    pub fn cache_stats(&self) -> Vec<(&'static str, jtb_probe::CacheStats)> {
+        let mut stats: Vec<(&'static str, jtb_probe::CacheStats)> = RuleSet::ALL
+            .iter()
+            .zip(&self.sets)
+            .filter_map(|(r, set)| {
+                let set = set.read().unwrap_or_else(PoisonError::into_inner);
+                Some((r.name(), set.tables.as_ref().ok()?.cache_stats()))
+            })
+            .collect();
+        let gambit = self.gambit.read().unwrap_or_else(PoisonError::into_inner);
+        if let Ok(tb) = &gambit.tables {
+            stats.push((gambit::Rules::NAME, tb.cache_stats()));
+        }
+        stats
     }
 
     /// Animal Gambit's tables, or why there are none.

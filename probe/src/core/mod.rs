@@ -13,5 +13,6 @@ pub(crate) mod value;
 pub use self::{
     error::{ProbeError, ProbeResult},
     game::{Game, MaterialSlots, Successor},
+    store::CacheStats,
     tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
 };

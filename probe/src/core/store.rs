@@ -93,6 +93,25 @@ pub(crate) struct Store<R: Family> {
     mapped: bool,
     /// Whether probes use the per-thread front cache (a shared cache of `FRONT_MIN_CACHE` or more).
     front: bool,
+    /// Lookups in the shared cache (the front caches' misses), and blocks decoded (its misses).
+    lookups: AtomicU64,
+    decodes: AtomicU64,
+}
+
+/// What a tablebase's block caches and files hold now ([`crate::Tablebase::cache_stats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CacheStats {
+    /// Decoded blocks in the shared cache.
+    pub blocks: u64,
+    /// Their bytes, as the cache weighs them (the bound given at opening).
+    pub bytes: u64,
+    /// Lookups in the shared cache since opening. A probe whose block is in its thread's front
+    /// cache makes none (counting those would cost every cached probe a shared counter).
+    pub lookups: u64,
+    /// Blocks read and decoded since opening: the shared cache's misses.
+    pub decodes: u64,
+    /// Table files open.
+    pub open_files: u64,
 }
 
 impl<R: Family> Store<R> {
@@ -128,6 +147,24 @@ impl<R: Family> Store<R> {
             cache: Cache::with_weighter(1024, cache_bytes, BlockWeight),
             mapped,
             front: cache_bytes >= FRONT_MIN_CACHE,
+            lookups: AtomicU64::new(0),
+            decodes: AtomicU64::new(0),
+        }
+    }
+
+    /// What the caches and files hold now.
+    pub(crate) fn stats(&self) -> CacheStats {
+        CacheStats {
+            blocks: self.cache.len() as u64,
+            bytes: self.cache.weight(),
+            lookups: self.lookups.load(Ordering::Relaxed),
+            decodes: self.decodes.load(Ordering::Relaxed),
+            open_files: self
+                .tables
+                .iter()
+                .flat_map(|t| &t.files)
+                .filter(|f| f.get().is_some())
+                .count() as u64,
         }
     }
 
@@ -186,8 +223,11 @@ impl<R: Family> Store<R> {
         let (b, at) = file.locate(idx);
         let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
         let shared = || {
-            self.cache
-                .get_or_insert_with(&key, || file.block(b).map(Arc::from))
+            self.lookups.fetch_add(1, Ordering::Relaxed);
+            self.cache.get_or_insert_with(&key, || {
+                self.decodes.fetch_add(1, Ordering::Relaxed);
+                file.block(b).map(Arc::from)
+            })
         };
         if !self.front {
             return Ok(read(file, &shared()?, at)?);

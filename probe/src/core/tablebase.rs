@@ -12,7 +12,7 @@ use super::{
 use crate::{
     file::TableFile,
     format::{Kind, TableError},
-    store::{Miss, Store},
+    store::{CacheStats, Miss, Store},
     value::{Value, Wdl},
 };
 
@@ -179,6 +179,14 @@ impl<G: Game> Tablebase<G> {
     #[must_use]
     pub const fn max_pieces(&self) -> usize {
         self.max_pieces
+    }
+
+    /// What the block caches and the files hold now: decoded blocks and their bytes, lookups in
+    /// the shared cache and blocks decoded since opening, files open. For an operator's view
+    /// (`jtb serve`'s `/metrics`).
+    #[must_use]
+    pub fn cache_stats(&self) -> CacheStats {
+        self.store.stats()
     }
 
     /// The table root.
