@@ -1351,3 +1351,64 @@ fn the_material_index_lists_a_damaged_table_beside_the_good_ones() {
     }
     assert!(tables.iter().any(|t| t["material"] == "LRvE"));
 }
+
+/// A long answer goes gzipped to a client that takes gzip (with a weak tag and `Vary`), the
+/// same bytes once unpacked; a short one, or one to a client that does not, goes as it is.
+#[test]
+fn long_answers_are_gzipped_for_clients_that_take_it() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start(dir.path());
+    let mut conn = Conn::open(server.addr);
+    let long = probe_url("mistboard", "/line", "7/7/7/7/7/7/2L4/1e5/R6 r");
+    let ask = |conn: &mut Conn, target: &str, encoding: &str| {
+        conn.send(
+            format!("GET {target} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: {encoding}\r\n\r\n")
+                .as_bytes(),
+        )
+    };
+    let plain = ask(&mut conn, &long, "identity");
+    assert_eq!(plain.status, 200);
+    assert!(
+        plain.body.len() >= 1400,
+        "a long answer: {}",
+        plain.body.len()
+    );
+    assert_eq!(plain.header("content-encoding"), None);
+    assert_eq!(plain.header("vary"), Some("accept-encoding"));
+    let etag = plain.header("etag").unwrap().to_owned();
+    // Twice: computed, then from the answers' cache.
+    for _ in 0..2 {
+        let packed = ask(&mut conn, &long, "br;q=1.0, gzip;q=0.8");
+        assert_eq!(packed.status, 200);
+        assert_eq!(packed.header("content-encoding"), Some("gzip"));
+        assert_eq!(packed.header("etag"), Some(format!("W/{etag}").as_str()));
+        assert!(packed.body.len() < plain.body.len() / 2);
+        let mut unpacked = Vec::new();
+        flate2::read::GzDecoder::new(&packed.body[..])
+            .read_to_end(&mut unpacked)
+            .unwrap();
+        assert_eq!(unpacked, plain.body);
+    }
+    // gzip refused, and a short answer: as they are.
+    let refused = ask(&mut conn, &long, "gzip;q=0");
+    assert_eq!(refused.header("content-encoding"), None);
+    let short = ask(
+        &mut conn,
+        &probe_url("mistboard", "/moves", "7/7/7/7/7/7/2L4/1e5/R6 r"),
+        "gzip",
+    );
+    assert_eq!(short.status, 200);
+    assert_eq!(short.header("content-encoding"), None);
+    // Either tag revalidates.
+    let revalidate = |conn: &mut Conn, tag: &str| {
+        conn.send(
+            format!("GET {long} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: {tag}\r\n\r\n")
+                .as_bytes(),
+        )
+        .status
+    };
+    assert_eq!(revalidate(&mut conn, &etag), 304);
+    assert_eq!(revalidate(&mut conn, &format!("W/{etag}")), 304);
+}

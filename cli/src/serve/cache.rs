@@ -2,7 +2,9 @@
 //! cached: each answer of `/api/...` carries an `ETag` (from the query, the server's version and
 //! a digest of the rule set's table files, [`Library::fingerprint`]) and `Cache-Control`; a
 //! request whose `If-None-Match` names the current tag gets `304 Not Modified`; and recent
-//! answers are kept in memory, so that a repeated request is not computed again.
+//! answers are kept in memory, so that a repeated request is not computed again. An answer of
+//! 1,400 bytes or more goes gzipped to a client that takes gzip (compressed once, kept beside
+//! the answer); the tag names the answer, whichever encoding carries it.
 
 use std::sync::Arc;
 
@@ -23,10 +25,67 @@ const CACHE_CONTROL: &str = "public, no-cache";
 /// The largest answer kept in memory.
 const MAX_CACHED_BYTES: usize = 4 << 20;
 
-/// An answer kept in memory: its content type and body.
+/// Answers at least this long are sent gzipped to a client that takes it (a shorter one fits
+/// in a packet as it is).
+const MIN_GZIP_BYTES: usize = 1400;
+
+/// An answer kept in memory: its content type and body, and the body gzipped once a client
+/// asked for it.
 struct Cached {
     content_type: Option<HeaderValue>,
     body: Bytes,
+    gzipped: std::sync::OnceLock<Bytes>,
+}
+
+/// Whether `Accept-Encoding` takes gzip (`gzip`, `gzip;q=0.5`; not `gzip;q=0`).
+fn takes_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// `body` gzipped (the fastest level: answers are JSON, which compresses well at any level).
+fn gzip(body: &[u8]) -> Bytes {
+    use std::io::Write;
+    let mut out = flate2::write::GzEncoder::new(
+        Vec::with_capacity(body.len() / 4),
+        flate2::Compression::fast(),
+    );
+    // Writing to memory cannot fail.
+    out.write_all(body).expect("writing to memory");
+    Bytes::from(out.finish().expect("writing to memory"))
+}
+
+/// The answer with `body`, gzipped (`gzipped` gives those bytes) where the client takes it and
+/// the body is long enough; either way `Vary: Accept-Encoding`, so that caches keep both.
+fn sent(
+    mut response: Response,
+    body: Bytes,
+    gzip_ok: bool,
+    gzipped: impl FnOnce(&Bytes) -> Bytes,
+) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if gzip_ok && body.len() >= MIN_GZIP_BYTES {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        headers.remove(header::CONTENT_LENGTH);
+        *response.body_mut() = Body::from(gzipped(&body));
+    } else {
+        *response.body_mut() = Body::from(body);
+    }
+    response
 }
 
 #[derive(Clone)]
@@ -109,10 +168,17 @@ fn matches(headers: &HeaderMap, etag: &str) -> bool {
         .any(|t| t == etag || t.strip_prefix("W/") == Some(etag))
 }
 
-/// Sets the caching headers of an answer tagged `etag`.
+/// Sets the caching headers of an answer tagged `etag` (weak, `W/`, when it is sent gzipped:
+/// the bytes differ from the plain answer's, as nginx does).
 fn tagged(mut response: Response, etag: &HeaderValue) -> Response {
     let headers = response.headers_mut();
-    headers.insert(header::ETAG, etag.clone());
+    let etag = if headers.contains_key(header::CONTENT_ENCODING) {
+        let weak = format!("W/{}", etag.to_str().expect("ascii"));
+        HeaderValue::from_str(&weak).expect("ascii")
+    } else {
+        etag.clone()
+    };
+    headers.insert(header::ETAG, etag);
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static(CACHE_CONTROL),
@@ -162,14 +228,18 @@ pub async fn answer(answers: &Answers, request: Request, next: Next) -> Response
     if matches(request.headers(), etag.to_str().expect("ascii")) {
         return tagged(StatusCode::NOT_MODIFIED.into_response(), &etag);
     }
+    let gzip_ok = takes_gzip(request.headers());
     let cache = answers.cache.as_ref().filter(|_| method == Method::GET);
     if let Some(hit) = cache.and_then(|c| c.get(&key)) {
-        let mut response = Response::new(Body::from(hit.body.clone()));
+        let mut response = Response::new(Body::empty());
         if let Some(ct) = &hit.content_type {
             response
                 .headers_mut()
                 .insert(header::CONTENT_TYPE, ct.clone());
         }
+        let response = sent(response, hit.body.clone(), gzip_ok, |body| {
+            hit.gzipped.get_or_init(|| gzip(body)).clone()
+        });
         return tagged(response, &etag);
     }
     let response = next.run(request).await;
@@ -177,25 +247,32 @@ pub async fn answer(answers: &Answers, request: Request, next: Next) -> Response
     if response.status() != StatusCode::OK {
         return response;
     }
-    let Some(cache) = cache else {
+    if cache.is_none() && !gzip_ok {
         return tagged(response, &etag);
-    };
+    }
     let (parts, body) = response.into_parts();
     // The answers are made in memory (JSON): collecting them costs no more than sending.
     let body = match axum::body::to_bytes(body, usize::MAX).await {
         Ok(body) => body,
         Err(_) => return ApiError::internal("an answer could not be read").into_response(),
     };
-    if body.len() <= MAX_CACHED_BYTES {
-        cache.insert(
-            key,
-            Arc::new(Cached {
-                content_type: parts.headers.get(header::CONTENT_TYPE).cloned(),
-                body: body.clone(),
-            }),
-        );
+    let kept = Arc::new(Cached {
+        content_type: parts.headers.get(header::CONTENT_TYPE).cloned(),
+        body: body.clone(),
+        gzipped: std::sync::OnceLock::new(),
+    });
+    let response = sent(
+        Response::from_parts(parts, Body::empty()),
+        body,
+        gzip_ok,
+        |body| kept.gzipped.get_or_init(|| gzip(body)).clone(),
+    );
+    if let Some(cache) = cache {
+        if kept.body.len() <= MAX_CACHED_BYTES {
+            cache.insert(key, kept);
+        }
     }
-    tagged(Response::from_parts(parts, Body::from(body)), &etag)
+    tagged(response, &etag)
 }
 
 #[cfg(test)]
