@@ -68,6 +68,42 @@ fn finished_games_have_no_moves_and_face_down_tiles_can_be_flipped() {
     let o = jtb(&["moves", "--json", "?3/4/4/c2L r"], "");
     let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(line["moves"], serde_json::json!(["?a4", "d1c1", "d1d2"]));
+    // Without the hidden set (animals were captured) a flip's outcomes are not known.
+    assert_eq!(
+        line["flips"],
+        serde_json::json!([{"move": "?a4", "outcomes": null}])
+    );
+}
+
+/// RULES.md 8: with the hidden set known, each flip's outcomes, equally likely, with the
+/// position each gives (the opponent to move, clock 0, the rest of the hidden set).
+#[test]
+fn a_flip_lists_its_outcomes_with_their_chances() {
+    let text = "?3/4/1?2/c2L r 12 ?:Tw";
+    let o = jtb(&["moves", text], "");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o),
+        "?a4 ?b2 d1c1 d1d2\n\
+         \x20 ?a4: T 1/2 T3/4/1?2/c2L b 0 ?:w; w 1/2 w3/4/1?2/c2L b 0 ?:T\n\
+         \x20 ?b2: T 1/2 ?3/4/1T2/c2L b 0 ?:w; w 1/2 ?3/4/1w2/c2L b 0 ?:T\n"
+    );
+    let o = jtb(&["moves", "--json", text], "");
+    let line: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        line["flips"][0],
+        serde_json::json!({"move": "?a4", "outcomes": [
+            {"animal": "T", "probability": "1/2", "position": "T3/4/1?2/c2L b 0 ?:w"},
+            {"animal": "w", "probability": "1/2", "position": "w3/4/1?2/c2L b 0 ?:T"},
+        ]})
+    );
+    // A side with no animal face up or face down has lost: no moves.
+    let o = jtb(&["moves", "?3/4/4/3L r ?:T"], "");
+    assert_eq!(stdout(&o), "\n");
+    // A field that does not match the board is an error naming it.
+    let o = jtb(&["moves", "?3/4/1?2/c2L r ?:T"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("names 1 animal, but the board has 2 face-down tiles"));
 }
 
 #[test]

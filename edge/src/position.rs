@@ -129,7 +129,7 @@ impl AnyPosition {
     #[must_use]
     pub fn moves(&self) -> Vec<String> {
         match self {
-            AnyPosition::Jungle(pos) if at_clock_limit(pos) => Vec::new(),
+            AnyPosition::Jungle(pos) if at_clock_limit(pos) || pos.is_game_over() => Vec::new(),
             AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
                 let flips = pos
                     .board()

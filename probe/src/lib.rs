@@ -105,7 +105,9 @@ pub use crate::{
         Tablebase, DEFAULT_CACHE_BYTES,
     },
     file::TableFile,
-    flip::{dead_draw, Adjudication, DeadReason, NotApplicable},
+    flip::{
+        dead_draw, Adjudication, DeadReason, FlipOutcome, HiddenSet, HiddenSetError, NotApplicable,
+    },
     format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
     histogram::{histogram, SideHistogram},
     index::{Entry, FreePieceIndex, Layout},

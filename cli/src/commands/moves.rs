@@ -28,6 +28,36 @@ pub fn starvations(pos: &Position, mv: Move) -> Result<Vec<String>, IllegalMove>
         .collect())
 }
 
+/// A flip's outcomes: the animal's letter, its chance and the position it gives.
+type Outcomes = Option<Vec<(String, String, String)>>;
+
+/// Each flip of a position with face-down tiles (`?a4`, ASCII order) and, where the hidden set
+/// is known (the `?:` field, or nothing captured yet), its outcomes, each equally likely
+/// (RULES.md 8); `None` where it is not.
+fn flips(pos: &Position) -> Vec<(String, Outcomes)> {
+    pos.flips()
+        .into_iter()
+        .map(|sq| {
+            let outcomes = pos.flip_outcomes(sq).map(|o| {
+                o.into_iter()
+                    .map(|out| {
+                        let chance = match out.of {
+                            1 => "1".to_owned(),
+                            n => format!("1/{n}"),
+                        };
+                        (
+                            out.piece.letter().to_string(),
+                            chance,
+                            out.position.to_string(),
+                        )
+                    })
+                    .collect()
+            });
+            (format!("?{sq}"), outcomes)
+        })
+        .collect()
+}
+
 /// The answer line of a position: its moves sorted as ASCII strings (a flip position with
 /// face-down tiles: a flip of each tile, `?a4`, and the revealed animals' steps, RULES.md 8).
 /// In Clesto a move that starves animals is printed `e3e4(starves:Le5,Dd4)`, and the JSON has
@@ -45,8 +75,27 @@ fn line(text: &str, args: &Args) -> Result<String, AnswerError> {
             .collect(),
         _ => vec![Vec::new(); moves.len()],
     };
+    let flips = match &pos {
+        AnyPosition::Jungle(p) if p.hidden() != 0 && !p.is_game_over() => Some(flips(p)),
+        _ => None,
+    };
     Ok(if args.input.json {
         let mut out = json!({"position": text, "moves": moves});
+        if let Some(flips) = flips {
+            out["flips"] = flips
+                .iter()
+                .map(|(mv, outcomes)| {
+                    let outcomes: Option<Vec<serde_json::Value>> = outcomes.as_ref().map(|o| {
+                        o.iter()
+                            .map(|(piece, p, pos)| {
+                                json!({"animal": piece, "probability": p, "position": pos})
+                            })
+                            .collect()
+                    });
+                    json!({"move": mv, "outcomes": outcomes})
+                })
+                .collect();
+        }
         if let AnyPosition::Jungle(p) = &pos {
             if p.rules().has_hunger() {
                 out["starvations"] = moves
@@ -60,6 +109,20 @@ fn line(text: &str, args: &Args) -> Result<String, AnswerError> {
         out.to_string()
     } else if matches!(pos, AnyPosition::Gambit(_)) {
         moves.join(", ")
+    } else if let Some(flips) = flips {
+        // The moves, then, where the hidden set is known, a line per flip with each outcome,
+        // its chance and the position it gives.
+        let mut out = moves.join(" ");
+        for (mv, outcomes) in flips {
+            if let Some(o) = outcomes {
+                let shown: Vec<String> = o
+                    .iter()
+                    .map(|(piece, p, pos)| format!("{piece} {p} {pos}"))
+                    .collect();
+                out += &format!("\n  {mv}: {}", shown.join("; "));
+            }
+        }
+        out
     } else {
         let shown: Vec<String> = moves
             .iter()

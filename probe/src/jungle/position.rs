@@ -4,6 +4,7 @@ use std::{error::Error, fmt};
 
 use crate::{
     board::{bit, Board, Square, SquareSet},
+    flip::hidden::{HiddenSet, HiddenSetError},
     piece::{Animal, Color, Piece},
     rules::RuleSet,
 };
@@ -22,6 +23,10 @@ pub struct Position {
     /// hand: every probe starts from the material).
     animals: [u8; 2],
     hidden: SquareSet,
+    /// The flip game: the animals under the face-down tiles where the text named them and they
+    /// cannot be deduced ([`Position::hidden_set`]); `None` everywhere else, so that equal
+    /// states compare equal.
+    hidden_set: Option<HiddenSet>,
     turn: Color,
     /// Clesto: the mover's hungry set where it is not the canonical one ([`Position::hungry`]);
     /// `None` everywhere else, so that equal states compare equal.
@@ -123,6 +128,7 @@ impl Position {
             squares: [[None; 8]; 2],
             animals: [0; 2],
             hidden: 0,
+            hidden_set: None,
             turn,
             hungry: None,
             clock: None,
@@ -286,7 +292,78 @@ impl Position {
     /// over, and this position has no moves.
     #[must_use]
     pub fn is_game_over(&self) -> bool {
-        self.hidden == 0 && Color::ALL.iter().any(|&c| self.count(c) == 0)
+        if self.hidden == 0 {
+            return Color::ALL.iter().any(|&c| self.count(c) == 0);
+        }
+        // Hidden animals count (RULES.md 8): a side is out only with none face up or down.
+        self.hidden_set()
+            .is_some_and(|h| Color::ALL.iter().any(|&c| self.count(c) == 0 && !h.has(c)))
+    }
+
+    /// The animals under the face-down tiles (RULES.md 8): as the text's `?:` field named
+    /// them, or, where revealed animals and face-down tiles number 16 (nothing captured yet),
+    /// every animal not face up. Empty without face-down tiles; `None` where it is not known.
+    #[must_use]
+    pub fn hidden_set(&self) -> Option<HiddenSet> {
+        if self.hidden == 0 {
+            return Some(HiddenSet::EMPTY);
+        }
+        self.hidden_set.or_else(|| {
+            let tiles = self.hidden.count_ones() as usize;
+            let revealed = self.count(Color::Red) + self.count(Color::Blue);
+            (tiles + revealed == 16).then(|| HiddenSet::unrevealed(self))
+        })
+    }
+
+    /// Sets the animals under the face-down tiles (`None`: not known).
+    ///
+    /// # Errors
+    /// A rule set without face-down tiles, a set of another size than the tiles, or an animal
+    /// that stands face up.
+    pub fn set_hidden_set(&mut self, set: Option<HiddenSet>) -> Result<(), HiddenSetError> {
+        let Some(set) = set else {
+            self.hidden_set = None;
+            return Ok(());
+        };
+        if self.rules != RuleSet::Flip4x4 {
+            return Err(HiddenSetError::NotFlip(self.rules.name()));
+        }
+        let tiles = self.hidden.count_ones() as usize;
+        if set.len() != tiles {
+            return Err(HiddenSetError::WrongCount {
+                named: set.len(),
+                tiles,
+            });
+        }
+        if let Some((p, sq)) = set.pieces().find_map(|p| Some((p, self.square_of(p)?))) {
+            return Err(HiddenSetError::Revealed(p, sq));
+        }
+        // Where the set can be deduced, it is not kept: equal states compare equal.
+        self.hidden_set = None;
+        if self.hidden_set() != Some(set) {
+            self.hidden_set = Some(set);
+        }
+        Ok(())
+    }
+
+    /// Turns the face-down tile on `sq` up as `piece`, the rest of the hidden set being `rest`:
+    /// the flip's outcome, the opponent to move, clock 0 (RULES.md 8).
+    pub(crate) fn reveal(&mut self, sq: Square, piece: Piece, rest: HiddenSet) {
+        let mover = self.turn;
+        self.hidden &= !bit(sq);
+        self.put(piece, sq)
+            .expect("a hidden animal is not on the board, and the flip board has no dens or water");
+        self.hidden_set = None;
+        if self.hidden_set() != Some(rest) {
+            self.hidden_set = Some(rest);
+        }
+        self.turn = mover.other();
+        if self.clock.is_some() || self.rules.has_clock() {
+            self.clock = Some(0);
+        }
+        if let (Some(n), Color::Blue) = (self.move_number, mover) {
+            self.move_number = Some(n.saturating_add(1));
+        }
     }
 
     /// The half-move clock of the text, if it had one.
@@ -387,6 +464,17 @@ impl Position {
         for sq in board.squares().filter(|&s| self.hidden & bit(s) != 0) {
             out.put_hidden(map(board, sq)).expect("symmetric board");
         }
+        out.hidden_set = self.hidden_set.map(|h| {
+            h.pieces()
+                .map(|p| {
+                    if swap {
+                        Piece::new(p.color.other(), p.animal)
+                    } else {
+                        p
+                    }
+                })
+                .fold(HiddenSet::EMPTY, HiddenSet::with)
+        });
         if let Some(hungry) = self.hungry {
             let mapped = board
                 .squares()

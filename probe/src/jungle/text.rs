@@ -5,6 +5,7 @@ use std::{error::Error, fmt, str::FromStr};
 
 use crate::{
     board::{bit, Board, Square, SquareSet},
+    flip::hidden::{HiddenSet, HiddenSetError},
     piece::{Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::RuleSet,
@@ -63,6 +64,8 @@ pub enum ParseError {
     NoClock(RuleSet, String),
     /// The hungry-set field is not `h:` with `-` or comma-separated squares of the board.
     BadHungry(String),
+    /// The flip game's hidden set (`?:` field) is refused.
+    Hidden(HiddenSetError),
 }
 
 impl fmt::Display for ParseError {
@@ -120,6 +123,7 @@ impl fmt::Display for ParseError {
                 "bad hungry set `{s}`: expected `h:-` or `h:` and squares separated by commas, \
                  each once (`h:c3,e7`)"
             ),
+            ParseError::Hidden(e) => e.fmt(f),
         }
     }
 }
@@ -129,6 +133,7 @@ impl Error for ParseError {
         match self {
             ParseError::Position(e) => Some(e),
             ParseError::ClockTooHigh(e) => Some(e),
+            ParseError::Hidden(e) => Some(e),
             _ => None,
         }
     }
@@ -154,7 +159,13 @@ impl Position {
     /// # Errors
     /// A [`ParseError`] naming the first problem found.
     pub fn parse(text: &str, rules: Option<RuleSet>) -> Result<Position, ParseError> {
-        let mut fields = text.split_whitespace();
+        let mut fields: Vec<&str> = text.split_whitespace().collect();
+        // The flip game's hidden set comes last (RULES.md 8).
+        let hidden_text = match fields.last() {
+            Some(f) if fields.len() > 2 && f.starts_with("?:") => fields.pop(),
+            _ => None,
+        };
+        let mut fields = fields.into_iter();
         let board_text = fields.next().ok_or(ParseError::Empty)?;
         let side_text = fields.next();
         let clock_text = fields.next();
@@ -185,6 +196,10 @@ impl Position {
             Some("b") => pos.set_turn(Color::Blue),
             Some(other) => return Err(ParseError::BadSide(other.to_owned())),
             None => return Err(ParseError::MissingSide),
+        }
+        if let Some(t) = hidden_text {
+            let set = HiddenSet::parse(&t[2..]).map_err(ParseError::Hidden)?;
+            pos.set_hidden_set(Some(set)).map_err(ParseError::Hidden)?;
         }
         if rules.has_hunger() {
             if let Some(t) = number_text {
@@ -328,11 +343,18 @@ impl fmt::Display for Position {
                 write!(f, "{}{sq}", if i == 0 { "" } else { "," })?;
             }
         }
-        if let Some(c) = self.clock() {
+        // With face-down tiles and a known hidden set, the clock (also 0) and the `?:` field
+        // last (RULES.md 8).
+        let hidden = (self.hidden() != 0).then(|| self.hidden_set()).flatten();
+        let clock = self.clock().or(hidden.map(|_| 0));
+        if let Some(c) = clock {
             write!(f, " {c}")?;
             if let Some(n) = self.move_number() {
                 write!(f, " {n}")?;
             }
+        }
+        if let Some(h) = hidden {
+            write!(f, " ?:{h}")?;
         }
         Ok(())
     }

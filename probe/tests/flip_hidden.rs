@@ -1,0 +1,118 @@
+//! The flip game's face-down tiles (RULES.md 8): the hidden set's `?:` field, its Decisions,
+//! and what a flip reveals.
+
+use jtb_probe::{Animal, Color, HiddenSet, ParseError, Piece, Position, RuleSet, Square};
+
+fn pos(text: &str) -> Position {
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn sq(name: &str) -> Square {
+    Square::parse(name, RuleSet::Flip4x4.board()).unwrap()
+}
+
+#[test]
+fn the_field_is_read_in_any_order_and_printed_red_first_in_ladder_order_last() {
+    let p = pos("?3/4/1?2/c2L r 12 ?:wT");
+    assert_eq!(p.to_string(), "?3/4/1?2/c2L r 12 ?:Tw");
+    assert_eq!(p.hidden_set().unwrap().to_string(), "Tw");
+    // The clock is printed, also 0, whenever the field is.
+    assert_eq!(
+        pos("?3/4/1?2/c2L b ?:Tw").to_string(),
+        "?3/4/1?2/c2L b 0 ?:Tw"
+    );
+    // A round trip gives the same position.
+    assert_eq!(pos(&p.to_string()), p);
+}
+
+/// Decision: with nothing captured (revealed animals and face-down tiles number 16) the hidden
+/// set is every animal not face up, and the field may be left out.
+#[test]
+fn with_nothing_captured_the_hidden_set_is_deduced() {
+    let p = pos("????/????/????/???L r");
+    let h = p.hidden_set().unwrap();
+    assert_eq!(h.len(), 15);
+    assert!(!h.contains(Piece::new(Color::Red, Animal::Lion)));
+    assert_eq!(p.to_string(), "????/????/????/???L r 0 ?:ETPWDCReltpwdcr");
+    // Naming it gives the same position.
+    assert_eq!(
+        pos("????/????/????/???L r 0 ?:ETPWDCReltpwdcr"),
+        pos("????/????/????/???L r 0")
+    );
+}
+
+/// Decision: after captures, a position with face-down tiles and no `?:` field parses (its
+/// moves can be listed) but its hidden set is not known.
+#[test]
+fn without_the_field_after_captures_the_hidden_set_is_unknown() {
+    let p = pos("?3/4/1?2/c2L r");
+    assert_eq!(p.hidden_set(), None);
+    assert_eq!(p.flips(), vec![sq("a4"), sq("b2")]);
+    assert_eq!(p.flip_outcomes(sq("a4")), None);
+    assert_eq!(p.to_string(), "?3/4/1?2/c2L r");
+}
+
+#[test]
+fn a_field_that_does_not_match_the_board_is_refused_naming_the_problem() {
+    let err = |text: &str| -> String {
+        match text.parse::<Position>() {
+            Err(e @ ParseError::Hidden(_)) => e.to_string(),
+            other => panic!("{text}: {other:?}"),
+        }
+    };
+    assert!(
+        err("?3/4/1?2/c2L r ?:T").contains("names 1 animal, but the board has 2 face-down tiles")
+    );
+    assert!(err("?3/4/1?2/c2L r ?:TT").contains("red tiger `T` twice"));
+    assert!(err("?3/4/1?2/c2L r ?:Lw").contains("red lion `L`, which stands face up on d1"));
+    assert!(err("?3/4/1?2/c2L r ?:Tx").contains("`x` is no animal's letter"));
+    // Only the flip game has face-down tiles.
+    let jungle = Position::parse("7/7/7/7/7/3l3/7/3E3/7 r ?:T", None).unwrap_err();
+    assert!(jungle
+        .to_string()
+        .contains("rule set mistboard has no face-down tiles"));
+    let clesto = Position::parse("7/7/7/7/7/3l3/7/3E3/7 r ?:T", Some(RuleSet::Clesto)).unwrap_err();
+    assert!(clesto
+        .to_string()
+        .contains("rule set clesto has no face-down tiles"));
+}
+
+#[test]
+fn a_flip_reveals_each_hidden_animal_with_the_same_chance() {
+    let p = pos("?3/4/1?2/c2L r 12 ?:Tw");
+    let outcomes = p.flip_outcomes(sq("a4")).unwrap();
+    let shown: Vec<(char, usize, String)> = outcomes
+        .iter()
+        .map(|o| (o.piece.letter(), o.of, o.position.to_string()))
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            ('T', 2, "T3/4/1?2/c2L b 0 ?:w".to_owned()),
+            ('w', 2, "w3/4/1?2/c2L b 0 ?:T".to_owned()),
+        ]
+    );
+    // A revealed square has no flip.
+    assert_eq!(p.flip_outcomes(sq("d1")), None);
+}
+
+/// End rule 1: hidden animals count; a side with none face up or face down has lost.
+#[test]
+fn hidden_animals_count_for_the_end_of_the_game() {
+    // Blue shows nothing but has a wolf face down: the game goes on.
+    assert!(!pos("?3/4/4/3L r ?:w").is_game_over());
+    // Blue has nothing anywhere: over.
+    assert!(pos("?3/4/4/3L r ?:T").is_game_over());
+}
+
+#[test]
+fn the_colour_flip_swaps_the_hidden_set_too() {
+    let p = pos("?3/4/1?2/c2L r 12 ?:Tw");
+    let flipped = p.color_flipped();
+    assert_eq!(flipped.hidden_set().unwrap().to_string(), "Wt");
+    assert_eq!(flipped.color_flipped(), p);
+    assert_eq!(
+        HiddenSet::parse("Wt").unwrap(),
+        flipped.hidden_set().unwrap()
+    );
+}
