@@ -26,6 +26,8 @@ pub enum PositionError {
     ClockLimit(u32),
     /// The position has face-down tiles, whose flips are chance events.
     FaceDown,
+    /// The hidden set of a position with face-down tiles is not known.
+    NoHiddenSet,
 }
 
 impl fmt::Display for PositionError {
@@ -45,6 +47,10 @@ impl fmt::Display for PositionError {
             PositionError::FaceDown => f.write_str(
                 "the position has face-down tiles: a flip's outcome is chance (RULES.md 8), \
                  so it cannot be played as a move",
+            ),
+            PositionError::NoHiddenSet => f.write_str(
+                "the hidden set is not known: animals were captured and the text has no `?:` \
+                 field naming the animals under the face-down tiles (RULES.md 8)",
             ),
         }
     }

@@ -206,6 +206,36 @@ impl AnyPosition {
     }
 }
 
+impl AnyPosition {
+    /// What the flip `mv` (`?a4`) may reveal (RULES.md 8): each animal of the hidden set, its
+    /// chance (one in the number given) and the position it gives, in canonical order.
+    ///
+    /// # Errors
+    /// `mv` is no flip of a face-down tile of this position, the game is over, or the hidden
+    /// set is not known (animals were captured and the text has no `?:` field).
+    pub fn flip_outcomes(
+        &self,
+        mv: &str,
+    ) -> Result<Vec<(char, usize, AnyPosition)>, PositionError> {
+        let not_a_flip = || PositionError::IllegalMove {
+            mv: mv.to_owned(),
+            position: self.to_string(),
+        };
+        let AnyPosition::Jungle(pos) = self else {
+            return Err(not_a_flip());
+        };
+        if !self.moves().iter().any(|m| m == mv) || !mv.starts_with('?') {
+            return Err(not_a_flip());
+        }
+        let sq = jtb_probe::Square::parse(&mv[1..], pos.board()).ok_or_else(not_a_flip)?;
+        let outcomes = pos.flip_outcomes(sq).ok_or(PositionError::NoHiddenSet)?;
+        Ok(outcomes
+            .into_iter()
+            .map(|o| (o.piece.letter(), o.of, AnyPosition::Jungle(o.position)))
+            .collect())
+    }
+}
+
 /// Whether the half-move clock has reached the draw limit: the game is drawn (RULES.md 5).
 fn at_clock_limit(pos: &Position) -> bool {
     let rules = pos.rules();
@@ -285,6 +315,36 @@ mod tests {
             pos.play("d2d3"),
             Err(PositionError::ClockLimit(100))
         ));
+    }
+
+    #[test]
+    fn a_flip_has_its_outcomes_where_the_hidden_set_is_known() {
+        let pos = AnyPosition::parse("?3/4/1?2/c2L r 12 ?:Tw", None, None).unwrap();
+        let outcomes = pos.flip_outcomes("?a4").unwrap();
+        let shown: Vec<(char, usize, String)> = outcomes
+            .iter()
+            .map(|(a, of, p)| (*a, *of, p.to_string()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ('T', 2, "T3/4/1?2/c2L b 0 ?:w".to_owned()),
+                ('w', 2, "w3/4/1?2/c2L b 0 ?:T".to_owned())
+            ]
+        );
+        assert!(matches!(
+            pos.flip_outcomes("?c3"),
+            Err(PositionError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            pos.flip_outcomes("d1d2"),
+            Err(PositionError::IllegalMove { .. })
+        ));
+        let unknown = AnyPosition::parse("?3/4/1?2/c2L r", None, None).unwrap();
+        assert_eq!(
+            unknown.flip_outcomes("?a4"),
+            Err(PositionError::NoHiddenSet)
+        );
     }
 
     #[test]

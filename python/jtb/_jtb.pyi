@@ -1,6 +1,7 @@
 """Type stubs of the native module `jtb._jtb` (the Rust binding); use it through `jtb`."""
 
 import os
+from fractions import Fraction
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 class PositionError(ValueError):
@@ -43,6 +44,8 @@ class Position:
         """The legal moves (turns) in canonical text, ASCII order."""
     def play(self, mv: str) -> Union["Position", GameEnd]:
         """The position after `mv`, or how the game ended."""
+    def flip_outcomes(self, mv: str) -> List[Tuple[str, "Fraction", "Position"]]:
+        """What the flip `mv` (`?a4`) may reveal: animal, probability, position."""
     def is_game_over(self) -> bool:
         """Whether no move can be played."""
     def __hash__(self) -> int: ...

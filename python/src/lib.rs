@@ -151,6 +151,32 @@ impl Position {
         }
     }
 
+    /// What the flip `mv` (`?a4`) may reveal (RULES.md 8): `(animal, probability, position)`
+    /// for each animal of the hidden set, equally likely, the probability a
+    /// `fractions.Fraction`, in canonical order.
+    fn flip_outcomes(
+        &self,
+        py: Python<'_>,
+        mv: &str,
+    ) -> PyResult<Vec<(String, Py<PyAny>, Position)>> {
+        let fraction = py.import("fractions")?.getattr("Fraction")?;
+        self.pos
+            .0
+            .flip_outcomes(mv)
+            .map_err(position_err)?
+            .into_iter()
+            .map(|(animal, of, next)| {
+                Ok((
+                    animal.to_string(),
+                    fraction.call1((1, of))?.unbind(),
+                    Position {
+                        pos: HashablePosition(next),
+                    },
+                ))
+            })
+            .collect()
+    }
+
     /// Whether no move can be played: a side has nothing left, the side to move has no legal
     /// move, or the half-move clock has reached the draw limit.
     fn is_game_over(&self) -> bool {

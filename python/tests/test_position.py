@@ -40,6 +40,24 @@ def test_play_gives_the_next_position_or_the_end():
         pos.play("d2d5")
 
 
+def test_a_flip_lists_its_outcomes():
+    from fractions import Fraction
+
+    pos = jtb.Position("?3/4/1?2/c2L r 12 ?:wT")
+    assert str(pos) == "?3/4/1?2/c2L r 12 ?:Tw"
+    outcomes = pos.flip_outcomes("?a4")
+    assert [(a, p, str(q)) for a, p, q in outcomes] == [
+        ("T", Fraction(1, 2), "T3/4/1?2/c2L b 0 ?:w"),
+        ("w", Fraction(1, 2), "w3/4/1?2/c2L b 0 ?:T"),
+    ]
+    with pytest.raises(jtb.PositionError, match="hidden set is not known"):
+        jtb.Position("?3/4/1?2/c2L r").flip_outcomes("?a4")
+    with pytest.raises(jtb.PositionError, match="illegal move d1d2"):
+        pos.flip_outcomes("d1d2")
+    with pytest.raises(jtb.PositionError, match="names 1 animal, but the board has 2"):
+        jtb.Position("?3/4/1?2/c2L r ?:T")
+
+
 def test_moves_at_the_clock_limit_and_face_down_tiles():
     over = jtb.Position("7/7/7/7/7/3l3/7/3E3/7 r 100")
     assert over.moves() == []

@@ -34,26 +34,23 @@ type Outcomes = Option<Vec<(String, String, String)>>;
 /// Each flip of a position with face-down tiles (`?a4`, ASCII order) and, where the hidden set
 /// is known (the `?:` field, or nothing captured yet), its outcomes, each equally likely
 /// (RULES.md 8); `None` where it is not.
-fn flips(pos: &Position) -> Vec<(String, Outcomes)> {
-    pos.flips()
-        .into_iter()
-        .map(|sq| {
-            let outcomes = pos.flip_outcomes(sq).map(|o| {
+fn flips(pos: &AnyPosition, moves: &[String]) -> Vec<(String, Outcomes)> {
+    moves
+        .iter()
+        .filter(|mv| mv.starts_with('?'))
+        .map(|mv| {
+            let outcomes = pos.flip_outcomes(mv).ok().map(|o| {
                 o.into_iter()
-                    .map(|out| {
-                        let chance = match out.of {
+                    .map(|(animal, of, position)| {
+                        let chance = match of {
                             1 => "1".to_owned(),
                             n => format!("1/{n}"),
                         };
-                        (
-                            out.piece.letter().to_string(),
-                            chance,
-                            out.position.to_string(),
-                        )
+                        (animal.to_string(), chance, position.to_string())
                     })
                     .collect()
             });
-            (format!("?{sq}"), outcomes)
+            (mv.clone(), outcomes)
         })
         .collect()
 }
@@ -76,7 +73,7 @@ fn line(text: &str, args: &Args) -> Result<String, AnswerError> {
         _ => vec![Vec::new(); moves.len()],
     };
     let flips = match &pos {
-        AnyPosition::Jungle(p) if p.hidden() != 0 && !p.is_game_over() => Some(flips(p)),
+        AnyPosition::Jungle(p) if p.hidden() != 0 && !p.is_game_over() => Some(flips(&pos, &moves)),
         _ => None,
     };
     Ok(if args.input.json {
