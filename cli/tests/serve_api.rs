@@ -1244,6 +1244,26 @@ fn face_down_tiles_have_moves_and_flips() {
                                    "kind": "quiet", "end": null}])
     );
     assert_eq!(m["flips"], json!(["d2"]));
+    // Captures were made and no hidden set is given: the outcomes are not known.
+    assert_eq!(
+        m["flip_outcomes"],
+        json!([{"flip": "?d2", "outcomes": null}])
+    );
+    // With the hidden set (RULES.md 8), each flip's outcomes, equally likely.
+    let m = get(
+        server.addr,
+        &probe_url("flip4x4", "/moves", "?3/4/1?2/c2L r 12 ?:Tw"),
+    )
+    .json();
+    assert_eq!(m["position"], "?3/4/1?2/c2L r 12 ?:Tw");
+    assert_eq!(m["flips"], json!(["a4", "b2"]));
+    assert_eq!(
+        m["flip_outcomes"][0],
+        json!({"flip": "?a4", "outcomes": [
+            {"animal": "T", "probability": "1/2", "position": "T3/4/1?2/c2L b 0 ?:w"},
+            {"animal": "w", "probability": "1/2", "position": "w3/4/1?2/c2L b 0 ?:T"},
+        ]})
+    );
     let p = get(server.addr, &probe_url("flip4x4", "", text));
     assert_eq!(p.status, 400);
     assert_eq!(p.json()["code"], "hidden-tiles");

@@ -106,7 +106,8 @@ pub use crate::{
     },
     file::TableFile,
     flip::{
-        dead_draw, Adjudication, DeadReason, FlipOutcome, HiddenSet, HiddenSetError, NotApplicable,
+        chance_text, dead_draw, Adjudication, DeadReason, FlipOutcome, HiddenSet, HiddenSetError,
+        NotApplicable,
     },
     format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
     histogram::{histogram, SideHistogram},

@@ -42,10 +42,7 @@ fn flips(pos: &AnyPosition, moves: &[String]) -> Vec<(String, Outcomes)> {
             let outcomes = pos.flip_outcomes(mv).ok().map(|o| {
                 o.into_iter()
                     .map(|(animal, of, position)| {
-                        let chance = match of {
-                            1 => "1".to_owned(),
-                            n => format!("1/{n}"),
-                        };
+                        let chance = jtb_probe::chance_text(of);
                         (animal.to_string(), chance, position.to_string())
                     })
                     .collect()

@@ -359,12 +359,12 @@ pub async fn moves(
         }
         moves.push(listed);
     }
-    let flips: Vec<String> = pos
-        .board()
-        .squares()
-        .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0 && !at_clock_limit(&pos))
-        .map(|sq| sq.to_string())
-        .collect();
+    let flipped: Vec<jtb_probe::Square> = if at_clock_limit(&pos) || pos.is_game_over() {
+        Vec::new()
+    } else {
+        pos.flips()
+    };
+    let flips: Vec<String> = flipped.iter().map(ToString::to_string).collect();
     let mut answer = json!({
         "position": pos.to_string(),
         "rules": pos.rules().name(),
@@ -372,6 +372,27 @@ pub async fn moves(
         "flips": flips,
         "game_over": pos.is_game_over(),
     });
+    if hidden {
+        // RULES.md 8: what each flip may reveal, each equally likely, where the hidden set is
+        // known (`null` where it is not).
+        answer["flip_outcomes"] = flipped
+            .iter()
+            .map(|&sq| {
+                let outcomes = pos.flip_outcomes(sq).map(|o| {
+                    o.iter()
+                        .map(|o| {
+                            json!({
+                                "animal": o.piece.letter().to_string(),
+                                "probability": o.probability(),
+                                "position": o.position.to_string(),
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                });
+                json!({"flip": format!("?{sq}"), "outcomes": outcomes})
+            })
+            .collect();
+    }
     if pos.rules().has_hunger() {
         answer["hungry"] = json!(square_names(&pos, pos.hungry()));
         answer["hungry_canonical"] = json!(pos.hungry_is_canonical());

@@ -8,7 +8,7 @@
 
 pub(crate) mod hidden;
 
-pub use hidden::{FlipOutcome, HiddenSet, HiddenSetError};
+pub use hidden::{chance_text, FlipOutcome, HiddenSet, HiddenSetError};
 
 use std::{fmt, sync::OnceLock};
 
