@@ -3,7 +3,7 @@
 
 use jtb_probe::{
     gambit::{self, Category},
-    ClestoValue, LineStep, Position, ProbeError, ProbeResult, RuleValue, Tablebase, Value,
+    ClestoValue, LineStep, Position, ProbeError, ProbeResult, RuleValue, Tablebase, Turns, Value,
     VerdictReason,
 };
 use serde_json::{json, Value as Json};
@@ -332,30 +332,21 @@ impl Verdict {
     pub fn reason(&self) -> String {
         match self {
             Verdict::Jungle { verdict, .. } => verdict.reason.to_string(),
-            Verdict::Gambit { pos, verdict } => {
-                let turns = |n: u16| {
-                    if n == 1 {
-                        "1 turn".to_owned()
-                    } else {
-                        format!("{n} turns")
-                    }
-                };
-                match verdict.category {
-                    Category::Win => {
-                        format!("{} wins in {}", pos.turn(), turns(verdict.dtm.unwrap_or(0)))
-                    }
-                    Category::Loss => {
-                        format!(
-                            "{} loses in {}",
-                            pos.turn(),
-                            turns(verdict.dtm.unwrap_or(0))
-                        )
-                    }
-                    Category::Repetition => "neither side can force an end: the repetition \
-                                             rule decides (Animal Gambit has no move-count draw)"
-                        .to_owned(),
+            Verdict::Gambit { pos, verdict } => match verdict.category {
+                Category::Win => {
+                    format!("{} wins in {}", pos.turn(), Turns(verdict.dtm.unwrap_or(0)))
                 }
-            }
+                Category::Loss => {
+                    format!(
+                        "{} loses in {}",
+                        pos.turn(),
+                        Turns(verdict.dtm.unwrap_or(0))
+                    )
+                }
+                Category::Repetition => "neither side can force an end: the repetition \
+                                             rule decides (Animal Gambit has no move-count draw)"
+                    .to_owned(),
+            },
         }
     }
 

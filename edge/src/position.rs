@@ -129,13 +129,9 @@ impl AnyPosition {
     #[must_use]
     pub fn moves(&self) -> Vec<String> {
         match self {
-            AnyPosition::Jungle(pos) if at_clock_limit(pos) || pos.is_game_over() => Vec::new(),
+            AnyPosition::Jungle(pos) if pos.at_clock_limit() || pos.is_game_over() => Vec::new(),
             AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
-                let flips = pos
-                    .board()
-                    .squares()
-                    .filter(|&sq| pos.hidden() & jtb_probe::bit(sq) != 0)
-                    .map(|sq| format!("?{sq}"));
+                let flips = pos.flips().into_iter().map(|sq| format!("?{sq}"));
                 let steps = pos.revealed_moves().into_iter().map(|mv| mv.to_string());
                 let mut moves: Vec<String> = flips.chain(steps).collect();
                 moves.sort_unstable();
@@ -168,7 +164,7 @@ impl AnyPosition {
                 if pos.hidden() != 0 {
                     return Err(PositionError::FaceDown);
                 }
-                if at_clock_limit(pos) {
+                if pos.at_clock_limit() {
                     return Err(PositionError::ClockLimit(pos.rules().clock_limit()));
                 }
                 let illegal = || PositionError::IllegalMove {
@@ -234,12 +230,6 @@ impl AnyPosition {
             .map(|o| (o.piece.letter(), o.of, AnyPosition::Jungle(o.position)))
             .collect())
     }
-}
-
-/// Whether the half-move clock has reached the draw limit: the game is drawn (RULES.md 5).
-fn at_clock_limit(pos: &Position) -> bool {
-    let rules = pos.rules();
-    rules.has_clock() && pos.clock().unwrap_or(0) >= rules.clock_limit()
 }
 
 fn color_name(c: jtb_probe::Color) -> &'static str {
@@ -345,6 +335,15 @@ mod tests {
             unknown.flip_outcomes("?a4"),
             Err(PositionError::NoHiddenSet)
         );
+    }
+
+    /// RULES.md 8, end rule 4: a position at clock 40 is drawn, face-down tiles or not.
+    #[test]
+    fn a_face_down_position_at_clock_40_has_no_moves() {
+        let pos = AnyPosition::parse("?3/4/1?2/c2L r 40 ?:Tw", None, None).unwrap();
+        assert!(pos.moves().is_empty() && pos.is_game_over());
+        let pos = AnyPosition::parse("?3/4/1?2/c2L r 39 ?:Tw", None, None).unwrap();
+        assert_eq!(pos.moves(), ["?a4", "?b2", "d1c1", "d1d2"]);
     }
 
     #[test]

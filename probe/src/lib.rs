@@ -119,5 +119,5 @@ pub use crate::{
     rules::{Capture, RuleSet, UnknownRuleSet},
     tablebase::{JungleSlots, RuleMove, RuleStep},
     text::ParseError,
-    value::{Plies, Value, Wdl},
+    value::{Plies, Turns, Value, Wdl},
 };

@@ -75,6 +75,10 @@ fn a_field_that_does_not_match_the_board_is_refused_naming_the_problem() {
     assert!(clesto
         .to_string()
         .contains("rule set clesto has no face-down tiles"));
+    let gambit = "8/8/8/3E4/8/8/r7/7R g ?:T"
+        .parse::<jtb_probe::gambit::Position>()
+        .unwrap_err();
+    assert!(gambit.to_string().contains("unexpected `?:T`"), "{gambit}");
 }
 
 #[test]

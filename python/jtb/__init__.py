@@ -96,10 +96,7 @@ class Tablebase(_Tablebase):
         ``failures`` is a list, ``(index, message)`` of each such text is appended to it: one
         bad text never loses the batch.
         """
-        data, failed = self._probe_wdl_many(list(texts), rules, threads=threads, failed=FAILED_WDL)
-        if failures is not None:
-            failures.extend(failed)
-        return np.frombuffer(bytearray(data), dtype=np.int8)
+        return self._many(texts, rules, False, threads, failures, FAILED_WDL).astype(np.int8)
 
     def probe_dtm_many(
         self,
@@ -111,10 +108,22 @@ class Tablebase(_Tablebase):
     ) -> np.ndarray:
         """Signed distance to mate of each position text, as an ``int32`` array; a text that
         gets none gets :data:`FAILED_DTM` (see :meth:`probe_wdl_many`)."""
-        data, failed = self._probe_dtm_many(list(texts), rules, threads=threads, failed=FAILED_DTM)
+        return self._many(texts, rules, True, threads, failures, FAILED_DTM)
+
+    def _many(
+        self,
+        texts: Iterable[str],
+        rules: Optional[str],
+        dtm: bool,
+        threads: Optional[int],
+        failures: Optional[List[Tuple[int, str]]],
+        failed: int,
+    ) -> np.ndarray:
+        """The batch probe, as an ``int32`` array; failures appended to ``failures``."""
+        data, failed_at = self._probe_many(list(texts), rules, dtm=dtm, threads=threads, failed=failed)
         if failures is not None:
-            failures.extend(failed)
-        return np.frombuffer(bytearray(data), dtype="<i4").astype(np.int32, copy=False)
+            failures.extend(failed_at)
+        return np.frombuffer(data, dtype="<i4").astype(np.int32)
 
 
 def open_tablebase(directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64) -> Tablebase:

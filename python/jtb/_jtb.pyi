@@ -70,19 +70,12 @@ class Tablebase:
     def best_move(self, pos: _PositionLike, rules: Optional[str] = None) -> Optional[str]: ...
     def line(self, pos: _PositionLike, rules: Optional[str] = None) -> List[str]: ...
     def adjudicate(self, pos: _PositionLike, rules: Optional[str] = None) -> Dict[str, Any]: ...
-    def _probe_wdl_many(
+    def _probe_many(
         self,
         texts: Sequence[str],
         rules: Optional[str] = None,
         *,
-        threads: Optional[int] = None,
-        failed: int = -128,
-    ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
-    def _probe_dtm_many(
-        self,
-        texts: Sequence[str],
-        rules: Optional[str] = None,
-        *,
+        dtm: bool = False,
         threads: Optional[int] = None,
         failed: int = -(2**31),
     ) -> Tuple[bytes, List[Tuple[int, str]]]: ...

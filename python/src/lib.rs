@@ -324,12 +324,12 @@ fn wdl_int(w: Wdl) -> i8 {
     }
 }
 
-/// A Clesto position won by the repetition ban has no distance to mate.
-fn no_dtm(text: &str) -> PyErr {
-    PositionError::new_err(format!(
-        "{text}: no distance to mate: the repetition ban decides this Clesto position (probe() \
+/// Why a Clesto position that only the repetition ban decides has no distance to mate.
+fn no_dtm_message(pos: &AnyPosition) -> String {
+    format!(
+        "{pos}: no distance to mate: the repetition ban decides this Clesto position (probe() \
          gives its category and exit)"
-    ))
+    )
 }
 
 #[pymethods]
@@ -373,9 +373,12 @@ impl Tablebase {
     #[pyo3(signature = (pos, rules=None))]
     fn probe_dtm(&self, pos: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<i32> {
         let tables = self.tables()?;
-        with_position(pos, rules, |p| tables.dtm(p))?
-            .map_err(py_err)?
-            .ok_or_else(|| no_dtm(&pos.to_string()))
+        with_position(pos, rules, |p| {
+            tables
+                .dtm(p)
+                .map_err(py_err)?
+                .ok_or_else(|| PositionError::new_err(no_dtm_message(p)))
+        })?
     }
 
     /// Everything `jtb probe --json` says of the position, as a dict; with `line`, the best
@@ -447,37 +450,16 @@ impl Tablebase {
         to_py(py, &verdict.json(&text))
     }
 
-    /// WDL of many position texts, the GIL released and every core used: `(values, failures)`
-    /// with `values` one signed byte per text (`failed` where a text got no value) and
-    /// `failures` the `(index, message)` of each such text.
-    #[pyo3(signature = (texts, rules=None, *, threads=None, failed=-128))]
-    fn _probe_wdl_many<'py>(
+    /// WDL (or with `dtm`, the signed DTM) of many position texts, the GIL released and every
+    /// core used: `(values, failures)`, `values` four little-endian bytes per text (`failed`
+    /// where a text got no value) and `failures` the `(index, message)` of each such text.
+    #[pyo3(signature = (texts, rules=None, *, dtm=false, threads=None, failed=i32::MIN))]
+    fn _probe_many<'py>(
         &self,
         py: Python<'py>,
         texts: Vec<String>,
         rules: Option<&str>,
-        threads: Option<usize>,
-        failed: i8,
-    ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
-        let rules = rules_arg(rules)?;
-        let tables = self.tables()?;
-        let (values, failures) = py.detach(|| {
-            batch(&tables, &texts, rules, threads, failed, |tables, pos| {
-                tables.wdl(pos).map(wdl_int)
-            })
-        })?;
-        let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
-        Ok((PyBytes::new(py, &bytes), failures))
-    }
-
-    /// Signed DTM of many position texts, as `_probe_wdl_many`: four little-endian bytes per
-    /// text.
-    #[pyo3(signature = (texts, rules=None, *, threads=None, failed=i32::MIN))]
-    fn _probe_dtm_many<'py>(
-        &self,
-        py: Python<'py>,
-        texts: Vec<String>,
-        rules: Option<&str>,
+        dtm: bool,
         threads: Option<usize>,
         failed: i32,
     ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
@@ -485,12 +467,17 @@ impl Tablebase {
         let tables = self.tables()?;
         let (values, failures) = py.detach(|| {
             batch(&tables, &texts, rules, threads, failed, |tables, pos| {
-                tables.dtm(pos)?.ok_or_else(|| {
-                    EdgeError::NotCovered(
-                        "no distance to mate: the repetition ban decides this Clesto position"
-                            .to_owned(),
-                    )
-                })
+                if dtm {
+                    tables
+                        .dtm(pos)
+                        .map_err(|e| e.to_string())?
+                        .ok_or_else(|| no_dtm_message(pos))
+                } else {
+                    tables
+                        .wdl(pos)
+                        .map(|w| i32::from(wdl_int(w)))
+                        .map_err(|e| e.to_string())
+                }
             })
         })?;
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -528,7 +515,7 @@ fn batch<T: Copy + Send + Sync>(
     rules: Option<Rules>,
     threads: Option<usize>,
     failed: T,
-    probe: impl Fn(&Tables, &AnyPosition) -> Result<T, EdgeError> + Sync,
+    probe: impl Fn(&Tables, &AnyPosition) -> Result<T, String> + Sync,
 ) -> PyResult<(Vec<T>, Failures)> {
     use rayon::prelude::*;
     const CHUNK: usize = 4096;
@@ -542,11 +529,11 @@ fn batch<T: Copy + Send + Sync>(
                 let mut failures = Vec::new();
                 for (i, (slot, text)) in out.iter_mut().zip(texts).enumerate() {
                     let value = AnyPosition::parse(text, rules, None)
-                        .map_err(EdgeError::from)
+                        .map_err(|e| e.to_string())
                         .and_then(|pos| probe(tables, &pos));
                     match value {
                         Ok(v) => *slot = v,
-                        Err(e) => failures.push((chunk * CHUNK + i, e.to_string())),
+                        Err(e) => failures.push((chunk * CHUNK + i, e)),
                     }
                 }
                 failures

@@ -105,7 +105,7 @@ fn print_gambit(text: &str, a: &GambitAnswer) -> String {
             "value: {} for {} to move, {} to the end ({})\n",
             v.wdl(),
             a.pos.turn(),
-            crate::gambit::turns(v.dtm().unwrap_or(0)),
+            jtb_probe::Turns(v.dtm().unwrap_or(0)),
             a.category
         ),
     };

@@ -17,15 +17,6 @@ use serde_json::json;
 
 use crate::CliResult;
 
-/// `1 turn`, `5 turns`.
-pub fn turns(n: u16) -> String {
-    if n == 1 {
-        "1 turn".to_owned()
-    } else {
-        format!("{n} turns")
-    }
-}
-
 /// `jtb stats --rules animal-gambit`: per material and side to move, wins, draws (the
 /// repetition rule decides them), losses and the longest win in turns with its smallest
 /// position text, from the DTM files' headers.

@@ -141,7 +141,7 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
     };
     let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
     // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
-    let moves = if at_clock_limit(pos) {
+    let moves = if pos.at_clock_limit() {
         Vec::new()
     } else {
         ranked
@@ -162,12 +162,6 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
         rule_best,
         moves,
     })
-}
-
-/// Whether `pos` stands at its rule set's clock limit: a drawn game, with no moves.
-fn at_clock_limit(pos: &Position) -> bool {
-    let rules = pos.rules();
-    rules.has_clock() && pos.clock().is_some_and(|c| c >= rules.clock_limit())
 }
 
 fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
@@ -328,7 +322,7 @@ pub async fn moves(
     let pos = position(rules, &params)?;
     let hidden = pos.hidden() != 0;
     let mut moves = Vec::new();
-    let listed = if at_clock_limit(&pos) {
+    let listed = if pos.at_clock_limit() {
         Vec::new()
     } else {
         pos.revealed_moves()
@@ -359,7 +353,7 @@ pub async fn moves(
         }
         moves.push(listed);
     }
-    let flipped: Vec<jtb_probe::Square> = if at_clock_limit(&pos) || pos.is_game_over() {
+    let flipped: Vec<jtb_probe::Square> = if pos.at_clock_limit() || pos.is_game_over() {
         Vec::new()
     } else {
         pos.flips()

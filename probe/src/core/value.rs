@@ -183,6 +183,19 @@ impl fmt::Display for Plies {
     }
 }
 
+/// A distance in Animal Gambit's turns, as text: `1 turn`, `5 turns`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Turns(pub u16);
+
+impl fmt::Display for Turns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            1 => f.write_str("1 turn"),
+            n => write!(f, "{n} turns"),
+        }
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -300,6 +300,13 @@ impl Position {
             .is_some_and(|h| Color::ALL.iter().any(|&c| self.count(c) == 0 && !h.has(c)))
     }
 
+    /// Whether the half-move clock has reached the rule set's draw limit (no clock counts as
+    /// 0): the game is drawn, and no move may be played (RULES.md 5 rule 1).
+    #[must_use]
+    pub fn at_clock_limit(&self) -> bool {
+        self.rules.has_clock() && self.clock.unwrap_or(0) >= self.rules.clock_limit()
+    }
+
     /// The animals under the face-down tiles (RULES.md 8): as the text's `?:` field named
     /// them, or, where revealed animals and face-down tiles number 16 (nothing captured yet),
     /// every animal not face up. Empty without face-down tiles; `None` where it is not known.
