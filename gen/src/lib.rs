@@ -33,7 +33,7 @@ mod jungle;
 use self::jungle::{bits, solve, tables};
 pub use self::{
     core::graph,
-    flip::dead_draw,
+    flip::{chance, dead_draw},
     jungle::{codes, plan, run, verify, write},
 };
 
@@ -96,6 +96,8 @@ pub enum GenError {
     Table(jtb_probe::TableError),
     /// Generating only the targets, smaller tables they need are absent (`None`) or unusable.
     NeededTables(Vec<(Material, Option<run::Unusable>)>),
+    /// A table a chance table leads into could not be probed (missing or damaged).
+    Probe(Box<jtb_probe::ProbeError>),
 }
 
 impl From<std::io::Error> for GenError {
@@ -137,6 +139,7 @@ impl fmt::Display for GenError {
             GenError::Io(e) => write!(f, "{e}"),
             GenError::Table(e) => write!(f, "{e}"),
             GenError::NeededTables(tables) => write_needed_tables(f, tables),
+            GenError::Probe(e) => write!(f, "{e}"),
         }
     }
 }
@@ -146,6 +149,7 @@ impl Error for GenError {
         match self {
             GenError::Io(e) => Some(e),
             GenError::Table(e) => Some(e),
+            GenError::Probe(e) => Some(e.as_ref()),
             _ => None,
         }
     }

@@ -101,8 +101,8 @@ pub use crate::{
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     core::{
-        CacheStats, Game, LineStep, MaterialSlots, ProbeError, ProbeResult, ScoredMove, Successor,
-        Tablebase, DEFAULT_CACHE_BYTES,
+        CacheStats, Game, Indexed, LineStep, MaterialSlots, ProbeError, ProbeResult, ScoredMove,
+        Successor, Tablebase, DEFAULT_CACHE_BYTES,
     },
     file::TableFile,
     flip::{

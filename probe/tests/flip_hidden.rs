@@ -1,7 +1,9 @@
 //! The flip game's face-down tiles (RULES.md 8): the hidden set's `?:` field, its Decisions,
 //! and what a flip reveals.
 
-use jtb_probe::{Animal, Color, HiddenSet, ParseError, Piece, Position, RuleSet, Square};
+use jtb_probe::{
+    Animal, Color, EndReason, HiddenSet, Outcome, ParseError, Piece, Position, RuleSet, Square, Wdl,
+};
 
 fn pos(text: &str) -> Position {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -107,6 +109,55 @@ fn hidden_animals_count_for_the_end_of_the_game() {
     assert!(!pos("?3/4/4/3L r ?:w").is_game_over());
     // Blue has nothing anywhere: over.
     assert!(pos("?3/4/4/3L r ?:T").is_game_over());
+}
+
+/// End rule 1 after a capture: taking the opponent's last face-up animal does not end the game
+/// while it has one face down; taking it when its hidden animals are all the mover's does.
+#[test]
+fn a_capture_of_the_last_face_up_animal_ends_the_game_only_without_hidden_ones() {
+    let play = |text: &str, mv: &str| {
+        let p = pos(text);
+        let mv = p
+            .revealed_moves()
+            .into_iter()
+            .find(|m| m.to_string() == mv)
+            .unwrap();
+        p.play(mv).unwrap()
+    };
+    match play("?3/4/4/2cL r 7 ?:w", "d1c1") {
+        Outcome::Ongoing(next) => {
+            assert_eq!(next.to_string(), "?3/4/4/2L1 b 0 ?:w");
+            assert!(!next.is_game_over());
+        }
+        other => panic!("the game goes on: {other:?}"),
+    }
+    assert_eq!(
+        play("?3/4/4/2cL r 7 ?:T", "d1c1"),
+        Outcome::Over {
+            result: Wdl::Win,
+            reason: EndReason::LastPieceTaken
+        }
+    );
+    // A trade of the last face-up animals: the game goes on while each side has one face
+    // down, and the side without one has lost.
+    match play("??2/4/4/2lL r 7 ?:Ww", "d1c1") {
+        Outcome::Ongoing(next) => assert_eq!(next.to_string(), "??2/4/4/4 b 0 ?:Ww"),
+        other => panic!("the game goes on: {other:?}"),
+    }
+    assert_eq!(
+        play("?3/4/4/2lL r 7 ?:w", "d1c1"),
+        Outcome::Over {
+            result: Wdl::Loss,
+            reason: EndReason::OwnLastAnimalTraded
+        }
+    );
+    assert_eq!(
+        play("?3/4/4/2lL r 7 ?:W", "d1c1"),
+        Outcome::Over {
+            result: Wdl::Win,
+            reason: EndReason::LastPieceTaken
+        }
+    );
 }
 
 #[test]

@@ -49,6 +49,8 @@ fn py_err(e: EdgeError) -> PyErr {
         EdgeError::Probe(p) | EdgeError::Open(p) => match **p {
             ProbeError::GameOver
             | ProbeError::HiddenTiles
+            | ProbeError::HiddenSetUnknown
+            | ProbeError::NoFaceDownTiles
             | ProbeError::WrongRules { .. }
             | ProbeError::NotForRules { .. } => PositionError::new_err(msg),
             _ => TableError::new_err(msg),

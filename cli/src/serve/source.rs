@@ -388,7 +388,9 @@ impl Library {
     pub fn error<G: Game>(&self, e: ProbeError, rules: G) -> ApiError {
         match e {
             ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
-            ProbeError::HiddenTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
+            ProbeError::HiddenTiles
+            | ProbeError::HiddenSetUnknown
+            | ProbeError::NoFaceDownTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
             ProbeError::WrongRules { .. } => ApiError::internal(e.to_string()),
             // A value Clesto's tables do not hold (DTC, a draw): the Clesto endpoints ask for
             // Clesto values, so only a bug gets here, and it is still no 500.

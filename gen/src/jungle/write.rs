@@ -308,15 +308,11 @@ pub(crate) fn compress_kinds(
         .iter()
         .flat_map(|&(_, e)| (0..blocks_of(e)).map(move |b| (e, b)))
         .collect();
-    let compressor = || {
-        let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
-        c.include_checksum(true)?;
-        Ok(c)
-    };
+
     // Per task: a compressor, the block's bytes, and room for the worst case of its
     // compression (the block kept takes only what it needs: a large table holds its first
     // metric's blocks while the second one solves).
-    let scratch = || (compressor(), Vec::new(), Vec::new());
+    let scratch = || (block_compressor(), Vec::new(), Vec::new());
     type Scratch = (
         io::Result<zstd::bulk::Compressor<'static>>,
         Vec<u8>,
@@ -344,6 +340,28 @@ pub(crate) fn compress_kinds(
         .map(|&(kind, e)| (kind, e, blocks.by_ref().take(blocks_of(e)).collect()))
         .collect();
     Ok(Compressed { metric, files })
+}
+
+/// A compressor of table blocks: zstd frames with content checksums.
+fn block_compressor() -> io::Result<zstd::bulk::Compressor<'static>> {
+    let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
+    c.include_checksum(true)?;
+    Ok(c)
+}
+
+/// The compressed blocks of a whole file's decompressed entries `raw` in `encoding`, each block
+/// in one parallel task: for tables small enough to be whole in memory (the chance tables).
+///
+/// # Errors
+/// Compression failed.
+pub(crate) fn compress_raw(encoding: Encoding, raw: &[u8]) -> io::Result<Vec<Vec<u8>>> {
+    let block_bytes = encoding.bytes_for(encoding.block_entries() as usize);
+    raw.par_chunks(block_bytes)
+        .map_init(block_compressor, |c, chunk| match c {
+            Ok(c) => c.compress(chunk),
+            Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+        })
+        .collect()
 }
 
 /// The bytes of the files of a solved table, in the order [`Kind::ALL`] writes them: DTC, DTM,

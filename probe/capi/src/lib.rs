@@ -60,6 +60,8 @@ fn probe_failure(e: &ProbeError) -> Failure {
         ProbeError::NotForRules { .. } => ERR_WRONG_RULES,
         ProbeError::GameOver => ERR_GAME_OVER,
         ProbeError::HiddenTiles
+        | ProbeError::HiddenSetUnknown
+        | ProbeError::NoFaceDownTiles
         | ProbeError::TooManyPieces { .. }
         | ProbeError::MissingTable { .. } => ERR_NOT_COVERED,
         ProbeError::WrongRules { .. } => ERR_WRONG_RULES,

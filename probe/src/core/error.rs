@@ -26,8 +26,14 @@ pub enum ProbeError {
     },
     /// The game is over (a side has no piece): there is nothing to probe.
     GameOver,
-    /// A flip position with face-down tiles: outside every table.
+    /// A flip position with face-down tiles probed in the revealed tables (its values are in
+    /// the chance tables, [`crate::flip::ChanceTables`]).
     HiddenTiles,
+    /// A flip position with face-down tiles whose hidden set is not known: its text needs the
+    /// `?:` field.
+    HiddenSetUnknown,
+    /// A position without face-down tiles probed in the chance tables alone.
+    NoFaceDownTiles,
     /// The position is of another rule set than the tablebase.
     WrongRules {
         /// The tablebase's rule set.
@@ -81,8 +87,15 @@ impl fmt::Display for ProbeError {
             ),
             ProbeError::GameOver => f.write_str("game over: a side has no piece left"),
             ProbeError::HiddenTiles => f.write_str(
-                "face-down tiles left: flip positions with hidden tiles are outside the tables",
+                "face-down tiles left: their values are in the chance tables, not in these",
             ),
+            ProbeError::HiddenSetUnknown => f.write_str(
+                "face-down tiles whose animals are not known: animals were captured, so the \
+                 position needs the `?:` field naming the hidden set (e.g. `?:Tw`)",
+            ),
+            ProbeError::NoFaceDownTiles => {
+                f.write_str("no face-down tiles: the position's value is in the revealed tables")
+            }
             ProbeError::WrongRules {
                 tablebase,
                 position,

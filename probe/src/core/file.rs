@@ -310,6 +310,19 @@ impl<R: Family> TableFile<R> {
         }
     }
 
+    /// Entry `i` of a decompressed block of a file of codes, as its code: what a game that
+    /// stores its own codes (the flip game's chance values) reads and checks itself.
+    ///
+    /// # Errors
+    /// A [`TableError`] for a block of a WDL file.
+    pub fn code_entry(&self, block: &[u8], i: usize) -> Result<u16, TableError> {
+        match self.header.encoding {
+            Encoding::Code8 => Ok(u16::from(block[i])),
+            Encoding::Code16 => Ok(u16::from_le_bytes([block[2 * i], block[2 * i + 1]])),
+            Encoding::Wdl2 => Err(self.not_codes()),
+        }
+    }
+
     /// Entry `i` of a decompressed block of a DTM or DTC file, as a value.
     ///
     /// # Errors
@@ -374,7 +387,8 @@ impl<R: Family> TableFile<R> {
         )
     }
 
-    fn bad_code(&self, code: u16) -> TableError {
+    /// A [`TableError`] for `code`, which no table of this file's kind holds.
+    pub(crate) fn bad_code(&self, code: u16) -> TableError {
         TableError::new(
             &self.path,
             TableErrorKind::InvalidCode {

@@ -185,6 +185,9 @@ pub enum Kind {
     /// Clesto: the repetition ban's resolution of the plain draws, value codes of B's exit
     /// distance ([`crate::ClestoValue::ban_part`]).
     Ban,
+    /// The flip game with face-down tiles: the chance value of every position at every clock
+    /// (RULES.md 8), codes of [`crate::flip::ChanceValue`].
+    Chance,
 }
 
 impl Kind {
@@ -217,15 +220,17 @@ impl Kind {
             Kind::Dtm => "dtm",
             Kind::Dtc => "dtc",
             Kind::Ban => "ban",
+            Kind::Chance => "chance",
         }
     }
 
-    /// A small number per kind (0, 1, 2; Clesto's ban file shares the DTC file's 2), for
-    /// arrays indexed by the kinds of one table.
+    /// A small number per kind (0, 1, 2; Clesto's ban file shares the DTC file's 2, a chance
+    /// table's one file the WDL file's 0), for arrays indexed by the kinds of one table.
     #[must_use]
     pub const fn slot(self) -> usize {
         match self {
             Kind::Ban => 2,
+            Kind::Chance => 0,
             _ => self.byte() as usize - 1,
         }
     }
@@ -236,6 +241,7 @@ impl Kind {
             Kind::Dtm => 2,
             Kind::Dtc => 3,
             Kind::Ban => 4,
+            Kind::Chance => 5,
         }
     }
 
@@ -245,6 +251,7 @@ impl Kind {
             2 => Some(Kind::Dtm),
             3 => Some(Kind::Dtc),
             4 => Some(Kind::Ban),
+            5 => Some(Kind::Chance),
             _ => None,
         }
     }
@@ -257,6 +264,7 @@ impl fmt::Display for Kind {
             Kind::Dtm => "DTM",
             Kind::Dtc => "DTC",
             Kind::Ban => "ban",
+            Kind::Chance => "chance",
         })
     }
 }

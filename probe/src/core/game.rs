@@ -7,7 +7,7 @@ use std::{collections::HashMap, fmt, hash::Hash};
 
 use super::{error::ProbeResult, tablebase::Tablebase};
 use crate::{
-    format::Family,
+    format::{Family, Kind},
     value::{Value, Wdl},
 };
 
@@ -38,20 +38,20 @@ impl<M: Copy + Eq + Hash + Send + Sync> MaterialSlots<M> for HashMap<M, usize> {
     }
 }
 
-/// A game whose tables [`Tablebase`] probes. Its rule-set type is the game's [`Family`] (the
-/// file format's view); this adds positions, moves and the index.
-pub trait Game: Family {
+/// A game whose tables [`Tablebase`] finds and reads. Its rule-set type is the game's
+/// [`Family`] (the file format's view); this adds positions and the index. What a table holds
+/// is the business of the `impl` blocks of [`Tablebase`] for the game: distances to mate
+/// ([`Game`]), or the flip game's chance values.
+pub trait Indexed: Family {
     /// A position (the side to move included).
     type Position: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync;
-    /// A move: a Jungle move, or an Animal Gambit turn of up to four steps.
-    type Move: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
     /// Where each position of a material is stored in its table.
     type Layout: Send + Sync;
     /// How the tablebase finds a material's table.
     type Slots: MaterialSlots<Self::Material>;
 
-    /// What one move is called in messages: `move`, or Animal Gambit's `turn`.
-    const MOVE_NOUN: &'static str;
+    /// The kind of file whose presence marks a table (its other files are found beside it).
+    const TABLE_KIND: Kind = Kind::Dtm;
 
     /// The game's name in messages (`Animal Gambit`), or the rule set's id.
     fn title(self) -> &'static str;
@@ -81,6 +81,16 @@ pub trait Game: Family {
 
     /// The entry of `pos` in the table of `layout`, which holds its material.
     fn index_of(layout: &Self::Layout, pos: &Self::Position) -> usize;
+}
+
+/// A game whose tables hold values with distances to mate, probed move by move: the best move
+/// and the whole line are found one ply deep through [`Game::successors`].
+pub trait Game: Indexed {
+    /// A move: a Jungle move, or an Animal Gambit turn of up to four steps.
+    type Move: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
+
+    /// What one move is called in messages: `move`, or Animal Gambit's `turn`.
+    const MOVE_NOUN: &'static str;
 
     /// `pos` as the distance to mate sees it: without the clocks a game may keep.
     fn without_clocks(pos: &Self::Position) -> Self::Position;

@@ -12,7 +12,7 @@ pub(crate) mod value;
 
 pub use self::{
     error::{ProbeError, ProbeResult},
-    game::{Game, MaterialSlots, Successor},
+    game::{Game, Indexed, MaterialSlots, Successor},
     store::CacheStats,
     tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
 };

@@ -7,7 +7,7 @@ use std::{fmt, path::Path};
 
 use super::{
     error::{ProbeError, ProbeResult},
-    game::{Game, MaterialSlots, Successor},
+    game::{Game, Indexed, MaterialSlots, Successor},
 };
 use crate::{
     file::TableFile,
@@ -20,7 +20,7 @@ use crate::{
 pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 
 /// One material's table: its layout, and its place in the store (the same in both lists).
-struct Table<G: Game> {
+struct Table<G: Indexed> {
     id: usize,
     layout: G::Layout,
 }
@@ -58,7 +58,7 @@ pub struct LineStep<V = Value, G: Game = crate::RuleSet> {
 }
 
 /// The tables of one rule set in a directory, opened lazily, probed from any number of threads.
-pub struct Tablebase<G: Game = crate::RuleSet> {
+pub struct Tablebase<G: Indexed = crate::RuleSet> {
     rules: G,
     tables: Vec<Table<G>>,
     slots: G::Slots,
@@ -67,7 +67,7 @@ pub struct Tablebase<G: Game = crate::RuleSet> {
     store: Store<G>,
 }
 
-impl<G: Game> fmt::Debug for Tablebase<G> {
+impl<G: Indexed> fmt::Debug for Tablebase<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tablebase")
             .field("rules", &self.rules)
@@ -77,7 +77,7 @@ impl<G: Game> fmt::Debug for Tablebase<G> {
     }
 }
 
-impl<G: Game> Tablebase<G> {
+impl<G: Indexed> Tablebase<G> {
     /// The tables of `rules` under `root` (in `root/<rules>/`, as `jtb gen` writes them). Files
     /// are found now and opened on first use; blocks are read with positioned reads
     /// (`pread`), which is safe whatever happens to the files meanwhile. A block read once stays
@@ -122,7 +122,7 @@ impl<G: Game> Tablebase<G> {
         Tablebase::find(root.as_ref(), rules, cache_bytes, true)
     }
 
-    /// Finds the tables under `root` (a table is there when its DTM file is), to be opened
+    /// Finds the tables under `root` (a table is there when its file of [`Indexed::TABLE_KIND`] is), to be opened
     /// mapped or read.
     fn find(root: &Path, rules: G, cache_bytes: u64, mapped: bool) -> ProbeResult<Tablebase<G>> {
         let dir = Store::dir(root, rules);
@@ -132,7 +132,11 @@ impl<G: Game> Tablebase<G> {
             .flatten()
             .filter_map(|entry| {
                 let name = entry.file_name();
-                let material = G::material_named(name.to_str()?.strip_suffix(".dtm")?)?;
+                let material = G::material_named(
+                    name.to_str()?
+                        .strip_suffix(G::TABLE_KIND.extension())?
+                        .strip_suffix('.')?,
+                )?;
                 rules.is_table_material(material).then_some(material)
             })
             .collect();
@@ -222,7 +226,7 @@ impl<G: Game> Tablebase<G> {
                 max: self.max_pieces,
             });
         }
-        Err(self.missing(material, self.store.path_of(material, Kind::Dtm)))
+        Err(self.missing(material, self.store.path_of(material, G::TABLE_KIND)))
     }
 
     fn missing(&self, material: G::Material, path: std::path::PathBuf) -> ProbeError {
@@ -256,7 +260,9 @@ impl<G: Game> Tablebase<G> {
     pub(crate) fn stored_value(&self, pos: &G::Position, kind: Kind) -> ProbeResult<Value> {
         self.with_entry(pos, kind, |file, block, i| file.value_entry(block, i))
     }
+}
 
+impl<G: Game> Tablebase<G> {
     /// The entry of `pos` in its table's WDL file ([`Game::probe_wdl`]'s default).
     ///
     /// # Errors

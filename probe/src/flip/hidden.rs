@@ -64,6 +64,25 @@ impl HiddenSet {
         self.0 == 0
     }
 
+    /// The set of `red` and `blue` animal sets, as [`crate::Material::from_sets`] (bit 0 =
+    /// rat .. bit 7 = elephant).
+    #[must_use]
+    pub const fn from_sets(red: u8, blue: u8) -> HiddenSet {
+        HiddenSet(red as u16 | (blue as u16) << 8)
+    }
+
+    /// The animal set of `color` (bit 0 = rat .. bit 7 = elephant).
+    #[must_use]
+    pub const fn set(self, color: Color) -> u8 {
+        (self.0 >> (color as u16 * 8)) as u8
+    }
+
+    /// The same animals with the colours swapped.
+    #[must_use]
+    pub const fn flipped(self) -> HiddenSet {
+        HiddenSet(self.0.rotate_left(8))
+    }
+
     /// Whether it holds an animal of `color`.
     #[must_use]
     pub const fn has(self, color: Color) -> bool {

@@ -11,17 +11,14 @@ use super::{
     turn::{Next, Turn},
 };
 use crate::{
-    core::{Game, ProbeResult, Successor, Tablebase},
+    core::{Game, Indexed, ProbeResult, Successor, Tablebase},
     value::{Value, Wdl},
 };
 
-impl Game for Rules {
+impl Indexed for Rules {
     type Position = Position;
-    type Move = Turn;
     type Layout = Layout;
     type Slots = HashMap<Material, usize>;
-
-    const MOVE_NOUN: &'static str = "turn";
 
     fn title(self) -> &'static str {
         "Animal Gambit"
@@ -58,6 +55,12 @@ impl Game for Rules {
             .index_of(pos)
             .expect("a position of the table's material has an entry")
     }
+}
+
+impl Game for Rules {
+    type Move = Turn;
+
+    const MOVE_NOUN: &'static str = "turn";
 
     fn without_clocks(pos: &Position) -> Position {
         *pos

@@ -174,16 +174,24 @@ impl Position {
     #[must_use]
     pub fn move_kind(&self, mv: Move) -> Option<MoveKind> {
         let mut found = None;
-        self.for_each_move(|m, k| {
+        let look = |m, k| {
             if m == mv {
                 found = Some(k);
             }
-        });
+        };
+        if self.hidden() == 0 {
+            self.for_each_move(look);
+        } else if !self.is_game_over() {
+            // A step of a flip position with face-down tiles ([`Position::revealed_moves`]).
+            self.each_piece_move(look);
+        }
         found
     }
 
     /// Plays `mv`: the new position, or the end of the game it brings. Clocks, when present,
     /// advance: the half-move clock restarts at a capture or trade, the move number after Blue.
+    /// In a flip position with face-down tiles `mv` is one of [`Position::revealed_moves`]
+    /// (a flip is chance: [`Position::flip_outcomes`]).
     ///
     /// # Errors
     /// [`IllegalMove`] when `mv` is not a legal move here.
@@ -248,7 +256,12 @@ impl Position {
                 .expect("declared animals belong to the side to move");
             return Outcome::Ongoing(next);
         }
-        let (mine, theirs) = (next.count(mover), next.count(mover.other()));
+        // Hidden animals count (RULES.md 8 end rule 1); where the hidden set is not known, a
+        // face-down tile could be anyone's, so the game goes on.
+        let left = |c: Color| {
+            next.count(c) + usize::from(self.hidden_set().map_or(next.hidden() != 0, |h| h.has(c)))
+        };
+        let (mine, theirs) = (left(mover), left(mover.other()));
         let end = match (mine, theirs) {
             (0, 0) => Some((Wdl::Draw, EndReason::LastAnimalsTraded)),
             (0, _) => Some((Wdl::Loss, EndReason::OwnLastAnimalTraded)),

@@ -4,7 +4,7 @@
 
 use crate::{
     clock::{self, Category, RuleValue},
-    core::{Game, LineStep, MaterialSlots, ProbeError, ProbeResult, Successor, Tablebase},
+    core::{Game, Indexed, LineStep, MaterialSlots, ProbeError, ProbeResult, Successor, Tablebase},
     format::Kind,
     index::Layout,
     material::Material,
@@ -45,13 +45,10 @@ impl MaterialSlots<Material> for JungleSlots {
     }
 }
 
-impl Game for RuleSet {
+impl Indexed for RuleSet {
     type Position = Position;
-    type Move = Move;
     type Layout = Layout;
     type Slots = JungleSlots;
-
-    const MOVE_NOUN: &'static str = "move";
 
     fn title(self) -> &'static str {
         self.name()
@@ -102,6 +99,12 @@ impl Game for RuleSet {
             .index_of(pos)
             .expect("a legal position of the table's material has an index")
     }
+}
+
+impl Game for RuleSet {
+    type Move = Move;
+
+    const MOVE_NOUN: &'static str = "move";
 
     fn without_clocks(pos: &Position) -> Position {
         pos.without_clocks()

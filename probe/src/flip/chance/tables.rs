@@ -1,0 +1,196 @@
+//! Every flip position's chance value: the chance tables for positions with face-down tiles,
+//! the revealed tables for the rest, and each move's worth one ply deep.
+
+use std::{cmp::Ordering, fmt, path::Path};
+
+use super::{value::ChanceValue, Chance};
+use crate::{
+    board::Square,
+    core::{ProbeError, ProbeResult, Tablebase, DEFAULT_CACHE_BYTES},
+    moves::{Move, Outcome},
+    piece::Piece,
+    position::Position,
+    rules::RuleSet,
+};
+
+/// A move of a flip position: a flip of a face-down tile (`?a4`) or a step (`a1a2`). Ordered as
+/// their texts: flips first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ChanceMove {
+    /// Turning the face-down tile on this square.
+    Flip(Square),
+    /// A step or capture of a revealed animal.
+    Step(Move),
+}
+
+impl fmt::Display for ChanceMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChanceMove::Flip(sq) => write!(f, "?{sq}"),
+            ChanceMove::Step(mv) => mv.fmt(f),
+        }
+    }
+}
+
+/// A move with its worth for the side that makes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoredChanceMove {
+    /// The move.
+    pub mv: ChanceMove,
+    /// Its worth for the mover: for a flip, the average of its outcomes.
+    pub value: ChanceValue,
+    /// A flip's outcomes: each animal it may reveal (equally likely) with the worth for the
+    /// mover; empty for a step.
+    pub outcomes: Vec<(Piece, ChanceValue)>,
+}
+
+/// The tables of the flip game in a directory, revealed and chance alike: the value of every
+/// flip position at its clock, with or without face-down tiles (RULES.md 8).
+pub struct ChanceTables {
+    chance: Tablebase<Chance>,
+    revealed: Tablebase<RuleSet>,
+}
+
+impl fmt::Debug for ChanceTables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChanceTables")
+            .field("root", &self.chance.root())
+            .field("chance", &self.chance.materials().len())
+            .field("revealed", &self.revealed.materials().len())
+            .finish()
+    }
+}
+
+impl ChanceTables {
+    /// The flip game's tables under `root` (`root/flip4x4/`).
+    ///
+    /// # Errors
+    /// [`ProbeError::NoDirectory`] when `root/flip4x4` cannot be read.
+    pub fn open(root: impl AsRef<Path>) -> ProbeResult<ChanceTables> {
+        ChanceTables::with_cache(root, DEFAULT_CACHE_BYTES)
+    }
+
+    /// As [`ChanceTables::open`], with a bound on each of the two block caches in bytes.
+    ///
+    /// # Errors
+    /// As [`ChanceTables::open`].
+    pub fn with_cache(root: impl AsRef<Path>, cache_bytes: u64) -> ProbeResult<ChanceTables> {
+        let root = root.as_ref();
+        Ok(ChanceTables {
+            chance: Tablebase::with_cache(root, Chance, cache_bytes)?,
+            revealed: Tablebase::with_cache(root, RuleSet::Flip4x4, cache_bytes)?,
+        })
+    }
+
+    /// The chance tables alone.
+    #[must_use]
+    pub const fn chance(&self) -> &Tablebase<Chance> {
+        &self.chance
+    }
+
+    /// The revealed tables alone.
+    #[must_use]
+    pub const fn revealed(&self) -> &Tablebase<RuleSet> {
+        &self.revealed
+    }
+
+    /// The value of `pos` for the side to move at its clock (none: 0): from the chance tables
+    /// with face-down tiles, else the revealed tables' rule value at the clock as a certain
+    /// result.
+    ///
+    /// # Errors
+    /// A [`ProbeError`]: another rule set, a finished game, face-down tiles with an unknown
+    /// hidden set, more tiles than the tables cover, a missing table, a bad file.
+    pub fn probe(&self, pos: &Position) -> ProbeResult<ChanceValue> {
+        if pos.rules() != RuleSet::Flip4x4 {
+            return Err(ProbeError::WrongRules {
+                tablebase: RuleSet::Flip4x4.name(),
+                position: pos.rules().name(),
+            });
+        }
+        if pos.hidden() != 0 {
+            return self.chance.probe_stored(pos);
+        }
+        if pos.is_game_over() {
+            return Err(ProbeError::GameOver);
+        }
+        Ok(ChanceValue::certain(self.revealed.probe_rule(pos)?.wdl))
+    }
+
+    /// The value of a position reached by a move, for the side then to move: as
+    /// [`ChanceTables::probe`], but a position whose mover has no legal move is lost even at
+    /// clock 40 (RULES.md 8: end rule 2 comes before rule 4).
+    ///
+    /// # Errors
+    /// As [`ChanceTables::probe`].
+    pub fn after_move(&self, next: &Position) -> ProbeResult<ChanceValue> {
+        if next.hidden() == 0 && !next.is_game_over() && next.legal_moves().is_empty() {
+            return Ok(ChanceValue::LOSS);
+        }
+        self.probe(next)
+    }
+
+    /// Every move of `pos` with its worth for the mover, in move order (flips first, then the
+    /// steps, each in ASCII order). None at clock 40, where the game is drawn.
+    ///
+    /// # Errors
+    /// As [`ChanceTables::probe`], for the position or any position a move leads to.
+    pub fn moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredChanceMove>> {
+        self.probe(pos)?;
+        let mut pos = pos.clone();
+        pos.set_clock(Some(pos.clock().unwrap_or(0)))
+            .expect("the flip game has a clock");
+        if pos.at_clock_limit() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for sq in pos.flips() {
+            let outcomes = pos
+                .flip_outcomes(sq)
+                .ok_or(ProbeError::HiddenSetUnknown)?
+                .into_iter()
+                .map(|o| Ok((o.piece, self.after_move(&o.position)?.for_mover())))
+                .collect::<ProbeResult<Vec<_>>>()?;
+            let values: Vec<ChanceValue> = outcomes.iter().map(|&(_, v)| v).collect();
+            out.push(ScoredChanceMove {
+                mv: ChanceMove::Flip(sq),
+                value: ChanceValue::average(&values).expect("up to five equally likely outcomes"),
+                outcomes,
+            });
+        }
+        for mv in pos.revealed_moves() {
+            let value = match pos.play(mv).expect("a listed move is legal") {
+                Outcome::Over { result, .. } => ChanceValue::certain(result),
+                Outcome::Ongoing(next) => self.after_move(&next)?.for_mover(),
+            };
+            out.push(ScoredChanceMove {
+                mv: ChanceMove::Step(mv),
+                value,
+                outcomes: Vec::new(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The moves of `pos` best first: by worth (score, then the chance of a win), ties in move
+    /// order. The first is the best move (RULES.md 8).
+    ///
+    /// # Errors
+    /// As [`ChanceTables::moves`], and [`ProbeError::Inconsistent`]-like failures surface as a
+    /// best move whose worth is not the position's value ([`ChanceTables::best_move`]).
+    pub fn ranked_moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredChanceMove>> {
+        let mut moves = self.moves(pos)?;
+        moves.sort_by(|a, b| b.value.cmp(&a.value).then(Ordering::Equal));
+        Ok(moves)
+    }
+
+    /// The best move with its worth: the highest score, then the highest chance of a win, then
+    /// the smallest text (a flip before a step). `None` at clock 40 and where the side to move
+    /// has no move.
+    ///
+    /// # Errors
+    /// As [`ChanceTables::moves`].
+    pub fn best_move(&self, pos: &Position) -> ProbeResult<Option<ScoredChanceMove>> {
+        Ok(self.ranked_moves(pos)?.into_iter().next())
+    }
+}
