@@ -248,7 +248,8 @@ async function show(view) {
   renderLineButton();
   renderSteps();
   document.title = `${state.view.text} \u2013 ${headline().text} \u2013 ${gameTitle(state.view.rules)} tablebase`;
-  if (drawable) showStats(materialName(parseText(state.view.text)));
+  // A position with face-down tiles has no material table of its own to show.
+  if (drawable && !isChance(state.answer)) showStats(materialName(parseText(state.view.text)));
   document.body.dataset.state = state.problem ? 'error' : 'ready';
 }
 
@@ -392,6 +393,8 @@ function arrows() {
   if (!a || state.editing) return [];
   // Clesto has one best move (RULES.md 6.6): no clock rule.
   if (isClesto(a)) return a.best ? [{ move: a.best, kind: 'best' }] : [];
+  // A best flip has no arrow: its tile is marked in the list of flips.
+  if (isChance(a)) return a.best && !a.best.startsWith('?') ? [{ move: a.best, kind: 'best' }] : [];
   // With the clock running, the rule's best move is the one to play: it keeps the value at the
   // clock and converts soonest (the plain best move may throw the win away); the plain best is
   // then shown dashed where it differs.
@@ -614,6 +617,146 @@ function describe(wdl, dtm) {
 /** Whether a probe answer is Clesto's (it has the banned side, and no clock rule). */
 const isClesto = (a) => Boolean(a) && a.banned !== undefined;
 
+// ---------------------------------------------------------------------------------------------
+// The flip game with face-down tiles (RULES.md 8): exact chance values, fractions as text.
+
+const isChance = (a) => Boolean(a) && a.score !== undefined;
+
+/** A fraction's text (`5/8`, `0`, `1`) as a number. */
+function fractionValue(text) {
+  const [n, d] = text.split('/');
+  return Number(n) / Number(d || 1);
+}
+
+const percent = (text) => `${(100 * fractionValue(text)).toFixed(1)}%`;
+
+/** The colour of a chance value: a certain result's, else the chance colour. */
+function chanceKind(v) {
+  if (v.win === '1') return 'win';
+  if (v.loss === '1') return 'loss';
+  if (v.draw === '1') return 'draw';
+  return 'chance';
+}
+
+function chanceHeadline(a, turn) {
+  return {
+    text: `${sideName(turn)} to move: score ${a.score} at clock ${a.clock}`,
+    kind: chanceKind(a),
+    detail: `Win ${a.win} (${percent(a.win)}), draw ${a.draw} (${percent(a.draw)}), loss ${a.loss} (${percent(a.loss)}), both sides playing for their best expected result (win 1, draw 1/2); a flip turns up each face-down animal with the same chance.`,
+  };
+}
+
+/** The win, draw and loss probabilities of a chance value as one bar. */
+function chanceBar(v) {
+  const bar = document.createElement('div');
+  bar.className = 'wdl-bar';
+  bar.dataset.field = 'wdl-bar';
+  for (const kind of ['win', 'draw', 'loss']) {
+    const part = document.createElement('span');
+    part.className = kind;
+    part.dataset.part = kind;
+    part.style.width = percent(v[kind]);
+    part.title = `${kind} ${v[kind]} (${percent(v[kind])})`;
+    bar.append(part);
+  }
+  return bar;
+}
+
+/** The badges of a chance value: the score, the hidden set, the clock. */
+function chanceFacts(a) {
+  const facts = document.createElement('div');
+  facts.className = 'facts';
+  const score = chanceBadge(a);
+  score.dataset.field = 'score';
+  facts.append(score);
+  if (a.hidden) {
+    const names = [...a.hidden].map((ch) => `${isRed(ch) ? 'red' : 'blue'} ${(ANIMAL[ch.toUpperCase()] || { name: ch }).name}`);
+    const hidden = badge(`face down: ${a.hidden}`);
+    hidden.dataset.field = 'hidden';
+    hidden.title = `The animals under the face-down tiles, known to both players: ${names.join(', ')}`;
+    facts.append(hidden);
+  }
+  const clock = badge(`clock ${a.clock} of ${geometry(state.view.rules).limit}`);
+  clock.dataset.field = 'clock';
+  facts.append(clock);
+  return facts;
+}
+
+function chanceBadge(v) {
+  const b = badge(`score ${v.score}`, chanceKind(v));
+  b.title = `win ${v.win} (${percent(v.win)}), draw ${v.draw} (${percent(v.draw)}), loss ${v.loss} (${percent(v.loss)})`;
+  return b;
+}
+
+/** The flips and the steps, each group best first; a flip opens to its outcomes. */
+function renderChanceMoves(box) {
+  const a = state.answer;
+  const groups = [
+    ['flips', 'Flips', (m) => m.move.startsWith('?')],
+    ['steps', 'Moves', (m) => !m.move.startsWith('?')],
+  ];
+  for (const [group, title, pick] of groups) {
+    const moves = a.moves.filter(pick);
+    if (!moves.length) continue;
+    const h = document.createElement('h3');
+    h.textContent = `${title} (${moves.length}), best first`;
+    const ul = document.createElement('ul');
+    ul.dataset.group = group;
+    for (const m of moves) ul.append(chanceMoveItem(m));
+    box.append(h, ul);
+  }
+  if (!a.moves.length) {
+    box.append(badge(`drawn: the clock has reached ${geometry(state.view.rules).limit}, no move is played on`, 'draw'));
+  }
+}
+
+function chanceMoveItem(m) {
+  const li = document.createElement('li');
+  const best = state.answer.best === m.move ? ' best' : '';
+  const name = document.createElement('span');
+  name.className = 'san';
+  name.textContent = m.move;
+  if (m.outcomes) {
+    const details = document.createElement('details');
+    details.className = 'flip';
+    details.dataset.move = m.move;
+    const summary = document.createElement('summary');
+    summary.className = `move${best}`;
+    summary.append(name, chanceBadge(m));
+    const ul = document.createElement('ul');
+    ul.className = 'outcomes';
+    for (const o of m.outcomes) {
+      const a = document.createElement('a');
+      a.className = 'outcome';
+      a.dataset.animal = o.animal;
+      a.href = urlFor({ rules: state.view.rules, text: o.position });
+      const what = document.createElement('span');
+      what.textContent = `${isRed(o.animal) ? 'red' : 'blue'} ${(ANIMAL[o.animal.toUpperCase()] || { name: o.animal }).name} (${o.probability})`;
+      a.append(what, chanceBadge(o));
+      inPage(a, () => goTo(o.position));
+      const item = document.createElement('li');
+      item.append(a);
+      ul.append(item);
+    }
+    details.append(summary, ul);
+    li.append(details);
+    return li;
+  }
+  const el = document.createElement(m.position || m.end ? 'a' : 'span');
+  el.className = `move${best}`;
+  el.dataset.move = m.move;
+  el.append(name, chanceBadge(m));
+  if (m.end) el.append(badge(m.end));
+  if (el.tagName === 'A') {
+    el.href = moveHref(m);
+    inPage(el, () => play(m));
+  }
+  el.addEventListener('mouseenter', () => hoverArrow(m.move));
+  el.addEventListener('mouseleave', () => hoverArrow(null));
+  li.append(el);
+  return li;
+}
+
 const colourName = (c) => (c === 'red' ? 'Red' : 'Blue');
 const otherColour = (c) => (c === 'red' ? 'blue' : 'red');
 
@@ -694,7 +837,7 @@ function headline() {
         return {
           text: `${sideName(pos.turn)} to move: face-down tiles, no values`,
           kind: 'draw',
-          detail: 'The tables hold only positions with every tile face up: a flip reveals an animal at random. The moves and flips below are legal.',
+          detail: `${p.error}. The moves and flips below are legal.`,
         };
       case 'missing-table':
         return { text: `${sideName(pos.turn)} to move: no table here`, kind: 'draw', detail: p.error };
@@ -703,6 +846,7 @@ function headline() {
     }
   }
   const turn = parseText(state.view.text).turn;
+  if (isChance(a)) return chanceHeadline(a, turn);
   if (isClesto(a)) return clestoHeadline(a, turn);
   if (isGambit()) return gambitHeadline(a, turn);
   const plain = describe(a.wdl, a.dtm);
@@ -745,6 +889,11 @@ function renderValue() {
   }
   const a = state.answer;
   if (!a || finalMove()) return;
+  if (isChance(a)) {
+    verdict.dataset.score = a.score;
+    box.append(chanceBar(a), chanceFacts(a));
+    return;
+  }
   verdict.dataset.wdl = a.wdl;
   if (isGambit()) {
     verdict.dataset.category = a.category;
@@ -830,6 +979,10 @@ function renderMoves() {
   }
   if (isClesto(state.answer)) {
     renderClestoMoves(box);
+    return;
+  }
+  if (isChance(state.answer)) {
+    renderChanceMoves(box);
     return;
   }
   const clock = byClock();

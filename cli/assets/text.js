@@ -39,6 +39,8 @@ export function parseText(text) {
     clock: fields[2] !== undefined && /^\d+$/.test(fields[2]) ? Number(fields[2]) : null,
     moveNumber: fields[3] !== undefined && /^\d+$/.test(fields[3]) ? Number(fields[3]) : null,
     hungry,
+    // The flip game's hidden set, the animals face down (`?:Tw`, RULES.md 8): its letters.
+    hidden: (fields.find((f) => f.startsWith('?:')) || '').slice(2) || null,
   };
 }
 
@@ -66,6 +68,7 @@ export function printText(pos, geo) {
     text += ` ${pos.clock}`;
     if (pos.moveNumber !== null) text += ` ${pos.moveNumber}`;
   }
+  if (pos.hidden) text += `${pos.clock === null ? ' 0' : ''} ?:${pos.hidden}`;
   return text;
 }
 
@@ -80,7 +83,9 @@ export function colourFlipped(pos, geo) {
   }
   // The hungry animals are the mover's, and the mover changes colour with them.
   const hungry = pos.hungry && pos.hungry.map(flip);
-  return { ...pos, squares, turn: otherSide(pos.turn), hungry };
+  // The hidden set changes colour too.
+  const hidden = pos.hidden && [...pos.hidden].map(swapCase).join('');
+  return { ...pos, squares, turn: otherSide(pos.turn), hungry, hidden };
 }
 
 /** The file mirror (a <-> g on the Jungle board). */

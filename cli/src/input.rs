@@ -7,7 +7,7 @@ use std::{
     path::PathBuf,
 };
 
-use jtb_probe::{gambit, Layout, Material, ParseError, ProbeError, RuleSet};
+use jtb_probe::{flip::ChanceMaterial, gambit, Layout, Material, ParseError, ProbeError, RuleSet};
 use serde_json::json;
 
 pub use jtb_edge::Rules;
@@ -65,12 +65,14 @@ pub struct TableChoice {
     /// Rule set.
     #[arg(long, default_value = "mistboard")]
     pub rules: Rules,
-    /// Every material of 2 up to this many pieces (ignored with --material).
+    /// Every material of 2 up to this many pieces (ignored with --material); under flip4x4
+    /// also every chance table of 2 up to this many tiles, face up and face down.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=Layout::MAX_PIECES as i64))]
     pub max_pieces: u8,
-    /// A material, e.g. `LRvE` (Red's animals, `v`, Blue's; either orientation), or under
-    /// animal-gambit `ERvRR` (Gold's pieces, `v`, Silver's, upper case); repeatable. The
-    /// tables it needs come first.
+    /// A material, e.g. `LRvE` (Red's animals, `v`, Blue's; either orientation), under
+    /// flip4x4 also a chance table `LvE-Tw` (the revealed animals, `-`, the face-down ones as
+    /// in the `?:` field), or under animal-gambit `ERvRR` (Gold's pieces, `v`, Silver's, upper
+    /// case); repeatable. The tables it needs come first.
     #[arg(long = "material", value_name = "M")]
     pub materials: Vec<String>,
 }
@@ -78,8 +80,9 @@ pub struct TableChoice {
 /// The tables asked for, in their game's materials.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Targets {
-    /// Tables of a Jungle-family rule set.
-    Jungle(RuleSet, Vec<Material>),
+    /// Tables of a Jungle-family rule set, and under flip4x4 the chance tables of positions
+    /// with face-down tiles (their revealed tables among the first).
+    Jungle(RuleSet, Vec<Material>, Vec<ChanceMaterial>),
     /// Animal Gambit tables.
     Gambit(Vec<gambit::Material>),
 }
@@ -92,17 +95,42 @@ impl TableChoice {
     /// A `--material` that is not a material of the rule set's game.
     pub fn targets(&self) -> Result<Targets, MaterialArgError> {
         match self.rules {
-            Rules::Jungle(rules) => Ok(Targets::Jungle(
-                rules,
-                if self.materials.is_empty() {
+            Rules::Jungle(rules) => {
+                let chance_name = |m: &&String| rules == RuleSet::Flip4x4 && m.contains('-');
+                let chance: Vec<ChanceMaterial> = if self.materials.is_empty() {
+                    if rules == RuleSet::Flip4x4 {
+                        ChanceMaterial::all(2, self.max_pieces.into())
+                    } else {
+                        Vec::new()
+                    }
+                } else {
+                    self.materials
+                        .iter()
+                        .filter(chance_name)
+                        .map(|m| m.parse().map_err(MaterialArgError::Chance))
+                        .collect::<Result<_, _>>()?
+                };
+                let mut revealed: Vec<Material> = if self.materials.is_empty() {
                     Material::all_tables(rules, 2, self.max_pieces.into())
                 } else {
                     self.materials
                         .iter()
+                        .filter(|m| !chance_name(m))
                         .map(|m| table_material(m))
                         .collect::<Result<_, _>>()?
-                },
-            )),
+                };
+                // The revealed tables a chance table's last flip leads into.
+                for m in &chance {
+                    let all = jtb_gen::chance::revealed_of(*m).table_of(rules);
+                    if all.total() > Layout::MAX_PIECES {
+                        return Err(MaterialArgError::TooManyPieces(all));
+                    }
+                    if !revealed.contains(&all) {
+                        revealed.push(all);
+                    }
+                }
+                Ok(Targets::Jungle(rules, revealed, chance))
+            }
             Rules::AnimalGambit => Ok(Targets::Gambit(if self.materials.is_empty() {
                 gambit::Material::all(2, self.max_pieces.into())
             } else {
@@ -169,6 +197,8 @@ pub enum MaterialArgError {
     Bad(jtb_probe::BadMaterial),
     /// Not an Animal Gambit material.
     Gambit(gambit::BadMaterial),
+    /// Not a material of the flip game's chance tables.
+    Chance(jtb_probe::flip::BadChanceMaterial),
     /// More pieces than a table holds.
     TooManyPieces(Material),
 }
@@ -178,6 +208,7 @@ impl fmt::Display for MaterialArgError {
         match self {
             MaterialArgError::Bad(e) => e.fmt(f),
             MaterialArgError::Gambit(e) => e.fmt(f),
+            MaterialArgError::Chance(e) => e.fmt(f),
             MaterialArgError::TooManyPieces(m) => write!(
                 f,
                 "{m} has {} pieces; tables hold at most {}",
@@ -193,6 +224,7 @@ impl Error for MaterialArgError {
         match self {
             MaterialArgError::Bad(e) => Some(e),
             MaterialArgError::Gambit(e) => Some(e),
+            MaterialArgError::Chance(e) => Some(e),
             MaterialArgError::TooManyPieces(_) => None,
         }
     }

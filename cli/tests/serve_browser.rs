@@ -572,6 +572,83 @@ fn clock_headline(b: &mut Browser, base: &str, server: &Server) {
     b.no_console_errors("the clock in the headline");
 }
 
+/// A flip position with face-down tiles (RULES.md 8): the tiles drawn face down, the hidden set
+/// beside the board, the score with its win/draw/loss bar, the flips and the steps each sorted
+/// by worth, a flip opened to its outcomes and one played by a click, the clock field.
+fn chance_view(b: &mut Browser, base: &str, server: &Server) {
+    let text = "?3/4/1?2/3L r 5 ?:Tw";
+    b.open(&format!(
+        "{base}/?rules=flip4x4&position={}",
+        serve_support::enc(text)
+    ));
+    b.wait_for_position(text, "ready");
+    let answer = get(server.addr, &probe_url("flip4x4", "", text)).json();
+    assert_eq!(
+        b.eval("document.querySelectorAll('#board [data-piece=\"?\"]').length"),
+        json!(2)
+    );
+    assert_eq!(
+        b.text("#value [data-field=wdl]"),
+        format!(
+            "Red to move: score {} at clock 5",
+            answer["score"].as_str().unwrap()
+        )
+    );
+    assert!(b
+        .text("#value [data-field=hidden]")
+        .contains("face down: Tw"));
+    let detail = b.text("#value [data-field=detail]");
+    assert!(
+        detail.contains(&format!("Win {} (", answer["win"].as_str().unwrap())),
+        "{detail}"
+    );
+    let bar = b.eval("[...document.querySelectorAll('#value [data-field=wdl-bar] span')].map(s => s.dataset.part)");
+    assert_eq!(bar, json!(["win", "draw", "loss"]));
+    // The flips, then the steps, each as the API ranks them (best first).
+    let moves = answer["moves"].as_array().unwrap();
+    let ranked = |flips: bool| -> Vec<Json> {
+        moves
+            .iter()
+            .filter(|m| m["move"].as_str().unwrap().starts_with('?') == flips)
+            .map(|m| m["move"].clone())
+            .collect()
+    };
+    let listed = |group: &str| -> String {
+        format!("[...document.querySelectorAll('#moves [data-group={group}] [data-move]')].map(e => e.dataset.move)")
+    };
+    assert_eq!(b.eval(&listed("flips")), json!(ranked(true)));
+    assert_eq!(b.eval(&listed("steps")), json!(ranked(false)));
+    assert_eq!(
+        b.eval("document.querySelector('#moves .best').closest('[data-move]').dataset.move"),
+        answer["best"]
+    );
+    // A flip opens to its outcomes; clicking one plays it.
+    b.eval("document.querySelector('#moves details.flip[data-move=\"?a4\"] summary').click()");
+    let flip = moves.iter().find(|m| m["move"] == "?a4").unwrap();
+    let outcome = &flip["outcomes"][0];
+    assert_eq!(
+        b.eval(
+            "document.querySelectorAll('#moves details.flip[data-move=\"?a4\"] a.outcome').length"
+        ),
+        json!(flip["outcomes"].as_array().unwrap().len())
+    );
+    b.click(&format!(
+        "#moves details.flip[data-move=\"?a4\"] a.outcome[data-animal={}]",
+        outcome["animal"].as_str().unwrap()
+    ));
+    b.wait_for_position(outcome["position"].as_str().unwrap(), "ready");
+    // The clock field keeps the hidden set.
+    b.open(&format!(
+        "{base}/?rules=flip4x4&position={}",
+        serve_support::enc(text)
+    ));
+    b.wait_for_position(text, "ready");
+    b.eval("(() => { const c = document.querySelector('#clock'); c.value = '39'; c.dispatchEvent(new Event('change')); })()");
+    b.wait_for_position("?3/4/1?2/3L r 39 ?:Tw", "ready");
+    assert!(b.text("#value [data-field=wdl]").ends_with("at clock 39"));
+    b.no_console_errors("face-down tiles");
+}
+
 /// The statistics panel and its links, in the orientation of the position.
 fn statistics(b: &mut Browser, base: &str, server: &Server) {
     let stats = get(server.addr, "/api/v1/mistboard/stats/LRvE").json();
@@ -1560,7 +1637,7 @@ fn gambit(b: &mut Browser, base: &str, server: &Server) {
 fn the_explorer_works_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), "mistboard", &["LRvE"]);
-    gen(dir.path(), "flip4x4", &["LRvE"]);
+    gen(dir.path(), "flip4x4", &["LRvE", "Lv-Tw"]);
     gen(dir.path(), "clesto", &["DvCR", "ECvR"]);
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
@@ -1576,6 +1653,7 @@ fn the_explorer_works_in_chromium() {
     player_tools(&mut b, &base, &server);
     material_index(&mut b, &base, &server);
     clesto(&mut b, &base, &server);
+    chance_view(&mut b, &base, &server);
 
     // The flip board: 4x4, one animal each, no water; chosen in the rule-set menu, drawn from
     // the server's description of the board.

@@ -2,9 +2,10 @@
 //! `jtb adjudicate --json` print (the Python package returns the same objects).
 
 use jtb_probe::{
+    flip::{ChanceMove, ChanceTables, ChanceValue},
     gambit::{self, Category},
-    ClestoValue, LineStep, Position, ProbeError, ProbeResult, RuleValue, Tablebase, Turns, Value,
-    VerdictReason,
+    ClestoValue, LineStep, Outcome, Position, ProbeError, ProbeResult, RuleValue, Tablebase, Turns,
+    Value, VerdictReason,
 };
 use serde_json::{json, Value as Json};
 
@@ -20,6 +21,9 @@ pub enum Answer {
     Clesto(ClestoAnswer),
     /// Animal Gambit: the distance to mate in turns.
     Gambit(GambitAnswer),
+    /// The flip game with face-down tiles: exact chance values at the position's clock (boxed:
+    /// it carries every move's outcomes).
+    Chance(Box<ChanceAnswer>),
 }
 
 impl Answer {
@@ -30,8 +34,147 @@ impl Answer {
             Answer::Jungle(a) => a.json(text),
             Answer::Clesto(a) => a.json(text),
             Answer::Gambit(a) => a.json(text),
+            Answer::Chance(a) => a.json(text),
         }
     }
+
+    /// The best move, where there is one.
+    #[must_use]
+    pub fn best(&self) -> Option<&str> {
+        match self {
+            Answer::Jungle(a) => a.best.as_deref(),
+            Answer::Clesto(a) => a.best.as_deref(),
+            Answer::Gambit(a) => a.best.as_deref(),
+            Answer::Chance(a) => a.best.as_ref().map(|m| m.text.as_str()),
+        }
+    }
+}
+
+/// A flip position with face-down tiles (RULES.md 8): its exact value at its clock, and every
+/// move's worth, a flip's with each of its outcomes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChanceAnswer {
+    /// The position, with its clock.
+    pub pos: Position,
+    /// Its value for the side to move.
+    pub value: ChanceValue,
+    /// Every move with its worth, best first (ties in move order: flips first).
+    pub moves: Vec<ChanceMoveAnswer>,
+    /// The best move (none at clock 40).
+    pub best: Option<ChanceMoveAnswer>,
+}
+
+/// One move of a [`ChanceAnswer`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChanceMoveAnswer {
+    /// The move's text (`?a4`, `a1a2`).
+    pub text: String,
+    /// Its worth for the mover.
+    pub value: ChanceValue,
+    /// A flip's outcomes: the animal's letter, the chance (`1/2`), the worth for the mover, and
+    /// the position it gives.
+    pub outcomes: Vec<(char, String, ChanceValue, Position)>,
+    /// A step's outcome: the position it gives, or how it ends the game.
+    pub after: Option<Result<Position, String>>,
+}
+
+impl ChanceAnswer {
+    /// Probes `pos`, a position with face-down tiles.
+    ///
+    /// # Errors
+    /// As [`ChanceTables::ranked_moves`].
+    pub fn probe(tables: &ChanceTables, pos: Position) -> ProbeResult<ChanceAnswer> {
+        let value = tables.probe(&pos)?;
+        let moves: Vec<ChanceMoveAnswer> = tables
+            .ranked_moves(&pos)?
+            .into_iter()
+            .map(|m| {
+                let (outcomes, after) = match m.mv {
+                    ChanceMove::Flip(sq) => (
+                        pos.flip_outcomes(sq)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .zip(&m.outcomes)
+                            .map(|(o, &(_, v))| (o.piece.letter(), o.probability(), v, o.position))
+                            .collect(),
+                        None,
+                    ),
+                    ChanceMove::Step(mv) => (
+                        Vec::new(),
+                        pos.play(mv).ok().map(|outcome| match outcome {
+                            Outcome::Ongoing(next) => Ok(next),
+                            Outcome::Over { reason, .. } => Err(reason.to_string()),
+                        }),
+                    ),
+                };
+                ChanceMoveAnswer {
+                    text: m.mv.to_string(),
+                    value: m.value,
+                    outcomes,
+                    after,
+                }
+            })
+            .collect();
+        Ok(ChanceAnswer {
+            best: moves.first().cloned(),
+            pos,
+            value,
+            moves,
+        })
+    }
+
+    /// The JSON object `jtb probe --json` prints for the input `text`: `score`, `win`, `draw`
+    /// and `loss` as exact fractions in lowest terms written as strings, the best move, and
+    /// every move's worth (a flip's with its outcomes).
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        json!({
+            "position": text,
+            "rules": self.pos.rules().name(),
+            "clock": self.pos.clock().unwrap_or(0),
+            "hidden": self.pos.hidden_set().map(|h| h.to_string()),
+            "score": self.value.score().to_string(),
+            "win": self.value.win().to_string(),
+            "draw": self.value.draw().to_string(),
+            "loss": self.value.loss().to_string(),
+            "best": self.best.as_ref().map(|m| m.text.clone()),
+            "moves": self.moves.iter().map(|m| {
+                let mut obj = json!({ "move": m.text });
+                extend(&mut obj, chance_json(m.value));
+                match &m.after {
+                    Some(Ok(next)) => obj["position"] = json!(next.to_string()),
+                    Some(Err(end)) => obj["end"] = json!(end),
+                    None => {}
+                }
+                if !m.outcomes.is_empty() {
+                    obj["outcomes"] = m.outcomes.iter().map(|(animal, chance, v, pos)| {
+                        let mut o = json!({ "animal": animal.to_string(), "probability": chance });
+                        extend(&mut o, chance_json(*v));
+                        o["position"] = json!(pos.to_string());
+                        o
+                    }).collect();
+                }
+                obj
+            }).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Adds the fields of the object `more` to the object `obj`, in their order.
+fn extend(obj: &mut Json, more: Json) {
+    if let (Json::Object(obj), Json::Object(more)) = (obj, more) {
+        obj.extend(more);
+    }
+}
+
+/// A chance value's fractions as JSON strings.
+pub fn chance_json(v: ChanceValue) -> Json {
+    json!({
+        "score": v.score().to_string(),
+        "win": v.win().to_string(),
+        "draw": v.draw().to_string(),
+        "loss": v.loss().to_string(),
+    })
 }
 
 /// A Jungle or flip-game position's answer.

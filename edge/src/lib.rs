@@ -11,7 +11,10 @@ mod position;
 mod rules;
 mod tables;
 
-pub use answer::{line_stops_at_ban, Answer, ClestoAnswer, GambitAnswer, JungleAnswer, Verdict};
+pub use answer::{
+    chance_json, line_stops_at_ban, Answer, ChanceAnswer, ChanceMoveAnswer, ClestoAnswer,
+    GambitAnswer, JungleAnswer, Verdict,
+};
 pub use error::{EdgeError, PositionError};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};

@@ -6,10 +6,12 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use jtb_probe::{gambit, ClestoValue, ProbeError, RuleSet, Tablebase, Value, Wdl};
+use jtb_probe::{
+    flip::ChanceTables, gambit, ClestoValue, ProbeError, RuleSet, Tablebase, Value, Wdl,
+};
 
 use crate::{
-    answer::{ClestoAnswer, GambitAnswer, JungleAnswer},
+    answer::{ChanceAnswer, ClestoAnswer, GambitAnswer, JungleAnswer},
     Answer, AnyPosition, EdgeError, Verdict,
 };
 
@@ -28,6 +30,7 @@ pub struct Tables {
     /// The Jungle family's, in the order of [`RuleSet::ALL`].
     jungle: [OnceLock<Opened<RuleSet>>; RuleSet::ALL.len()],
     gambit: OnceLock<Opened<gambit::Rules>>,
+    chance: OnceLock<Result<ChanceTables, Arc<ProbeError>>>,
 }
 
 impl Tables {
@@ -40,6 +43,7 @@ impl Tables {
             cache_bytes,
             jungle: Default::default(),
             gambit: OnceLock::new(),
+            chance: OnceLock::new(),
         }
     }
 
@@ -75,6 +79,20 @@ impl Tables {
             .map_err(|e| EdgeError::Open(Arc::clone(e)))
     }
 
+    /// The flip game's tables for positions with face-down tiles (and the revealed ones a last
+    /// flip leads into).
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the directory cannot be read.
+    pub fn chance(&self) -> Result<&ChanceTables, EdgeError> {
+        self.chance
+            .get_or_init(|| {
+                ChanceTables::with_cache(&self.root, self.cache_bytes).map_err(Arc::new)
+            })
+            .as_ref()
+            .map_err(|e| EdgeError::Open(Arc::clone(e)))
+    }
+
     fn open<G: jtb_probe::Game>(&self, rules: G) -> Opened<G> {
         Tablebase::with_cache(&self.root, rules, self.cache_bytes).map_err(Arc::new)
     }
@@ -85,6 +103,9 @@ impl Tables {
     /// The tables cannot be opened, do not hold the position, or are damaged.
     pub fn probe(&self, pos: AnyPosition, line: bool) -> Result<Answer, EdgeError> {
         Ok(match pos {
+            AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
+                Answer::Chance(Box::new(ChanceAnswer::probe(self.chance()?, pos)?))
+            }
             AnyPosition::Jungle(pos) if pos.rules().has_hunger() => {
                 Answer::Clesto(ClestoAnswer::probe(self.jungle(pos.rules())?, pos, line)?)
             }

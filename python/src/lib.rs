@@ -410,11 +410,7 @@ impl Tablebase {
         let (pos, _) = position_of(pos, rules)?;
         let tables = self.tables()?;
         let answer = py.detach(|| tables.probe(pos, false)).map_err(py_err)?;
-        Ok(match answer {
-            jtb_edge::Answer::Jungle(a) => a.best,
-            jtb_edge::Answer::Clesto(a) => a.best,
-            jtb_edge::Answer::Gambit(a) => a.best,
-        })
+        Ok(answer.best().map(str::to_owned))
     }
 
     /// The whole best line: the moves (turns) to the end of the game with best play (empty in
@@ -433,6 +429,8 @@ impl Tablebase {
             jtb_edge::Answer::Jungle(a) => a.line,
             jtb_edge::Answer::Clesto(a) => a.line,
             jtb_edge::Answer::Gambit(a) => a.line,
+            // A flip's outcome is chance: there is no single line.
+            jtb_edge::Answer::Chance(_) => None,
         }
         .unwrap_or_default())
     }

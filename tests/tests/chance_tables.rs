@@ -3,13 +3,14 @@
 //! (`chance_forward`), under the board's symmetries and the colour swap, and against the
 //! revealed tables where every tile is face up.
 
-use std::{path::PathBuf, sync::OnceLock};
+use std::sync::OnceLock;
 
 use jtb_gen::{chance, run};
 use jtb_probe::{
     flip::{ChanceLayout, ChanceMaterial, ChanceTables, ChanceValue, CLOCKS},
-    Material, Position, RuleSet,
+    Material, Piece, Position, RuleSet, Square,
 };
+use jtb_tests::chance_forward::Solver;
 
 /// Every revealed table of up to three pieces and every chance table of up to three tiles,
 /// generated once for the whole file.
@@ -31,10 +32,6 @@ fn tables() -> &'static (tempfile::TempDir, ChanceTables) {
         let tables = ChanceTables::open(dir.path()).unwrap();
         (dir, tables)
     })
-}
-
-fn root() -> PathBuf {
-    tables().0.path().to_path_buf()
 }
 
 fn at_clock(pos: &Position, clock: usize) -> Position {
@@ -82,5 +79,172 @@ fn every_value_is_its_best_moves_worth() {
         }
     }
     assert!(checked > 100_000, "{checked}");
-    let _ = root();
+}
+
+/// Every position of every table of two tiles, and of six tables of three, at every clock
+/// 0..=40: the tables' value and best move are the forward solver's.
+#[test]
+fn the_tables_agree_with_the_forward_solver() {
+    let (_, tables) = tables();
+    let three = ["Lv-Tw", "Rv-Ee", "DvD-E", "v-ERr", "EvR-e", "CvW-p"]
+        .map(|m| m.parse::<ChanceMaterial>().unwrap().canonical());
+    let mut solver = Solver::new();
+    let mut checked = 0u64;
+    for m in ChanceMaterial::all(2, 2).into_iter().chain(three) {
+        let layout = ChanceLayout::new(m);
+        for idx in 0..layout.positions() {
+            let Some(pos) = layout.position(idx) else {
+                continue;
+            };
+            for clock in 0..=CLOCKS {
+                let pos = at_clock(&pos, clock);
+                let expected = solver.value(&pos, clock as u32);
+                let found = tables.probe(&pos).unwrap();
+                assert_eq!(
+                    found.parts(),
+                    [expected.score, expected.win, expected.draw],
+                    "{pos}"
+                );
+                let best = tables.best_move(&pos).unwrap().map(|m| m.mv.to_string());
+                assert_eq!(best, solver.best_move(&pos, clock as u32), "{pos}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200_000, "{checked}");
+}
+
+/// A position with its squares mapped by `map`, the colours swapped where `swap` (with the side
+/// to move and the hidden set), built square by square.
+fn transformed(pos: &Position, map: impl Fn(Square) -> Square, swap: bool) -> Position {
+    let colour = |p: Piece| {
+        let c = if swap { p.color.other() } else { p.color };
+        Piece::new(c, p.animal)
+    };
+    let mut out = Position::empty(
+        RuleSet::Flip4x4,
+        if swap { pos.turn().other() } else { pos.turn() },
+    );
+    for (p, sq) in pos.pieces() {
+        out.put(colour(p), map(sq)).unwrap();
+    }
+    for sq in pos.flips() {
+        out.put_hidden(map(sq)).unwrap();
+    }
+    let hidden = pos.hidden_set().unwrap();
+    let hidden = hidden
+        .pieces()
+        .map(colour)
+        .fold(jtb_probe::HiddenSet::EMPTY, |h, p| h.with(p));
+    out.set_hidden_set(Some(hidden)).unwrap();
+    out.set_clock(pos.clock()).unwrap();
+    out
+}
+
+/// The eight symmetries of the board and the colour swap give every position of a sample of
+/// three-tile tables the same values at several clocks (the table stores positions on the
+/// diagonal twice, each solved on its own).
+#[test]
+fn values_have_the_boards_eight_symmetries_and_the_colour_swap() {
+    let (_, tables) = tables();
+    let maps: [fn(Square) -> Square; 8] = [
+        |s| s,
+        |s| Square::new(3 - s.file(), s.rank()),
+        |s| Square::new(s.file(), 3 - s.rank()),
+        |s| Square::new(3 - s.file(), 3 - s.rank()),
+        |s| Square::new(s.rank(), s.file()),
+        |s| Square::new(3 - s.rank(), s.file()),
+        |s| Square::new(s.rank(), 3 - s.file()),
+        |s| Square::new(3 - s.rank(), 3 - s.file()),
+    ];
+    let mut checked = 0;
+    for m in ChanceMaterial::all(3, 3).into_iter().step_by(23) {
+        let layout = ChanceLayout::new(m);
+        for idx in (0..layout.positions()).step_by(5) {
+            let Some(pos) = layout.position(idx) else {
+                continue;
+            };
+            for clock in [0, 21, 38, 39] {
+                let pos = at_clock(&pos, clock);
+                let v = tables.probe(&pos).unwrap();
+                for map in maps {
+                    for swap in [false, true] {
+                        let other = transformed(&pos, map, swap);
+                        assert_eq!(tables.probe(&other).unwrap(), v, "{pos} -> {other}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+/// A fully revealed position's value is its rule value from the revealed tables as a certain
+/// result, at every clock: the forward solver, which knows no tables, agrees on every position
+/// of six revealed materials.
+#[test]
+fn a_fully_revealed_position_is_its_rule_value_at_every_clock() {
+    let (_, tables) = tables();
+    let mut solver = Solver::new();
+    let mut checked = 0;
+    for m in ["LvE", "RvE", "CvC", "ERvR", "DvCW", "LvTR"] {
+        let m: Material = m.parse().unwrap();
+        for turn in [jtb_probe::Color::Red, jtb_probe::Color::Blue] {
+            for pos in jtb_tests::placements(RuleSet::Flip4x4, m, turn) {
+                for clock in (0..=CLOCKS).step_by(3) {
+                    let pos = at_clock(&pos, clock);
+                    let rule = tables.revealed().probe_rule(&pos).unwrap();
+                    let expected = solver.value(&pos, clock as u32);
+                    assert_eq!(
+                        ChanceValue::certain(rule.wdl).parts(),
+                        [expected.score, expected.win, expected.draw],
+                        "{pos}"
+                    );
+                    assert_eq!(tables.probe(&pos).unwrap(), ChanceValue::certain(rule.wdl));
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+/// A second generation keeps every intact table; a damaged or truncated one is made again,
+/// byte for byte the same; the revealed tables it needs missing, it names the table.
+#[test]
+fn generation_resumes_and_replaces_damaged_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = ChanceMaterial::all(2, 2);
+    let none = &|_, _, _, _| {};
+    let missing = chance::generate(dir.path(), &targets, none).err().unwrap();
+    assert!(missing.to_string().contains("missing table"), "{missing}");
+    let opts = run::GenOptions {
+        rules: RuleSet::Flip4x4,
+        targets: Material::all_tables(RuleSet::Flip4x4, 2, 2),
+        out: dir.path().to_path_buf(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    run::generate(&opts, &run::Silent).unwrap();
+    let first = chance::generate(dir.path(), &targets, none).unwrap();
+    assert_eq!(first.generated.len(), targets.len());
+    let again = chance::generate(dir.path(), &targets, none).unwrap();
+    assert_eq!(
+        (again.generated.len(), again.kept.len()),
+        (0, targets.len())
+    );
+    let path = chance::table_path(dir.path(), targets[5]);
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let last = bad.len() - 20;
+    bad[last] ^= 0x40;
+    std::fs::write(&path, &bad).unwrap();
+    let other = chance::table_path(dir.path(), targets[9]);
+    let other_good = std::fs::read(&other).unwrap();
+    std::fs::write(&other, &other_good[..other_good.len() / 2]).unwrap();
+    let repaired = chance::generate(dir.path(), &targets, none).unwrap();
+    assert_eq!(repaired.generated.len(), 2);
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    assert_eq!(std::fs::read(&other).unwrap(), other_good);
 }

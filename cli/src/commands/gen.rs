@@ -107,8 +107,8 @@ pub fn peak_memory() -> Option<u64> {
 
 pub fn run(args: &Args) -> CliResult {
     args.threads.apply()?;
-    let (rules, targets) = match args.choice.targets()? {
-        input::Targets::Jungle(rules, targets) => (rules, targets),
+    let (rules, targets, chance) = match args.choice.targets()? {
+        input::Targets::Jungle(rules, targets, chance) => (rules, targets, chance),
         input::Targets::Gambit(targets) => return gambit(args, &targets),
     };
     // The parser bounds the limit, so that it fits in bytes.
@@ -149,15 +149,28 @@ pub fn run(args: &Args) -> CliResult {
     } else {
         generate(&opts, &Log { start })?
     };
+    let chance = if chance.is_empty() {
+        None
+    } else {
+        Some(chance_tables(args, &chance, start)?)
+    };
     if !args.quiet {
         let peak =
             peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
+        let chance = chance.map_or_else(String::new, |c| {
+            format!(
+                ", {} chance tables ({} entries), kept {}",
+                c.generated.len(),
+                c.generated.iter().map(|g| g.1).sum::<u64>(),
+                c.kept.len()
+            )
+        });
         let from_flip = match summary.from_flip.len() {
             0 => String::new(),
             n => format!(" ({n} from their colour flip)"),
         };
         eprintln!(
-            "generated {} tables{from_flip} ({} entries), kept {}, in {:.1}s{peak}",
+            "generated {} tables{from_flip} ({} entries), kept {}{chance}, in {:.1}s{peak}",
             summary.generated.len(),
             summary.entries,
             summary.kept.len(),
@@ -165,6 +178,25 @@ pub fn run(args: &Args) -> CliResult {
         );
     }
     Ok(true)
+}
+
+/// The flip game's chance tables (RULES.md 8), after the revealed tables they lead into: one
+/// log line per table solved unless quiet.
+fn chance_tables(
+    args: &Args,
+    targets: &[jtb_probe::flip::ChanceMaterial],
+    start: Instant,
+) -> Result<jtb_gen::chance::ChanceSummary, jtb_gen::GenError> {
+    let quiet = args.quiet;
+    let report = |m: jtb_probe::flip::ChanceMaterial, entries: Option<u64>, done, total| {
+        if let (false, Some(entries)) = (quiet, entries) {
+            eprintln!(
+                "[{:>8.1}s] solved chance table {m}: {entries} entries ({done}/{total})",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    jtb_gen::chance::generate(&args.out, targets, &report)
 }
 
 /// `jtb gen --rules animal-gambit`: the tables and every one they need, in increasing piece

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use jtb_probe::{gambit, Family, Header, Kind, TableErrorKind, TableFile};
+use jtb_probe::{flip::Chance, gambit, Family, Header, Kind, TableErrorKind, TableFile};
 use serde_json::json;
 
 use crate::CliResult;
@@ -17,8 +17,8 @@ pub struct Args {
     json: bool,
 }
 
-/// Table files at `path`: the file itself, or the `.wdl`/`.dtm`/`.dtc` files of a directory and
-/// of its subdirectories, sorted.
+/// Table files at `path`: the file itself, or the `.wdl`/`.dtm`/`.dtc`/`.chance` files of a
+/// directory and of its subdirectories, sorted.
 pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         std::fs::metadata(path)?;
@@ -31,7 +31,7 @@ pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
             out.extend(table_files(&p)?);
         } else if matches!(
             p.extension().and_then(|e| e.to_str()),
-            Some("wdl" | "dtm" | "dtc")
+            Some("wdl" | "dtm" | "dtc" | "chance")
         ) {
             out.push(p);
         }
@@ -113,8 +113,12 @@ pub fn run(args: &Args) -> CliResult {
     let mut ok = true;
     for path in files {
         // A file names its game in its header: Jungle's reader first, then Animal Gambit's
-        // for a file of its rule set.
+        // for a file of its rule set; the flip game's chance tables by their extension.
+        let chance = path
+            .extension()
+            .is_some_and(|e| e == Kind::Chance.extension());
         let shown = match checked::<jtb_probe::RuleSet>(&path) {
+            _ if chance => checked::<Chance>(&path).map(|t| show(&mut out, &path, &t, args.json)),
             Err(e) if matches!(&e.kind, TableErrorKind::UnknownRuleSet(id) if id == gambit::Rules::NAME) => {
                 checked::<gambit::Rules>(&path).map(|t| show(&mut out, &path, &t, args.json))
             }
@@ -186,7 +190,14 @@ fn show<R: Family>(
         } else {
             format!(" ({})", s.longest_win_position)
         };
-        if h.kind == Kind::Dtc {
+        if h.kind == Kind::Chance {
+            writeln!(
+                out,
+                "  {side} to move at clock 0: {} certain wins, {} certain draws, {} certain \
+                 losses (the other positions turn on a flip)",
+                s.wins, s.draws, s.losses
+            )?;
+        } else if h.kind == Kind::Dtc {
             writeln!(out, "  {side} to move, clock rule at clock 0: {} wins, {} draws ({} cursed wins, {} blessed losses), {} losses; longest DTC win {} plies{at}",
                 s.wins, s.draws, s.cursed_wins, s.blessed_losses, s.losses, s.longest_win)?;
         } else {

@@ -370,7 +370,7 @@ pub fn run(args: &Args) -> CliResult {
     .map_err(PlanError::Path)?;
     let out = std::path::absolute(&args.out).map_err(PlanError::Path)?;
     let plan = match args.choice.targets()? {
-        crate::input::Targets::Jungle(rules, targets) => Plan::new(rules, &targets, jtb, out),
+        crate::input::Targets::Jungle(rules, targets, _) => Plan::new(rules, &targets, jtb, out),
         crate::input::Targets::Gambit(targets) => Plan::gambit(&targets, jtb, out),
     };
     let verify = if args.checksums_only {

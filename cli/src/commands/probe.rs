@@ -118,6 +118,40 @@ fn print_gambit(text: &str, a: &GambitAnswer) -> String {
     s.trim_end().to_owned()
 }
 
+/// A chance value as text: `score 5/8 (62.5%): win 1/2 (50.0%), draw 1/4 (25.0%), loss 1/4
+/// (25.0%)`.
+fn chance_text(v: jtb_probe::flip::ChanceValue) -> String {
+    let part = |f: jtb_probe::flip::Fraction| format!("{f} ({:.1}%)", f.percent());
+    format!(
+        "score {}: win {}, draw {}, loss {}",
+        part(v.score()),
+        part(v.win()),
+        part(v.draw()),
+        part(v.loss())
+    )
+}
+
+fn print_chance(text: &str, a: &jtb_edge::ChanceAnswer) -> String {
+    let mut s = format!("{text}\nrules: {}\n", a.pos.rules());
+    s += &format!(
+        "value: {} for {} to move at clock {}\n",
+        chance_text(a.value),
+        a.pos.turn(),
+        a.pos.clock().unwrap_or(0)
+    );
+    if let Some(b) = &a.best {
+        s += &format!("best: {}\n", b.text);
+    }
+    s += "moves:\n";
+    for m in &a.moves {
+        s += &format!("  {:<5} {}\n", m.text, chance_text(m.value));
+        for (animal, chance, v, pos) in &m.outcomes {
+            s += &format!("        {animal} {chance:<4} {}  {pos}\n", chance_text(*v));
+        }
+    }
+    s.trim_end().to_owned()
+}
+
 pub fn run(args: &Args) -> CliResult {
     let tables = Tables::new(&args.tables.dir, jtb_probe::DEFAULT_CACHE_BYTES);
     let json = args.input.json;
@@ -129,6 +163,7 @@ pub fn run(args: &Args) -> CliResult {
             Answer::Jungle(a) => print(text, a),
             Answer::Clesto(a) => print_clesto(text, a),
             Answer::Gambit(a) => print_gambit(text, a),
+            Answer::Chance(a) => print_chance(text, a),
         })
     })?;
     Ok(all_good)

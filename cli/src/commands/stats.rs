@@ -5,8 +5,10 @@
 use std::{io::Write, path::Path};
 
 use jtb_probe::{
-    format::table_path, histogram, Kind, Layout, Material, RuleSet, SideHistogram, SideStats,
-    TableError, TableFile, Tablebase,
+    flip::{ChanceTables, DENOMINATOR},
+    format::table_path,
+    histogram, Kind, Layout, Material, RuleSet, SideHistogram, SideStats, TableError, TableFile,
+    Tablebase,
 };
 use serde_json::json;
 
@@ -23,6 +25,12 @@ pub struct Args {
     /// a minute or more for a large set).
     #[arg(long)]
     histogram: bool,
+    /// The flip game's chance tables (positions with face-down tiles, RULES.md 8) instead: per
+    /// table the positions, the mean score, the certain wins, draws and losses, how often a
+    /// flip is best, and the largest swing of one flip, all at clock 0 (reads and checks every
+    /// entry one ply deep).
+    #[arg(long)]
+    chance: bool,
 }
 
 /// Positions per distance of a material's DTM file, then its DTC file (Clesto: its ban file),
@@ -159,6 +167,9 @@ impl MaterialStats {
 
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
+    if args.chance {
+        return chance_stats(&mut out, args);
+    }
     let rules = match args.set.rules {
         input::Rules::Jungle(r) => r,
         input::Rules::AnimalGambit if args.histogram => {
@@ -273,4 +284,97 @@ pub fn run(args: &Args) -> CliResult {
         }
     }
     Ok(ok)
+}
+
+/// `jtb stats --chance`: the figures of every chance table ([`jtb_gen::chance::analyse`]).
+fn chance_stats(out: &mut impl Write, args: &Args) -> CliResult {
+    if args.set.rules != input::Rules::Jungle(RuleSet::Flip4x4) {
+        return Err(
+            "--chance is for --rules flip4x4 (only the flip game has face-down tiles)".into(),
+        );
+    }
+    let root = &args.set.tables.dir;
+    let tables = ChanceTables::open(root)?;
+    let materials = tables.chance().materials();
+    if materials.is_empty() {
+        return Err(format!("no chance tables under {}", root.join("flip4x4").display()).into());
+    }
+    if !args.json {
+        writeln!(
+            out,
+            "{:<10} {:>9} {:>7} {:>9} {:>9} {:>9} {:>10}  largest swing of one flip",
+            "material", "positions", "mean", "wins", "draws", "losses", "flip best"
+        )?;
+    }
+    let mut ok = true;
+    for m in materials {
+        let r = match jtb_gen::chance::analyse(&tables, root, m) {
+            Ok(r) if r.mismatch.is_none() => r,
+            Ok(r) => {
+                ok = false;
+                if let Some((p, stored, best)) = r.mismatch {
+                    eprintln!("inconsistent: {m}: {p}: stored {stored}, its moves give {best}");
+                }
+                continue;
+            }
+            Err(e) => {
+                ok = false;
+                eprintln!("damaged: {e}");
+                continue;
+            }
+        };
+        let n = r.positions.max(1) as f64;
+        let mean = r.score_sum as f64 / f64::from(DENOMINATOR) / n;
+        let swing = fraction(r.largest_swing.0);
+        if args.json {
+            writeln!(
+                out,
+                "{}",
+                json!({
+                    "material": m.to_string(),
+                    "positions": r.positions,
+                    "mean_score": mean,
+                    "certain_wins": r.certain[0],
+                    "certain_draws": r.certain[1],
+                    "certain_losses": r.certain[2],
+                    "flip_best": r.flip_best,
+                    "largest_swing": swing,
+                    "largest_swing_position": r.largest_swing.1,
+                    "largest_flip_gap": fraction(r.largest_gap.0),
+                    "largest_flip_gap_position": (!r.largest_gap.1.is_empty()).then_some(&r.largest_gap.1),
+                })
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{:<10} {:>9} {:>7.4} {:>9} {:>9} {:>9} {:>9.1}%  {swing} ({})",
+                m.to_string(),
+                r.positions,
+                mean,
+                r.certain[0],
+                r.certain[1],
+                r.certain[2],
+                100.0 * r.flip_best as f64 / n,
+                r.largest_swing.1
+            )?;
+        }
+    }
+    Ok(ok)
+}
+
+/// A score over [`DENOMINATOR`] as a fraction in lowest terms.
+fn fraction(over: u32) -> String {
+    let g = gcd(over, DENOMINATOR);
+    match DENOMINATOR / g {
+        1 => (over / g).to_string(),
+        d => format!("{}/{d}", over / g),
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }

@@ -10,6 +10,7 @@ use jtb_gen::{
     Metric, SubTables,
 };
 use jtb_probe::{
+    flip::{Chance, ChanceMaterial, ChanceTables},
     format::{family_table_path, table_path, Encoding},
     Family, Kind, Material, RuleSet, TableFile, Tablebase,
 };
@@ -20,7 +21,8 @@ use crate::{input, CliResult};
 pub struct Args {
     #[command(flatten)]
     set: input::TableSetArgs,
-    /// Materials to verify (default: every table present); repeatable.
+    /// Materials to verify (default: every table present, under flip4x4 the chance tables
+    /// too); repeatable. Under flip4x4 `LvE-Tw` names a chance table.
     #[arg(long = "material", value_name = "M")]
     materials: Vec<String>,
     /// Only check checksums, not values.
@@ -93,32 +95,86 @@ pub fn run(args: &Args) -> CliResult {
             return crate::gambit::verify(&mut out, dir, &materials, args.checksums_only);
         }
     };
-    let materials: Vec<Material> = if args.materials.is_empty() {
-        Tablebase::open(&args.set.tables.dir, rules)?.materials()
+    let root = &args.set.tables.dir;
+    // Under flip4x4 a material with `-` names a chance table (RULES.md 8).
+    let is_chance = |m: &&String| rules == RuleSet::Flip4x4 && m.contains('-');
+    let (materials, chance): (Vec<Material>, Vec<ChanceMaterial>) = if args.materials.is_empty() {
+        let chance = if rules == RuleSet::Flip4x4 {
+            Tablebase::open(root, Chance)?.materials()
+        } else {
+            Vec::new()
+        };
+        (Tablebase::open(root, rules)?.materials(), chance)
     } else {
-        args.materials
-            .iter()
-            .map(|m| input::table_material(m).map(|m| m.table_of(rules)))
-            .collect::<Result<_, _>>()?
+        (
+            args.materials
+                .iter()
+                .filter(|m| !is_chance(m))
+                .map(|m| input::table_material(m).map(|m| m.table_of(rules)))
+                .collect::<Result<_, _>>()?,
+            args.materials
+                .iter()
+                .filter(is_chance)
+                .map(|m| m.parse().map(ChanceMaterial::canonical))
+                .collect::<Result<_, _>>()
+                .map_err(input::MaterialArgError::Chance)?,
+        )
     };
-    if materials.is_empty() {
-        return Err(VerifyError::NoTables(rules, args.set.tables.dir.clone()).into());
+    if materials.is_empty() && chance.is_empty() {
+        return Err(VerifyError::NoTables(rules, root.clone()).into());
     }
-    let intact = check_checksums(
-        &mut out,
-        &args.set.tables.dir,
-        rules,
-        &materials,
-        &Kind::of(rules),
-    )?;
-    let mut ok = intact.len() == materials.len();
-    if args.checksums_only {
-        return Ok(ok);
+    let mut ok = true;
+    if !materials.is_empty() {
+        let intact = check_checksums(&mut out, root, rules, &materials, &Kind::of(rules))?;
+        ok &= intact.len() == materials.len();
+        if !args.checksums_only {
+            for &m in materials.iter().filter(|m| intact.contains(m)) {
+                ok &= verify_values(&mut out, args, rules, m)?;
+            }
+        }
     }
-    for &m in materials.iter().filter(|m| intact.contains(m)) {
-        ok &= verify_values(&mut out, args, rules, m)?;
+    if !chance.is_empty() {
+        let intact = check_checksums(&mut out, root, Chance, &chance, &[Kind::Chance])?;
+        ok &= intact.len() == chance.len();
+        if !args.checksums_only {
+            let tables = ChanceTables::open(root)?;
+            for &m in chance.iter().filter(|m| intact.contains(m)) {
+                ok &= verify_chance(&mut out, &tables, root, m)?;
+            }
+        }
     }
     Ok(ok)
+}
+
+/// Checks every entry of the chance table `m` at every clock one ply deep.
+fn verify_chance(
+    out: &mut impl Write,
+    tables: &ChanceTables,
+    root: &Path,
+    m: ChanceMaterial,
+) -> CliResult {
+    let report = match jtb_gen::chance::analyse(tables, root, m) {
+        Ok(report) => report,
+        Err(e) => {
+            writeln!(out, "FAIL {m}: {e}")?;
+            return Ok(false);
+        }
+    };
+    if let Some((position, stored, best)) = &report.mismatch {
+        let path = jtb_gen::chance::table_path(root, m);
+        writeln!(
+            out,
+            "FAIL {}: {position}: stored {stored}, its moves give {best}",
+            path.display()
+        )?;
+        return Ok(false);
+    }
+    writeln!(
+        out,
+        "ok   {m}: {} entries agree with their moves (flips as the average of their outcomes)",
+        report.checked
+    )?;
+    Ok(true)
 }
 
 /// Checks the checksums of every `kinds` file of each of `materials` under `root`, for a table

@@ -111,6 +111,9 @@ pub async fn probe(
         if pos.rules().has_hunger() {
             return clesto_answer(lib, &pos).map(Probed::Clesto);
         }
+        if pos.hidden() != 0 {
+            return chance_answer(lib, &pos).map(Probed::Chance);
+        }
         probe_answer(lib, &pos).map(Probed::Jungle)
     })
     .await
@@ -127,6 +130,21 @@ pub enum Probed {
     Clesto(ClestoAnswer),
     /// Animal Gambit: distances in turns, every turn with its steps.
     Gambit(gambit::ProbeAnswer),
+    /// The flip game with face-down tiles: `jtb probe --json`'s object (exact fractions, every
+    /// move's worth, each flip's outcomes).
+    Chance(serde_json::Value),
+}
+
+/// A flip position with face-down tiles (RULES.md 8): its chance value at its clock, as `jtb
+/// probe --json` gives it for the canonical text.
+fn chance_answer(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+    if pos.is_game_over() {
+        return Err(lib.error(jtb_probe::ProbeError::GameOver, pos.rules()));
+    }
+    let tables = lib.chance_tables()?;
+    let answer = jtb_edge::ChanceAnswer::probe(&tables, pos.clone())
+        .map_err(|e| lib.error(e, pos.rules()))?;
+    Ok(answer.json(&pos.to_string()))
 }
 
 fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {

@@ -13,9 +13,9 @@ use std::{
 };
 
 use jtb_probe::{
-    dead_draw, format::table_path, gambit, Adjudication, Category, Game, LineStep, Material, Move,
-    NotApplicable, Outcome, Position, ProbeError, RuleSet, RuleStep, RuleValue, ScoredMove,
-    TableError, TableErrorKind, Tablebase, Value,
+    dead_draw, flip::ChanceTables, format::table_path, gambit, Adjudication, Category, Game,
+    LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, RuleSet, RuleStep,
+    RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
 };
 
 use super::error::{ApiError, Problem};
@@ -47,7 +47,7 @@ fn fingerprint(dir: &Path) -> u64 {
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
-            let table = [".wdl", ".dtm", ".dtc", ".ban"]
+            let table = [".wdl", ".dtm", ".dtc", ".ban", ".chance"]
                 .iter()
                 .any(|ext| name.ends_with(ext));
             if !table {
@@ -98,6 +98,8 @@ pub struct Library {
     sets: Vec<RwLock<Found<Tablebase>>>,
     /// Animal Gambit's tables as last found.
     gambit: RwLock<Found<Tablebase<gambit::Rules>>>,
+    /// The flip game's chance tables (positions with face-down tiles) as last found.
+    chance: RwLock<Found<ChanceTables>>,
     /// Per material, the statistics of its file headers, read once per scan.
     pub headers: Memo<crate::stats::MaterialStats>,
     /// Per material, its DTM and DTC files' histograms, counted once per scan.
@@ -127,6 +129,11 @@ impl Library {
                 stamp: None,
                 fingerprint: 0,
             }),
+            chance: RwLock::new(Found {
+                tables: Err(String::new()),
+                stamp: None,
+                fingerprint: 0,
+            }),
             headers: Mutex::default(),
             histograms: Mutex::default(),
             checked_ms: AtomicU64::new(0),
@@ -137,7 +144,28 @@ impl Library {
             lib.sets.push(RwLock::new(found));
         }
         lib.gambit = RwLock::new(lib.scan(gambit::Rules));
+        lib.chance = RwLock::new(lib.scan_chance());
         lib
+    }
+
+    /// The flip game's chance tables as they are now.
+    fn scan_chance(&self) -> Found<ChanceTables> {
+        let id = RuleSet::Flip4x4.name();
+        let tables = ChanceTables::with_cache(&self.root, self.cache_bytes)
+            .map(Arc::new)
+            .map_err(|_| self.no_tables(id));
+        self.found(id, tables)
+    }
+
+    /// The flip game's chance tables, or why there are none.
+    ///
+    /// # Errors
+    /// 404 naming the missing directory and the command that makes the tables.
+    pub fn chance_tables(&self) -> Result<Arc<ChanceTables>, ApiError> {
+        let set = self.chance.read().unwrap_or_else(PoisonError::into_inner);
+        set.tables
+            .clone()
+            .map_err(|why| ApiError::new(Problem::MissingTable, why))
     }
 
     /// The tables of `rules` as they are now.
@@ -201,6 +229,18 @@ impl Library {
             }
         }
         changed |= self.rescan(gambit::Rules, &self.gambit);
+        let stamp = self.stamp(RuleSet::Flip4x4.name());
+        if self
+            .chance
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .stamp
+            != stamp
+        {
+            let found = self.scan_chance();
+            *self.chance.write().unwrap_or_else(PoisonError::into_inner) = found;
+            changed = true;
+        }
         changed
     }
 

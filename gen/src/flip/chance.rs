@@ -340,3 +340,176 @@ pub fn generate(
     }
     Ok(summary)
 }
+
+/// The values of `material`'s table under `root`, read back whole: [`CLOCKS`] per position.
+///
+/// # Errors
+/// The file is missing, of another table, or damaged (a block's checksum, a code no table of
+/// its face-down tiles holds).
+pub fn load(root: &Path, material: ChanceMaterial) -> Result<Vec<ChanceValue>, GenError> {
+    let path = table_path(root, material);
+    let file =
+        TableFile::<Chance>::open_expecting(&path, Chance, material.canonical(), Kind::Chance)?;
+    let hidden = material.hidden().len();
+    let mut values = Vec::with_capacity(file.header().entries as usize);
+    for b in 0..file.header().blocks {
+        let block = file.block(b)?;
+        for i in 0..file.header().entries_in(b) {
+            let code = file.code_entry(&block, i)?;
+            let v = ChanceValue::from_code(code, hidden).ok_or_else(|| file.bad_code(code))?;
+            values.push(v);
+        }
+    }
+    Ok(values)
+}
+
+/// What [`analyse`] finds in one chance table: its figures, and the first entry that is not
+/// the best of its moves one ply deep (none in a correct table).
+#[derive(Debug, Clone, Default)]
+pub struct ChanceReport {
+    /// Positions stored (both sides to move; a position on the diagonal of the first revealed
+    /// animal is stored twice).
+    pub positions: u64,
+    /// Entries checked one ply deep (positions times clocks).
+    pub checked: u64,
+    /// The sum of the scores at clock 0, over [`jtb_probe::flip::DENOMINATOR`].
+    pub score_sum: u64,
+    /// Positions at clock 0 won, drawn and lost for certain.
+    pub certain: [u64; 3],
+    /// Positions at clock 0 whose best move is a flip.
+    pub flip_best: u64,
+    /// The largest swing of one flip at clock 0 (the best outcome's score minus the worst, over
+    /// the denominator), with a position that has it.
+    pub largest_swing: (u32, String),
+    /// The largest gap at clock 0 between the best flip and the best step (score over the
+    /// denominator, the flip better), with a position that has it.
+    pub largest_gap: (u32, String),
+    /// The first entry that is not its best move's worth: position text with clock, stored
+    /// value, and the value one ply deep.
+    pub mismatch: Option<(String, ChanceValue, ChanceValue)>,
+}
+
+/// Reads `material`'s table under `root` and checks every entry at every clock one ply deep
+/// (each value is its best move's worth: a flip the exact average of its outcomes from the
+/// tables it leads into, a step this table's value of the position it leads to one clock on),
+/// gathering its figures on the way.
+///
+/// # Errors
+/// The table or one it leads into is missing or damaged.
+pub fn analyse(
+    tables: &ChanceTables,
+    root: &Path,
+    material: ChanceMaterial,
+) -> Result<ChanceReport, GenError> {
+    let layout = ChanceLayout::new(material);
+    let stored = load(root, material)?;
+    let at = |idx: usize, clock: usize| {
+        if clock >= CLOCKS {
+            ChanceValue::DRAW
+        } else {
+            stored[idx * CLOCKS + clock]
+        }
+    };
+    let reports = (0..layout.positions())
+        .into_par_iter()
+        .filter_map(|idx| layout.position(idx).map(|pos| (idx, pos)))
+        .map(|(idx, pos)| -> Result<ChanceReport, ProbeError> {
+            let mut r = ChanceReport {
+                positions: 1,
+                ..ChanceReport::default()
+            };
+            let node = node(tables, &layout, &pos)?;
+            for clock in 0..CLOCKS {
+                let best = node
+                    .steps
+                    .iter()
+                    .map(|&j| at(j as usize, clock + 1).for_mover())
+                    .fold(node.exit, Ord::max);
+                r.checked += 1;
+                if best != at(idx, clock) && r.mismatch.is_none() {
+                    let mut p = pos.clone();
+                    p.set_clock(Some(clock as u32)).expect("below the limit");
+                    r.mismatch = Some((p.to_string(), at(idx, clock), best));
+                }
+            }
+            let v = at(idx, 0);
+            r.score_sum = u64::from(v.parts()[0]);
+            match v {
+                ChanceValue::WIN => r.certain[0] = 1,
+                ChanceValue::DRAW => r.certain[1] = 1,
+                ChanceValue::LOSS => r.certain[2] = 1,
+                _ => {}
+            }
+            // The best flip and the best step at clock 0, and each flip's swing.
+            let mut best_flip = ChanceValue::LOSS;
+            for sq in pos.flips() {
+                let scores = pos
+                    .flip_outcomes(sq)
+                    .expect("a face-down tile of a position with its hidden set")
+                    .iter()
+                    .map(|o| Ok(tables.after_move(&o.position)?.for_mover()))
+                    .collect::<Result<Vec<_>, ProbeError>>()?;
+                let flip = ChanceValue::average(&scores).expect("equally likely outcomes");
+                best_flip = best_flip.max(flip);
+                let (lo, hi) = scores.iter().fold((u32::MAX, 0), |(lo, hi), s| {
+                    (lo.min(s.parts()[0]), hi.max(s.parts()[0]))
+                });
+                if hi - lo > r.largest_swing.0 || r.largest_swing.1.is_empty() {
+                    r.largest_swing = (hi - lo, pos.to_string());
+                }
+            }
+            let steps = pos.revealed_moves();
+            let best_step = steps
+                .iter()
+                .map(|&mv| match pos.play(mv).expect("a listed move is legal") {
+                    Outcome::Over { result, .. } => Ok(ChanceValue::certain(result)),
+                    Outcome::Ongoing(next) => match layout.index_of(&next) {
+                        Some(j) => Ok(at(j, 1).for_mover()),
+                        None => Ok(tables.after_move(&next)?.for_mover()),
+                    },
+                })
+                .collect::<Result<Vec<_>, ProbeError>>()?
+                .into_iter()
+                .max();
+            // A flip sorts before every step: it is best when no step is strictly better.
+            if best_step.is_none_or(|s| s <= best_flip) {
+                r.flip_best = 1;
+            }
+            if let Some(step) = best_step {
+                let gap = best_flip.parts()[0].saturating_sub(step.parts()[0]);
+                if gap > 0 {
+                    r.largest_gap = (gap, pos.to_string());
+                }
+            }
+            Ok(r)
+        })
+        .try_reduce(ChanceReport::default, |a, b| Ok(merge(a, b)))
+        .map_err(probe_error)?;
+    Ok(reports)
+}
+
+/// Two parts' reports as one (the larger swing and gap, the first mismatch, by position text
+/// where equal, so that the result does not depend on the threads).
+fn merge(a: ChanceReport, b: ChanceReport) -> ChanceReport {
+    let larger = |x: (u32, String), y: (u32, String)| {
+        let key = |z: &(u32, String)| (z.0, std::cmp::Reverse(z.1.clone()));
+        if key(&y) > key(&x) && !y.1.is_empty() || x.1.is_empty() {
+            y
+        } else {
+            x
+        }
+    };
+    ChanceReport {
+        positions: a.positions + b.positions,
+        checked: a.checked + b.checked,
+        score_sum: a.score_sum + b.score_sum,
+        certain: [0, 1, 2].map(|i| a.certain[i] + b.certain[i]),
+        flip_best: a.flip_best + b.flip_best,
+        largest_swing: larger(a.largest_swing, b.largest_swing),
+        largest_gap: larger(a.largest_gap, b.largest_gap),
+        mismatch: match (a.mismatch, b.mismatch) {
+            (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+            (x, y) => x.or(y),
+        },
+    }
+}

@@ -119,6 +119,41 @@ int jtb_gambit_probe(const jtb_gambit *tb, const char *position, int *wdl, int *
  * bytes (40 always suffice); an empty string when the side to move has no turn. */
 int jtb_gambit_best_turn(const jtb_gambit *tb, const char *position, char *buf, size_t len);
 
+/* The flip game with face-down tiles (RULES.md 8) has chance tables: a jtb_chance, opened with
+ * jtb_chance_open over the flip game's tables (root/flip4x4/, the chance tables beside the
+ * revealed ones). A flip is a chance event; values are exact fractions. */
+typedef struct jtb_chance jtb_chance;
+
+/* The value of a flip position for the side to move: the score (expected result: win 1, draw
+ * 1/2, loss 0) and the probabilities of a win, a draw and a loss, each a numerator over
+ * `denominator` (the smallest that holds them all; at most 240). */
+typedef struct jtb_chance_value {
+    int score;
+    int win;
+    int draw;
+    int loss;
+    int denominator;
+} jtb_chance_value;
+
+/* Opens the flip game's tables under `root` (files in root/flip4x4/). */
+int jtb_chance_open(const char *root, jtb_chance **out);
+
+/* Closes chance tables (NULL is allowed). */
+void jtb_chance_close(jtb_chance *tb);
+
+/* The exact value of a flip position, with or without face-down tiles (a position without is a
+ * certain result from the revealed tables' clock rule), at a clock (clock < 0 takes the clock
+ * of the text, 0 without one; 40 is a draw). A face-down position needs its hidden set (the
+ * `?:` field) unless nothing was captured: else JTB_ERR_NOT_COVERED. */
+int jtb_chance_probe(const jtb_chance *tb, const char *position, int clock,
+                     jtb_chance_value *value);
+
+/* The best move at a clock (highest score, then highest chance of a win, then the smallest
+ * text: a flip "?a4" before a step "a1a2"), NUL-terminated, into buf of len bytes (at least 5);
+ * an empty string at clock 40. */
+int jtb_chance_best_move(const jtb_chance *tb, const char *position, int clock,
+                         char *buf, size_t len);
+
 /* The message of the last error of the calling thread ("" if none). Valid until the next call
  * on this thread. */
 const char *jtb_last_error(void);

@@ -13,6 +13,7 @@ use std::{
 };
 
 use jtb_probe::{
+    flip::{ChanceTables, ChanceValue, DENOMINATOR},
     gambit, Category, ClestoValue, Game, Position, ProbeError, RuleSet, Tablebase, Value, Wdl,
 };
 
@@ -407,6 +408,119 @@ pub unsafe extern "C" fn jtb_gambit_best_turn(
             len,
         )
     })
+}
+
+/// Opens the flip game's tables under a root directory (files in root/flip4x4/): the chance
+/// tables of positions with face-down tiles, and the revealed ones.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_chance_open(
+    root: *const c_char,
+    tb_out: *mut *mut ChanceTables,
+) -> c_int {
+    guard(|| {
+        // Safety: see `text`.
+        let root = unsafe { text(root, "root") }?;
+        let tb = ChanceTables::open(root).map_err(|e| probe_failure(&e))?;
+        out(tb_out, Box::into_raw(Box::new(tb)))
+    })
+}
+
+/// Closes the flip game's chance tables.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_chance_close(tb: *mut ChanceTables) {
+    if !tb.is_null() {
+        // Safety: `tb` came from jtb_chance_open and is closed once (jtb.h).
+        drop(unsafe { Box::from_raw(tb) });
+    }
+}
+
+/// The chance tables behind `tb`, and the flip position `text` at `clock` (negative: the
+/// text's).
+unsafe fn chance_position<'a>(
+    tb: *const ChanceTables,
+    text: &str,
+    clock: c_int,
+) -> Result<(&'a ChanceTables, Position), Failure> {
+    // Safety: a non-null `tb` comes from jtb_chance_open and has not been closed (jtb.h).
+    let tb = unsafe { tb.as_ref() }
+        .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))?;
+    let pos = Position::parse(text, Some(RuleSet::Flip4x4))
+        .map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
+    Ok((tb, with_clock(pos, clock)?))
+}
+
+/// The exact value of a flip position at a clock: score and probabilities over one
+/// denominator.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_chance_probe(
+    tb: *const ChanceTables,
+    position: *const c_char,
+    clock: c_int,
+    value: *mut JtbChance,
+) -> c_int {
+    guard(|| {
+        // Safety: see `chance_position` and `text`.
+        let (tb, pos) = unsafe { chance_position(tb, text(position, "position")?, clock) }?;
+        let v = tb.probe(&pos).map_err(|e| probe_failure(&e))?;
+        out(value, JtbChance::of(v))
+    })
+}
+
+/// The best move of a flip position at a clock (a flip `?a4` or a step) as text.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_chance_best_move(
+    tb: *const ChanceTables,
+    position: *const c_char,
+    clock: c_int,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    guard(|| {
+        // Safety: see `chance_position` and `text`.
+        let (tb, pos) = unsafe { chance_position(tb, text(position, "position")?, clock) }?;
+        let best = tb.best_move(&pos).map_err(|e| probe_failure(&e))?;
+        copy_out(
+            &best.map(|b| b.mv.to_string()).unwrap_or_default(),
+            buf,
+            len,
+        )
+    })
+}
+
+/// A chance value for C (jtb.h `jtb_chance_value`): the score, the win, draw and loss
+/// probabilities as numerators over one denominator, the smallest that holds them all.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct JtbChance {
+    score: c_int,
+    win: c_int,
+    draw: c_int,
+    loss: c_int,
+    denominator: c_int,
+}
+
+impl JtbChance {
+    fn of(v: ChanceValue) -> JtbChance {
+        let [score, win, draw] = v.parts();
+        let loss = DENOMINATOR - win - draw;
+        let g = [score, win, draw, loss].into_iter().fold(DENOMINATOR, gcd);
+        let c = |n: u32| (n / g) as c_int;
+        JtbChance {
+            score: c(score),
+            win: c(win),
+            draw: c(draw),
+            loss: c(loss),
+            denominator: c(DENOMINATOR),
+        }
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// The last error message of the calling thread.

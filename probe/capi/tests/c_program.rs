@@ -24,6 +24,16 @@ fn a_c_program_links_and_probes() {
     generate(&clesto, &Silent).unwrap();
     let rvr = "RvR".parse().unwrap();
     jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &|_| {}).unwrap();
+    let flip = GenOptions {
+        rules: RuleSet::Flip4x4,
+        targets: vec!["TvW".parse().unwrap()],
+        out: dir.path().to_owned(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    generate(&flip, &Silent).unwrap();
+    let tw = "v-Tw".parse().unwrap();
+    jtb_gen::chance::generate(dir.path(), &[tw], &|_, _, _, _| {}).unwrap();
 
     // The test binary lives in target/<profile>/deps. A `cargo test` build leaves the static
     // library beside it; a `cargo build` puts it one level up.

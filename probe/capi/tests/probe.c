@@ -88,6 +88,32 @@ int main(int argc, char **argv) {
     printf("RvR: win in %d turns, best %s\n", dtm, turn);
     jtb_gambit_close(ag);
     jtb_gambit_close(NULL);
+    /* The flip game with face-down tiles: a red tiger and a blue wolf face down on a4 and d1.
+     * Whoever flips first lets the other flip the last tile and move first. */
+    jtb_chance *ch = NULL;
+    jtb_chance_value v;
+    char mv[16];
+    CHECK(jtb_chance_open(argv[1], &ch) == JTB_OK, "open chance tables");
+    CHECK(jtb_chance_probe(ch, "?3/4/4/3? r ?:Tw", -1, &v) == JTB_OK
+          && 2 * v.score == v.denominator && v.draw == v.denominator && v.win == 0 && v.loss == 0,
+          "chance value: a certain draw");
+    CHECK(jtb_chance_probe(ch, "?3/4/4/3? b ?:Tw", -1, &v) == JTB_OK
+          && v.win + v.draw + v.loss == v.denominator && 2 * v.score == 2 * v.win + v.draw,
+          "chance value: fractions that add up");
+    CHECK(jtb_chance_best_move(ch, "?3/4/4/3? r ?:Tw", -1, mv, sizeof mv) == JTB_OK
+          && strcmp(mv, "?a4") == 0, "chance best move: a flip");
+    CHECK(jtb_chance_probe(ch, "?3/4/4/3? b ?:Tw", 40, &v) == JTB_OK
+          && 2 * v.score == v.denominator && v.draw == v.denominator, "clock 40 is a draw");
+    CHECK(jtb_chance_best_move(ch, "?3/4/4/3? b ?:Tw", 40, mv, sizeof mv) == JTB_OK
+          && mv[0] == 0, "no move at clock 40");
+    CHECK(jtb_chance_probe(ch, "?3/4/4/3L r", -1, &v) == JTB_ERR_NOT_COVERED, "hidden set unknown");
+    CHECK(strstr(jtb_last_error(), "?:") != NULL, "and the message names the field");
+    CHECK(jtb_chance_probe(ch, "?3/4/4/3? r ?:TT", -1, &v) == JTB_ERR_POSITION, "a repeated animal");
+    CHECK(jtb_chance_probe(ch, "?3/4/4/3? r ?:Tw", 41, &v) == JTB_ERR_POSITION, "clock past 40");
+    CHECK(jtb_chance_probe(NULL, "?3/4/4/3? r ?:Tw", -1, &v) == JTB_ERR_ARGUMENT, "null chance tables");
+    printf("v-Tw: best %s\n", mv);
+    jtb_chance_close(ch);
+    jtb_chance_close(NULL);
     printf("all C checks passed\n");
     return 0;
 }

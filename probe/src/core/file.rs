@@ -388,7 +388,8 @@ impl<R: Family> TableFile<R> {
     }
 
     /// A [`TableError`] for `code`, which no table of this file's kind holds.
-    pub(crate) fn bad_code(&self, code: u16) -> TableError {
+    #[must_use]
+    pub fn bad_code(&self, code: u16) -> TableError {
         TableError::new(
             &self.path,
             TableErrorKind::InvalidCode {

@@ -219,7 +219,8 @@ impl<G: Indexed> Tablebase<G> {
             return Ok(&self.tables[place]);
         }
         let pieces = G::pieces(material);
-        if pieces > self.max_pieces {
+        // With no table at all, the table is missing: "at most 0 pieces" would say nothing.
+        if pieces > self.max_pieces && self.max_pieces > 0 {
             return Err(ProbeError::TooManyPieces {
                 rules: self.rules.title(),
                 pieces,

@@ -1,0 +1,178 @@
+//! `jtb gen` and `jtb probe` on flip positions with face-down tiles (RULES.md 8): the chance
+//! tables beside the revealed ones, exact fractions, every move's worth with each flip's
+//! outcomes, and the errors of section 8.
+
+mod cli_support;
+
+use cli_support::{jtb, stderr, stdout};
+use serde_json::Value as Json;
+
+fn fraction(v: &Json) -> (u64, u64) {
+    let text = v
+        .as_str()
+        .unwrap_or_else(|| panic!("a fraction as a string: {v}"));
+    let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+    let (n, d): (u64, u64) = (n.parse().unwrap(), d.parse().unwrap());
+    assert!(d == 1 && n <= 1 || d > 1 && n < d, "{text}");
+    assert_eq!(gcd(n, d), 1, "lowest terms: {text}");
+    (n, d)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Over 240: every value of up to five face-down tiles is exact there.
+fn over_240(v: &Json) -> u64 {
+    let (n, d) = fraction(v);
+    assert_eq!(240 % d, 0);
+    n * (240 / d)
+}
+
+/// Score, win, draw and loss of an object, checked against each other.
+fn value(obj: &Json) -> [u64; 4] {
+    let [s, w, d, l] = ["score", "win", "draw", "loss"].map(|k| over_240(&obj[k]));
+    assert_eq!(w + d + l, 240, "{obj}");
+    assert_eq!(2 * s, 2 * w + d, "score = win + draw / 2: {obj}");
+    [s, w, d, l]
+}
+
+#[test]
+fn probe_gives_exact_values_best_moves_and_flip_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = jtb(&[
+        "gen",
+        "--rules",
+        "flip4x4",
+        "--max-pieces",
+        "2",
+        "--material",
+        "Lv-Tw",
+        "--material",
+        "LvC-T",
+        "--out",
+        root,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.path().join("flip4x4/Lv-Tw.chance").exists());
+    assert!(
+        dir.path().join("flip4x4/LTvW.wdl").exists(),
+        "the revealed tables it needs"
+    );
+
+    let texts = [
+        "?3/4/4/c2L r ?:T",
+        "?3/4/1?2/3L b 17 ?:Tw",
+        "?3/4/1T2/3L r 39 ?:w",
+    ];
+    let o = jtb(&[&["probe", "--tables", root, "--json"][..], &texts].concat());
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let rows: Vec<Json> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    for (row, text) in rows.iter().zip(texts) {
+        assert_eq!(row["position"], text);
+        assert_eq!(row["rules"], "flip4x4");
+        let v = value(row);
+        let moves = row["moves"].as_array().unwrap();
+        // Best first; the best is the position's value, and the first move.
+        assert_eq!(row["best"], moves[0]["move"]);
+        assert_eq!(value(&moves[0]), v, "{text}");
+        for pair in moves.windows(2) {
+            let key = |m: &Json| (value(m)[0], value(m)[1]);
+            assert!(key(&pair[0]) >= key(&pair[1]), "{text}: sorted by worth");
+        }
+        for m in moves
+            .iter()
+            .filter(|m| m["move"].as_str().unwrap().starts_with('?'))
+        {
+            let outcomes = m["outcomes"].as_array().unwrap();
+            let sum: [u64; 4] = outcomes.iter().map(value).fold([0; 4], |a, v| {
+                [a[0] + v[0], a[1] + v[1], a[2] + v[2], a[3] + v[3]]
+            });
+            let n = outcomes.len() as u64;
+            assert_eq!(
+                sum.map(|x| x / n),
+                value(m),
+                "{text}: a flip is the average"
+            );
+            for o in outcomes {
+                assert_eq!(o["probability"], if n == 1 { "1" } else { "1/2" });
+                assert!(
+                    o["position"].as_str().unwrap().contains(" 0"),
+                    "clock 0 after a flip"
+                );
+            }
+        }
+    }
+    // Capturing the cat leaves Blue nothing: a certain win, found before the flip.
+    assert_eq!(value(&rows[0]), [240, 240, 0, 0]);
+    // Clock 39: only a flip can change anything before the draw at 40.
+    let last = &rows[2];
+    assert_eq!(last["clock"], 39);
+
+    // The text form: percentages, and each flip's outcomes under it.
+    let o = jtb(&["probe", "--tables", root, "?3/4/1?2/3L b 17 ?:Tw"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("value: score "), "{text}");
+    assert!(text.contains("%)"), "{text}");
+    assert!(text.contains("for blue to move at clock 17"), "{text}");
+    assert!(
+        text.contains("\n  ?a4 ") && text.contains("\n        T 1/2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_chance_positions_and_materials_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = jtb(&[
+        "gen",
+        "--rules",
+        "flip4x4",
+        "--max-pieces",
+        "2",
+        "--out",
+        root,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (text, says) in [
+        // Animals were captured: the hidden set cannot be deduced.
+        ("?3/4/4/3L r", "`?:` field"),
+        ("?3/4/1?2/3L r ?:Tw", "more than the flip4x4 tables cover"),
+        ("?3/4/4/3L r ?:L", "stands face up"),
+        ("?3/4/4/3L r ?:Tw", "names 2 animals, but the board has 1"),
+    ] {
+        let o = jtb(&["probe", "--tables", root, text]);
+        assert_eq!(o.status.code(), Some(1), "{text}");
+        assert!(stdout(&o).contains(says), "{text}: {}", stdout(&o));
+    }
+    for bad in ["Lv-L", "Lv-x", "LvE-", "v-T"] {
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            "flip4x4",
+            "--material",
+            bad,
+            "--out",
+            root,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("bad material `{bad}`")),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
