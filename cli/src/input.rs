@@ -120,8 +120,7 @@ impl TableChoice {
                         .collect::<Result<_, _>>()?
                 };
                 // The revealed tables a chance table's last flip leads into.
-                for m in &chance {
-                    let all = jtb_gen::chance::revealed_of(*m).table_of(rules);
+                for all in jtb_gen::chance::revealed_needs(&chance) {
                     if all.total() > Layout::MAX_PIECES {
                         return Err(MaterialArgError::TooManyPieces(all));
                     }

@@ -9,7 +9,7 @@ use std::{
 };
 
 use jtb_edge::{AnyPosition, EdgeError, Played, PositionError as EdgePositionError, Rules, Tables};
-use jtb_probe::{ProbeError, Wdl};
+use jtb_probe::{flip::ChanceMaterial, ProbeError, RuleSet, Wdl};
 use pyo3::{
     create_exception,
     exceptions::{PyKeyError, PyOSError, PyValueError},
@@ -585,28 +585,63 @@ fn generate(
     let report = Reporter::new(progress);
     let generated = match rules {
         Rules::Jungle(rules) => {
-            let targets = if materials.is_empty() {
+            // Under flip4x4 a name with `-` is a chance table (RULES.md 8), made after the
+            // revealed tables it needs; without names, every one up to `max_pieces` tiles.
+            let chance_name = |m: &&String| rules == RuleSet::Flip4x4 && m.contains('-');
+            let chance: Vec<ChanceMaterial> = if materials.is_empty() {
+                match rules {
+                    RuleSet::Flip4x4 => ChanceMaterial::all(2, max_pieces),
+                    _ => Vec::new(),
+                }
+            } else {
+                materials
+                    .iter()
+                    .filter(chance_name)
+                    .map(|m| {
+                        m.parse::<ChanceMaterial>()
+                            .map_err(|e| PyValueError::new_err(e.to_string()))
+                    })
+                    .collect::<PyResult<_>>()?
+            };
+            let mut targets: Vec<jtb_probe::Material> = if materials.is_empty() {
                 jtb_probe::Material::all_tables(rules, 2, max_pieces)
             } else {
                 materials
                     .iter()
+                    .filter(|m| !chance_name(m))
                     .map(|m| {
                         m.parse::<jtb_probe::Material>()
                             .map_err(|e| PyValueError::new_err(e.to_string()))
                     })
                     .collect::<PyResult<_>>()?
             };
+            for m in jtb_gen::chance::revealed_needs(&chance) {
+                if !targets.contains(&m) {
+                    targets.push(m);
+                }
+            }
             let opts = jtb_gen::run::GenOptions {
                 rules,
                 targets,
-                out: directory,
+                out: directory.clone(),
                 memory_limit,
                 only_targets: false,
             };
             let summary = py
                 .detach(|| jtb_gen::run::generate(&opts, &report))
                 .map_err(|e| PyOSError::new_err(e.to_string()))?;
-            summary.generated.len()
+            let mut generated = summary.generated.len();
+            if !chance.is_empty() {
+                report.more_planned(jtb_gen::chance::closure(&chance).len());
+                let on_done = |m: ChanceMaterial, _: Option<u64>, _: usize, _: usize| {
+                    report.one_done(&m.to_string());
+                };
+                let summary = py
+                    .detach(|| jtb_gen::chance::generate(&directory, &chance, &on_done))
+                    .map_err(|e| PyOSError::new_err(e.to_string()))?;
+                generated += summary.generated.len();
+            }
+            generated
         }
         Rules::AnimalGambit => {
             let targets: Vec<jtb_probe::gambit::Material> = if materials.is_empty() {
@@ -660,6 +695,11 @@ impl Reporter {
 
     fn planned_tables(&self, total: usize) {
         self.counts.lock().unwrap_or_else(|e| e.into_inner()).1 = total;
+    }
+
+    /// `more` tables planned after those already counted (the chance tables after the revealed).
+    fn more_planned(&self, more: usize) {
+        self.counts.lock().unwrap_or_else(|e| e.into_inner()).1 += more;
     }
 
     fn one_done(&self, material: &str) {

@@ -175,3 +175,27 @@ def test_threads_share_one_tablebase(tables):
         for t in threads:
             t.join()
     assert all(results[k] == expected for k in range(6))
+
+
+def test_face_down_positions_are_jtb_probe(jtb_bin, tables, tb):
+    """The flip game with face-down tiles (RULES.md 8): `jtb.generate` made the chance tables
+    beside the revealed ones, and `probe()` gives `jtb probe --json`'s exact fractions."""
+    texts = [
+        "?3/4/1?2/3L r 5 ?:Tw",
+        "?3/4/1?2/3L b 17 ?:Tw",
+        "?3/4/4/3? r ?:Tw",
+        "1?2/4/4/2?1 r 39 ?:Pc",
+        "?3/4/1w2/3L r 3 ?:T",
+    ]
+    cli = cli_json(jtb_bin, ["probe", "--tables", str(tables)], texts)
+    for text, expected in zip(texts, cli):
+        got = tb.probe(text)
+        assert got == expected, text
+        assert list(got) == list(expected)
+        assert got["best"] == tb.best_move(text)
+        for field in ("score", "win", "draw", "loss"):
+            assert isinstance(got[field], str)
+        with pytest.raises(jtb.PositionError, match="chance tables"):
+            tb.probe_wdl(text)
+    with pytest.raises(jtb.PositionError, match="`\\?:` field"):
+        tb.probe("?3/4/4/3L r")

@@ -1,8 +1,9 @@
 //! Probe latency over uniformly random legal positions: WDL, DTM and the clock rule (DTC with the
 //! rule value at a random clock), cached and first touch, best move and line, the flip
 //! dead-draw check, and throughput at 1 and 2 threads; Animal Gambit's cached WDL and DTM, best
-//! turn and line in the same run (group `gambit`, on `ERvR`); and the parse-and-probe loop over a
-//! million texts that the Python package's batch probe is measured against (group `batch`).
+//! turn and line in the same run (group `gambit`, on `ERvR`); the flip game's chance tables
+//! (group `chance`, on `LvE-Tw`); and the parse-and-probe loop over a million texts that the
+//! Python package's batch probe is measured against (group `batch`).
 //!
 //! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
 //! `LRvET` and the tables it needs, generated first. `JTB_BENCH_MATERIAL` picks the table.
@@ -13,7 +14,11 @@ use criterion::{
     criterion_group, criterion_main, measurement::WallTime, BenchmarkGroup, Criterion,
 };
 use jtb_gen::run::{generate, GenOptions, Silent};
-use jtb_probe::{dead_draw, Layout, Material, Position, RuleSet, Tablebase};
+use jtb_probe::{
+    dead_draw,
+    flip::{ChanceLayout, ChanceMaterial, ChanceTables},
+    Layout, Material, Position, RuleSet, Tablebase,
+};
 
 struct Rng(u64);
 
@@ -213,6 +218,49 @@ fn benches(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("flip");
     cycle(&mut g, "dead_draw", &flip, |p| dead_draw(p, None));
+    g.finish();
+
+    // The flip game's chance tables (RULES.md 8): a cached probe of a position with face-down
+    // tiles at a random clock, on `LvE-Tw` (four tiles, two face down) and the tables it needs,
+    // against the cached Jungle WDL probe of the group `probe` in the same run.
+    let chance_dir = tempfile::tempdir().unwrap();
+    let flip_opts = GenOptions {
+        rules: RuleSet::Flip4x4,
+        targets: vec!["LTvEW".parse().unwrap()],
+        out: chance_dir.path().to_owned(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    generate(&flip_opts, &Silent).unwrap();
+    let lve_tw: ChanceMaterial = "LvE-Tw".parse().unwrap();
+    jtb_gen::chance::generate(chance_dir.path(), &[lve_tw], &|_, _, _, _| {}).unwrap();
+    let chance = ChanceTables::open(chance_dir.path()).unwrap();
+    let layout = ChanceLayout::new(lve_tw);
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let mut chance_positions: Vec<Position> = Vec::new();
+    while chance_positions.len() < 1 << 14 {
+        let idx = (rng.next() % layout.positions() as u64) as usize;
+        let Some(mut p) = layout.position(idx) else {
+            continue;
+        };
+        p.set_clock(Some((rng.next() % 40) as u32)).unwrap();
+        chance_positions.push(if rng.next() % 2 == 0 {
+            p.color_flipped()
+        } else {
+            p
+        });
+    }
+    for p in &chance_positions {
+        chance.probe(p).unwrap();
+    }
+    let mut g = c.benchmark_group("chance");
+    cycle(&mut g, "probe cached", &chance_positions, |p| {
+        chance.probe(p).unwrap()
+    });
+    g.sample_size(20);
+    cycle(&mut g, "best move", &chance_positions, |p| {
+        chance.best_move(p).unwrap()
+    });
     g.finish();
 
     // Throughput: cached DTM probes per second at 1 and 2 threads.

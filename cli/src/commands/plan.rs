@@ -12,7 +12,7 @@ use std::{
 };
 
 use jtb_gen::plan;
-use jtb_probe::{format::table_path, gambit, Kind, Material, RuleSet};
+use jtb_probe::{flip::ChanceMaterial, format::table_path, gambit, Kind, Material, RuleSet};
 
 use crate::CliResult;
 
@@ -119,10 +119,18 @@ struct Plan {
 }
 
 impl Plan {
-    /// The plan of a Jungle-family table set.
-    fn new(rules: RuleSet, targets: &[Material], jtb: PathBuf, out: PathBuf) -> Plan {
+    /// The plan of a Jungle-family table set, and under flip4x4 of the chance tables `chance`
+    /// and those they lead into, after the revealed tables (a level per count of face-down
+    /// tiles and tiles).
+    fn new(
+        rules: RuleSet,
+        targets: &[Material],
+        chance: &[ChanceMaterial],
+        jtb: PathBuf,
+        out: PathBuf,
+    ) -> Plan {
         let named = |m: Material| (m.to_string(), table_path(&out, rules, m, Kind::Wdl));
-        let levels = plan::closure(rules, targets)
+        let mut levels: Vec<Vec<Task>> = plan::closure(rules, targets)
             .into_iter()
             .map(|group| {
                 group
@@ -142,6 +150,28 @@ impl Plan {
                     .collect()
             })
             .collect();
+        let chance_named =
+            |m: ChanceMaterial| (m.to_string(), jtb_gen::chance::table_path(&out, m));
+        let mut level = (0, 0);
+        for m in jtb_gen::chance::closure(chance) {
+            let (children, last_flip) = jtb_gen::chance::successors(m);
+            let task = Task {
+                material: m.to_string(),
+                pieces: m.tiles(),
+                file: jtb_gen::chance::table_path(&out, m),
+                needs: children
+                    .into_iter()
+                    .map(chance_named)
+                    .chain(last_flip.map(named))
+                    .collect(),
+            };
+            let key = (m.hidden().len(), m.tiles());
+            match levels.last_mut() {
+                Some(tasks) if level == key => tasks.push(task),
+                _ => levels.push(vec![task]),
+            }
+            level = key;
+        }
         Plan {
             rules: rules.name(),
             jtb,
@@ -370,7 +400,9 @@ pub fn run(args: &Args) -> CliResult {
     .map_err(PlanError::Path)?;
     let out = std::path::absolute(&args.out).map_err(PlanError::Path)?;
     let plan = match args.choice.targets()? {
-        crate::input::Targets::Jungle(rules, targets, _) => Plan::new(rules, &targets, jtb, out),
+        crate::input::Targets::Jungle(rules, targets, chance) => {
+            Plan::new(rules, &targets, &chance, jtb, out)
+        }
         crate::input::Targets::Gambit(targets) => Plan::gambit(&targets, jtb, out),
     };
     let verify = if args.checksums_only {

@@ -220,6 +220,54 @@ pub fn revealed_of(material: ChanceMaterial) -> Material {
     )
 }
 
+/// The tables a chance table leads into in one move: the chance tables of a flip (one animal
+/// face up) and of a capture or trade (one or two fewer), canonical, and the revealed table of
+/// its last flip (where one tile is face down).
+#[must_use]
+pub fn successors(material: ChanceMaterial) -> (Vec<ChanceMaterial>, Option<Material>) {
+    let (revealed, hidden) = (material.revealed(), material.hidden());
+    let mut chance = Vec::new();
+    let mut push = |revealed: Material, hidden: HiddenSet| {
+        if let Ok(child) = ChanceMaterial::new(revealed, hidden) {
+            let child = child.canonical();
+            if !chance.contains(&child) {
+                chance.push(child);
+            }
+        }
+    };
+    // A flip: one hidden animal face up.
+    for p in hidden.pieces() {
+        push(revealed.with(p), hidden.without(p));
+    }
+    // A capture (one revealed animal fewer) or a trade (two).
+    let pieces: Vec<Piece> = revealed.pieces().collect();
+    for &p in &pieces {
+        push(revealed.without(p), hidden);
+        for &q in pieces
+            .iter()
+            .filter(|q| q.color != p.color && q.animal == p.animal)
+        {
+            push(revealed.without(p).without(q), hidden);
+        }
+    }
+    let last_flip = (hidden.len() == 1).then(|| revealed_of(material).canonical());
+    (chance, last_flip)
+}
+
+/// The revealed tables the chance tables `targets` lead into with every tile face up (those
+/// tables' own closures hold every revealed table the chance tables need), canonical, once each.
+#[must_use]
+pub fn revealed_needs(targets: &[ChanceMaterial]) -> Vec<Material> {
+    let mut out: Vec<Material> = Vec::new();
+    for &m in targets {
+        let all = revealed_of(m).canonical();
+        if !out.contains(&all) {
+            out.push(all);
+        }
+    }
+    out
+}
+
 /// `targets` and every chance table they lead into (by flips and captures), in the order they
 /// can be solved: fewest face-down tiles first, then fewest tiles.
 #[must_use]
@@ -228,37 +276,13 @@ pub fn closure(targets: &[ChanceMaterial]) -> Vec<ChanceMaterial> {
     let mut out = Vec::new();
     let mut todo: Vec<ChanceMaterial> = targets.iter().map(|m| m.canonical()).collect();
     while let Some(m) = todo.pop() {
-        if !seen.insert(m.to_string()) {
-            continue;
-        }
-        out.push(m);
-        let (revealed, hidden) = (m.revealed(), m.hidden());
-        // A flip: one hidden animal face up.
-        for p in hidden.pieces() {
-            if let Ok(child) = ChanceMaterial::new(revealed.with(p), hidden.without(p)) {
-                todo.push(child.canonical());
-            }
-        }
-        // A capture (one revealed animal fewer) or a trade (two).
-        let pieces: Vec<Piece> = revealed.pieces().collect();
-        for &p in &pieces {
-            push_child(&mut todo, revealed.without(p), hidden);
-            for &q in pieces
-                .iter()
-                .filter(|q| q.color != p.color && q.animal == p.animal)
-            {
-                push_child(&mut todo, revealed.without(p).without(q), hidden);
-            }
+        if seen.insert(m.to_string()) {
+            out.push(m);
+            todo.extend(successors(m).0);
         }
     }
     out.sort_by_cached_key(|m| (m.hidden().len(), m.tiles(), m.to_string()));
     out
-}
-
-fn push_child(todo: &mut Vec<ChanceMaterial>, revealed: Material, hidden: HiddenSet) {
-    if let Ok(child) = ChanceMaterial::new(revealed, hidden) {
-        todo.push(child.canonical());
-    }
 }
 
 /// What a chance generation did.

@@ -9,7 +9,7 @@
 //! revealed animal's 16, the face-down tiles' combination; each position then has one entry
 //! per clock 0..=39 (clock 40 is a draw). Entries where two tiles share a square are unused.
 
-use super::material::ChanceMaterial;
+use super::material::{ChanceMaterial, MAX_TILES};
 use crate::{
     board::Square,
     piece::{Color, Piece},
@@ -130,20 +130,16 @@ impl ChanceLayout {
             return None;
         };
         let oriented = |c: Color| if swap { c.other() } else { c };
-        let cells: Option<Vec<u8>> = self
-            .pieces
-            .iter()
-            .map(|p| {
-                pos.square_of(Piece::new(oriented(p.color), p.animal))
-                    .map(cell)
-            })
-            .collect();
-        let face_down = pos
-            .board()
-            .squares()
-            .filter(|&sq| pos.hidden() & crate::board::bit(sq) != 0)
-            .fold(0u16, |mask, sq| mask | 1 << cell(sq));
-        Some(self.index_of_cells(oriented(pos.turn()), &cells?, face_down))
+        // At most five tiles: no allocation on the probe path.
+        let mut cells = [0u8; MAX_TILES];
+        for (cell, p) in cells.iter_mut().zip(&self.pieces) {
+            *cell = pos
+                .square_of(Piece::new(oriented(p.color), p.animal))
+                .map(cell_of)?;
+        }
+        let face_down =
+            crate::board::squares_in(pos.hidden()).fold(0u16, |m, sq| m | 1 << cell_of(sq));
+        Some(self.index_of_cells(oriented(pos.turn()), &cells[..self.pieces.len()], face_down))
     }
 
     /// The position number of a placement in table orientation: `turn` to move, the revealed
@@ -221,7 +217,7 @@ impl ChanceLayout {
     }
 }
 
-fn cell(sq: Square) -> u8 {
+fn cell_of(sq: Square) -> u8 {
     sq.rank() * 4 + sq.file()
 }
 

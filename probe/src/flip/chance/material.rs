@@ -59,6 +59,18 @@ impl ChanceMaterial {
         })
     }
 
+    /// The material packed in 32 bits (revealed and hidden sets of both colours): a key that
+    /// tells materials apart.
+    #[must_use]
+    pub const fn key(self) -> u32 {
+        let r = self.revealed;
+        let h = self.hidden;
+        (r.set(Color::Red) as u32)
+            | (r.set(Color::Blue) as u32) << 8
+            | (h.set(Color::Red) as u32) << 16
+            | (h.set(Color::Blue) as u32) << 24
+    }
+
     /// The animals face up.
     #[must_use]
     pub const fn revealed(self) -> Material {

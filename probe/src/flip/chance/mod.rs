@@ -20,10 +20,14 @@ pub use self::{
     value::{ChanceValue, Fraction, DENOMINATOR},
 };
 
-use std::{collections::HashMap, fmt};
+use std::{
+    collections::HashMap,
+    fmt,
+    hash::{BuildHasherDefault, Hasher},
+};
 
 use crate::{
-    core::{Indexed, ProbeError, ProbeResult, Tablebase},
+    core::{Indexed, MaterialSlots, ProbeError, ProbeResult, Tablebase},
     format::{Family, Kind},
     position::Position,
     rules::RuleSet,
@@ -69,7 +73,7 @@ impl Family for Chance {
 impl Indexed for Chance {
     type Position = Position;
     type Layout = ChanceLayout;
-    type Slots = HashMap<ChanceMaterial, usize>;
+    type Slots = ChanceSlots;
 
     const TABLE_KIND: Kind = Kind::Chance;
 
@@ -125,6 +129,41 @@ impl Indexed for Chance {
     }
 }
 
+/// The chance tables present by material: a hash map keyed by the packed material
+/// ([`ChanceMaterial::key`]) with a multiplicative hash, cheap beside a probe.
+#[derive(Default)]
+pub struct ChanceSlots(HashMap<u32, usize, BuildHasherDefault<KeyHasher>>);
+
+impl MaterialSlots<ChanceMaterial> for ChanceSlots {
+    fn get(&self, material: ChanceMaterial) -> Option<usize> {
+        self.0.get(&material.key()).copied()
+    }
+
+    fn insert(&mut self, material: ChanceMaterial, place: usize) {
+        self.0.entry(material.key()).or_insert(place);
+    }
+}
+
+/// Fibonacci hashing of a 32-bit key: its bits spread over the high bits the map uses.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, key: u32) {
+        self.0 = (self.0 ^ u64::from(key)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 impl Tablebase<Chance> {
     /// The stored value of `pos`, a position with face-down tiles, at its clock (none: 0);
     /// at clock 40 a draw.
@@ -133,10 +172,11 @@ impl Tablebase<Chance> {
     /// A [`ProbeError`]: a position of another rule set or without face-down tiles, an unknown
     /// hidden set, a finished game, too many tiles, a missing table, or a bad file.
     pub fn probe_stored(&self, pos: &Position) -> ProbeResult<ChanceValue> {
-        self.rules().check_position(pos)?;
         if pos.at_clock_limit() {
+            self.rules().check_position(pos)?;
             return Ok(ChanceValue::DRAW);
         }
+        // The table's lookup checks the position first.
         let hidden = pos.hidden().count_ones() as usize;
         self.with_entry(pos, Kind::Chance, |file, block, i| {
             let code = file.code_entry(block, i)?;
