@@ -3,13 +3,14 @@
 //! clock.
 //!
 //! It is independent of the generator and of any table: no index, no symmetry, no retrograde
-//! pass. It shares with the library only the move model: [`Position::flips`],
-//! [`Position::flip_outcomes`] and [`Position::revealed_moves`] say which moves exist and what
-//! a flip may reveal. Everything else is its own: it plays steps and captures by rebuilding the
-//! board square by square, applies section 8's end rules itself, and values (position, clock)
-//! pairs by plain memoised backward induction. The recursion is finite because a step raises
-//! the clock (clock 40 is a draw) and a flip, capture or trade lowers the number of face-down
-//! tiles or of animals.
+//! pass. It shares with the library only the move model: the face-down tiles
+//! ([`Position::hidden`], [`Position::hidden_set`]), [`Position::flip_outcomes`] and
+//! [`Position::revealed_moves`] say which moves exist and what a flip may reveal. Everything
+//! else is its own: it plays steps, captures and trades by rebuilding the board square by
+//! square, applies section 8's end rules itself, and values (position, clock) pairs by plain
+//! memoised backward induction. The recursion is finite because a step raises the clock
+//! (clock 40 is a draw) and a flip, capture or trade lowers the number of face-down tiles or of
+//! animals.
 //!
 //! Values are integer numerators over [`DENOM`] = 240 = 2 * 5!: exact for every position with
 //! up to five face-down tiles (RULES.md 8: scores are multiples of 1/(2 k!), probabilities of
@@ -35,6 +36,11 @@ pub const DENOM: u32 = 240;
 pub const CLOCK_LIMIT: u32 = 40;
 /// The most face-down tiles whose values [`DENOM`] holds exactly.
 pub const MAX_FACE_DOWN: usize = 5;
+
+thread_local! {
+    /// Whether this thread is one the solver started, with a deep stack.
+    static ON_DEEP_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// Stack of the thread the recursion runs on: one frame pair per ply of the longest line
 /// (up to 40 plies between conversions, one conversion per flip or capture).
@@ -170,8 +176,8 @@ impl Play {
     }
 }
 
-/// The 16 squares of the flip board, by rank then file (the board's own iterator walks every
-/// square of the largest board).
+/// The 16 squares of the flip board, by rank then file (cheaper than the board's own iterator,
+/// which filters the squares of the largest board).
 fn squares() -> impl Iterator<Item = Square> {
     (0..4).flat_map(|rank| (0..4).map(move |file| Square::new(file, rank)))
 }
@@ -363,12 +369,25 @@ impl Solver {
         best.map(|b| b.0)
     }
 
-    /// Runs `f` on a thread with a deep stack: the recursion goes one call per ply.
+    /// Runs `f` with the solver on one thread with a deep stack: many queries in a row then
+    /// start no thread each.
+    pub fn on_deep_stack<T: Send>(&mut self, f: impl FnOnce(&mut Solver) -> T + Send) -> T {
+        self.deep(f)
+    }
+
+    /// Runs `f` on a thread with a deep stack (the recursion goes one call per ply), unless
+    /// this thread is one.
     fn deep<T: Send>(&mut self, f: impl FnOnce(&mut Solver) -> T + Send) -> T {
+        if ON_DEEP_STACK.get() {
+            return f(self);
+        }
         thread::scope(|scope| {
             thread::Builder::new()
                 .stack_size(STACK_BYTES)
-                .spawn_scoped(scope, || f(self))
+                .spawn_scoped(scope, || {
+                    ON_DEEP_STACK.set(true);
+                    f(self)
+                })
                 .expect("spawn the solver thread")
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e))

@@ -1,10 +1,10 @@
 //! Shared parts of the end-to-end tests: the reference vectors, compiled in (see
 //! `data/reference/PROVENANCE.md`), so that no test depends on files outside the repository;
-//! the naive forward solver ([`forward`]); the flip game's chance solver for face-down tiles
-//! ([`chance_forward`]); Clesto's forward solver ([`clesto_forward`]) and its
-//! searches of the game with history ([`clesto_repetition`]); Animal Gambit's naive turn
-//! enumerator ([`gambit_naive`]) and forward solver ([`gambit_forward`]); and every placement
-//! of a material ([`placements`]).
+//! the naive forward solver ([`forward`]); the flip game's naive chance solver with face-down
+//! tiles ([`chance_forward`]); Clesto's forward solver ([`clesto_forward`]) and its searches of
+//! the game with history ([`clesto_repetition`]); Animal Gambit's naive turn enumerator
+//! ([`gambit_naive`]) and forward solver ([`gambit_forward`]); and every placement of a
+//! material ([`placements`]).
 
 pub mod chance_forward;
 pub mod clesto_forward;

@@ -1,7 +1,7 @@
 //! Every flip position's chance value: the chance tables for positions with face-down tiles,
 //! the revealed tables for the rest, and each move's worth one ply deep.
 
-use std::{cmp::Ordering, fmt, path::Path};
+use std::{fmt, path::Path};
 
 use super::{value::ChanceValue, Chance};
 use crate::{
@@ -176,11 +176,11 @@ impl ChanceTables {
     /// order. The first is the best move (RULES.md 8).
     ///
     /// # Errors
-    /// As [`ChanceTables::moves`], and [`ProbeError::Inconsistent`]-like failures surface as a
-    /// best move whose worth is not the position's value ([`ChanceTables::best_move`]).
+    /// As [`ChanceTables::moves`].
     pub fn ranked_moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredChanceMove>> {
         let mut moves = self.moves(pos)?;
-        moves.sort_by(|a, b| b.value.cmp(&a.value).then(Ordering::Equal));
+        // A stable sort: equal worths keep their move order.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value));
         Ok(moves)
     }
 
