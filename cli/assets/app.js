@@ -711,7 +711,6 @@ function renderChanceMoves(box) {
 }
 
 function chanceMoveItem(m) {
-  const li = document.createElement('li');
   const best = state.answer.best === m.move ? ' best' : '';
   const name = document.createElement('span');
   name.className = 'san';
@@ -739,6 +738,7 @@ function chanceMoveItem(m) {
       ul.append(item);
     }
     details.append(summary, ul);
+    const li = document.createElement('li');
     li.append(details);
     return li;
   }
@@ -747,14 +747,7 @@ function chanceMoveItem(m) {
   el.dataset.move = m.move;
   el.append(name, chanceBadge(m));
   if (m.end) el.append(badge(m.end));
-  if (el.tagName === 'A') {
-    el.href = moveHref(m);
-    inPage(el, () => play(m));
-  }
-  el.addEventListener('mouseenter', () => hoverArrow(m.move));
-  el.addEventListener('mouseleave', () => hoverArrow(null));
-  li.append(el);
-  return li;
+  return moveListItem(el, m);
 }
 
 const colourName = (c) => (c === 'red' ? 'Red' : 'Blue');
@@ -1061,8 +1054,20 @@ function moveHref(m) {
   return urlFor({ rules: state.view.rules, text: m.position, last: m.move });
 }
 
-function moveItem(m, clock) {
+/** A move's list item: a link that plays it where it leads somewhere, its arrow on hover. */
+function moveListItem(el, m) {
+  if (el.tagName === 'A') {
+    el.href = moveHref(m);
+    inPage(el, () => play(m));
+  }
+  el.addEventListener('mouseenter', () => hoverArrow(m.move));
+  el.addEventListener('mouseleave', () => hoverArrow(null));
   const li = document.createElement('li');
+  li.append(el);
+  return li;
+}
+
+function moveItem(m, clock) {
   const el = document.createElement(m.position || m.end ? 'a' : 'span');
   const a = state.answer;
   const toPlay = arrows().find((x) => x.kind === 'best');
@@ -1105,14 +1110,7 @@ function moveItem(m, clock) {
     starves.title = 'Hungry animals that do not make this move\u2019s capture starve: they leave the board (letter and square)';
     el.append(starves);
   }
-  if (el.tagName === 'A') {
-    el.href = moveHref(m);
-    inPage(el, () => play(m));
-  }
-  el.addEventListener('mouseenter', () => hoverArrow(m.move));
-  el.addEventListener('mouseleave', () => hoverArrow(null));
-  li.append(el);
-  return li;
+  return moveListItem(el, m);
 }
 
 function renderLegalMoves(box) {
