@@ -146,7 +146,9 @@ def generate(
 ) -> int:
     """Generates tables into ``directory/<rules>/`` as ``jtb gen`` does: every material of 2 up
     to ``max_pieces`` pieces, or the ``material`` named (one, or a list) and every table it
-    needs. Present and intact tables are kept, so an interrupted generation resumes.
+    needs. Under ``flip4x4`` also the chance tables of positions with face-down tiles (RULES.md
+    8): every one of up to ``max_pieces`` tiles, or those named like ``"LvE-Tw"``. Present and
+    intact tables are kept, so an interrupted generation resumes.
 
     ``progress(done, total, material)`` is called as each table is done; without it, a tqdm
     bar is shown where tqdm is installed. Returns how many tables were generated (not kept).
