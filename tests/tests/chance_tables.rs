@@ -307,3 +307,29 @@ fn among_equal_scores_the_higher_chance_of_a_win_is_chosen() {
     assert_eq!(best.value, value);
     assert_eq!(tables.ranked_moves(&pos).unwrap()[3].mv.to_string(), "?d4");
 }
+
+/// Any set of five tiles on request: a five-tile chance table with the tables it leads into
+/// (four-tile chance tables by captures, the five-piece revealed table by the last flip), every
+/// entry at every clock its best move's worth.
+#[test]
+fn a_five_tile_table_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let target: ChanceMaterial = "LTvWC-e".parse().unwrap();
+    assert_eq!(target.tiles(), 5);
+    let opts = run::GenOptions {
+        rules: RuleSet::Flip4x4,
+        targets: chance::revealed_needs(&[target]),
+        out: dir.path().to_path_buf(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    run::generate(&opts, &run::Silent).unwrap();
+    chance::generate(dir.path(), &[target], &|_, _, _, _| {}).unwrap();
+    let tables = ChanceTables::open(dir.path()).unwrap();
+    let report = chance::analyse(&tables, dir.path(), target).unwrap();
+    assert!(report.mismatch.is_none(), "{:?}", report.mismatch);
+    assert!(report.positions > 100_000, "{}", report.positions);
+    let pos: Position = "?3/4/1LT1/1wc1 r 7 ?:e".parse().unwrap();
+    let best = tables.best_move(&pos).unwrap().unwrap();
+    assert_eq!(best.value, tables.probe(&pos).unwrap());
+}
