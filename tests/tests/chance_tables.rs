@@ -12,23 +12,38 @@ use jtb_probe::{
 };
 use jtb_tests::chance_forward::Solver;
 
+/// Generates under `dir` the revealed flip tables `revealed` with those they need, then the
+/// chance tables `chance` with those they lead into; returns how many chance tables it kept.
+fn generate(dir: &std::path::Path, revealed: Vec<Material>, chance: &[ChanceMaterial]) -> usize {
+    let opts = run::GenOptions {
+        rules: RuleSet::Flip4x4,
+        targets: revealed,
+        out: dir.to_path_buf(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    run::generate(&opts, &run::Silent).unwrap();
+    if chance.is_empty() {
+        return 0;
+    }
+    chance::generate(dir, chance, &|_, _, _, _| {})
+        .unwrap()
+        .kept
+        .len()
+}
+
 /// Every revealed table of up to three pieces and every chance table of up to three tiles,
 /// generated once for the whole file.
 fn tables() -> &'static (tempfile::TempDir, ChanceTables) {
     static TABLES: OnceLock<(tempfile::TempDir, ChanceTables)> = OnceLock::new();
     TABLES.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let opts = run::GenOptions {
-            rules: RuleSet::Flip4x4,
-            targets: Material::all_tables(RuleSet::Flip4x4, 2, 3),
-            out: dir.path().to_path_buf(),
-            memory_limit: u64::MAX,
-            only_targets: false,
-        };
-        run::generate(&opts, &run::Silent).unwrap();
-        let summary =
-            chance::generate(dir.path(), &ChanceMaterial::all(2, 3), &|_, _, _, _| {}).unwrap();
-        assert!(summary.kept.is_empty());
+        let kept = generate(
+            dir.path(),
+            Material::all_tables(RuleSet::Flip4x4, 2, 3),
+            &ChanceMaterial::all(2, 3),
+        );
+        assert_eq!(kept, 0);
         let tables = ChanceTables::open(dir.path()).unwrap();
         (dir, tables)
     })
@@ -242,14 +257,11 @@ fn generation_resumes_and_replaces_damaged_tables() {
     let none = &|_, _, _, _| {};
     let missing = chance::generate(dir.path(), &targets, none).err().unwrap();
     assert!(missing.to_string().contains("missing table"), "{missing}");
-    let opts = run::GenOptions {
-        rules: RuleSet::Flip4x4,
-        targets: Material::all_tables(RuleSet::Flip4x4, 2, 2),
-        out: dir.path().to_path_buf(),
-        memory_limit: u64::MAX,
-        only_targets: false,
-    };
-    run::generate(&opts, &run::Silent).unwrap();
+    generate(
+        dir.path(),
+        Material::all_tables(RuleSet::Flip4x4, 2, 2),
+        &[],
+    );
     let first = chance::generate(dir.path(), &targets, none).unwrap();
     assert_eq!(first.generated.len(), targets.len());
     let again = chance::generate(dir.path(), &targets, none).unwrap();
@@ -280,15 +292,7 @@ fn generation_resumes_and_replaces_damaged_tables() {
 fn among_equal_scores_the_higher_chance_of_a_win_is_chosen() {
     let dir = tempfile::tempdir().unwrap();
     let target: ChanceMaterial = "Wv-Ppc".parse().unwrap();
-    let opts = run::GenOptions {
-        rules: RuleSet::Flip4x4,
-        targets: chance::revealed_needs(&[target]),
-        out: dir.path().to_path_buf(),
-        memory_limit: u64::MAX,
-        only_targets: false,
-    };
-    run::generate(&opts, &run::Silent).unwrap();
-    chance::generate(dir.path(), &[target], &|_, _, _, _| {}).unwrap();
+    generate(dir.path(), chance::revealed_needs(&[target]), &[target]);
     let tables = ChanceTables::open(dir.path()).unwrap();
     let pos: Position = "3?/1?W1/4/?3 r 0 ?:cpP".parse().unwrap();
     let value = tables.probe(&pos).unwrap();
@@ -316,15 +320,7 @@ fn a_five_tile_table_on_request() {
     let dir = tempfile::tempdir().unwrap();
     let target: ChanceMaterial = "LTvWC-e".parse().unwrap();
     assert_eq!(target.tiles(), 5);
-    let opts = run::GenOptions {
-        rules: RuleSet::Flip4x4,
-        targets: chance::revealed_needs(&[target]),
-        out: dir.path().to_path_buf(),
-        memory_limit: u64::MAX,
-        only_targets: false,
-    };
-    run::generate(&opts, &run::Silent).unwrap();
-    chance::generate(dir.path(), &[target], &|_, _, _, _| {}).unwrap();
+    generate(dir.path(), chance::revealed_needs(&[target]), &[target]);
     let tables = ChanceTables::open(dir.path()).unwrap();
     let report = chance::analyse(&tables, dir.path(), target).unwrap();
     assert!(report.mismatch.is_none(), "{:?}", report.mismatch);

@@ -45,11 +45,31 @@ impl ChanceSolved {
     }
 }
 
-/// What a position does in one ply: the best worth of the moves that leave the material, and
-/// the positions of the same material its plain steps lead to.
+/// What a position does in one ply: the worth of its best flip and the largest swing of one
+/// flip's outcomes (clock-free: a flip leaves the material), the best worth of the steps that
+/// leave it or end the game (captures, trades), and the positions of the same material its
+/// plain steps lead to.
 struct Node {
-    exit: ChanceValue,
+    best_flip: ChanceValue,
+    swing: u32,
+    best_exit_step: Option<ChanceValue>,
     steps: Vec<u32>,
+}
+
+impl Node {
+    /// The best worth of the moves that leave the material.
+    fn exit(&self) -> ChanceValue {
+        self.best_exit_step
+            .map_or(self.best_flip, |s| s.max(self.best_flip))
+    }
+
+    /// The position's value at a clock, `later` giving each step's position one clock on.
+    fn value(&self, later: impl Fn(usize) -> ChanceValue) -> ChanceValue {
+        self.steps
+            .iter()
+            .map(|&j| later(j as usize).for_mover())
+            .fold(self.exit(), Ord::max)
+    }
 }
 
 fn probe_error(e: ProbeError) -> GenError {
@@ -82,11 +102,7 @@ pub fn solve(tables: &ChanceTables, material: ChanceMaterial) -> Result<ChanceSo
             .par_iter()
             .map(|node| match node {
                 None => ChanceValue::DRAW,
-                Some(node) => node
-                    .steps
-                    .iter()
-                    .map(|&j| later[j as usize].for_mover())
-                    .fold(node.exit, Ord::max),
+                Some(node) => node.value(|j| later[j]),
             })
             .collect();
         let settled = now == later;
@@ -111,14 +127,15 @@ pub fn solve(tables: &ChanceTables, material: ChanceMaterial) -> Result<ChanceSo
     })
 }
 
-/// The exits and steps of `pos` (clock 0, a position of `layout`).
+/// The flips, exits and steps of `pos` (clock 0, a position of `layout`).
 fn node(
     tables: &ChanceTables,
     layout: &ChanceLayout,
     pos: &jtb_probe::Position,
 ) -> Result<Node, ProbeError> {
     // A flip is always possible, so there is always an exit.
-    let mut exit = ChanceValue::LOSS;
+    let mut best_flip = ChanceValue::LOSS;
+    let mut swing = 0;
     for sq in pos.flips() {
         let outcomes = pos
             .flip_outcomes(sq)
@@ -127,20 +144,32 @@ fn node(
             .map(|o| Ok(tables.after_move(&o.position)?.for_mover()))
             .collect::<Result<Vec<_>, ProbeError>>()?;
         let flip = ChanceValue::average(&outcomes).expect("up to five equally likely outcomes");
-        exit = exit.max(flip);
+        best_flip = best_flip.max(flip);
+        let scores = outcomes.iter().map(|o| o.parts()[0]);
+        swing = swing.max(scores.clone().max().unwrap_or(0) - scores.min().unwrap_or(0));
     }
+    let mut best_exit_step: Option<ChanceValue> = None;
     let mut steps = Vec::new();
     for mv in pos.revealed_moves() {
-        match pos.play(mv).expect("a listed move is legal") {
-            Outcome::Over { result, .. } => exit = exit.max(ChanceValue::certain(result)),
+        let exit = match pos.play(mv).expect("a listed move is legal") {
+            Outcome::Over { result, .. } => ChanceValue::certain(result),
             Outcome::Ongoing(next) => match layout.index_of(&next) {
-                Some(j) => steps.push(u32::try_from(j).expect("tables of fewer than 2^32")),
+                Some(j) => {
+                    steps.push(u32::try_from(j).expect("tables of fewer than 2^32"));
+                    continue;
+                }
                 // A capture or trade: a smaller material, at clock 0.
-                None => exit = exit.max(tables.after_move(&next)?.for_mover()),
+                None => tables.after_move(&next)?.for_mover(),
             },
-        }
+        };
+        best_exit_step = Some(best_exit_step.map_or(exit, |b| b.max(exit)));
     }
-    Ok(Node { exit, steps })
+    Ok(Node {
+        best_flip,
+        swing,
+        best_exit_step,
+        steps,
+    })
 }
 
 /// The bytes of the file of a solved table.
@@ -444,11 +473,7 @@ pub fn analyse(
             };
             let node = node(tables, &layout, &pos)?;
             for clock in 0..CLOCKS {
-                let best = node
-                    .steps
-                    .iter()
-                    .map(|&j| at(j as usize, clock + 1).for_mover())
-                    .fold(node.exit, Ord::max);
+                let best = node.value(|j| at(j, clock + 1));
                 r.checked += 1;
                 if best != at(idx, clock) && r.mismatch.is_none() {
                     let mut p = pos.clone();
@@ -464,43 +489,20 @@ pub fn analyse(
                 ChanceValue::LOSS => r.certain[2] = 1,
                 _ => {}
             }
-            // The best flip and the best step at clock 0, and each flip's swing.
-            let mut best_flip = ChanceValue::LOSS;
-            for sq in pos.flips() {
-                let scores = pos
-                    .flip_outcomes(sq)
-                    .expect("a face-down tile of a position with its hidden set")
-                    .iter()
-                    .map(|o| Ok(tables.after_move(&o.position)?.for_mover()))
-                    .collect::<Result<Vec<_>, ProbeError>>()?;
-                let flip = ChanceValue::average(&scores).expect("equally likely outcomes");
-                best_flip = best_flip.max(flip);
-                let (lo, hi) = scores.iter().fold((u32::MAX, 0), |(lo, hi), s| {
-                    (lo.min(s.parts()[0]), hi.max(s.parts()[0]))
-                });
-                if hi - lo > r.largest_swing.0 || r.largest_swing.1.is_empty() {
-                    r.largest_swing = (hi - lo, pos.to_string());
-                }
-            }
-            let steps = pos.revealed_moves();
-            let best_step = steps
+            // The best flip against the best step at clock 0, and the largest swing.
+            r.largest_swing = (node.swing, pos.to_string());
+            let best_step = node
+                .steps
                 .iter()
-                .map(|&mv| match pos.play(mv).expect("a listed move is legal") {
-                    Outcome::Over { result, .. } => Ok(ChanceValue::certain(result)),
-                    Outcome::Ongoing(next) => match layout.index_of(&next) {
-                        Some(j) => Ok(at(j, 1).for_mover()),
-                        None => Ok(tables.after_move(&next)?.for_mover()),
-                    },
-                })
-                .collect::<Result<Vec<_>, ProbeError>>()?
-                .into_iter()
+                .map(|&j| at(j as usize, 1).for_mover())
+                .chain(node.best_exit_step)
                 .max();
             // A flip sorts before every step: it is best when no step is strictly better.
-            if best_step.is_none_or(|s| s <= best_flip) {
+            if best_step.is_none_or(|s| s <= node.best_flip) {
                 r.flip_best = 1;
             }
             if let Some(step) = best_step {
-                let gap = best_flip.parts()[0].saturating_sub(step.parts()[0]);
+                let gap = node.best_flip.parts()[0].saturating_sub(step.parts()[0]);
                 if gap > 0 {
                     r.largest_gap = (gap, pos.to_string());
                 }
