@@ -15,7 +15,14 @@
 //! `JTB_BENCH_CLIENT_THREADS` (1), `JTB_BENCH_SERVER_THREADS` and `JTB_BENCH_CACHE_MIB` (the
 //! server's defaults), `JTB_BENCH_SERVER` (another `jtb` binary to serve, for side-by-side
 //! runs; this build's by default) and `JTB_BENCH_SERVER_ARGS` (more `jtb serve` options, such
-//! as `--response-cache-mib 0` for answers computed afresh).
+//! as `--response-cache-mib 0` for answers computed afresh) and `JTB_BENCH_BROWSER=1` (each
+//! connection behaves as a browser does with answers it has seen: it sends `Accept-Encoding:
+//! gzip` and, for a position it asked for before, `If-None-Match` with the tag it was given, so
+//! that a repeated request may be answered `304 Not Modified`).
+//!
+//! Each line ends with the server's CPU time per answer (user and system, from `/proc`): what
+//! a server can answer, where the requests a second also count this client's work.
+//! `cli/benches/serve_side_by_side.sh` runs two builds' servers alternating.
 
 use std::{
     io::{BufRead, BufReader},
@@ -142,10 +149,12 @@ struct Conn {
     writer: tokio::net::tcp::OwnedWriteHalf,
     line: String,
     body: Vec<u8>,
+    /// As a browser: the tag of each target seen, by its index (`JTB_BENCH_BROWSER`).
+    tags: Option<std::collections::HashMap<usize, String>>,
 }
 
 impl Conn {
-    async fn open(addr: &str) -> std::io::Result<Conn> {
+    async fn open(addr: &str, browser: bool) -> std::io::Result<Conn> {
         let stream = TcpStream::connect(addr).await?;
         stream.set_nodelay(true)?;
         let (read, writer) = stream.into_split();
@@ -154,17 +163,32 @@ impl Conn {
             writer,
             line: String::new(),
             body: Vec::new(),
+            tags: browser.then(std::collections::HashMap::new),
         })
     }
 
-    /// Sends `GET target`; whether the answer was a 200 with a JSON object.
-    async fn get(&mut self, target: &str) -> std::io::Result<bool> {
-        let request = format!("GET {target} HTTP/1.1\r\nHost: bench\r\n\r\n");
+    /// Sends `GET target` (the `key`th target); whether the answer was a 200 with a JSON
+    /// object (gzipped or not), or, as a browser, a 304 for a tag it sent.
+    async fn get(&mut self, key: usize, target: &str) -> std::io::Result<bool> {
+        let mut request = format!("GET {target} HTTP/1.1\r\nHost: bench\r\n");
+        let sent_tag = match &self.tags {
+            Some(tags) => {
+                request.push_str("Accept-Encoding: gzip, deflate, br\r\n");
+                tags.get(&key)
+                    .inspect(|tag| {
+                        request.push_str(&format!("If-None-Match: {tag}\r\n"));
+                    })
+                    .is_some()
+            }
+            None => false,
+        };
+        request.push_str("\r\n");
         self.writer.write_all(request.as_bytes()).await?;
         self.line.clear();
         self.reader.read_line(&mut self.line).await?;
         let ok = self.line.starts_with("HTTP/1.1 200");
-        let mut length = 0;
+        let not_modified = sent_tag && self.line.starts_with("HTTP/1.1 304");
+        let (mut length, mut gzipped) = (0, false);
         loop {
             self.line.clear();
             self.reader.read_line(&mut self.line).await?;
@@ -175,12 +199,23 @@ impl Conn {
             if let Some((name, value)) = l.split_once(':') {
                 if name.eq_ignore_ascii_case("content-length") {
                     length = value.trim().parse().unwrap_or(0);
+                } else if name.eq_ignore_ascii_case("content-encoding") {
+                    gzipped = value.trim() == "gzip";
+                } else if name.eq_ignore_ascii_case("etag") {
+                    if let Some(tags) = &mut self.tags {
+                        tags.insert(key, value.trim().to_owned());
+                    }
                 }
             }
         }
         self.body.resize(length, 0);
         self.reader.read_exact(&mut self.body).await?;
-        Ok(ok && self.body.starts_with(b"{\"position\""))
+        let json = if gzipped {
+            self.body.starts_with(&[0x1f, 0x8b])
+        } else {
+            self.body.starts_with(b"{\"position\"")
+        };
+        Ok(not_modified || (ok && json))
     }
 }
 
@@ -202,9 +237,13 @@ impl Run {
         f64::from(self.micros[i]) / 1000.0
     }
 
-    fn print(&self, label: &str) {
+    /// `server_cpu`: the server's CPU time over the run, in seconds, where the system tells.
+    fn print(&self, label: &str, server_cpu: Option<f64>) {
+        let per_request = server_cpu.map_or_else(String::new, |s| {
+            format!("  server {:>5.1} us/req", s * 1e6 / self.requests as f64)
+        });
         println!(
-            "{label:<28} {:>9} req {:>10.0} req/s  p50 {:>6.3} ms  p90 {:>6.3} ms  p99 {:>6.3} ms  max {:>7.3} ms  errors {}",
+            "{label:<28} {:>9} req {:>10.0} req/s  p50 {:>6.3} ms  p90 {:>6.3} ms  p99 {:>6.3} ms  max {:>7.3} ms  errors {}{per_request}",
             self.requests,
             self.requests as f64 / self.seconds,
             self.quantile(0.5),
@@ -216,6 +255,16 @@ impl Run {
     }
 }
 
+/// The CPU time (user and system) process `pid` has used, in seconds, where `/proc` tells.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // Linux counts in USER_HZ, 100 a second on every architecture it runs on.
+    Some(ticks / 100.0)
+}
+
 /// `connections` clients, each on its own connection, each going through `targets` from its
 /// own offset, until `rounds` passes over the targets are done or `time` is up.
 async fn load(
@@ -225,12 +274,13 @@ async fn load(
     time: Option<Duration>,
 ) -> Run {
     let start = Instant::now();
+    let browser = setting("JTB_BENCH_BROWSER", "0") == "1";
     let per_client = targets.len().div_ceil(connections);
     let mut tasks = Vec::new();
     for c in 0..connections {
         let (targets, addr) = (Arc::clone(&targets), addr.to_owned());
         tasks.push(tokio::spawn(async move {
-            let mut conn = Conn::open(&addr).await.expect("connect");
+            let mut conn = Conn::open(&addr, browser).await.expect("connect");
             let (mut micros, mut errors) = (Vec::new(), 0);
             let mut k = 0usize;
             loop {
@@ -241,14 +291,14 @@ async fn load(
                 if done {
                     break;
                 }
-                let target = &targets[(c * per_client + k) % targets.len()];
+                let key = (c * per_client + k) % targets.len();
                 let sent = Instant::now();
-                match conn.get(target).await {
+                match conn.get(key, &targets[key]).await {
                     Ok(true) => {}
                     Ok(false) => errors += 1,
                     Err(_) => {
                         errors += 1;
-                        conn = Conn::open(&addr).await.expect("reconnect");
+                        conn = Conn::open(&addr, browser).await.expect("reconnect");
                     }
                 }
                 micros.push(sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
@@ -298,8 +348,14 @@ fn main() {
         .build()
         .unwrap();
     runtime.block_on(async {
+        let pid = server.child.id();
+        let cpu = cpu_seconds(pid);
         let cold = load(&server.addr, Arc::clone(&targets), 4, None).await;
-        cold.print("first pass, 4 connections");
+        let mut cpu_before = cpu_seconds(pid);
+        cold.print(
+            "first pass, 4 connections",
+            cpu_before.zip(cpu).map(|(b, a)| b - a),
+        );
         for &c in &levels {
             let run = load(
                 &server.addr,
@@ -308,7 +364,10 @@ fn main() {
                 Some(Duration::from_secs(seconds as u64)),
             )
             .await;
-            run.print(&format!("warm, {c} connections"));
+            let cpu_after = cpu_seconds(pid);
+            let used = cpu_after.zip(cpu_before).map(|(a, b)| a - b);
+            run.print(&format!("warm, {c} connections"), used);
+            cpu_before = cpu_after;
         }
     });
 }

@@ -984,6 +984,7 @@ fn answers_carry_etags_and_a_changed_table_changes_them() {
     let etag = first.header("etag").expect("an ETag").to_owned();
     assert!(etag.starts_with('"') && etag.ends_with('"'), "{etag}");
     assert!(first.header("cache-control").unwrap().contains("no-cache"));
+    assert_eq!(first.header("vary"), Some("accept-encoding"));
     let again = conn.get(&target);
     assert_eq!((again.status, &again.body), (200, &first.body));
     assert_eq!(again.header("etag"), Some(etag.as_str()));
@@ -993,6 +994,7 @@ fn answers_carry_etags_and_a_changed_table_changes_them() {
     assert_eq!(r.status, 304);
     assert!(r.body.is_empty());
     assert_eq!(r.header("etag"), Some(etag.as_str()));
+    assert_eq!(r.header("vary"), Some("accept-encoding"));
     let r = conn.send(request("\"0000000000000000\"").as_bytes());
     assert_eq!((r.status, &r.body), (200, &first.body));
     // Another query, another tag; an error has none.
@@ -1025,6 +1027,32 @@ fn answers_carry_etags_and_a_changed_table_changes_them() {
     let r = conn.send(request(&etag).as_bytes());
     assert_ne!(r.status, 304, "a stale tag still matched");
     assert_ne!(r.header("etag"), Some(etag.as_str()));
+}
+
+/// With no answers kept in memory (`--response-cache-mib 0`) answers still carry their tag,
+/// `Cache-Control` and `Vary`, and a request naming the tag still gets 304; a repeated request
+/// is computed again, to the same bytes.
+#[test]
+fn without_the_answers_cache_tags_and_304s_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    tables(dir.path());
+    let server = Server::start_with(dir.path(), &["--response-cache-mib", "0"]);
+    let mut conn = Conn::open(server.addr);
+    let target = probe_url("mistboard", "", OK);
+    let first = conn.get(&target);
+    assert_eq!(first.status, 200);
+    let etag = first.header("etag").expect("an ETag").to_owned();
+    assert!(first.header("cache-control").unwrap().contains("no-cache"));
+    assert_eq!(first.header("vary"), Some("accept-encoding"));
+    let again = conn.get(&target);
+    assert_eq!((again.status, &again.body), (200, &first.body));
+    assert_eq!(again.header("etag"), Some(etag.as_str()));
+    let r = conn.send(
+        format!("GET {target} HTTP/1.1\r\nHost: x\r\nIf-None-Match: {etag}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!((r.status, r.body.len()), (304, 0));
+    let metrics = String::from_utf8(conn.get("/metrics").body).unwrap();
+    assert!(metrics.contains("jtb_answer_cache_entries 0"), "{metrics}");
 }
 
 /// `/metrics` in the Prometheus text format: requests and errors by route pattern (never by

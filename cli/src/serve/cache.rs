@@ -12,7 +12,6 @@ use axum::{
     body::{Body, Bytes},
     extract::Request,
     http::{header, HeaderMap, HeaderValue, Method, StatusCode},
-    middleware::Next,
     response::{IntoResponse, Response},
 };
 use quick_cache::{sync::Cache, Weighter};
@@ -69,7 +68,7 @@ fn gzip(body: &[u8]) -> Bytes {
 }
 
 /// The answer with `body`, gzipped (`gzipped` gives those bytes) where the client takes it and
-/// the body is long enough; either way `Vary: Accept-Encoding`, so that caches keep both.
+/// the body is long enough ([`tagged`] adds `Vary: Accept-Encoding`, so that caches keep both).
 fn sent(
     mut response: Response,
     body: Bytes,
@@ -77,7 +76,6 @@ fn sent(
     gzipped: impl FnOnce(&Bytes) -> Bytes,
 ) -> Response {
     let headers = response.headers_mut();
-    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     if gzip_ok && body.len() >= MIN_GZIP_BYTES {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
         headers.remove(header::CONTENT_LENGTH);
@@ -183,53 +181,82 @@ fn tagged(mut response: Response, etag: &HeaderValue) -> Response {
         header::CACHE_CONTROL,
         HeaderValue::from_static(CACHE_CONTROL),
     );
+    // Whether it went gzipped or not, a tagged answer varies with `Accept-Encoding` (a 304
+    // says so too, as its 200 would).
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     response
 }
 
-/// Tags, 304s and the answers kept in memory, for `GET` and `HEAD` of `/api/...`; anything
-/// else passes through to `next`.
-pub async fn answer(answers: &Answers, request: Request, next: Next) -> Response {
-    let method = request.method().clone();
-    let path = request.uri().path().to_owned();
+/// The rule set (its id as the server knows it; `""` for the index) of a `GET` or `HEAD` of
+/// `/api/...` whose answer is tagged; `None` for anything else, which passes untagged. Only a
+/// rule set named as the server knows it counts (not `%6Distboard`, which routing decodes).
+fn tagged_rules(request: &Request) -> Option<&'static str> {
+    let method = request.method();
+    let path = request.uri().path();
     if !(method == Method::GET || method == Method::HEAD) || !path.starts_with("/api/") {
-        return next.run(request).await;
+        return None;
     }
-    let rules = rules_of(&path).to_owned();
-    // Only a rule set named as the server knows it (not `%6Distboard`, which routing decodes):
-    // any other answer passes untagged.
-    let known = rules.is_empty() || Library::ids().any(|id| id == rules);
-    if !known {
-        return next.run(request).await;
+    let rules = rules_of(path);
+    if rules.is_empty() {
+        return Some("");
     }
-    if answers.lib.due_for_check() {
-        // A few `stat`s, and reading the trailers of a changed directory: off the async threads.
-        let lib = Arc::clone(&answers.lib);
-        let _ = tokio::task::spawn_blocking(move || lib.refresh()).await;
-    }
-    let fingerprint = if lists_tables(&path) {
-        // The directory is looked at again (a few `stat`s): off the async threads.
-        let lib = Arc::clone(&answers.lib);
-        tokio::task::spawn_blocking(move || {
-            lib.refresh();
-            fingerprint(&lib, &rules)
-        })
-        .await
-        .unwrap_or(0)
-    } else {
-        fingerprint(&answers.lib, &rules)
+    Library::ids().find(|&id| id == rules)
+}
+
+/// Whether the table directory is to be looked at again before `request` is answered: about
+/// once a second, and for every answer that lists the tables.
+pub fn needs_refresh(answers: &Answers, request: &Request) -> bool {
+    let lists = tagged_rules(request).is_some() && lists_tables(request.uri().path());
+    answers.lib.due_for_check() || lists
+}
+
+/// Looks at the table directory again (a few `stat`s, and reading the trailers of a changed
+/// directory), off the async threads.
+pub async fn refresh(answers: &Answers) {
+    let lib = Arc::clone(&answers.lib);
+    let _ = tokio::task::spawn_blocking(move || lib.refresh()).await;
+}
+
+/// What the cache makes of a request before the routes see it.
+pub enum Prepared {
+    /// Answered already: `304 Not Modified`, or an answer kept in memory.
+    Answered(Response),
+    /// To be answered by the routes, then tagged and kept as [`Pending::finish`] says.
+    Pending(Pending),
+}
+
+/// How an answer the routes make is finished: tagged and kept, or (`None`: not an API answer
+/// of a known rule set) passed on as it is.
+pub struct Pending(Option<Miss>);
+
+/// An API answer not in memory.
+struct Miss {
+    key: u64,
+    etag: HeaderValue,
+    gzip_ok: bool,
+    keep: bool,
+}
+
+/// Tags, 304s and the answers kept in memory, for `GET` and `HEAD` of `/api/...`; anything
+/// else passes through to the routes. Synchronous, after [`refresh`] where
+/// [`needs_refresh`]: the request goes whole into the routes' future, not through one of the
+/// cache's (every request's futures are boxed together; a small box is a cheap one).
+pub fn prepare(answers: &Answers, request: &Request) -> Prepared {
+    let Some(rules) = tagged_rules(request) else {
+        return Prepared::Pending(Pending(None));
     };
-    let target = request
-        .uri()
-        .path_and_query()
-        .map_or(path.as_str(), |p| p.as_str())
-        .to_owned();
-    let key = tag_of(&target, fingerprint);
+    let uri = request.uri();
+    let target = uri.path_and_query().map_or(uri.path(), |p| p.as_str());
+    let key = tag_of(target, fingerprint(&answers.lib, rules));
     let etag = HeaderValue::from_str(&format!("\"{key:016x}\"")).expect("hex is a header value");
     if matches(request.headers(), etag.to_str().expect("ascii")) {
-        return tagged(StatusCode::NOT_MODIFIED.into_response(), &etag);
+        return Prepared::Answered(tagged(StatusCode::NOT_MODIFIED.into_response(), &etag));
     }
     let gzip_ok = takes_gzip(request.headers());
-    let cache = answers.cache.as_ref().filter(|_| method == Method::GET);
+    let cache = answers
+        .cache
+        .as_ref()
+        .filter(|_| request.method() == Method::GET);
     if let Some(hit) = cache.and_then(|c| c.get(&key)) {
         let mut response = Response::new(Body::empty());
         if let Some(ct) = &hit.content_type {
@@ -240,16 +267,43 @@ pub async fn answer(answers: &Answers, request: Request, next: Next) -> Response
         let response = sent(response, hit.body.clone(), gzip_ok, |body| {
             hit.gzipped.get_or_init(|| gzip(body)).clone()
         });
-        return tagged(response, &etag);
+        return Prepared::Answered(tagged(response, &etag));
     }
-    let response = next.run(request).await;
-    // Errors are not kept: a missing table may be generated at any moment.
-    if response.status() != StatusCode::OK {
-        return response;
+    Prepared::Pending(Pending(Some(Miss {
+        key,
+        etag,
+        gzip_ok,
+        keep: cache.is_some(),
+    })))
+}
+
+impl Pending {
+    /// The routes' `response`, tagged, kept in memory and gzipped where it should be. Errors are
+    /// neither tagged nor kept: a missing table may be generated at any moment.
+    pub async fn finish(self, answers: &Answers, response: Response) -> Response {
+        let Some(miss) = self.0 else {
+            return response;
+        };
+        if response.status() != StatusCode::OK {
+            return response;
+        }
+        if !miss.keep && !miss.gzip_ok {
+            return tagged(response, &miss.etag);
+        }
+        let cache = answers.cache.as_ref().filter(|_| miss.keep);
+        Box::pin(kept(cache, miss.key, response, miss.gzip_ok, miss.etag)).await
     }
-    if cache.is_none() && !gzip_ok {
-        return tagged(response, &etag);
-    }
+}
+
+/// A successful answer, kept in `cache` under `key` (when there is one and the answer is not
+/// too large) and sent gzipped where the client takes it.
+async fn kept(
+    cache: Option<&Cache<u64, Arc<Cached>, Weight>>,
+    key: u64,
+    response: Response,
+    gzip_ok: bool,
+    etag: HeaderValue,
+) -> Response {
     let (parts, body) = response.into_parts();
     // The answers are made in memory (JSON): collecting them costs no more than sending.
     let body = match axum::body::to_bytes(body, usize::MAX).await {

@@ -5,7 +5,6 @@
 
 use std::{
     collections::HashMap,
-    future::Future,
     net::{IpAddr, SocketAddr},
     sync::{Arc, Mutex, PoisonError},
     time::{Duration, Instant},
@@ -16,7 +15,7 @@ use axum::{
     http::{header, HeaderValue},
     response::{IntoResponse, Response},
 };
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::{ApiError, Problem};
 
@@ -77,25 +76,36 @@ impl Limits {
             timeout,
         }
     }
+
+    /// The time a request may take.
+    #[must_use]
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
 }
 
-/// Answers `request` from `client` with `run`, within the limits: body bound, rate, requests
-/// in flight, time limit, in that order.
-pub async fn within<F, A>(limits: &Limits, client: SocketAddr, request: Request, run: F) -> Response
-where
-    F: FnOnce(Request) -> A,
-    A: Future<Output = Response>,
-{
+/// Whether `request` from `client` may be answered now: a place among the requests in flight,
+/// held until it is dropped; or the answer that refuses it (body bound, rate, places).
+///
+/// # Errors
+/// The refusal, in the project's words: 413, 429 with `Retry-After`, or 503.
+// The refusal is sent as it is, at once: a box would be one more allocation for nothing.
+#[allow(clippy::result_large_err)]
+pub fn admit(
+    limits: &Limits,
+    client: SocketAddr,
+    request: &Request,
+) -> Result<OwnedSemaphorePermit, Response> {
     let declared = request
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
-        return ApiError::new(
+        return Err(ApiError::new(
             Problem::TooLarge,
             format!("request body over {MAX_BODY_BYTES} bytes: the API reads none"),
         )
-        .into_response();
+        .into_response());
     }
     if let Some(rate) = &limits.rate {
         if let Err(wait) = rate.take(client.ip()) {
@@ -113,32 +123,53 @@ where
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(wait));
-            return response;
+            return Err(response);
         }
     }
-    let Ok(_permit) = Arc::clone(&limits.in_flight).try_acquire_owned() else {
-        return ApiError::new(
-            Problem::Busy,
-            "the server is answering as many requests as it takes: try again".to_owned(),
-        )
-        .into_response();
-    };
-    match tokio::time::timeout(limits.timeout, run(request)).await {
-        Ok(response) => response,
-        Err(_) => ApiError::new(
-            Problem::Busy,
-            format!(
-                "no answer within {} s: try again",
-                limits.timeout.as_secs_f64()
-            ),
-        )
-        .into_response(),
-    }
+    Arc::clone(&limits.in_flight)
+        .try_acquire_owned()
+        .map_err(|_| {
+            ApiError::new(
+                Problem::Busy,
+                "the server is answering as many requests as it takes: try again".to_owned(),
+            )
+            .into_response()
+        })
+}
+
+/// The answer to a request that took longer than the time limit: 503.
+pub fn timed_out(limits: &Limits) -> Response {
+    ApiError::new(
+        Problem::Busy,
+        format!(
+            "no answer within {} s: try again",
+            limits.timeout.as_secs_f64()
+        ),
+    )
+    .into_response()
 }
 
 #[cfg(test)]
 mod tests {
+    use std::future::Future;
+
     use super::*;
+
+    /// Answers `request` from `client` with `run`, within the limits: body bound, rate, requests
+    /// in flight, time limit, in that order.
+    async fn within<F, A>(limits: &Limits, client: SocketAddr, request: Request, run: F) -> Response
+    where
+        F: FnOnce(Request) -> A,
+        A: Future<Output = Response>,
+    {
+        match admit(limits, client, &request) {
+            Ok(_permit) => match tokio::time::timeout(limits.timeout, run(request)).await {
+                Ok(response) => response,
+                Err(_) => timed_out(limits),
+            },
+            Err(refused) => refused,
+        }
+    }
 
     #[test]
     fn a_bucket_lets_a_burst_through_then_the_rate() {

@@ -215,10 +215,26 @@ async fn edge(
     let asked = tracing::enabled!(tracing::Level::WARN)
         .then(|| (request.method().clone(), request.uri().clone()));
     let start = std::time::Instant::now();
-    let response = limits::within(&edge.limits, client, request, |request| {
-        cache::answer(&edge.answers, request, next)
-    })
-    .await;
+    // The checks and the cache first, each synchronous: the request goes whole into the
+    // routes' future, carried by no future of the edge's (this one is boxed for every request).
+    let response = match limits::admit(&edge.limits, client, &request) {
+        Ok(_in_flight) => {
+            if cache::needs_refresh(&edge.answers, &request) {
+                Box::pin(cache::refresh(&edge.answers)).await;
+            }
+            match cache::prepare(&edge.answers, &request) {
+                cache::Prepared::Answered(response) => response,
+                cache::Prepared::Pending(pending) => {
+                    let routed = tokio::time::timeout(edge.limits.timeout(), next.run(request));
+                    match routed.await {
+                        Ok(response) => pending.finish(&edge.answers, response).await,
+                        Err(_) => limits::timed_out(&edge.limits),
+                    }
+                }
+            }
+        }
+        Err(refused) => refused,
+    };
     let elapsed = start.elapsed();
     let status = response.status().as_u16();
     edge.watched.metrics.record(
