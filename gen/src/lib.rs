@@ -25,6 +25,7 @@
 
 pub mod clesto;
 mod core;
+pub mod driver;
 mod flip;
 pub mod gambit;
 mod jungle;

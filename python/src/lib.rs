@@ -632,12 +632,8 @@ fn generate(
                 .map_err(|e| PyOSError::new_err(e.to_string()))?;
             let mut generated = summary.generated.len();
             if !chance.is_empty() {
-                report.more_planned(jtb_gen::chance::closure(&chance).len());
-                let on_done = |m: ChanceMaterial, _: Option<u64>, _: usize, _: usize| {
-                    report.one_done(&m.to_string());
-                };
                 let summary = py
-                    .detach(|| jtb_gen::chance::generate(&directory, &chance, &on_done))
+                    .detach(|| jtb_gen::chance::generate(&directory, &chance, &report))
                     .map_err(|e| PyOSError::new_err(e.to_string()))?;
                 generated += summary.generated.len();
             }
@@ -656,20 +652,12 @@ fn generate(
                     })
                     .collect::<PyResult<_>>()?
             };
-            report.planned_tables(jtb_gen::gambit::closure(&targets).len());
-            let on_done = |d: &jtb_gen::gambit::Done| match d {
-                jtb_gen::gambit::Done::Kept(m) | jtb_gen::gambit::Done::Generated(m, ..) => {
-                    report.one_done(&m.to_string());
-                }
-            };
-            let done = py
-                .detach(|| {
-                    jtb_gen::gambit::generate(&directory, &targets, memory_limit, false, &on_done)
-                })
-                .map_err(|e| PyOSError::new_err(e.to_string()))?;
-            done.iter()
-                .filter(|d| matches!(d, jtb_gen::gambit::Done::Generated(..)))
-                .count()
+            py.detach(|| {
+                jtb_gen::gambit::generate(&directory, &targets, memory_limit, false, &report)
+            })
+            .map_err(|e| PyOSError::new_err(e.to_string()))?
+            .generated
+            .len()
         }
     };
     report.raise()?;
@@ -693,11 +681,8 @@ impl Reporter {
         }
     }
 
-    fn planned_tables(&self, total: usize) {
-        self.counts.lock().unwrap_or_else(|e| e.into_inner()).1 = total;
-    }
-
-    /// `more` tables planned after those already counted (the chance tables after the revealed).
+    /// `more` tables planned after those already counted (the chance tables after the
+    /// revealed ones they lead into).
     fn more_planned(&self, more: usize) {
         self.counts.lock().unwrap_or_else(|e| e.into_inner()).1 += more;
     }
@@ -729,17 +714,17 @@ impl Reporter {
     }
 }
 
-impl jtb_gen::run::Progress for Reporter {
+impl<T: std::fmt::Display> jtb_gen::driver::Progress<T> for Reporter {
     fn planned(&self, tables: usize, _entries: u64) {
-        self.planned_tables(tables);
+        self.more_planned(tables);
     }
-    fn kept(&self, m: jtb_probe::Material) {
-        self.one_done(&m.to_string());
+    fn kept(&self, table: T) {
+        self.one_done(&table.to_string());
     }
-    fn replacing(&self, _: jtb_probe::Material, _: &str) {}
-    fn started(&self, _: jtb_probe::Material, _: u64) {}
-    fn finished(&self, m: jtb_probe::Material, _: u64, _: Duration) {
-        self.one_done(&m.to_string());
+    fn replacing(&self, _: T, _: &str) {}
+    fn started(&self, _: T, _: u64) {}
+    fn finished(&self, table: T, _: u64, _: Duration) {
+        self.one_done(&table.to_string());
     }
 }
 

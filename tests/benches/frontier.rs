@@ -19,7 +19,8 @@ use std::{
 };
 
 use jtb_gen::{
-    run::{generate, GenOptions, Silent},
+    driver::Silent,
+    run::{generate, GenOptions},
     solve_all,
 };
 use jtb_probe::{Layout, Material, Position, RuleSet, Value};

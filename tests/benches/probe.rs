@@ -13,7 +13,10 @@ use std::{hint::black_box, path::PathBuf, sync::Arc, time::Instant};
 use criterion::{
     criterion_group, criterion_main, measurement::WallTime, BenchmarkGroup, Criterion,
 };
-use jtb_gen::run::{generate, GenOptions, Silent};
+use jtb_gen::{
+    driver::Silent,
+    run::{generate, GenOptions},
+};
 use jtb_probe::{
     dead_draw,
     flip::{ChanceLayout, ChanceMaterial, ChanceTables},
@@ -179,7 +182,7 @@ fn benches(c: &mut Criterion) {
     // the mirror and the colour flip), through the same store and caches.
     let gambit_dir = tempfile::tempdir().unwrap();
     let erv: jtb_probe::gambit::Material = "ERvR".parse().unwrap();
-    jtb_gen::gambit::generate(gambit_dir.path(), &[erv], u64::MAX, false, &|_| {}).unwrap();
+    jtb_gen::gambit::generate(gambit_dir.path(), &[erv], u64::MAX, false, &Silent).unwrap();
     let layout = jtb_probe::gambit::Layout::new(erv);
     let used: Vec<jtb_probe::gambit::Position> = (0..layout.len())
         .filter_map(|i| layout.position(i))
@@ -233,7 +236,7 @@ fn benches(c: &mut Criterion) {
     };
     generate(&flip_opts, &Silent).unwrap();
     let lve_tw: ChanceMaterial = "LvE-Tw".parse().unwrap();
-    jtb_gen::chance::generate(chance_dir.path(), &[lve_tw], &|_, _, _, _| {}).unwrap();
+    jtb_gen::chance::generate(chance_dir.path(), &[lve_tw], &Silent).unwrap();
     let chance = ChanceTables::open(chance_dir.path()).unwrap();
     let layout = ChanceLayout::new(lve_tw);
     let mut rng = Rng(0x5851_F42D_4C95_7F2D);

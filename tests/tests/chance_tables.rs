@@ -22,11 +22,11 @@ fn generate(dir: &std::path::Path, revealed: Vec<Material>, chance: &[ChanceMate
         memory_limit: u64::MAX,
         only_targets: false,
     };
-    run::generate(&opts, &run::Silent).unwrap();
+    run::generate(&opts, &jtb_gen::driver::Silent).unwrap();
     if chance.is_empty() {
         return 0;
     }
-    chance::generate(dir, chance, &|_, _, _, _| {})
+    chance::generate(dir, chance, &jtb_gen::driver::Silent)
         .unwrap()
         .kept
         .len()
@@ -254,7 +254,7 @@ fn a_fully_revealed_position_is_its_rule_value_at_every_clock() {
 fn generation_resumes_and_replaces_damaged_tables() {
     let dir = tempfile::tempdir().unwrap();
     let targets = ChanceMaterial::all(2, 2);
-    let none = &|_, _, _, _| {};
+    let none = &jtb_gen::driver::Silent;
     let missing = chance::generate(dir.path(), &targets, none).err().unwrap();
     assert!(missing.to_string().contains("missing table"), "{missing}");
     generate(

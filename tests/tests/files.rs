@@ -3,7 +3,10 @@
 
 use std::{fs, path::Path};
 
-use jtb_gen::run::{generate, GenOptions, Silent};
+use jtb_gen::{
+    driver::Silent,
+    run::{generate, GenOptions},
+};
 use jtb_probe::{
     format::table_path, Kind, Material, Position, ProbeError, RuleSet, TableErrorKind, TableFile,
     Tablebase,

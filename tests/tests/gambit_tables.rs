@@ -5,7 +5,10 @@
 
 use std::path::Path;
 
-use jtb_gen::gambit::{generate, load, path, solve_all, verify, Done, SubTables};
+use jtb_gen::{
+    driver::{Silent, Summary},
+    gambit::{generate, load, path, solve_all, verify, SubTables},
+};
 use jtb_probe::{
     gambit::{Category, Material, Next, Position, Rules},
     Kind, ProbeError, RuleSet, TableErrorKind, TableFile, Tablebase, Value,
@@ -16,8 +19,8 @@ fn set() -> Vec<Material> {
     Material::all(2, 3)
 }
 
-fn generate_quietly(dir: &Path, targets: &[Material]) -> Vec<Done> {
-    generate(dir, targets, u64::MAX, false, &|_| {}).unwrap()
+fn generate_quietly(dir: &Path, targets: &[Material]) -> Summary<Material> {
+    generate(dir, targets, u64::MAX, false, &Silent).unwrap()
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -36,11 +39,10 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn the_set_up_to_three_pieces_is_resumable_and_the_same_at_any_thread_count() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let done = generate_quietly(a.path(), &set());
-    assert_eq!(done.len(), 7);
-    assert!(done.iter().all(|d| matches!(d, Done::Generated(..))));
+    assert_eq!((done.generated.len(), done.kept.len()), (7, 0));
     // Again: every table is kept.
     let again = generate_quietly(a.path(), &set());
-    assert!(again.iter().all(|d| matches!(d, Done::Kept(_))));
+    assert_eq!((again.generated.len(), again.kept.len()), (0, 7));
     // On one thread: the same bytes (file names aside).
     rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -56,7 +58,7 @@ fn the_set_up_to_three_pieces_is_resumable_and_the_same_at_any_thread_count() {
 fn a_table_beyond_the_memory_limit_is_refused_before_it_starts() {
     let dir = tempfile::tempdir().unwrap();
     let m: Material = "RRvR".parse().unwrap();
-    let err = generate(dir.path(), &[m], 10 << 20, false, &|_| {}).unwrap_err();
+    let err = generate(dir.path(), &[m], 10 << 20, false, &Silent).unwrap_err();
     assert!(
         matches!(err, jtb_gen::gambit::GambitError::TooLarge { material, .. } if material == m),
         "{err}"
@@ -267,9 +269,7 @@ fn damaged_truncated_and_foreign_files_are_refused() {
     }
     assert!(refused > 0);
     let redone = generate_quietly(root, &[m]);
-    assert!(redone
-        .iter()
-        .any(|d| matches!(d, Done::Generated(g, ..) if *g == m)));
+    assert!(redone.generated.contains(&m));
     assert!(load(root, m).unwrap().is_some());
 
     // A damaged header.

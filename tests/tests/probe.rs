@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use jtb_gen::{
-    run::{generate, GenOptions, Silent},
+    driver::Silent,
+    run::{generate, GenOptions},
     solve_all,
 };
 use jtb_probe::{Material, Outcome, Position, RuleSet, Tablebase, Value, Wdl};

@@ -4,7 +4,8 @@
 //! rule draw they are empty, and the rule best move keeps the draw.
 
 use jtb_gen::{
-    run::{generate, GenOptions, Silent},
+    driver::Silent,
+    run::{generate, GenOptions},
     solve_all,
 };
 use jtb_probe::{

@@ -1,6 +1,7 @@
 //! `jtb gen`: generate tables with progress.
 
 use std::{
+    fmt::Display,
     io::IsTerminal,
     path::PathBuf,
     sync::Mutex,
@@ -8,8 +9,11 @@ use std::{
 };
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use jtb_gen::run::{available_memory, generate, GenOptions, Progress, Silent};
-use jtb_probe::Material;
+use jtb_gen::{
+    driver::{Progress, Silent, Summary},
+    run::{available_memory, generate, GenOptions},
+};
+use jtb_probe::flip::ChanceMaterial;
 
 use crate::{input, CliResult};
 
@@ -35,35 +39,58 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Progress bars on a terminal.
+/// Progress bars on a terminal: the whole plan, and a spinner for each table being solved.
 struct Bars {
     multi: MultiProgress,
     overall: ProgressBar,
-    working: Mutex<Vec<(Material, ProgressBar)>>,
+    working: Mutex<Vec<(String, ProgressBar)>>,
     tables: Mutex<(usize, usize)>,
 }
 
-impl Progress for Bars {
+impl Bars {
+    fn new() -> Result<Bars, indicatif::style::TemplateError> {
+        let multi = MultiProgress::new();
+        let overall = multi.add(ProgressBar::new(0));
+        overall.set_style(
+            ProgressStyle::with_template(
+                "{msg:>14} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, {rate}, ETA {eta}",
+            )?
+            .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
+            })
+            .progress_chars("=> "),
+        );
+        Ok(Bars {
+            multi,
+            overall,
+            working: Mutex::new(Vec::new()),
+            tables: Mutex::new((0, 0)),
+        })
+    }
+}
+
+impl<T: Display> Progress<T> for Bars {
     fn planned(&self, tables: usize, entries: u64) {
         self.overall.set_length(entries);
         *self.tables.lock().unwrap() = (0, tables);
         self.overall.set_message(format!("0/{tables} tables"));
     }
-    fn kept(&self, _: Material) {
+    fn kept(&self, _: T) {
         self.tables.lock().unwrap().0 += 1;
     }
-    fn replacing(&self, m: Material, why: &str) {
-        let _ = self.multi.println(format!("regenerating {m}: {why}"));
+    fn replacing(&self, table: T, why: &str) {
+        let _ = self.multi.println(format!("regenerating {table}: {why}"));
     }
-    fn started(&self, m: Material, entries: u64) {
+    fn started(&self, table: T, entries: u64) {
         let bar = self.multi.add(ProgressBar::new_spinner());
-        bar.set_message(format!("solving {m} ({entries} entries)"));
+        bar.set_message(format!("solving {table} ({entries} entries)"));
         bar.enable_steady_tick(Duration::from_millis(200));
-        self.working.lock().unwrap().push((m, bar));
+        self.working.lock().unwrap().push((table.to_string(), bar));
     }
-    fn finished(&self, m: Material, entries: u64, _: Duration) {
+    fn finished(&self, table: T, entries: u64, _: Duration) {
+        let name = table.to_string();
         let mut working = self.working.lock().unwrap();
-        if let Some(i) = working.iter().position(|(w, _)| *w == m) {
+        if let Some(i) = working.iter().position(|(w, _)| *w == name) {
             let (_, bar) = working.remove(i);
             bar.finish_and_clear();
             self.multi.remove(&bar);
@@ -80,18 +107,18 @@ struct Log {
     start: Instant,
 }
 
-impl Progress for Log {
+impl<T: Display> Progress<T> for Log {
     fn planned(&self, tables: usize, entries: u64) {
         eprintln!("plan: {tables} tables, {entries} entries to generate");
     }
-    fn kept(&self, _: Material) {}
-    fn replacing(&self, m: Material, why: &str) {
-        eprintln!("regenerating {m}: {why}");
+    fn kept(&self, _: T) {}
+    fn replacing(&self, table: T, why: &str) {
+        eprintln!("regenerating {table}: {why}");
     }
-    fn started(&self, _: Material, _: u64) {}
-    fn finished(&self, m: Material, entries: u64, took: Duration) {
+    fn started(&self, _: T, _: u64) {}
+    fn finished(&self, table: T, entries: u64, took: Duration) {
         eprintln!(
-            "[{:>8.1}s] solved {m}: {entries} entries in {:.2}s",
+            "[{:>8.1}s] solved {table}: {entries} entries in {:.2}s",
             self.start.elapsed().as_secs_f64(),
             took.as_secs_f64()
         );
@@ -105,147 +132,119 @@ pub fn peak_memory() -> Option<u64> {
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
+/// Runs one generation with the progress display `jtb gen` shows: none when quiet, bars on a
+/// terminal, log lines otherwise. The same for every game's tables.
+fn with_progress<T: Display, S, E>(
+    quiet: bool,
+    start: Instant,
+    generate: impl FnOnce(&dyn Progress<T>) -> Result<S, E>,
+) -> Result<S, Box<dyn std::error::Error>>
+where
+    E: std::error::Error + 'static,
+{
+    if quiet {
+        return Ok(generate(&Silent)?);
+    }
+    if std::io::stderr().is_terminal() {
+        let bars = Bars::new()?;
+        let summary = generate(&bars)?;
+        bars.overall.finish();
+        return Ok(summary);
+    }
+    Ok(generate(&Log { start })?)
+}
+
 pub fn run(args: &Args) -> CliResult {
     args.threads.apply()?;
-    let (rules, targets, chance) = match args.choice.targets()? {
-        input::Targets::Jungle(rules, targets, chance) => (rules, targets, chance),
-        input::Targets::Gambit(targets) => return gambit(args, &targets),
-    };
     // The parser bounds the limit, so that it fits in bytes.
     let memory_limit = args
         .memory_limit
         .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
-    let opts = GenOptions {
-        rules,
-        targets,
-        out: args.out.clone(),
-        memory_limit,
-        only_targets: args.no_deps,
+    let (quiet, start) = (args.quiet, Instant::now());
+    let said = match args.choice.targets()? {
+        input::Targets::Jungle(rules, targets, chance) => {
+            let opts = GenOptions {
+                rules,
+                targets,
+                out: args.out.clone(),
+                memory_limit,
+                only_targets: args.no_deps,
+            };
+            let summary = with_progress(quiet, start, |p| generate(&opts, p))?;
+            let chance = if chance.is_empty() {
+                None
+            } else {
+                let out = &args.out;
+                Some(with_progress(quiet, start, |p| {
+                    jtb_gen::chance::generate(out, &chance, p)
+                })?)
+            };
+            said_of(&summary, chance.as_ref())
+        }
+        input::Targets::Gambit(targets) => {
+            let summary = with_progress(quiet, start, |p| {
+                jtb_gen::gambit::generate(&args.out, &targets, memory_limit, args.no_deps, p)
+            })?;
+            said_of::<_, ChanceMaterial>(&summary, None)
+        }
     };
-    let start = Instant::now();
-    let summary = if args.quiet {
-        generate(&opts, &Silent)?
-    } else if std::io::stderr().is_terminal() {
-        let multi = MultiProgress::new();
-        let overall = multi.add(ProgressBar::new(0));
-        overall.set_style(
-            ProgressStyle::with_template(
-                "{msg:>14} [{bar:30}] {percent:>3}% {human_pos}/{human_len} positions, {rate}, ETA {eta}",
-            )?
-            .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
-            })
-            .progress_chars("=> "),
-        );
-        let bars = Bars {
-            multi,
-            overall,
-            working: Mutex::new(Vec::new()),
-            tables: Mutex::new((0, 0)),
-        };
-        let s = generate(&opts, &bars)?;
-        bars.overall.finish();
-        s
-    } else {
-        generate(&opts, &Log { start })?
-    };
-    let chance = if chance.is_empty() {
-        None
-    } else {
-        Some(chance_tables(args, &chance, start)?)
-    };
-    if !args.quiet {
+    if !quiet {
         let peak =
             peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
-        let chance = chance.map_or_else(String::new, |c| {
-            format!(
-                ", {} chance tables ({} entries), kept {}",
-                c.generated.len(),
-                c.generated.iter().map(|g| g.1).sum::<u64>(),
-                c.kept.len()
-            )
-        });
-        let from_flip = match summary.from_flip.len() {
-            0 => String::new(),
-            n => format!(" ({n} from their colour flip)"),
-        };
+        let Said {
+            tables,
+            chance,
+            phases,
+        } = said;
         eprintln!(
-            "generated {} tables{from_flip} ({} entries), kept {}{chance}, in {:.1}s{peak}",
-            summary.generated.len(),
-            summary.entries,
-            summary.kept.len(),
+            "{tables}{chance}, in {:.1}s{peak}{phases}",
             start.elapsed().as_secs_f64()
         );
     }
     Ok(true)
 }
 
-/// The flip game's chance tables (RULES.md 8), after the revealed tables they lead into: one
-/// log line per table solved unless quiet.
-fn chance_tables(
-    args: &Args,
-    targets: &[jtb_probe::flip::ChanceMaterial],
-    start: Instant,
-) -> Result<jtb_gen::chance::ChanceSummary, jtb_gen::GenError> {
-    let quiet = args.quiet;
-    let report = |m: jtb_probe::flip::ChanceMaterial, entries: Option<u64>, done, total| {
-        if let (false, Some(entries)) = (quiet, entries) {
-            eprintln!(
-                "[{:>8.1}s] solved chance table {m}: {entries} entries ({done}/{total})",
-                start.elapsed().as_secs_f64()
-            );
-        }
-    };
-    jtb_gen::chance::generate(&args.out, targets, &report)
+/// The summary line's parts: the tables, the flip game's chance tables, and where the time
+/// went (each game's phases).
+struct Said {
+    tables: String,
+    chance: String,
+    phases: String,
 }
 
-/// `jtb gen --rules animal-gambit`: the tables and every one they need, in increasing piece
-/// count, each read back when present and intact (with `--no-deps` the smaller ones must be).
-fn gambit(args: &Args, targets: &[jtb_probe::gambit::Material]) -> CliResult {
-    use jtb_gen::gambit::{generate, Cost, Done};
-    let start = Instant::now();
-    let quiet = args.quiet;
-    let report = |d: &Done| {
-        if let (false, Done::Generated(m, entries, took, cost)) = (quiet, d) {
-            eprintln!(
-                "[{:>8.1}s] solved {m}: {entries} entries in {:.2}s (actions {:.2}s, levels \
-                 {:.2}s, files {:.2}s)",
-                start.elapsed().as_secs_f64(),
-                took.as_secs_f64(),
-                cost.actions.as_secs_f64(),
-                cost.levels.as_secs_f64(),
-                cost.files.as_secs_f64()
-            );
-        }
+fn said_of<T, C>(summary: &Summary<T>, chance: Option<&Summary<C>>) -> Said {
+    let from_flip = match summary.from_flip.len() {
+        0 => String::new(),
+        n => format!(" ({n} from their colour flip)"),
     };
-    let memory_limit = args
-        .memory_limit
-        .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
-    let done = generate(&args.out, targets, memory_limit, args.no_deps, &report)?;
-    if !quiet {
-        let generated = done
-            .iter()
-            .filter(|d| matches!(d, Done::Generated(..)))
-            .count();
-        let mut entries = 0;
-        let mut cost = Cost::default();
-        for d in &done {
-            if let Done::Generated(_, n, _, c) = d {
-                entries += n;
-                cost += *c;
-            }
-        }
-        let peak =
-            peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
-        eprintln!(
-            "generated {generated} tables ({entries} entries), kept {}, in {:.1}s{peak}; \
-             actions {:.1}s, levels {:.1}s, files {:.1}s",
-            done.len() - generated,
-            start.elapsed().as_secs_f64(),
-            cost.actions.as_secs_f64(),
-            cost.levels.as_secs_f64(),
-            cost.files.as_secs_f64()
-        );
+    let tables = format!(
+        "generated {} tables{from_flip} ({} entries), kept {}",
+        summary.generated.len(),
+        summary.entries,
+        summary.kept.len()
+    );
+    let chance_part = chance.map_or_else(String::new, |c| {
+        format!(
+            ", {} chance tables ({} entries), kept {}",
+            c.generated.len(),
+            c.entries,
+            c.kept.len()
+        )
+    });
+    let phases: Vec<String> = summary
+        .phases
+        .iter()
+        .chain(chance.iter().flat_map(|c| &c.phases))
+        .map(|(name, took)| format!("{name} {:.1}s", took.as_secs_f64()))
+        .collect();
+    let phases = if phases.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", phases.join(", "))
+    };
+    Said {
+        tables,
+        chance: chance_part,
+        phases,
     }
-    Ok(true)
 }

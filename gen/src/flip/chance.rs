@@ -12,17 +12,20 @@
 use std::{
     collections::BTreeSet,
     path::{Path, PathBuf},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
 use jtb_probe::{
     flip::{Chance, ChanceLayout, ChanceMaterial, ChanceTables, ChanceValue, CLOCKS},
     format::{self, family_table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
-    Color, HiddenSet, Material, Outcome, Piece, ProbeError, TableFile,
+    Color, HiddenSet, Material, Outcome, Piece, ProbeError, TableError, TableFile,
 };
 use rayon::prelude::*;
 
-use crate::{write, GenError};
+use crate::{
+    driver::{Progress, Summary},
+    write, GenError,
+};
 
 /// A solved chance table: the value of every position (unused ones a draw) at every clock,
 /// entry `position * CLOCKS + clock`.
@@ -232,11 +235,19 @@ pub fn table_path(root: &Path, material: ChanceMaterial) -> PathBuf {
 }
 
 /// Whether the table of `material` under `root` is present and intact (its header, block index
-/// and whole-file checksum).
-#[must_use]
-pub fn is_intact(root: &Path, material: ChanceMaterial) -> bool {
-    TableFile::<Chance>::open(&table_path(root, material))
-        .is_ok_and(|f| f.header().material == material.canonical() && f.verify_checksum().is_ok())
+/// and whole-file checksum): `Ok(false)` when it is absent.
+///
+/// # Errors
+/// Why a file that is there cannot be kept (damaged, foreign, of another table).
+pub fn check(root: &Path, material: ChanceMaterial) -> Result<bool, TableError> {
+    let path = table_path(root, material);
+    if !path.exists() {
+        return Ok(false);
+    }
+    let file =
+        TableFile::<Chance>::open_expecting(&path, Chance, material.canonical(), Kind::Chance)?;
+    file.verify_checksum()?;
+    Ok(true)
 }
 
 /// The revealed material a chance material becomes once every tile is face up.
@@ -314,80 +325,69 @@ pub fn closure(targets: &[ChanceMaterial]) -> Vec<ChanceMaterial> {
     out
 }
 
-/// What a chance generation did.
-#[derive(Debug, Default)]
-pub struct ChanceSummary {
-    /// Tables solved and written, with their entries.
-    pub generated: Vec<(ChanceMaterial, u64)>,
-    /// Tables present and intact, kept.
-    pub kept: Vec<ChanceMaterial>,
-    /// Time spent reading the smaller tables (the exits) and sweeping over the clocks, summed
-    /// over the tables (and threads), and in writing.
-    pub solving: Duration,
-    /// Time spent encoding and writing files.
-    pub writing: Duration,
-}
-
 /// Generates the chance tables of `targets` and every one they lead into under `root`
-/// (`root/flip4x4/<material>.chance`), resumably: a table present and intact is kept. The
-/// revealed tables they lead into must be there. Tables with as many face-down tiles and tiles
-/// are solved in parallel; `report` hears of each one done (`Some(entries)` when solved, `None`
-/// when kept), with the count done and the total.
+/// (`root/flip4x4/<material>.chance`), resumably: a table present and intact is kept, a damaged
+/// one made again. The revealed tables they lead into must be there. Tables with as many
+/// face-down tiles and tiles are solved in parallel; `progress` hears of each. The summary's
+/// phases are `solving` (reading the exits and sweeping over the clocks) and `writing`
+/// (encoding and writing), summed over the tables.
 ///
 /// # Errors
 /// A table it needs is missing or damaged, or writing failed.
 pub fn generate(
     root: &Path,
     targets: &[ChanceMaterial],
-    report: &(dyn Fn(ChanceMaterial, Option<u64>, usize, usize) + Sync),
-) -> Result<ChanceSummary, GenError> {
+    progress: &dyn Progress<ChanceMaterial>,
+) -> Result<Summary<ChanceMaterial>, GenError> {
     let all = closure(targets);
-    let total = all.len();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let mut summary = ChanceSummary::default();
     let dir = root.join(jtb_probe::RuleSet::Flip4x4.name());
     std::fs::create_dir_all(&dir)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+    let mut summary = Summary::default();
+    let mut missing = Vec::new();
+    for &m in &all {
+        match check(root, m) {
+            Ok(true) => summary.kept.push(m),
+            Ok(false) => missing.push(m),
+            Err(why) => {
+                progress.replacing(m, &why.to_string());
+                missing.push(m);
+            }
+        }
+    }
+    let entries = |m: ChanceMaterial| (ChanceLayout::new(m).positions() * CLOCKS) as u64;
+    progress.planned(all.len(), missing.iter().map(|&m| entries(m)).sum());
+    for &m in &summary.kept {
+        progress.kept(m);
+    }
     let mut start = 0;
-    while start < all.len() {
-        let level = (all[start].hidden().len(), all[start].tiles());
+    while start < missing.len() {
+        let level = (missing[start].hidden().len(), missing[start].tiles());
         let end = start
-            + all[start..]
+            + missing[start..]
                 .iter()
                 .take_while(|m| (m.hidden().len(), m.tiles()) == level)
                 .count();
         // Opened anew for each level: it sees the tables the levels before wrote.
         let tables = ChanceTables::open(root).map_err(probe_error)?;
-        let results = all[start..end]
+        let solved = missing[start..end]
             .par_iter()
             .map(|&m| {
-                let result = if is_intact(root, m) {
-                    Ok((m, None))
-                } else {
-                    let t0 = Instant::now();
-                    let solved = solve(&tables, m)?;
-                    let t1 = Instant::now();
-                    let bytes = encode(&solved)?;
-                    write::write_atomic(&table_path(root, m), &bytes)?;
-                    let entries = solved.values.len() as u64;
-                    Ok((m, Some((entries, t1 - t0, t1.elapsed()))))
-                };
-                if let Ok((m, solved)) = &result {
-                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    report(*m, solved.map(|s| s.0), n, total);
-                }
-                result
+                let t0 = Instant::now();
+                progress.started(m, entries(m));
+                let solved = solve(&tables, m)?;
+                let t1 = Instant::now();
+                let bytes = encode(&solved)?;
+                write::write_atomic(&table_path(root, m), &bytes)?;
+                progress.finished(m, entries(m), t0.elapsed());
+                Ok((m, t1 - t0, t1.elapsed()))
             })
             .collect::<Result<Vec<_>, GenError>>()?;
-        for (m, solved) in results {
-            match solved {
-                None => summary.kept.push(m),
-                Some((entries, solving, writing)) => {
-                    summary.generated.push((m, entries));
-                    summary.solving += solving;
-                    summary.writing += writing;
-                }
-            }
+        for (m, solving, writing) in solved {
+            summary.generated.push(m);
+            summary.entries += entries(m);
+            summary.add_phase("solving", solving);
+            summary.add_phase("writing", writing);
         }
         start = end;
     }

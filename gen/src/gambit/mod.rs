@@ -35,6 +35,7 @@ mod retro;
 pub use self::continuation::Continuation;
 
 use crate::{
+    driver::{Progress, Summary},
     graph::{Entry, Graph, TooManyEntries},
     write::{compress_kinds, write_atomic},
     Codes, Metric, UNUSED,
@@ -569,21 +570,13 @@ pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableErro
     Ok(Some(Solved { layout, codes }))
 }
 
-/// What one table of a generation did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Done {
-    /// Its files were present and intact.
-    Kept(Material),
-    /// Solved and written: entries, the time it took, and where that time went.
-    Generated(Material, usize, Duration, Cost),
-}
-
 /// Generates `targets` and every table they need under `root`: tables whose files are present
 /// and intact are read back, not solved again (a generation stopped anywhere resumes), and
-/// damaged ones are solved again. `report` hears of each table as it is done. A table whose
-/// [`memory_estimate`] is above `memory_limit` bytes is refused before it starts. With
-/// `only_targets`, the smaller tables must all be present and intact: else nothing is
-/// solved and the error names each (one task of a plan).
+/// damaged ones are solved again. `progress` hears of each table as it is done; the summary's
+/// phases are [`Cost`]'s (`actions`, `levels`, `files`). A table whose [`memory_estimate`] is
+/// above `memory_limit` bytes is refused before anything is solved. With `only_targets`, the
+/// smaller tables must all be present and intact: else nothing is solved and the error names
+/// each (one task of a plan).
 ///
 /// # Errors
 /// The first [`GambitError`].
@@ -592,12 +585,13 @@ pub fn generate(
     targets: &[Material],
     memory_limit: u64,
     only_targets: bool,
-    report: &dyn Fn(&Done),
-) -> Result<Vec<Done>, GambitError> {
+    progress: &dyn Progress<Material>,
+) -> Result<Summary<Material>, GambitError> {
     let targets: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let order = closure(&targets);
     let mut loaded: HashMap<Material, Option<Solved>> = HashMap::new();
     let mut problems = Vec::new();
-    for m in closure(&targets) {
+    for &m in &order {
         let table = load(root, m);
         if only_targets && !targets.contains(&m) {
             match &table {
@@ -607,24 +601,37 @@ pub fn generate(
             }
         }
         // A damaged table is made again.
-        loaded.insert(m, table.unwrap_or(None));
+        let table = table.unwrap_or_else(|e| {
+            progress.replacing(m, &e.to_string());
+            None
+        });
+        loaded.insert(m, table);
     }
     if !problems.is_empty() {
         return Err(GambitError::NeededTables(problems));
     }
-    let order = closure(&targets);
+    let to_solve = |m: &Material| loaded.get(m).is_some_and(Option::is_none);
     // Every table to be solved fits the limit, or nothing is written: refused up front, as
     // the other games' plans are.
-    for &m in &order {
-        let need = memory_estimate(m);
-        if loaded.get(&m).is_some_and(Option::is_none) && need > memory_limit {
+    for m in order.iter().filter(|m| to_solve(m)) {
+        let need = memory_estimate(*m);
+        if need > memory_limit {
             return Err(GambitError::TooLarge {
-                material: m,
+                material: *m,
                 need,
                 limit: memory_limit,
             });
         }
     }
+    let entries = |m: Material| Layout::new(m).len() as u64;
+    progress.planned(
+        order.len(),
+        order
+            .iter()
+            .filter(|m| to_solve(m))
+            .map(|&m| entries(m))
+            .sum(),
+    );
     // A table is kept in memory for the later ones only if one of them leads into it: the
     // largest tables are written and dropped. (A turn that removes two pieces leads two
     // materials down; the one between is a later table that leads into it, so it is kept.)
@@ -635,34 +642,36 @@ pub fn generate(
             .any(|later| later.smaller().iter().any(|s| s.canonical() == m))
     };
     let mut subs = SubTables::new();
-    let mut done = Vec::new();
+    let mut summary = Summary::default();
     for (i, &m) in order.iter().enumerate() {
-        let loaded = loaded.remove(&m).flatten();
-        let d = match loaded {
+        let table = match loaded.remove(&m).flatten() {
             Some(table) => {
-                if needed_later(i) {
-                    subs.insert(table);
-                }
-                Done::Kept(m)
+                progress.kept(m);
+                summary.kept.push(m);
+                table
             }
             None => {
                 let start = Instant::now();
+                progress.started(m, entries(m));
                 let mut cost = Cost::default();
                 let table = solve_with_cost(m, &mut subs, &mut cost)?;
                 let clock = Instant::now();
                 write_table(root, &table)?;
                 cost.files = clock.elapsed();
-                let entries = table.layout.len();
-                if needed_later(i) {
-                    subs.insert(table);
-                }
-                Done::Generated(m, entries, start.elapsed(), cost)
+                progress.finished(m, entries(m), start.elapsed());
+                summary.generated.push(m);
+                summary.entries += entries(m);
+                summary.add_phase("actions", cost.actions);
+                summary.add_phase("levels", cost.levels);
+                summary.add_phase("files", cost.files);
+                table
             }
         };
-        report(&d);
-        done.push(d);
+        if needed_later(i) {
+            subs.insert(table);
+        }
     }
-    Ok(done)
+    Ok(summary)
 }
 
 /// Entries per parallel task of [`verify`].

@@ -5,13 +5,14 @@ use std::{
     io,
     path::{Path, PathBuf},
     sync::{mpsc, Arc},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
 use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, Value};
 use rayon::prelude::*;
 
 use crate::{
+    driver::Progress,
     plan, solve_then,
     write::{self, write_files},
     Codes, GenError, Metric, Solved, SubTables,
@@ -31,45 +32,6 @@ pub struct GenOptions {
     /// Generate the targets only: the smaller tables they need must be present and intact, or
     /// the generation fails naming them before it writes anything (one task of a plan).
     pub only_targets: bool,
-}
-
-/// Events of a generation, for progress display. Called from worker threads.
-pub trait Progress: Sync {
-    /// The plan: tables to consider, and the entries of those still to generate.
-    fn planned(&self, tables: usize, entries: u64);
-    /// A table already present and intact was kept.
-    fn kept(&self, material: Material);
-    /// A table present but unusable is generated again.
-    fn replacing(&self, material: Material, why: &str);
-    /// Solving a table began.
-    fn started(&self, material: Material, entries: u64);
-    /// A table was solved and written.
-    fn finished(&self, material: Material, entries: u64, took: Duration);
-}
-
-/// A progress sink that shows nothing.
-pub struct Silent;
-
-impl Progress for Silent {
-    fn planned(&self, _: usize, _: u64) {}
-    fn kept(&self, _: Material) {}
-    fn replacing(&self, _: Material, _: &str) {}
-    fn started(&self, _: Material, _: u64) {}
-    fn finished(&self, _: Material, _: u64, _: Duration) {}
-}
-
-/// What a generation did.
-#[derive(Debug, Clone, Default)]
-pub struct Summary {
-    /// Tables written.
-    pub generated: Vec<Material>,
-    /// Tables found complete and kept.
-    pub kept: Vec<Material>,
-    /// Entries solved.
-    pub entries: u64,
-    /// Of the tables written, those solved from their colour flip (Clesto: the flip solved in
-    /// the same run, or complete on disk), their plain values taken from it.
-    pub from_flip: Vec<Material>,
 }
 
 /// Why a table on disk cannot be kept.
@@ -322,7 +284,7 @@ fn slurm_limit() -> Option<u64> {
 /// # Errors
 /// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the memory limit, or a corrupted smaller table that
 /// cannot be read.
-pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, GenError> {
+pub fn generate(opts: &GenOptions, progress: &dyn Progress<Material>) -> Result<Summary, GenError> {
     let rules = opts.rules;
     remove_stale_temporaries(&opts.out.join(rules.name()));
     let mut summary = Summary::default();
@@ -343,6 +305,9 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<Summary, G
     Ok(summary)
 }
 
+/// What a Jungle-family generation did.
+pub type Summary = crate::driver::Summary<Material>;
+
 /// A solved table's files, on their way to the writer.
 struct Encoded {
     material: Material,
@@ -357,7 +322,7 @@ fn write_all(
     root: &Path,
     rules: RuleSet,
     tables: &mpsc::Receiver<Encoded>,
-    progress: &dyn Progress,
+    progress: &dyn Progress<Material>,
 ) -> io::Result<()> {
     for t in tables {
         write_files(root, rules, t.material, &t.files)?;
@@ -369,7 +334,7 @@ fn write_all(
 /// Solves the groups of `todo` in turn, each table handed to the writer as it is done.
 fn solve_groups(
     opts: &GenOptions,
-    progress: &dyn Progress,
+    progress: &dyn Progress<Material>,
     todo: &[Vec<Material>],
     summary: &mut Summary,
     writer: &mpsc::SyncSender<Encoded>,
@@ -419,7 +384,7 @@ fn solve_groups(
 /// and refuses the plan when a table exceeds the memory limit.
 fn plan_work(
     opts: &GenOptions,
-    progress: &dyn Progress,
+    progress: &dyn Progress<Material>,
     summary: &mut Summary,
 ) -> Result<Vec<Vec<Material>>, GenError> {
     let rules = opts.rules;
@@ -435,10 +400,7 @@ fn plan_work(
         let mut missing = Vec::new();
         for &m in group {
             match check_table(&opts.out, rules, m) {
-                Ok(true) => {
-                    progress.kept(m);
-                    summary.kept.push(m);
-                }
+                Ok(true) => summary.kept.push(m),
                 Ok(false) => missing.push(m),
                 Err(why) => {
                     progress.replacing(m, &why.to_string());
@@ -453,6 +415,9 @@ fn plan_work(
         todo.push(missing);
     }
     progress.planned(groups.iter().map(Vec::len).sum(), total);
+    for &m in &summary.kept {
+        progress.kept(m);
+    }
     for &m in todo.iter().flatten() {
         let need = memory_estimate(rules, m);
         if need > opts.memory_limit {
@@ -515,7 +480,7 @@ pub fn needed_problems(
 fn solve_group(
     root: &Path,
     rules: RuleSet,
-    progress: &dyn Progress,
+    progress: &dyn Progress<Material>,
     group: &[Material],
     subs: &SubTables,
     keep: impl Fn(Material) -> bool + Sync,

@@ -2,7 +2,10 @@
 
 use std::{path::PathBuf, process::Command};
 
-use jtb_gen::run::{generate, GenOptions, Silent};
+use jtb_gen::{
+    driver::Silent,
+    run::{generate, GenOptions},
+};
 use jtb_probe::RuleSet;
 
 #[test]
@@ -23,7 +26,7 @@ fn a_c_program_links_and_probes() {
     };
     generate(&clesto, &Silent).unwrap();
     let rvr = "RvR".parse().unwrap();
-    jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &|_| {}).unwrap();
+    jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &Silent).unwrap();
     let flip = GenOptions {
         rules: RuleSet::Flip4x4,
         targets: vec!["TvW".parse().unwrap()],
@@ -33,7 +36,7 @@ fn a_c_program_links_and_probes() {
     };
     generate(&flip, &Silent).unwrap();
     let tw = "v-Tw".parse().unwrap();
-    jtb_gen::chance::generate(dir.path(), &[tw], &|_, _, _, _| {}).unwrap();
+    jtb_gen::chance::generate(dir.path(), &[tw], &Silent).unwrap();
 
     // The test binary lives in target/<profile>/deps. A `cargo test` build leaves the static
     // library beside it; a `cargo build` puts it one level up.

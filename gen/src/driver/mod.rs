@@ -1,0 +1,94 @@
+//! What every game's generation shares, whichever tables it makes: the events it reports as it
+//! goes ([`Progress`], one interface for every front end) and what it did ([`Summary`]).
+//!
+//! `T` names a table: a Jungle-family [`jtb_probe::Material`], an Animal Gambit
+//! [`jtb_probe::gambit::Material`] or a flip-game [`jtb_probe::flip::ChanceMaterial`].
+
+use std::time::Duration;
+
+/// Events of a generation, for progress display. Called from worker threads; the plan comes
+/// first, then the tables kept, then each table solved (a table found damaged may be named
+/// before the plan).
+pub trait Progress<T>: Sync {
+    /// The plan: tables to consider, and the entries of those still to generate.
+    fn planned(&self, tables: usize, entries: u64);
+    /// A table already present and intact was kept.
+    fn kept(&self, table: T);
+    /// A table present but unusable is generated again.
+    fn replacing(&self, table: T, why: &str);
+    /// Solving a table began.
+    fn started(&self, table: T, entries: u64);
+    /// A table was solved and written.
+    fn finished(&self, table: T, entries: u64, took: Duration);
+}
+
+/// A progress sink that shows nothing.
+pub struct Silent;
+
+impl<T> Progress<T> for Silent {
+    fn planned(&self, _: usize, _: u64) {}
+    fn kept(&self, _: T) {}
+    fn replacing(&self, _: T, _: &str) {}
+    fn started(&self, _: T, _: u64) {}
+    fn finished(&self, _: T, _: u64, _: Duration) {}
+}
+
+/// What a generation did.
+#[derive(Debug, Clone)]
+pub struct Summary<T> {
+    /// Tables written.
+    pub generated: Vec<T>,
+    /// Tables found complete and kept.
+    pub kept: Vec<T>,
+    /// Entries solved.
+    pub entries: u64,
+    /// Of the tables written, those solved from their colour flip (Clesto: the flip solved in
+    /// the same run, or complete on disk), their plain values taken from it.
+    pub from_flip: Vec<T>,
+    /// Where the time went, by the game's own phases (summed over the tables, and over the
+    /// threads where tables are solved side by side), in the order they were first named; none
+    /// where the game does not say.
+    pub phases: Vec<(&'static str, Duration)>,
+}
+
+impl<T> Default for Summary<T> {
+    fn default() -> Summary<T> {
+        Summary {
+            generated: Vec::new(),
+            kept: Vec::new(),
+            entries: 0,
+            from_flip: Vec::new(),
+            phases: Vec::new(),
+        }
+    }
+}
+
+impl<T> Summary<T> {
+    /// Adds `took` to the phase `name`.
+    pub fn add_phase(&mut self, name: &'static str, took: Duration) {
+        match self.phases.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, total)) => *total += took,
+            None => self.phases.push((name, took)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_add_up_by_name_in_first_named_order() {
+        let mut s = Summary::<u8>::default();
+        s.add_phase("levels", Duration::from_secs(2));
+        s.add_phase("actions", Duration::from_secs(1));
+        s.add_phase("levels", Duration::from_secs(3));
+        assert_eq!(
+            s.phases,
+            [
+                ("levels", Duration::from_secs(5)),
+                ("actions", Duration::from_secs(1))
+            ]
+        );
+    }
+}
