@@ -1,10 +1,16 @@
-//! What every game's generation shares, whichever tables it makes: the events it reports as it
-//! goes ([`Progress`], one interface for every front end) and what it did ([`Summary`]).
+//! What every game's generation shares, whichever tables it makes: its plan (closure, resume,
+//! the tables it needs, the memory limit: [`plan()`]), the events it reports as it goes
+//! ([`Progress`], one interface for every front end) and what it did ([`Summary`]). How a group
+//! of tables is solved and written is the game's.
 //!
 //! `T` names a table: a Jungle-family [`jtb_probe::Material`], an Animal Gambit
 //! [`jtb_probe::gambit::Material`] or a flip-game [`jtb_probe::flip::ChanceMaterial`].
 
 use std::time::Duration;
+
+pub mod plan;
+
+pub use self::plan::{plan, Plan, Refused, Tables};
 
 /// Events of a generation, for progress display. Called from worker threads; the plan comes
 /// first, then the tables kept, then each table solved (a table found damaged may be named

@@ -23,7 +23,7 @@ use jtb_probe::{
 use rayon::prelude::*;
 
 use crate::{
-    driver::{Progress, Summary},
+    driver::{self, Progress, Summary},
     write, GenError,
 };
 
@@ -339,38 +339,26 @@ pub fn generate(
     targets: &[ChanceMaterial],
     progress: &dyn Progress<ChanceMaterial>,
 ) -> Result<Summary<ChanceMaterial>, GenError> {
-    let all = closure(targets);
     let dir = root.join(jtb_probe::RuleSet::Flip4x4.name());
     std::fs::create_dir_all(&dir)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
     let mut summary = Summary::default();
-    let mut missing = Vec::new();
-    for &m in &all {
-        match check(root, m) {
-            Ok(true) => summary.kept.push(m),
-            Ok(false) => missing.push(m),
-            Err(why) => {
-                progress.replacing(m, &why.to_string());
-                missing.push(m);
-            }
-        }
-    }
-    let entries = |m: ChanceMaterial| (ChanceLayout::new(m).positions() * CLOCKS) as u64;
-    progress.planned(all.len(), missing.iter().map(|&m| entries(m)).sum());
-    for &m in &summary.kept {
-        progress.kept(m);
-    }
-    let mut start = 0;
-    while start < missing.len() {
-        let level = (missing[start].hidden().len(), missing[start].tiles());
-        let end = start
-            + missing[start..]
-                .iter()
-                .take_while(|m| (m.hidden().len(), m.tiles()) == level)
-                .count();
+    let plan = match driver::plan(
+        &OnDisk { root },
+        targets,
+        false,
+        u64::MAX,
+        progress,
+        &mut summary,
+    ) {
+        Ok(plan) => plan,
+        // Neither is asked for: all the tables are planned, and there is no memory limit.
+        Err(_) => unreachable!("a plan of every table with no memory limit is not refused"),
+    };
+    for level in plan.todo.iter().filter(|level| !level.is_empty()) {
         // Opened anew for each level: it sees the tables the levels before wrote.
         let tables = ChanceTables::open(root).map_err(probe_error)?;
-        let solved = missing[start..end]
+        let solved = level
             .par_iter()
             .map(|&m| {
                 let t0 = Instant::now();
@@ -389,9 +377,56 @@ pub fn generate(
             summary.add_phase("solving", solving);
             summary.add_phase("writing", writing);
         }
-        start = end;
     }
     Ok(summary)
+}
+
+/// A chance table's entries: its positions at every clock.
+fn entries(m: ChanceMaterial) -> u64 {
+    (ChanceLayout::new(m).positions() * CLOCKS) as u64
+}
+
+/// The chance tables under a root, as the plan sees them: in levels of as many face-down tiles
+/// and tiles (solved in parallel), each checked by its header, block index and checksum.
+struct OnDisk<'a> {
+    root: &'a Path,
+}
+
+impl driver::Tables for OnDisk<'_> {
+    type Table = ChanceMaterial;
+    type Kept = ();
+    type Why = TableError;
+
+    fn table_of(&self, name: ChanceMaterial) -> ChanceMaterial {
+        name.canonical()
+    }
+    fn closure(&self, targets: &[ChanceMaterial]) -> Vec<Vec<ChanceMaterial>> {
+        let mut levels: Vec<Vec<ChanceMaterial>> = Vec::new();
+        for m in closure(targets) {
+            match levels.last_mut() {
+                Some(level)
+                    if (level[0].hidden().len(), level[0].tiles())
+                        == (m.hidden().len(), m.tiles()) =>
+                {
+                    level.push(m);
+                }
+                _ => levels.push(vec![m]),
+            }
+        }
+        levels
+    }
+    fn needs(&self, table: ChanceMaterial) -> Vec<ChanceMaterial> {
+        successors(table).0
+    }
+    fn entries(&self, table: ChanceMaterial) -> u64 {
+        entries(table)
+    }
+    fn memory_estimate(&self, _: ChanceMaterial) -> Option<u64> {
+        None
+    }
+    fn check(&self, table: ChanceMaterial) -> Result<Option<()>, TableError> {
+        check(self.root, table).map(|intact| intact.then_some(()))
+    }
 }
 
 /// The values of `material`'s table under `root`, read back whole: [`CLOCKS`] per position.

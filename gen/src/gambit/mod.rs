@@ -35,7 +35,7 @@ mod retro;
 pub use self::continuation::Continuation;
 
 use crate::{
-    driver::{Progress, Summary},
+    driver::{self, Progress, Summary},
     graph::{Entry, Graph, TooManyEntries},
     write::{compress_kinds, write_atomic},
     Codes, Metric, UNUSED,
@@ -588,50 +588,18 @@ pub fn generate(
     progress: &dyn Progress<Material>,
 ) -> Result<Summary<Material>, GambitError> {
     let targets: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    let mut summary = Summary::default();
+    let plan = driver::plan(
+        &OnDisk { root },
+        &targets,
+        only_targets,
+        memory_limit,
+        progress,
+        &mut summary,
+    )?;
+    let mut kept: HashMap<Material, Solved> = plan.kept.into_iter().collect();
+    let todo: Vec<Material> = plan.todo.into_iter().flatten().collect();
     let order = closure(&targets);
-    let mut loaded: HashMap<Material, Option<Solved>> = HashMap::new();
-    let mut problems = Vec::new();
-    for &m in &order {
-        let table = load(root, m);
-        if only_targets && !targets.contains(&m) {
-            match &table {
-                Ok(Some(_)) => {}
-                Ok(None) => problems.push((m, None)),
-                Err(e) => problems.push((m, Some(e.to_string()))),
-            }
-        }
-        // A damaged table is made again.
-        let table = table.unwrap_or_else(|e| {
-            progress.replacing(m, &e.to_string());
-            None
-        });
-        loaded.insert(m, table);
-    }
-    if !problems.is_empty() {
-        return Err(GambitError::NeededTables(problems));
-    }
-    let to_solve = |m: &Material| loaded.get(m).is_some_and(Option::is_none);
-    // Every table to be solved fits the limit, or nothing is written: refused up front, as
-    // the other games' plans are.
-    for m in order.iter().filter(|m| to_solve(m)) {
-        let need = memory_estimate(*m);
-        if need > memory_limit {
-            return Err(GambitError::TooLarge {
-                material: *m,
-                need,
-                limit: memory_limit,
-            });
-        }
-    }
-    let entries = |m: Material| Layout::new(m).len() as u64;
-    progress.planned(
-        order.len(),
-        order
-            .iter()
-            .filter(|m| to_solve(m))
-            .map(|&m| entries(m))
-            .sum(),
-    );
     // A table is kept in memory for the later ones only if one of them leads into it: the
     // largest tables are written and dropped. (A turn that removes two pieces leads two
     // materials down; the one between is a later table that leads into it, so it is kept.)
@@ -641,37 +609,88 @@ pub fn generate(
             .iter()
             .any(|later| later.smaller().iter().any(|s| s.canonical() == m))
     };
+    let entries = |m: Material| Layout::new(m).len() as u64;
     let mut subs = SubTables::new();
-    let mut summary = Summary::default();
     for (i, &m) in order.iter().enumerate() {
-        let table = match loaded.remove(&m).flatten() {
-            Some(table) => {
-                progress.kept(m);
-                summary.kept.push(m);
-                table
+        if todo.contains(&m) {
+            let start = Instant::now();
+            progress.started(m, entries(m));
+            let mut cost = Cost::default();
+            let table = solve_with_cost(m, &mut subs, &mut cost)?;
+            let clock = Instant::now();
+            write_table(root, &table)?;
+            cost.files = clock.elapsed();
+            progress.finished(m, entries(m), start.elapsed());
+            summary.generated.push(m);
+            summary.entries += entries(m);
+            summary.add_phase("actions", cost.actions);
+            summary.add_phase("levels", cost.levels);
+            summary.add_phase("files", cost.files);
+            if needed_later(i) {
+                subs.insert(table);
             }
-            None => {
-                let start = Instant::now();
-                progress.started(m, entries(m));
-                let mut cost = Cost::default();
-                let table = solve_with_cost(m, &mut subs, &mut cost)?;
-                let clock = Instant::now();
-                write_table(root, &table)?;
-                cost.files = clock.elapsed();
-                progress.finished(m, entries(m), start.elapsed());
-                summary.generated.push(m);
-                summary.entries += entries(m);
-                summary.add_phase("actions", cost.actions);
-                summary.add_phase("levels", cost.levels);
-                summary.add_phase("files", cost.files);
-                table
-            }
-        };
-        if needed_later(i) {
+        } else if needed_later(i) {
+            // Kept, or (generating only the targets) a smaller table the plan found intact.
+            let table = match kept.remove(&m) {
+                Some(table) => table,
+                None => load(root, m)?.ok_or(GambitError::MissingTable(m))?,
+            };
             subs.insert(table);
         }
     }
     Ok(summary)
+}
+
+/// The Animal Gambit tables under a root, as the plan sees them: each table a group of its
+/// own (solved one after the other, each on every thread), checked by reading it back whole.
+struct OnDisk<'a> {
+    root: &'a Path,
+}
+
+impl driver::Tables for OnDisk<'_> {
+    type Table = Material;
+    type Kept = Solved;
+    type Why = TableError;
+
+    fn table_of(&self, name: Material) -> Material {
+        name.canonical()
+    }
+    fn closure(&self, targets: &[Material]) -> Vec<Vec<Material>> {
+        closure(targets).into_iter().map(|m| vec![m]).collect()
+    }
+    fn needs(&self, table: Material) -> Vec<Material> {
+        // The continuations of every smaller material are made from their tables.
+        let mut below = closure(&[table]);
+        below.retain(|&m| m != table.canonical());
+        below
+    }
+    fn entries(&self, table: Material) -> u64 {
+        Layout::new(table).len() as u64
+    }
+    fn memory_estimate(&self, table: Material) -> Option<u64> {
+        Some(memory_estimate(table))
+    }
+    fn check(&self, table: Material) -> Result<Option<Solved>, TableError> {
+        load(self.root, table)
+    }
+}
+
+impl From<driver::Refused<Material, TableError>> for GambitError {
+    fn from(refused: driver::Refused<Material, TableError>) -> GambitError {
+        match refused {
+            driver::Refused::Needed(tables) => GambitError::NeededTables(
+                tables
+                    .into_iter()
+                    .map(|(m, why)| (m, why.map(|e| e.to_string())))
+                    .collect(),
+            ),
+            driver::Refused::TooLarge { table, need, limit } => GambitError::TooLarge {
+                material: table,
+                need,
+                limit,
+            },
+        }
+    }
 }
 
 /// Entries per parallel task of [`verify`].

@@ -12,7 +12,7 @@ use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, 
 use rayon::prelude::*;
 
 use crate::{
-    driver::Progress,
+    driver::{self, Progress, Refused, Tables},
     plan, solve_then,
     write::{self, write_files},
     Codes, GenError, Metric, Solved, SubTables,
@@ -288,7 +288,19 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress<Material>) -> Result<
     let rules = opts.rules;
     remove_stale_temporaries(&opts.out.join(rules.name()));
     let mut summary = Summary::default();
-    let todo = plan_work(opts, progress, &mut summary)?;
+    let family = Family {
+        root: &opts.out,
+        rules,
+    };
+    let todo = driver::plan(
+        &family,
+        &opts.targets,
+        opts.only_targets,
+        opts.memory_limit,
+        progress,
+        &mut summary,
+    )?
+    .todo;
     // Files are written on a thread of their own: syncing them to disk then holds up no
     // core, and the next group is solved meanwhile. A slow disk makes the solving threads
     // wait rather than pile up encoded tables: at most one each is queued.
@@ -380,68 +392,47 @@ fn solve_groups(
     Ok(())
 }
 
-/// Sorts the tables to generate from those already complete (reported kept), group by group,
-/// and refuses the plan when a table exceeds the memory limit.
-fn plan_work(
-    opts: &GenOptions,
-    progress: &dyn Progress<Material>,
-    summary: &mut Summary,
-) -> Result<Vec<Vec<Material>>, GenError> {
-    let rules = opts.rules;
-    let groups = if opts.only_targets {
-        require_needed(&opts.out, rules, &opts.targets)?;
-        plan::by_piece_count(rules, &opts.targets)
-    } else {
-        plan::closure(rules, &opts.targets)
-    };
-    let mut todo: Vec<Vec<Material>> = Vec::new();
-    let mut total = 0u64;
-    for group in &groups {
-        let mut missing = Vec::new();
-        for &m in group {
-            match check_table(&opts.out, rules, m) {
-                Ok(true) => summary.kept.push(m),
-                Ok(false) => missing.push(m),
-                Err(why) => {
-                    progress.replacing(m, &why.to_string());
-                    missing.push(m);
-                }
-            }
-        }
-        total += missing
-            .iter()
-            .map(|&m| Layout::new(rules, m).len() as u64)
-            .sum::<u64>();
-        todo.push(missing);
-    }
-    progress.planned(groups.iter().map(Vec::len).sum(), total);
-    for &m in &summary.kept {
-        progress.kept(m);
-    }
-    for &m in todo.iter().flatten() {
-        let need = memory_estimate(rules, m);
-        if need > opts.memory_limit {
-            return Err(GenError::TooLarge {
-                material: m,
-                need,
-                limit: opts.memory_limit,
-            });
-        }
-    }
-    Ok(todo)
+/// The tables of one rule set of the Jungle family under a root, as the plan sees them.
+struct Family<'a> {
+    root: &'a Path,
+    rules: RuleSet,
 }
 
-/// Checks that every table that `targets` need and that is not among them is present and
-/// intact.
-///
-/// # Errors
-/// [`GenError::NeededTables`] naming each one that is missing or damaged.
-fn require_needed(root: &Path, rules: RuleSet, targets: &[Material]) -> Result<(), GenError> {
-    let problems = needed_problems(root, rules, targets);
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(GenError::NeededTables(problems))
+impl Tables for Family<'_> {
+    type Table = Material;
+    type Kept = ();
+    type Why = Unusable;
+
+    fn table_of(&self, name: Material) -> Material {
+        name.table_of(self.rules)
+    }
+    fn closure(&self, targets: &[Material]) -> Vec<Vec<Material>> {
+        plan::closure(self.rules, targets)
+    }
+    fn needs(&self, table: Material) -> Vec<Material> {
+        plan::successors(self.rules, table)
+    }
+    fn entries(&self, table: Material) -> u64 {
+        Layout::new(self.rules, table).len() as u64
+    }
+    fn memory_estimate(&self, table: Material) -> Option<u64> {
+        Some(memory_estimate(self.rules, table))
+    }
+    fn check(&self, table: Material) -> Result<Option<()>, Unusable> {
+        check_table(self.root, self.rules, table).map(|complete| complete.then_some(()))
+    }
+}
+
+impl From<Refused<Material, Unusable>> for GenError {
+    fn from(refused: Refused<Material, Unusable>) -> GenError {
+        match refused {
+            Refused::Needed(tables) => GenError::NeededTables(tables),
+            Refused::TooLarge { table, need, limit } => GenError::TooLarge {
+                material: table,
+                need,
+                limit,
+            },
+        }
     }
 }
 
@@ -453,20 +444,7 @@ pub fn needed_problems(
     rules: RuleSet,
     targets: &[Material],
 ) -> Vec<(Material, Option<Unusable>)> {
-    let targets: BTreeSet<Material> = targets.iter().map(|m| m.table_of(rules)).collect();
-    let needed: BTreeSet<Material> = targets
-        .iter()
-        .flat_map(|&m| plan::successors(rules, m))
-        .filter(|m| !targets.contains(m))
-        .collect();
-    needed
-        .into_iter()
-        .filter_map(|m| match check_table(root, rules, m) {
-            Ok(true) => None,
-            Ok(false) => Some((m, None)),
-            Err(why) => Some((m, Some(why))),
-        })
-        .collect()
+    driver::plan::needed_problems(&Family { root, rules }, targets)
 }
 
 /// Solves and encodes the tables of one piece count, which are independent of each other: in

@@ -11,7 +11,7 @@ use crate::{
 
 /// The animals under the face-down tiles of a flip position (RULES.md 8): both players know
 /// them, not which tile holds which. At most one of each animal per colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct HiddenSet(u16);
 
 /// The ladder order of the `?:` field: elephant first.

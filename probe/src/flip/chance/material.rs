@@ -12,8 +12,9 @@ use crate::{
 };
 
 /// Revealed animals and hidden set of a flip position with face-down tiles. A material and its
-/// colour swap (`LvE-Tw`, `EvL-Wt`) are the same table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// colour swap (`LvE-Tw`, `EvL-Wt`) are the same table. Its order is one for sets and maps,
+/// with no meaning beyond that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ChanceMaterial {
     revealed: Material,
     hidden: HiddenSet,

@@ -1,0 +1,148 @@
+//! The plan every game's generation makes before it solves anything: the tables the targets
+//! need, grouped in the order they can be solved; which are on disk and intact (kept), which
+//! damaged (made again); with `only_targets` (one task of a plan), whether the tables the
+//! targets need are all there; and whether each table to solve fits the memory limit. A plan
+//! refused writes nothing.
+
+use std::{collections::BTreeSet, fmt::Display};
+
+use super::{Progress, Summary};
+
+/// One game's tables, as the plan sees them.
+pub trait Tables: Sync {
+    /// A table's name.
+    type Table: Copy + Ord + Display + Send + Sync;
+    /// What checking a complete table gives (its contents, where the game reads them whole to
+    /// check them).
+    type Kept: Send;
+    /// Why a table on disk cannot be kept.
+    type Why: Display;
+
+    /// The table a name stands for (names of either orientation name one table).
+    fn table_of(&self, name: Self::Table) -> Self::Table;
+    /// `targets` and every table they need, in groups: a group's tables need only those of
+    /// earlier groups.
+    fn closure(&self, targets: &[Self::Table]) -> Vec<Vec<Self::Table>>;
+    /// The tables solving `table` reads.
+    fn needs(&self, table: Self::Table) -> Vec<Self::Table>;
+    /// A table's entries.
+    fn entries(&self, table: Self::Table) -> u64;
+    /// An estimate, from above, of the bytes solving `table` takes (`None`: the game has none).
+    fn memory_estimate(&self, table: Self::Table) -> Option<u64>;
+    /// The table on disk: complete and intact (`Some`), absent (`None`).
+    ///
+    /// # Errors
+    /// Present but damaged, foreign or incomplete.
+    fn check(&self, table: Self::Table) -> Result<Option<Self::Kept>, Self::Why>;
+}
+
+/// What a generation is to do.
+pub struct Plan<G: Tables> {
+    /// The tables to solve, in groups (a group's tables need only those of earlier groups or
+    /// on disk).
+    pub todo: Vec<Vec<G::Table>>,
+    /// The tables of the plan found complete, with what checking them gave.
+    pub kept: Vec<(G::Table, G::Kept)>,
+}
+
+/// Why a plan is refused before anything is written.
+#[derive(Debug)]
+pub enum Refused<T, W> {
+    /// Generating only the targets, tables they need are absent (`None`) or unusable.
+    Needed(Vec<(T, Option<W>)>),
+    /// A table needs more memory than allowed.
+    TooLarge {
+        /// The table.
+        table: T,
+        /// Estimated bytes.
+        need: u64,
+        /// Bytes allowed.
+        limit: u64,
+    },
+}
+
+/// The tables that `targets` need, other than the targets themselves, that are missing
+/// (`None`) or unusable.
+pub fn needed_problems<G: Tables>(
+    game: &G,
+    targets: &[G::Table],
+) -> Vec<(G::Table, Option<G::Why>)> {
+    let targets: BTreeSet<G::Table> = targets.iter().map(|&t| game.table_of(t)).collect();
+    let needed: BTreeSet<G::Table> = targets
+        .iter()
+        .flat_map(|&t| game.needs(t))
+        .filter(|t| !targets.contains(t))
+        .collect();
+    needed
+        .into_iter()
+        .filter_map(|t| match game.check(t) {
+            Ok(Some(_)) => None,
+            Ok(None) => Some((t, None)),
+            Err(why) => Some((t, Some(why))),
+        })
+        .collect()
+}
+
+/// Plans the generation of `targets` (with every table they need, or with `only_targets` the
+/// targets alone, the others having to be there): reports a damaged table as it is found, then
+/// the plan, then each table kept, and adds the kept ones to `summary`.
+///
+/// # Errors
+/// [`Refused`]: tables the targets need are not there (`only_targets`), or a table to solve
+/// needs more than `memory_limit` bytes.
+pub fn plan<G: Tables>(
+    game: &G,
+    targets: &[G::Table],
+    only_targets: bool,
+    memory_limit: u64,
+    progress: &dyn Progress<G::Table>,
+    summary: &mut Summary<G::Table>,
+) -> Result<Plan<G>, Refused<G::Table, G::Why>> {
+    let mut groups = game.closure(targets);
+    if only_targets {
+        let problems = needed_problems(game, targets);
+        if !problems.is_empty() {
+            return Err(Refused::Needed(problems));
+        }
+        let targets: BTreeSet<G::Table> = targets.iter().map(|&t| game.table_of(t)).collect();
+        for group in &mut groups {
+            group.retain(|t| targets.contains(t));
+        }
+        groups.retain(|g| !g.is_empty());
+    }
+    let mut plan = Plan {
+        todo: Vec::new(),
+        kept: Vec::new(),
+    };
+    let mut entries = 0;
+    for group in &groups {
+        let mut missing = Vec::new();
+        for &t in group {
+            match game.check(t) {
+                Ok(Some(kept)) => plan.kept.push((t, kept)),
+                Ok(None) => missing.push(t),
+                Err(why) => {
+                    progress.replacing(t, &why.to_string());
+                    missing.push(t);
+                }
+            }
+        }
+        entries += missing.iter().map(|&t| game.entries(t)).sum::<u64>();
+        plan.todo.push(missing);
+    }
+    for &t in plan.todo.iter().flatten() {
+        if let Some(need) = game.memory_estimate(t).filter(|&n| n > memory_limit) {
+            return Err(Refused::TooLarge {
+                table: t,
+                need,
+                limit: memory_limit,
+            });
+        }
+    }
+    progress.planned(groups.iter().map(Vec::len).sum(), entries);
+    for (t, _) in &plan.kept {
+        progress.kept(*t);
+        summary.kept.push(*t);
+    }
+    Ok(plan)
+}
