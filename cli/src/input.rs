@@ -11,6 +11,7 @@ use jtb_probe::{flip::ChanceMaterial, gambit, Layout, Material, ParseError, Prob
 use serde_json::json;
 
 pub use jtb_edge::Rules;
+use jtb_edge::{TableName, TableNameError};
 
 /// Some position had no tables to answer it, and every other input was answered: the command
 /// ends with exit status 3 (each such position's error line already says why).
@@ -93,36 +94,33 @@ impl TableChoice {
     ///
     /// # Errors
     /// A `--material` that is not a material of the rule set's game.
-    pub fn targets(&self) -> Result<Targets, MaterialArgError> {
+    pub fn targets(&self) -> Result<Targets, TableNameError> {
+        let named = self
+            .materials
+            .iter()
+            .map(|m| self.rules.table_name(m))
+            .collect::<Result<Vec<TableName>, _>>()?;
+        let max = usize::from(self.max_pieces);
         match self.rules {
             Rules::Jungle(rules) => {
-                let chance_name = |m: &&String| rules == RuleSet::Flip4x4 && m.contains('-');
-                let chance: Vec<ChanceMaterial> = if self.materials.is_empty() {
-                    if rules == RuleSet::Flip4x4 {
-                        ChanceMaterial::all(2, self.max_pieces.into())
+                let (mut revealed, chance): (Vec<Material>, Vec<ChanceMaterial>) =
+                    if named.is_empty() {
+                        let chance = if rules == RuleSet::Flip4x4 {
+                            ChanceMaterial::all(2, max)
+                        } else {
+                            Vec::new()
+                        };
+                        (Material::all_tables(rules, 2, max), chance)
                     } else {
-                        Vec::new()
-                    }
-                } else {
-                    self.materials
-                        .iter()
-                        .filter(chance_name)
-                        .map(|m| m.parse().map_err(MaterialArgError::Chance))
-                        .collect::<Result<_, _>>()?
-                };
-                let mut revealed: Vec<Material> = if self.materials.is_empty() {
-                    Material::all_tables(rules, 2, self.max_pieces.into())
-                } else {
-                    self.materials
-                        .iter()
-                        .filter(|m| !chance_name(m))
-                        .map(|m| table_material(m))
-                        .collect::<Result<_, _>>()?
-                };
+                        (
+                            named.iter().filter_map(|n| n.jungle()).collect(),
+                            named.iter().filter_map(|n| n.chance()).collect(),
+                        )
+                    };
                 // The revealed tables a chance table's last flip leads into.
                 for all in jtb_gen::chance::revealed_needs(&chance) {
                     if all.total() > Layout::MAX_PIECES {
-                        return Err(MaterialArgError::TooManyPieces(all));
+                        return Err(TableNameError::TooManyPieces(all));
                     }
                     if !revealed.contains(&all) {
                         revealed.push(all);
@@ -130,13 +128,10 @@ impl TableChoice {
                 }
                 Ok(Targets::Jungle(rules, revealed, chance))
             }
-            Rules::AnimalGambit => Ok(Targets::Gambit(if self.materials.is_empty() {
-                gambit::Material::all(2, self.max_pieces.into())
+            Rules::AnimalGambit => Ok(Targets::Gambit(if named.is_empty() {
+                gambit::Material::all(2, max)
             } else {
-                self.materials
-                    .iter()
-                    .map(|m| m.parse().map_err(MaterialArgError::Gambit))
-                    .collect::<Result<_, _>>()?
+                named.iter().filter_map(|n| n.gambit()).collect()
             })),
         }
     }
@@ -187,56 +182,6 @@ pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()
         }
     }
     Ok(())
-}
-
-/// Why a `--material` is refused.
-#[derive(Debug)]
-pub enum MaterialArgError {
-    /// Not a material.
-    Bad(jtb_probe::BadMaterial),
-    /// Not an Animal Gambit material.
-    Gambit(gambit::BadMaterial),
-    /// Not a material of the flip game's chance tables.
-    Chance(jtb_probe::flip::BadChanceMaterial),
-    /// More pieces than a table holds.
-    TooManyPieces(Material),
-}
-
-impl fmt::Display for MaterialArgError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MaterialArgError::Bad(e) => e.fmt(f),
-            MaterialArgError::Gambit(e) => e.fmt(f),
-            MaterialArgError::Chance(e) => e.fmt(f),
-            MaterialArgError::TooManyPieces(m) => write!(
-                f,
-                "{m} has {} pieces; tables hold at most {}",
-                m.total(),
-                Layout::MAX_PIECES
-            ),
-        }
-    }
-}
-
-impl Error for MaterialArgError {
-    fn source(&self) -> Option<&(dyn Error + 'static)> {
-        match self {
-            MaterialArgError::Bad(e) => Some(e),
-            MaterialArgError::Gambit(e) => Some(e),
-            MaterialArgError::Chance(e) => Some(e),
-            MaterialArgError::TooManyPieces(_) => None,
-        }
-    }
-}
-
-/// A material that tables can hold (clap's parser of `--material`): a side of each colour and
-/// at most [`Layout::MAX_PIECES`] pieces.
-pub fn table_material(text: &str) -> Result<Material, MaterialArgError> {
-    let m: Material = text.parse().map_err(MaterialArgError::Bad)?;
-    if m.total() > Layout::MAX_PIECES {
-        return Err(MaterialArgError::TooManyPieces(m));
-    }
-    Ok(m)
 }
 
 /// Why one input line got no answer.

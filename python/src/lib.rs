@@ -587,34 +587,27 @@ fn generate(
         Rules::Jungle(rules) => {
             // Under flip4x4 a name with `-` is a chance table (RULES.md 8), made after the
             // revealed tables it needs; without names, every one up to `max_pieces` tiles.
-            let chance_name = |m: &&String| rules == RuleSet::Flip4x4 && m.contains('-');
-            let chance: Vec<ChanceMaterial> = if materials.is_empty() {
-                match rules {
-                    RuleSet::Flip4x4 => ChanceMaterial::all(2, max_pieces),
-                    _ => Vec::new(),
-                }
-            } else {
-                materials
-                    .iter()
-                    .filter(chance_name)
-                    .map(|m| {
-                        m.parse::<ChanceMaterial>()
-                            .map_err(|e| PyValueError::new_err(e.to_string()))
-                    })
-                    .collect::<PyResult<_>>()?
-            };
-            let mut targets: Vec<jtb_probe::Material> = if materials.is_empty() {
-                jtb_probe::Material::all_tables(rules, 2, max_pieces)
-            } else {
-                materials
-                    .iter()
-                    .filter(|m| !chance_name(m))
-                    .map(|m| {
-                        m.parse::<jtb_probe::Material>()
-                            .map_err(|e| PyValueError::new_err(e.to_string()))
-                    })
-                    .collect::<PyResult<_>>()?
-            };
+            let named = materials
+                .iter()
+                .map(|m| Rules::Jungle(rules).table_name(m))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let (mut targets, chance): (Vec<jtb_probe::Material>, Vec<ChanceMaterial>) =
+                if named.is_empty() {
+                    let chance = match rules {
+                        RuleSet::Flip4x4 => ChanceMaterial::all(2, max_pieces),
+                        _ => Vec::new(),
+                    };
+                    (
+                        jtb_probe::Material::all_tables(rules, 2, max_pieces),
+                        chance,
+                    )
+                } else {
+                    (
+                        named.iter().filter_map(|n| n.jungle()).collect(),
+                        named.iter().filter_map(|n| n.chance()).collect(),
+                    )
+                };
             for m in jtb_gen::chance::revealed_needs(&chance) {
                 if !targets.contains(&m) {
                     targets.push(m);
@@ -646,11 +639,13 @@ fn generate(
                 materials
                     .iter()
                     .map(|m| {
-                        m.parse().map_err(|e: jtb_probe::gambit::BadMaterial| {
-                            PyValueError::new_err(e.to_string())
-                        })
+                        let named = Rules::AnimalGambit.table_name(m);
+                        named.map_err(|e| PyValueError::new_err(e.to_string()))
                     })
-                    .collect::<PyResult<_>>()?
+                    .collect::<PyResult<Vec<_>>>()?
+                    .into_iter()
+                    .filter_map(|n| n.gambit())
+                    .collect()
             };
             py.detach(|| {
                 jtb_gen::gambit::generate(&directory, &targets, memory_limit, false, &report)

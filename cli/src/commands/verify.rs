@@ -83,21 +83,20 @@ impl std::error::Error for VerifyError {
 pub fn run(args: &Args) -> CliResult {
     args.threads.apply()?;
     let mut out = std::io::stdout().lock();
+    let named = args
+        .materials
+        .iter()
+        .map(|m| args.set.rules.table_name(m))
+        .collect::<Result<Vec<_>, _>>()?;
     let rules = match args.set.rules {
         input::Rules::Jungle(r) => r,
         input::Rules::AnimalGambit => {
-            let materials = args
-                .materials
-                .iter()
-                .map(|m| m.parse().map_err(input::MaterialArgError::Gambit))
-                .collect::<Result<Vec<_>, _>>()?;
+            let materials: Vec<_> = named.iter().filter_map(|n| n.gambit()).collect();
             let dir = &args.set.tables.dir;
             return crate::gambit::verify(&mut out, dir, &materials, args.checksums_only);
         }
     };
     let root = &args.set.tables.dir;
-    // Under flip4x4 a material with `-` names a chance table (RULES.md 8).
-    let is_chance = |m: &&String| rules == RuleSet::Flip4x4 && m.contains('-');
     let (materials, chance): (Vec<Material>, Vec<ChanceMaterial>) = if args.materials.is_empty() {
         let chance = if rules == RuleSet::Flip4x4 {
             Tablebase::open(root, Chance)?.materials()
@@ -106,18 +105,16 @@ pub fn run(args: &Args) -> CliResult {
         };
         (Tablebase::open(root, rules)?.materials(), chance)
     } else {
+        // Under flip4x4 a material with `-` names a chance table (RULES.md 8).
         (
-            args.materials
+            named
                 .iter()
-                .filter(|m| !is_chance(m))
-                .map(|m| input::table_material(m).map(|m| m.table_of(rules)))
-                .collect::<Result<_, _>>()?,
-            args.materials
+                .filter_map(|n| Some(n.jungle()?.table_of(rules)))
+                .collect(),
+            named
                 .iter()
-                .filter(is_chance)
-                .map(|m| m.parse().map(ChanceMaterial::canonical))
-                .collect::<Result<_, _>>()
-                .map_err(input::MaterialArgError::Chance)?,
+                .filter_map(|n| Some(n.chance()?.canonical()))
+                .collect(),
         )
     };
     if materials.is_empty() && chance.is_empty() {
