@@ -162,7 +162,8 @@ fn show<R: Family>(
     if json {
         return writeln!(out, "{}", header_json(path, h, t.len()));
     }
-    let unit = R::DISTANCE_UNIT;
+    // Every kind of file but the chance tables' counts distances, in the family's unit.
+    let unit = R::DISTANCE_UNIT.unwrap_or_default();
     writeln!(out, "{}", path.display())?;
     writeln!(
         out,

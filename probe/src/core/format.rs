@@ -35,8 +35,9 @@ pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static 
     type Material: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static;
     /// The names of the first and the second player (the order of [`Header::stats`]).
     const SIDES: [&'static str; 2];
-    /// What the distances of its tables count: `plies`, or Animal Gambit's `turns`.
-    const DISTANCE_UNIT: &'static str;
+    /// What the distances of its tables count: `plies`, or Animal Gambit's `turns`; `None` for
+    /// tables that hold no distances (the flip game's chance tables: exact fractions).
+    const DISTANCE_UNIT: Option<&'static str>;
     /// The rule set of a header's id; `None` when the id is none of this family's.
     fn from_id(id: &str) -> Option<Self>;
     /// The id stored in headers and used as the directory name.
@@ -52,7 +53,7 @@ pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static 
 impl Family for RuleSet {
     type Material = Material;
     const SIDES: [&'static str; 2] = ["red", "blue"];
-    const DISTANCE_UNIT: &'static str = "plies";
+    const DISTANCE_UNIT: Option<&'static str> = Some("plies");
 
     fn from_id(id: &str) -> Option<RuleSet> {
         id.parse().ok()

@@ -294,7 +294,7 @@ impl fmt::Display for Rules {
 impl Family for Rules {
     type Material = Material;
     const SIDES: [&'static str; 2] = ["gold", "silver"];
-    const DISTANCE_UNIT: &'static str = "turns";
+    const DISTANCE_UNIT: Option<&'static str> = Some("turns");
 
     fn from_id(id: &str) -> Option<Rules> {
         (id == Rules::NAME).then_some(Rules)

@@ -47,7 +47,7 @@ impl fmt::Display for Chance {
 impl Family for Chance {
     type Material = ChanceMaterial;
     const SIDES: [&'static str; 2] = ["red", "blue"];
-    const DISTANCE_UNIT: &'static str = "plies";
+    const DISTANCE_UNIT: Option<&'static str> = None;
 
     fn from_id(id: &str) -> Option<Chance> {
         (id == RuleSet::Flip4x4.name()).then_some(Chance)
