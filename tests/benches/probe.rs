@@ -2,7 +2,8 @@
 //! rule value at a random clock), cached and first touch, best move and line, the flip
 //! dead-draw check, and throughput at 1 and 2 threads; Animal Gambit's cached WDL and DTM, best
 //! turn and line in the same run (group `gambit`, on `ERvR`); the flip game's chance tables
-//! (group `chance`, on `LvE-Tw`); and the parse-and-probe loop over a million texts that the
+//! (group `chance`, on `LvE-Tw`); Clesto's cached WDL and value with the ban (group `clesto`, on
+//! `LRvE`); and the parse-and-probe loop over a million texts that the
 //! Python package's batch probe is measured against (group `batch`).
 //!
 //! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
@@ -50,10 +51,10 @@ fn tables(material: Material) -> (PathBuf, Option<tempfile::TempDir>) {
     (tmp.path().to_owned(), Some(tmp))
 }
 
-/// `n` uniformly random legal positions of `material` (both orientations, both sides to move,
-/// before symmetry).
-fn random_positions(material: Material, n: usize) -> Vec<Position> {
-    let layout = Layout::new(RuleSet::Mistboard, material);
+/// `n` uniformly random legal positions of `material` under `rules` (both orientations, both
+/// sides to move, before symmetry).
+fn random_positions(rules: RuleSet, material: Material, n: usize) -> Vec<Position> {
+    let layout = Layout::new(rules, material);
     let mut used = Vec::new();
     layout.for_each_used_entry(|idx, squares| {
         // An entry off the mirror axis stands for two positions: count it twice.
@@ -102,7 +103,7 @@ fn benches(c: &mut Criterion) {
         .parse()
         .unwrap();
     let (root, _keep) = tables(material);
-    let positions = random_positions(material, 1 << 14);
+    let positions = random_positions(RuleSet::Mistboard, material, 1 << 14);
     let tb = Tablebase::open(&root, RuleSet::Mistboard).unwrap();
     for p in &positions {
         tb.probe_wdl(p).unwrap();
@@ -150,7 +151,7 @@ fn benches(c: &mut Criterion) {
 
     // The Python package's batch target: the same parse-and-probe loop over a million texts,
     // blocks cached (written to JTB_BENCH_TEXTS when set, for `python/benches/batch.py`).
-    let texts: Vec<String> = random_positions(material, 1 << 20)
+    let texts: Vec<String> = random_positions(RuleSet::Mistboard, material, 1 << 20)
         .iter()
         .map(ToString::to_string)
         .collect();
@@ -263,6 +264,34 @@ fn benches(c: &mut Criterion) {
     g.sample_size(20);
     cycle(&mut g, "best move", &chance_positions, |p| {
         chance.best_move(p).unwrap()
+    });
+    g.finish();
+
+    // Clesto, in the same run: random positions of LRvE's table and its colour flip's (a table
+    // of its own: RULES.md 6 is not symmetric under the flip), through the same store and
+    // caches.
+    let clesto_dir = tempfile::tempdir().unwrap();
+    let lrve: Material = "LRvE".parse().unwrap();
+    let opts = GenOptions {
+        rules: RuleSet::Clesto,
+        targets: vec![lrve, lrve.flipped()],
+        out: clesto_dir.path().to_owned(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    generate(&opts, &Silent).unwrap();
+    let ctb = Tablebase::open(clesto_dir.path(), RuleSet::Clesto).unwrap();
+    let clesto_positions = random_positions(RuleSet::Clesto, lrve, 1 << 14);
+    for p in &clesto_positions {
+        ctb.probe_wdl(p).unwrap();
+        ctb.probe_clesto(p).unwrap();
+    }
+    let mut g = c.benchmark_group("clesto");
+    cycle(&mut g, "wdl cached", &clesto_positions, |p| {
+        ctb.probe_wdl(p).unwrap()
+    });
+    cycle(&mut g, "value cached", &clesto_positions, |p| {
+        ctb.probe_clesto(p).unwrap()
     });
     g.finish();
 

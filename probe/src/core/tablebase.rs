@@ -247,7 +247,17 @@ impl<G: Indexed> Tablebase<G> {
         read: impl FnOnce(&TableFile<G>, &[u8], usize) -> Result<R, TableError>,
     ) -> ProbeResult<R> {
         let table = self.table_for(pos)?;
-        let idx = G::index_of(&table.layout, pos);
+        self.read_at(table, G::index_of(&table.layout, pos), kind, read)
+    }
+
+    /// Entry `idx` of `table`'s `kind` file, read with `read`.
+    fn read_at<R>(
+        &self,
+        table: &Table<G>,
+        idx: usize,
+        kind: Kind,
+        read: impl FnOnce(&TableFile<G>, &[u8], usize) -> Result<R, TableError>,
+    ) -> ProbeResult<R> {
         let stored = &self.store.tables()[table.id];
         self.store
             .with_entry(stored, kind, idx, read)
@@ -255,6 +265,20 @@ impl<G: Indexed> Tablebase<G> {
                 Miss::Missing(path) => self.missing(stored.material(), path),
                 Miss::Table(e) => e.into(),
             })
+    }
+
+    /// The entries of `pos` in two of its table's files of value codes (Clesto's DTM and ban),
+    /// the table found and the index computed once, with the material that names the table.
+    pub(crate) fn stored_value_pair(
+        &self,
+        pos: &G::Position,
+        kinds: [Kind; 2],
+    ) -> ProbeResult<(G::Material, [Value; 2])> {
+        let table = self.table_for(pos)?;
+        let idx = G::index_of(&table.layout, pos);
+        let read = |kind| self.read_at(table, idx, kind, |f, block, i| f.value_entry(block, i));
+        let material = self.store.tables()[table.id].material();
+        Ok((material, [read(kinds[0])?, read(kinds[1])?]))
     }
 
     /// The entry of `pos` in its table's `kind` file of value codes (DTM, DTC, ban).

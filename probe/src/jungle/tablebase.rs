@@ -322,11 +322,7 @@ impl Tablebase {
             self.covers(pos)?;
             return crate::ban::value_by_lookahead(pos, |next| self.probe_clesto(next));
         }
-        let (plain, ban) = (
-            self.stored_value(pos, Kind::Dtm)?,
-            self.stored_value(pos, Kind::Ban)?,
-        );
-        let table = Material::of(pos).table_of(self.rules());
+        let (table, [plain, ban]) = self.stored_value_pair(pos, [Kind::Dtm, Kind::Ban])?;
         let banned = pos.turn() == crate::ban::banned_side(table);
         ClestoValue::from_parts(plain, ban, banned).ok_or_else(|| ProbeError::Inconsistent {
             position: pos.to_string(),
