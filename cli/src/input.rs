@@ -7,11 +7,11 @@ use std::{
     path::PathBuf,
 };
 
-use jtb_probe::{flip::ChanceMaterial, gambit, Layout, Material, ParseError, ProbeError, RuleSet};
+use jtb_probe::{gambit, Layout, ParseError, ProbeError};
 use serde_json::json;
 
 pub use jtb_edge::Rules;
-use jtb_edge::{TableName, TableNameError};
+use jtb_edge::TableNameError;
 
 /// Some position had no tables to answer it, and every other input was answered: the command
 /// ends with exit status 3 (each such position's error line already says why).
@@ -78,15 +78,7 @@ pub struct TableChoice {
     pub materials: Vec<String>,
 }
 
-/// The tables asked for, in their game's materials.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Targets {
-    /// Tables of a Jungle-family rule set, and under flip4x4 the chance tables of positions
-    /// with face-down tiles (their revealed tables among the first).
-    Jungle(RuleSet, Vec<Material>, Vec<ChanceMaterial>),
-    /// Animal Gambit tables.
-    Gambit(Vec<gambit::Material>),
-}
+pub use jtb_edge::Targets;
 
 impl TableChoice {
     /// The tables asked for: the materials named, else every material of 2 up to
@@ -95,45 +87,8 @@ impl TableChoice {
     /// # Errors
     /// A `--material` that is not a material of the rule set's game.
     pub fn targets(&self) -> Result<Targets, TableNameError> {
-        let named = self
-            .materials
-            .iter()
-            .map(|m| self.rules.table_name(m))
-            .collect::<Result<Vec<TableName>, _>>()?;
-        let max = usize::from(self.max_pieces);
-        match self.rules {
-            Rules::Jungle(rules) => {
-                let (mut revealed, chance): (Vec<Material>, Vec<ChanceMaterial>) =
-                    if named.is_empty() {
-                        let chance = if rules == RuleSet::Flip4x4 {
-                            ChanceMaterial::all(2, max)
-                        } else {
-                            Vec::new()
-                        };
-                        (Material::all_tables(rules, 2, max), chance)
-                    } else {
-                        (
-                            named.iter().filter_map(|n| n.jungle()).collect(),
-                            named.iter().filter_map(|n| n.chance()).collect(),
-                        )
-                    };
-                // The revealed tables a chance table's last flip leads into.
-                for all in jtb_gen::chance::revealed_needs(&chance) {
-                    if all.total() > Layout::MAX_PIECES {
-                        return Err(TableNameError::TooManyPieces(all));
-                    }
-                    if !revealed.contains(&all) {
-                        revealed.push(all);
-                    }
-                }
-                Ok(Targets::Jungle(rules, revealed, chance))
-            }
-            Rules::AnimalGambit => Ok(Targets::Gambit(if named.is_empty() {
-                gambit::Material::all(2, max)
-            } else {
-                named.iter().filter_map(|n| n.gambit()).collect()
-            })),
-        }
+        self.rules
+            .targets(&self.materials, usize::from(self.max_pieces))
     }
 }
 

@@ -20,5 +20,5 @@ pub use answer::{
 pub use error::{EdgeError, PositionError};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};
-pub use table_name::{table_material, TableName, TableNameError};
+pub use table_name::{table_material, TableName, TableNameError, Targets};
 pub use tables::Tables;

@@ -4,7 +4,7 @@
 use std::{error::Error, fmt};
 
 use jtb_probe::{
-    flip::{BadChanceMaterial, ChanceMaterial},
+    flip::{revealed_needs, BadChanceMaterial, ChanceMaterial},
     gambit, BadMaterial, Layout, Material, RuleSet,
 };
 
@@ -104,7 +104,68 @@ pub fn table_material(text: &str) -> Result<Material, TableNameError> {
     Ok(m)
 }
 
+/// The tables a generation is asked for, in their game's materials.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Targets {
+    /// Tables of a Jungle-family rule set, and under flip4x4 the chance tables of positions
+    /// with face-down tiles (the revealed tables they lead into among the first).
+    Jungle(RuleSet, Vec<Material>, Vec<ChanceMaterial>),
+    /// Animal Gambit tables.
+    Gambit(Vec<gambit::Material>),
+}
+
 impl Rules {
+    /// The tables `names` ask for under these rules (each read by [`Rules::table_name`]), or
+    /// without names every table of 2 up to `max_pieces` pieces (under flip4x4 also every
+    /// chance table of up to `max_pieces` tiles); under flip4x4 the revealed tables the chance
+    /// tables lead into are added to the first list.
+    ///
+    /// # Errors
+    /// A name that is no table of these rules, or a chance table whose tiles face up make more
+    /// pieces than a table holds.
+    pub fn targets(
+        self,
+        names: &[impl AsRef<str>],
+        max_pieces: usize,
+    ) -> Result<Targets, TableNameError> {
+        let named = names
+            .iter()
+            .map(|m| self.table_name(m.as_ref()))
+            .collect::<Result<Vec<TableName>, _>>()?;
+        match self {
+            Rules::Jungle(rules) => {
+                let (mut revealed, chance): (Vec<Material>, Vec<ChanceMaterial>) =
+                    if named.is_empty() {
+                        let chance = if rules == RuleSet::Flip4x4 {
+                            ChanceMaterial::all(2, max_pieces)
+                        } else {
+                            Vec::new()
+                        };
+                        (Material::all_tables(rules, 2, max_pieces), chance)
+                    } else {
+                        (
+                            named.iter().filter_map(|n| n.jungle()).collect(),
+                            named.iter().filter_map(|n| n.chance()).collect(),
+                        )
+                    };
+                for all in revealed_needs(&chance) {
+                    if all.total() > Layout::MAX_PIECES {
+                        return Err(TableNameError::TooManyPieces(all));
+                    }
+                    if !revealed.contains(&all) {
+                        revealed.push(all);
+                    }
+                }
+                Ok(Targets::Jungle(rules, revealed, chance))
+            }
+            Rules::AnimalGambit => Ok(Targets::Gambit(if named.is_empty() {
+                gambit::Material::all(2, max_pieces)
+            } else {
+                named.iter().filter_map(|n| n.gambit()).collect()
+            })),
+        }
+    }
+
     /// The table `text` names under these rules: under `flip4x4` a name with `-` is a chance
     /// table (RULES.md 8), any other a revealed one.
     ///
@@ -154,6 +215,29 @@ mod tests {
         assert!(matches!(
             Rules::AnimalGambit.table_name("LvE"),
             Err(TableNameError::Gambit(_))
+        ));
+    }
+
+    #[test]
+    fn a_chance_target_brings_the_revealed_table_of_its_last_flip() {
+        let flip = Rules::Jungle(RuleSet::Flip4x4);
+        let Ok(Targets::Jungle(_, revealed, chance)) = flip.targets(&["LvE-Tw"], 4) else {
+            panic!("flip4x4 targets");
+        };
+        assert_eq!(chance.len(), 1);
+        // L and T against E and W, every tile face up, in the orientation that names it.
+        let all: Material = "LTvEW".parse().unwrap();
+        assert_eq!(revealed, [all.table_of(RuleSet::Flip4x4)]);
+        // Without names: every table up to the count, the chance tables too under flip4x4.
+        let Ok(Targets::Jungle(_, revealed, chance)) = flip.targets(&[] as &[&str], 2) else {
+            panic!("flip4x4 targets");
+        };
+        assert_eq!(revealed, Material::all_tables(RuleSet::Flip4x4, 2, 2));
+        assert_eq!(chance, ChanceMaterial::all(2, 2));
+        let mist = Rules::Jungle(RuleSet::Mistboard);
+        assert!(matches!(
+            mist.targets(&[] as &[&str], 2),
+            Ok(Targets::Jungle(_, _, c)) if c.is_empty()
         ));
     }
 }

@@ -9,7 +9,7 @@ use std::{
 };
 
 use jtb_edge::{AnyPosition, EdgeError, Played, PositionError as EdgePositionError, Rules, Tables};
-use jtb_probe::{flip::ChanceMaterial, ProbeError, RuleSet, Wdl};
+use jtb_probe::{ProbeError, Wdl};
 use pyo3::{
     create_exception,
     exceptions::{PyKeyError, PyOSError, PyValueError},
@@ -583,36 +583,13 @@ fn generate(
     };
     let materials = materials.unwrap_or_default();
     let report = Reporter::new(progress);
-    let generated = match rules {
-        Rules::Jungle(rules) => {
-            // Under flip4x4 a name with `-` is a chance table (RULES.md 8), made after the
-            // revealed tables it needs; without names, every one up to `max_pieces` tiles.
-            let named = materials
-                .iter()
-                .map(|m| Rules::Jungle(rules).table_name(m))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            let (mut targets, chance): (Vec<jtb_probe::Material>, Vec<ChanceMaterial>) =
-                if named.is_empty() {
-                    let chance = match rules {
-                        RuleSet::Flip4x4 => ChanceMaterial::all(2, max_pieces),
-                        _ => Vec::new(),
-                    };
-                    (
-                        jtb_probe::Material::all_tables(rules, 2, max_pieces),
-                        chance,
-                    )
-                } else {
-                    (
-                        named.iter().filter_map(|n| n.jungle()).collect(),
-                        named.iter().filter_map(|n| n.chance()).collect(),
-                    )
-                };
-            for m in jtb_gen::chance::revealed_needs(&chance) {
-                if !targets.contains(&m) {
-                    targets.push(m);
-                }
-            }
+    // Under flip4x4 a name with `-` is a chance table (RULES.md 8), made after the revealed
+    // tables it needs; without names, every one up to `max_pieces` tiles.
+    let targets = rules
+        .targets(&materials, max_pieces)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let generated = match targets {
+        jtb_edge::Targets::Jungle(rules, targets, chance) => {
             let opts = jtb_gen::run::GenOptions {
                 rules,
                 targets,
@@ -632,28 +609,13 @@ fn generate(
             }
             generated
         }
-        Rules::AnimalGambit => {
-            let targets: Vec<jtb_probe::gambit::Material> = if materials.is_empty() {
-                jtb_probe::gambit::Material::all(2, max_pieces)
-            } else {
-                materials
-                    .iter()
-                    .map(|m| {
-                        let named = Rules::AnimalGambit.table_name(m);
-                        named.map_err(|e| PyValueError::new_err(e.to_string()))
-                    })
-                    .collect::<PyResult<Vec<_>>>()?
-                    .into_iter()
-                    .filter_map(|n| n.gambit())
-                    .collect()
-            };
-            py.detach(|| {
+        jtb_edge::Targets::Gambit(targets) => py
+            .detach(|| {
                 jtb_gen::gambit::generate(&directory, &targets, memory_limit, false, &report)
             })
             .map_err(|e| PyOSError::new_err(e.to_string()))?
             .generated
-            .len()
-        }
+            .len(),
     };
     report.raise()?;
     Ok(generated)

@@ -206,8 +206,9 @@ fn tagged_rules(request: &Request) -> Option<&'static str> {
 /// Whether the table directory is to be looked at again before `request` is answered: about
 /// once a second, and for every answer that lists the tables.
 pub fn needs_refresh(answers: &Answers, request: &Request) -> bool {
-    let lists = tagged_rules(request).is_some() && lists_tables(request.uri().path());
-    answers.lib.due_for_check() || lists
+    // The rule set is read only for a listing's path: [`prepare`] reads it for every request.
+    answers.lib.due_for_check()
+        || (lists_tables(request.uri().path()) && tagged_rules(request).is_some())
 }
 
 /// Looks at the table directory again (a few `stat`s, and reading the trailers of a changed

@@ -43,6 +43,9 @@ pub struct Plan<G: Tables> {
     pub todo: Vec<Vec<G::Table>>,
     /// The tables of the plan found complete, with what checking them gave.
     pub kept: Vec<(G::Table, G::Kept)>,
+    /// With `only_targets`: the tables the targets need (outside the plan), found complete,
+    /// with what checking them gave.
+    pub needed: Vec<(G::Table, G::Kept)>,
 }
 
 /// Why a plan is refused before anything is written.
@@ -67,20 +70,31 @@ pub fn needed_problems<G: Tables>(
     game: &G,
     targets: &[G::Table],
 ) -> Vec<(G::Table, Option<G::Why>)> {
+    check_needed(game, targets).1
+}
+
+/// The tables that `targets` need, other than the targets themselves: those complete (with
+/// what checking them gave), and those missing (`None`) or unusable.
+#[allow(clippy::type_complexity)]
+fn check_needed<G: Tables>(
+    game: &G,
+    targets: &[G::Table],
+) -> (Vec<(G::Table, G::Kept)>, Vec<(G::Table, Option<G::Why>)>) {
     let targets: BTreeSet<G::Table> = targets.iter().map(|&t| game.table_of(t)).collect();
     let needed: BTreeSet<G::Table> = targets
         .iter()
         .flat_map(|&t| game.needs(t))
         .filter(|t| !targets.contains(t))
         .collect();
-    needed
-        .into_iter()
-        .filter_map(|t| match game.check(t) {
-            Ok(Some(_)) => None,
-            Ok(None) => Some((t, None)),
-            Err(why) => Some((t, Some(why))),
-        })
-        .collect()
+    let (mut complete, mut problems) = (Vec::new(), Vec::new());
+    for t in needed {
+        match game.check(t) {
+            Ok(Some(kept)) => complete.push((t, kept)),
+            Ok(None) => problems.push((t, None)),
+            Err(why) => problems.push((t, Some(why))),
+        }
+    }
+    (complete, problems)
 }
 
 /// Plans the generation of `targets` (with every table they need, or with `only_targets` the
@@ -99,11 +113,13 @@ pub fn plan<G: Tables>(
     summary: &mut Summary<G::Table>,
 ) -> Result<Plan<G>, Refused<G::Table, G::Why>> {
     let mut groups = game.closure(targets);
+    let mut needed = Vec::new();
     if only_targets {
-        let problems = needed_problems(game, targets);
+        let (complete, problems) = check_needed(game, targets);
         if !problems.is_empty() {
             return Err(Refused::Needed(problems));
         }
+        needed = complete;
         let targets: BTreeSet<G::Table> = targets.iter().map(|&t| game.table_of(t)).collect();
         for group in &mut groups {
             group.retain(|t| targets.contains(t));
@@ -113,6 +129,7 @@ pub fn plan<G: Tables>(
     let mut plan = Plan {
         todo: Vec::new(),
         kept: Vec::new(),
+        needed,
     };
     let mut entries = 0;
     for group in &groups {

@@ -18,7 +18,7 @@ use std::{
 use jtb_probe::{
     flip::{Chance, ChanceLayout, ChanceMaterial, ChanceTables, ChanceValue, CLOCKS},
     format::{self, family_table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
-    Color, HiddenSet, Material, Outcome, Piece, ProbeError, TableError, TableFile,
+    HiddenSet, Material, Outcome, Piece, ProbeError, TableError, TableFile,
 };
 use rayon::prelude::*;
 
@@ -26,6 +26,10 @@ use crate::{
     driver::{self, Progress, Summary},
     write, GenError,
 };
+
+/// The revealed tables chance tables lead into once every tile is face up: the generator's
+/// name for the probe library's [`jtb_probe::flip::revealed_needs`].
+pub use jtb_probe::flip::revealed_needs;
 
 /// A solved chance table: the value of every position (unused ones a draw) at every clock,
 /// entry `position * CLOCKS + clock`.
@@ -250,16 +254,6 @@ pub fn check(root: &Path, material: ChanceMaterial) -> Result<bool, TableError> 
     Ok(true)
 }
 
-/// The revealed material a chance material becomes once every tile is face up.
-#[must_use]
-pub fn revealed_of(material: ChanceMaterial) -> Material {
-    let (r, h) = (material.revealed(), material.hidden());
-    Material::from_sets(
-        r.set(Color::Red) | h.set(Color::Red),
-        r.set(Color::Blue) | h.set(Color::Blue),
-    )
-}
-
 /// The tables a chance table leads into in one move: the chance tables of a flip (one animal
 /// face up) and of a capture or trade (one or two fewer), canonical, and the revealed table of
 /// its last flip (where one tile is face down).
@@ -290,22 +284,8 @@ pub fn successors(material: ChanceMaterial) -> (Vec<ChanceMaterial>, Option<Mate
             push(revealed.without(p).without(q), hidden);
         }
     }
-    let last_flip = (hidden.len() == 1).then(|| revealed_of(material).canonical());
+    let last_flip = (hidden.len() == 1).then(|| material.face_up().canonical());
     (chance, last_flip)
-}
-
-/// The revealed tables the chance tables `targets` lead into with every tile face up (those
-/// tables' own closures hold every revealed table the chance tables need), canonical, once each.
-#[must_use]
-pub fn revealed_needs(targets: &[ChanceMaterial]) -> Vec<Material> {
-    let mut out: Vec<Material> = Vec::new();
-    for &m in targets {
-        let all = revealed_of(m).canonical();
-        if !out.contains(&all) {
-            out.push(all);
-        }
-    }
-    out
 }
 
 /// `targets` and every chance table they lead into (by flips and captures), in the order they

@@ -15,7 +15,7 @@
 
 use std::{
     cell::RefCell,
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     error::Error,
     fmt, fs, io,
     path::{Path, PathBuf},
@@ -597,8 +597,10 @@ pub fn generate(
         progress,
         &mut summary,
     )?;
-    let mut kept: HashMap<Material, Solved> = plan.kept.into_iter().collect();
-    let todo: Vec<Material> = plan.todo.into_iter().flatten().collect();
+    // Every table of the closure not to be solved was read back whole by the plan: kept, or
+    // (generating only the targets) one they need.
+    let mut on_disk: HashMap<Material, Solved> = plan.kept.into_iter().chain(plan.needed).collect();
+    let todo: HashSet<Material> = plan.todo.into_iter().flatten().collect();
     let order = closure(&targets);
     // A table is kept in memory for the later ones only if one of them leads into it: the
     // largest tables are written and dropped. (A turn that removes two pieces leads two
@@ -629,13 +631,12 @@ pub fn generate(
             if needed_later(i) {
                 subs.insert(table);
             }
-        } else if needed_later(i) {
-            // Kept, or (generating only the targets) a smaller table the plan found intact.
-            let table = match kept.remove(&m) {
-                Some(table) => table,
-                None => load(root, m)?.ok_or(GambitError::MissingTable(m))?,
-            };
-            subs.insert(table);
+        } else {
+            // Dropped here unless a later table leads into it.
+            let table = on_disk.remove(&m).ok_or(GambitError::MissingTable(m))?;
+            if needed_later(i) {
+                subs.insert(table);
+            }
         }
     }
     Ok(summary)

@@ -10,8 +10,9 @@ pub(crate) mod chance;
 pub(crate) mod hidden;
 
 pub use chance::{
-    BadChanceMaterial, Chance, ChanceEntry, ChanceLayout, ChanceMaterial, ChanceMove, ChanceSlots,
-    ChanceTables, ChanceValue, Fraction, ScoredChanceMove, CLOCKS, DENOMINATOR, MAX_TILES,
+    revealed_needs, BadChanceMaterial, Chance, ChanceEntry, ChanceLayout, ChanceMaterial,
+    ChanceMove, ChanceSlots, ChanceTables, ChanceValue, Fraction, ScoredChanceMove, CLOCKS,
+    DENOMINATOR, MAX_TILES,
 };
 pub use hidden::{chance_text, FlipOutcome, HiddenSet, HiddenSetError};
 

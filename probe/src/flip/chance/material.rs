@@ -105,6 +105,16 @@ impl ChanceMaterial {
         }
     }
 
+    /// The revealed material it becomes once every tile is face up.
+    #[must_use]
+    pub fn face_up(self) -> Material {
+        let (r, h) = (self.revealed, self.hidden);
+        Material::from_sets(
+            r.set(Color::Red) | h.set(Color::Red),
+            r.set(Color::Blue) | h.set(Color::Blue),
+        )
+    }
+
     /// The orientation that names the table: the side with more animals is Red; with as many,
     /// the one with the stronger revealed, then hidden, animals.
     #[must_use]
@@ -214,6 +224,20 @@ impl FromStr for ChanceMaterial {
         let hidden = HiddenSet::parse(hidden).map_err(|e| bad(&e.to_string()))?;
         ChanceMaterial::new(Material::from_sets(sets[0], sets[1]), hidden).map_err(bad)
     }
+}
+
+/// The revealed tables the chance tables `targets` lead into with every tile face up (those
+/// tables' own closures hold every revealed table the chance tables need), canonical, once each.
+#[must_use]
+pub fn revealed_needs(targets: &[ChanceMaterial]) -> Vec<Material> {
+    let mut out: Vec<Material> = Vec::new();
+    for &m in targets {
+        let all = m.face_up().canonical();
+        if !out.contains(&all) {
+            out.push(all);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

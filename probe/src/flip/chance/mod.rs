@@ -15,7 +15,7 @@ mod value;
 
 pub use self::{
     layout::{ChanceEntry, ChanceLayout, CLOCKS},
-    material::{BadChanceMaterial, ChanceMaterial, MAX_TILES},
+    material::{revealed_needs, BadChanceMaterial, ChanceMaterial, MAX_TILES},
     tables::{ChanceMove, ChanceTables, ScoredChanceMove},
     value::{ChanceValue, Fraction, DENOMINATOR},
 };
