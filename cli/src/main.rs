@@ -16,7 +16,7 @@ mod serve;
 // Each command's module, and each game's printers, by their names in the crate.
 use self::{
     commands::{adjudicate, gen, info, moves, plan, probe, stats, verify},
-    games::gambit,
+    games::{clesto, gambit},
 };
 
 use std::process::ExitCode;

@@ -455,7 +455,7 @@ impl Verdict {
     #[must_use]
     pub fn position(&self) -> AnyPosition {
         match self {
-            Verdict::Jungle { pos, .. } => AnyPosition::Jungle(pos.clone()),
+            Verdict::Jungle { pos, .. } => AnyPosition::of_family(pos.clone()),
             Verdict::Gambit { pos, .. } => AnyPosition::Gambit(*pos),
         }
     }

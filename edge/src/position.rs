@@ -12,8 +12,11 @@ use crate::{PositionError, Rules};
 /// A position of one of the four games.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnyPosition {
-    /// A position of the Jungle family (Jungle, the flip game, Clesto).
+    /// A position of Jungle or the flip game (face-down tiles and all).
     Jungle(Position),
+    /// A Clesto position (RULES.md 6): the Jungle board and text, with hungry animals, the
+    /// repetition ban and no clock.
+    Clesto(Position),
     /// An Animal Gambit position.
     Gambit(gambit::Position),
 }
@@ -78,8 +81,8 @@ impl AnyPosition {
     pub fn from_text(text: &str, rules: Option<Rules>) -> Result<AnyPosition, PositionError> {
         match rules.or_else(|| Rules::of_text(text)) {
             Some(Rules::AnimalGambit) => Ok(AnyPosition::Gambit(text.parse()?)),
-            Some(Rules::Jungle(r)) => Ok(AnyPosition::Jungle(Position::parse(text, Some(r))?)),
-            None => Ok(AnyPosition::Jungle(Position::parse(text, None)?)),
+            Some(Rules::Jungle(r)) => Ok(Self::of_family(Position::parse(text, Some(r))?)),
+            None => Ok(Self::of_family(Position::parse(text, None)?)),
         }
     }
 
@@ -89,7 +92,7 @@ impl AnyPosition {
     /// # Errors
     /// Its clock is above the rule set's limit.
     pub fn with_rule_clock(mut self) -> Result<AnyPosition, PositionError> {
-        if let AnyPosition::Jungle(pos) = &mut self {
+        if let AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) = &mut self {
             pos.set_rule_clock(None)?;
         }
         Ok(self)
@@ -102,14 +105,26 @@ impl AnyPosition {
     ) -> Result<AnyPosition, PositionError> {
         let mut pos = Position::parse(text, rules)?;
         pos.set_rule_clock(clock)?;
-        Ok(AnyPosition::Jungle(pos))
+        Ok(Self::of_family(pos))
+    }
+
+    /// A position of the Jungle family's rule-set type as the game it is: Clesto's as
+    /// [`AnyPosition::Clesto`], Jungle's and the flip game's as [`AnyPosition::Jungle`]. The one
+    /// place where the edge tells Clesto from the other rule sets of its type.
+    #[must_use]
+    pub fn of_family(pos: Position) -> AnyPosition {
+        if pos.rules() == RuleSet::Clesto {
+            AnyPosition::Clesto(pos)
+        } else {
+            AnyPosition::Jungle(pos)
+        }
     }
 
     /// The position's rule set.
     #[must_use]
     pub fn rules(&self) -> Rules {
         match self {
-            AnyPosition::Jungle(pos) => Rules::Jungle(pos.rules()),
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => Rules::Jungle(pos.rules()),
             AnyPosition::Gambit(_) => Rules::AnimalGambit,
         }
     }
@@ -118,7 +133,7 @@ impl AnyPosition {
     #[must_use]
     pub fn side_to_move(&self) -> &'static str {
         match self {
-            AnyPosition::Jungle(pos) => color_name(pos.turn()),
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => color_name(pos.turn()),
             AnyPosition::Gambit(pos) => gambit_color_name(pos.turn()),
         }
     }
@@ -129,7 +144,11 @@ impl AnyPosition {
     #[must_use]
     pub fn moves(&self) -> Vec<String> {
         match self {
-            AnyPosition::Jungle(pos) if pos.at_clock_limit() || pos.is_game_over() => Vec::new(),
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos)
+                if pos.at_clock_limit() || pos.is_game_over() =>
+            {
+                Vec::new()
+            }
             AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
                 let flips = pos.flips().into_iter().map(|sq| format!("?{sq}"));
                 let steps = pos.revealed_moves().into_iter().map(|mv| mv.to_string());
@@ -137,7 +156,9 @@ impl AnyPosition {
                 moves.sort_unstable();
                 moves
             }
-            AnyPosition::Jungle(pos) => pos.legal_moves().iter().map(Move::to_string).collect(),
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
+                pos.legal_moves().iter().map(Move::to_string).collect()
+            }
             AnyPosition::Gambit(pos) => pos.turns().iter().map(ToString::to_string).collect(),
         }
     }
@@ -147,7 +168,9 @@ impl AnyPosition {
     #[must_use]
     pub fn is_game_over(&self) -> bool {
         match self {
-            AnyPosition::Jungle(pos) => pos.is_game_over() || self.moves().is_empty(),
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
+                pos.is_game_over() || self.moves().is_empty()
+            }
             AnyPosition::Gambit(pos) => pos.turns().is_empty(),
         }
     }
@@ -160,7 +183,7 @@ impl AnyPosition {
     /// flip's outcome is chance).
     pub fn play(&self, mv: &str) -> Result<Played, PositionError> {
         match self {
-            AnyPosition::Jungle(pos) => {
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
                 if pos.hidden() != 0 {
                     return Err(PositionError::FaceDown);
                 }
@@ -173,7 +196,7 @@ impl AnyPosition {
                 };
                 let parsed = Move::parse(mv, pos).ok_or_else(illegal)?;
                 Ok(match pos.play(parsed).map_err(|_| illegal())? {
-                    Outcome::Ongoing(next) => Played::Next(AnyPosition::Jungle(next)),
+                    Outcome::Ongoing(next) => Played::Next(Self::of_family(next)),
                     Outcome::Over { result, reason } => Played::End(GameEnd {
                         result,
                         mover: color_name(pos.turn()),
@@ -249,7 +272,7 @@ fn gambit_color_name(c: gambit::Color) -> &'static str {
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AnyPosition::Jungle(pos) => pos.fmt(f),
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => pos.fmt(f),
             AnyPosition::Gambit(pos) => pos.fmt(f),
         }
     }
@@ -267,6 +290,24 @@ mod tests {
         let pos = AnyPosition::parse("4/4/4/c2L r", None, None).unwrap();
         assert_eq!(pos.rules(), Rules::Jungle(RuleSet::Flip4x4));
         assert!(is_gambit_shape("8/8/8/8/8/8/8/8 g"));
+    }
+
+    #[test]
+    fn a_clesto_position_is_clestos_and_stays_so_move_after_move() {
+        let clesto = Some(Rules::Jungle(RuleSet::Clesto));
+        let pos = AnyPosition::parse("1r5/1c5/7/7/7/7/7/7/6D b", clesto, None).unwrap();
+        assert!(matches!(pos, AnyPosition::Clesto(_)), "{pos:?}");
+        assert_eq!(pos.rules(), Rules::Jungle(RuleSet::Clesto));
+        let mv = pos.moves()[0].clone();
+        let Played::Next(next) = pos.play(&mv).unwrap() else {
+            panic!("the game goes on after {mv}")
+        };
+        assert!(matches!(next, AnyPosition::Clesto(_)), "{next:?}");
+        let text = AnyPosition::from_text("1r5/1c5/7/7/7/7/7/7/6D b", clesto).unwrap();
+        assert!(matches!(text, AnyPosition::Clesto(_)));
+        // The same board under mistboard is Jungle's.
+        let jungle = AnyPosition::parse("1r5/1c5/7/7/7/7/7/7/6D b", None, None).unwrap();
+        assert!(matches!(jungle, AnyPosition::Jungle(_)));
     }
 
     #[test]

@@ -106,7 +106,7 @@ impl Tables {
             AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
                 Answer::Chance(Box::new(ChanceAnswer::probe(self.chance()?, pos)?))
             }
-            AnyPosition::Jungle(pos) if pos.rules().has_hunger() => {
+            AnyPosition::Clesto(pos) => {
                 Answer::Clesto(ClestoAnswer::probe(self.jungle(pos.rules())?, pos, line)?)
             }
             AnyPosition::Jungle(pos) => {
@@ -125,7 +125,9 @@ impl Tables {
     /// As [`Tables::probe`].
     pub fn wdl(&self, pos: &AnyPosition) -> Result<Wdl, EdgeError> {
         Ok(match pos {
-            AnyPosition::Jungle(pos) => self.jungle(pos.rules())?.probe_wdl(pos)?,
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
+                self.jungle(pos.rules())?.probe_wdl(pos)?
+            }
             AnyPosition::Gambit(pos) => self.gambit()?.probe_wdl(pos)?,
         })
     }
@@ -138,12 +140,10 @@ impl Tables {
     /// As [`Tables::probe`].
     pub fn dtm(&self, pos: &AnyPosition) -> Result<Option<i32>, EdgeError> {
         let value = match pos {
-            AnyPosition::Jungle(pos) if pos.rules().has_hunger() => {
-                match self.jungle(pos.rules())?.probe_clesto(pos)? {
-                    ClestoValue::Plain(v) => v,
-                    _ => return Ok(None),
-                }
-            }
+            AnyPosition::Clesto(pos) => match self.jungle(pos.rules())?.probe_clesto(pos)? {
+                ClestoValue::Plain(v) => v,
+                _ => return Ok(None),
+            },
             AnyPosition::Jungle(pos) => self.jungle(pos.rules())?.probe_dtm(pos)?,
             AnyPosition::Gambit(pos) => self.gambit()?.probe_dtm(pos)?,
         };
@@ -157,7 +157,7 @@ impl Tables {
     /// tiles, damaged tables.
     pub fn adjudicate(&self, pos: AnyPosition) -> Result<Verdict, EdgeError> {
         match pos {
-            AnyPosition::Jungle(pos) => {
+            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
                 // The flip game's one-animal-each check needs no tables: a missing directory
                 // only matters where the tables are asked.
                 let (tables, open_error) = match self.jungle(pos.rules()) {

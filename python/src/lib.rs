@@ -121,7 +121,7 @@ impl Position {
     #[getter]
     fn clock(&self) -> Option<u32> {
         match &self.pos.0 {
-            AnyPosition::Jungle(p) => p.clock(),
+            AnyPosition::Jungle(p) | AnyPosition::Clesto(p) => p.clock(),
             AnyPosition::Gambit(_) => None,
         }
     }

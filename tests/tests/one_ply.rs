@@ -83,7 +83,7 @@ fn a_changed_entry_is_caught() {
         let mut tampered = Solved::clone(table);
         let codes = match metric {
             Metric::Dtm => &mut tampered.codes,
-            Metric::Dtc => &mut tampered.dtc_codes,
+            Metric::Dtc | Metric::Ban => &mut tampered.second_codes,
         };
         let mut plain: Vec<u16> = codes.iter_range(0..codes.len()).collect();
         plain[win] = plain[other];
@@ -123,11 +123,11 @@ fn a_dtc_that_contradicts_the_plain_value_is_caught() {
     for (idx, dtc) in cases {
         let mut tampered = Solved::clone(table);
         let mut codes: Vec<u16> = tampered
-            .dtc_codes
+            .second_codes
             .iter_range(0..table.layout.len())
             .collect();
         codes[idx] = dtc.code();
-        tampered.dtc_codes = Codes::from(&codes[..]);
+        tampered.second_codes = Codes::from(&codes[..]);
         let tampered = Arc::new(tampered);
         let mut tables = solved.clone();
         tables.insert(Arc::clone(&tampered));

@@ -60,7 +60,7 @@ fn line(text: &str, args: &Args) -> Result<String, AnswerError> {
     let pos = AnyPosition::parse(text, args.input.rules, None)?;
     let moves = pos.moves();
     let starves: Vec<Vec<String>> = match &pos {
-        AnyPosition::Jungle(p) if p.rules().has_hunger() => moves
+        AnyPosition::Clesto(p) => moves
             .iter()
             .map(|m| {
                 let mv = Move::parse(m, p).expect("a listed move parses");
@@ -90,15 +90,13 @@ fn line(text: &str, args: &Args) -> Result<String, AnswerError> {
                 })
                 .collect();
         }
-        if let AnyPosition::Jungle(p) = &pos {
-            if p.rules().has_hunger() {
-                out["starvations"] = moves
-                    .iter()
-                    .zip(&starves)
-                    .filter(|(_, s)| !s.is_empty())
-                    .map(|(m, s)| json!({"move": m, "starves": s}))
-                    .collect();
-            }
+        if let AnyPosition::Clesto(_) = &pos {
+            out["starvations"] = moves
+                .iter()
+                .zip(&starves)
+                .filter(|(_, s)| !s.is_empty())
+                .map(|(m, s)| json!({"move": m, "starves": s}))
+                .collect();
         }
         out.to_string()
     } else if matches!(pos, AnyPosition::Gambit(_)) {

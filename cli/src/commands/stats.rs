@@ -141,16 +141,8 @@ impl MaterialStats {
     pub fn json(&self) -> [serde_json::Value; 2] {
         let side = |name: &str, (s, r): &(SideStats, SideStats)| {
             let position = |p: &String| (!p.is_empty()).then(|| p.clone());
-            if self.rules.has_hunger() {
-                // Clesto: the DTM file's draws are the positions the ban decides.
-                return json!({
-                    "material": self.material.to_string(), "to_move": name, "wins": s.wins,
-                    "ban_wins": r.wins, "losses": s.losses, "ban_losses": r.losses,
-                    "longest_win": s.longest_win,
-                    "longest_win_position": position(&s.longest_win_position),
-                    "longest_exit": r.longest_win,
-                    "longest_exit_position": position(&r.longest_win_position),
-                });
+            if self.rules == RuleSet::Clesto {
+                return crate::clesto::stats_json(self.material, name, s, r);
             }
             json!({
                 "material": self.material.to_string(), "to_move": name, "wins": s.wins,
@@ -180,13 +172,9 @@ pub fn run(args: &Args) -> CliResult {
         }
     };
     let tb = Tablebase::open(&args.set.tables.dir, rules)?;
-    let clesto = rules.has_hunger();
+    let clesto = rules == RuleSet::Clesto;
     if !args.json && clesto {
-        writeln!(
-            out,
-            "{:<10} {:<5} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}  longest win",
-            "material", "move", "wins", "ban wins", "losses", "ban losses", "longest", "max exit"
-        )?;
+        crate::clesto::stats_header(&mut out)?;
     } else if !args.json {
         writeln!(
             out,
@@ -238,19 +226,7 @@ pub fn run(args: &Args) -> CliResult {
         }
         for (side, (s, r)) in ["red", "blue"].iter().zip(&stats.sides) {
             if clesto {
-                writeln!(
-                    out,
-                    "{:<10} {:<5} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}  {}",
-                    m.to_string(),
-                    side,
-                    s.wins,
-                    r.wins,
-                    s.losses,
-                    r.losses,
-                    s.longest_win,
-                    r.longest_win,
-                    s.longest_win_position
-                )?;
+                crate::clesto::stats_row(&mut out, m, side, s, r)?;
                 continue;
             }
             writeln!(

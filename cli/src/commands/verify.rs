@@ -7,7 +7,7 @@ use jtb_gen::{
     plan,
     run::{available_memory, load, needed_problems, verify_memory_estimate, Unusable},
     verify::{verify_table, Check},
-    Metric, SubTables,
+    SubTables,
 };
 use jtb_probe::{
     flip::{Chance, ChanceMaterial, ChanceTables},
@@ -245,17 +245,16 @@ fn verify_values(out: &mut impl Write, args: &Args, rules: RuleSet, m: Material)
         tables.insert(Arc::new(load(root, rules, needs)?));
     }
     let wdl_ok = check_wdl_file(out, root, rules, m, &table)?;
-    if rules.has_hunger() {
+    if rules == RuleSet::Clesto {
         // Clesto's one-ply check looks its own table up too.
         let table = Arc::new(table);
         tables.insert(Arc::clone(&table));
-        return report_clesto(out, root, m, &table, &tables, wdl_ok);
+        return crate::clesto::verify(out, root, m, &table, &tables, wdl_ok);
     }
     let mismatches = verify_table(&table, &tables, 10)?;
     let failures = mismatches.iter().map(|x| {
         let (kind, what) = match x.check {
-            Check::OnePly(Metric::Dtm) => (Kind::Dtm, "successors give"),
-            Check::OnePly(Metric::Dtc) => (Kind::Dtc, "successors give"),
+            Check::OnePly(metric) => (metric.kind(), "successors give"),
             Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
         };
         let path = table_path(root, rules, m, kind);
@@ -279,7 +278,7 @@ fn verify_values(out: &mut impl Write, args: &Args, rules: RuleSet, m: Material)
 
 /// Prints each failure of a table's one-ply check, or that its `entries` all agree with
 /// `what`; whether the table passed (its WDL file too).
-fn report(
+pub(crate) fn report(
     out: &mut impl Write,
     m: Material,
     entries: usize,
@@ -296,30 +295,6 @@ fn report(
         writeln!(out, "ok   {m}: {entries} entries agree with {what}")?;
     }
     Ok(ok)
-}
-
-/// Checks every entry of the Clesto table `m` one ply deep and reports failures.
-fn report_clesto(
-    out: &mut impl Write,
-    root: &std::path::Path,
-    m: Material,
-    table: &jtb_gen::Solved,
-    tables: &SubTables,
-    wdl_ok: bool,
-) -> CliResult {
-    let mismatches = jtb_gen::clesto::verify(table, tables, 10)?;
-    let path = table_path(root, RuleSet::Clesto, m, Kind::Ban);
-    let failures = mismatches.iter().map(|x| {
-        format!(
-            "{}: {}: stored {}, its moves give {}",
-            path.display(),
-            x.position,
-            x.stored,
-            x.computed
-        )
-    });
-    let what = "their moves (plain values and the ban's)";
-    report(out, m, table.codes.len(), wdl_ok, failures, what)
 }
 
 /// Every entry of the WDL file agrees with the DTM file's value (in Clesto, with the value of

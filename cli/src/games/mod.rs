@@ -1,4 +1,6 @@
-//! What a game prints and puts in its JSON where the games differ (Animal Gambit's side of
-//! the table commands; the Jungle family's printers are still in the commands).
+//! What a game prints and puts in its JSON where the games differ: Animal Gambit's side of
+//! the table commands, and Clesto's (its statistics without draws, its check with the ban).
+//! Jungle's and the flip game's printers are the commands' own.
 
+pub mod clesto;
 pub mod gambit;

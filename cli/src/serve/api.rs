@@ -12,17 +12,16 @@ use axum::{
     http::{Method, Uri},
     Json,
 };
-use jtb_probe::{
-    banned_side, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, RuleStep, SquareSet,
-    Value,
-};
+use jtb_edge::AnyPosition;
+use jtb_probe::{MoveKind, Outcome, Position, RuleStep, Value};
 use serde::Serialize;
 use serde_json::json;
 
 use super::{
+    clesto,
     error::{ApiError, Problem},
     gambit,
-    query::{blocking, gambit_position, position, Game, PositionParams, Rules},
+    query::{any_position, blocking, gambit_position, Game, PositionParams, Rules},
     source::{play, Library, Source},
 };
 
@@ -82,7 +81,7 @@ struct StepAnswer {
     dtc: Option<u16>,
 }
 
-const fn kind_name(kind: MoveKind) -> &'static str {
+pub(super) const fn kind_name(kind: MoveKind) -> &'static str {
     match kind {
         MoveKind::Quiet => "quiet",
         MoveKind::DenEntry => "den-entry",
@@ -100,24 +99,21 @@ pub async fn probe(
     Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<Probed>, ApiError> {
-    let Game::Jungle(rules) = game else {
-        let pos = gambit_position(&params)?;
-        return blocking(lib, move |lib| gambit::probe(lib, &pos).map(Probed::Gambit))
-            .await
-            .map(Json);
+    let answer = match any_position(game, &params)? {
+        AnyPosition::Gambit(pos) => {
+            blocking(lib, move |lib| gambit::probe(lib, &pos).map(Probed::Gambit)).await
+        }
+        AnyPosition::Clesto(pos) => {
+            blocking(lib, move |lib| clesto::probe(lib, &pos).map(Probed::Clesto)).await
+        }
+        AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
+            blocking(lib, move |lib| chance_answer(lib, &pos).map(Probed::Chance)).await
+        }
+        AnyPosition::Jungle(pos) => {
+            blocking(lib, move |lib| probe_answer(lib, &pos).map(Probed::Jungle)).await
+        }
     };
-    let pos = position(rules, &params)?;
-    blocking(lib, move |lib| {
-        if pos.rules().has_hunger() {
-            return clesto_answer(lib, &pos).map(Probed::Clesto);
-        }
-        if pos.hidden() != 0 {
-            return chance_answer(lib, &pos).map(Probed::Chance);
-        }
-        probe_answer(lib, &pos).map(Probed::Jungle)
-    })
-    .await
-    .map(Json)
+    answer.map(Json)
 }
 
 /// The answer of `GET /api/v1/{rules}`: the clock rule's fields, or Clesto's.
@@ -127,7 +123,7 @@ pub enum Probed {
     /// A rule set with draws and the clock rule.
     Jungle(ProbeAnswer),
     /// Clesto: win or loss, by DTM or by the repetition ban.
-    Clesto(ClestoAnswer),
+    Clesto(clesto::ClestoAnswer),
     /// Animal Gambit: distances in turns, every turn with its steps.
     Gambit(gambit::ProbeAnswer),
     /// The flip game with face-down tiles: `jtb probe --json`'s object (exact fractions, every
@@ -182,7 +178,7 @@ fn probe_answer(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> 
     })
 }
 
-fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
+pub(super) fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
     pos.move_kind(mv)
         .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
 }
@@ -243,34 +239,30 @@ pub async fn line(
     Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let Game::Jungle(rules) = game else {
-        let pos = gambit_position(&params)?;
-        return blocking(lib, move |lib| gambit::line(lib, &pos))
-            .await
-            .map(Json);
+    let answer = match any_position(game, &params)? {
+        AnyPosition::Gambit(pos) => blocking(lib, move |lib| gambit::line(lib, &pos)).await,
+        AnyPosition::Clesto(pos) => blocking(lib, move |lib| clesto::line(lib, &pos)).await,
+        AnyPosition::Jungle(pos) => blocking(lib, move |lib| jungle_line(lib, &pos)).await,
     };
-    let pos = position(rules, &params)?;
-    blocking(lib, move |lib| {
-        if pos.rules().has_hunger() {
-            return clesto_line(lib, &pos);
-        }
-        let source = lib.source(&pos)?;
-        let plain = source.line(&pos)?.into_iter().map(|s| s.mv).collect();
-        let rule = source
-            .rule_line(&pos)?
-            .into_iter()
-            .map(|s: RuleStep| s.mv)
-            .collect();
-        Ok(json!({
-            "position": pos.to_string(),
-            "rules": pos.rules().name(),
-            "clock": pos.clock().unwrap_or(0),
-            "line": steps(&source, &pos, plain)?,
-            "rule_line": steps(&source, &pos, rule)?,
-        }))
-    })
-    .await
-    .map(Json)
+    answer.map(Json)
+}
+
+/// The best line of a Jungle or flip position, and its line under the clock rule.
+fn jungle_line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+    let source = lib.source(pos)?;
+    let plain = source.line(pos)?.into_iter().map(|s| s.mv).collect();
+    let rule = source
+        .rule_line(pos)?
+        .into_iter()
+        .map(|s: RuleStep| s.mv)
+        .collect();
+    Ok(json!({
+        "position": pos.to_string(),
+        "rules": pos.rules().name(),
+        "clock": pos.clock().unwrap_or(0),
+        "line": steps(&source, pos, plain)?,
+        "rule_line": steps(&source, pos, rule)?,
+    }))
 }
 
 /// The steps of a line played from `pos` at its clock: each position with the clock it has
@@ -333,11 +325,11 @@ pub async fn moves(
     Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let Game::Jungle(rules) = game else {
-        let pos = gambit_position(&params)?;
-        return Ok(Json(gambit::moves(&pos)));
+    let (pos, is_clesto) = match any_position(game, &params)? {
+        AnyPosition::Gambit(pos) => return Ok(Json(gambit::moves(&pos))),
+        AnyPosition::Clesto(pos) => (pos, true),
+        AnyPosition::Jungle(pos) => (pos, false),
     };
-    let pos = position(rules, &params)?;
     let hidden = pos.hidden() != 0;
     let mut moves = Vec::new();
     let listed = if pos.at_clock_limit() {
@@ -364,12 +356,10 @@ pub async fn moves(
             }
         };
         let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
-        let mut listed = json!({"move": mv.to_string(), "position": after, "capture": capture,
-                                "kind": kind_name(kind), "end": end});
-        if pos.rules().has_hunger() {
-            listed["starves"] = json!(starves(&pos, mv)?);
-        }
-        moves.push(listed);
+        moves.push(
+            json!({"move": mv.to_string(), "position": after, "capture": capture,
+                          "kind": kind_name(kind), "end": end}),
+        );
     }
     let flipped: Vec<jtb_probe::Square> = if pos.at_clock_limit() || pos.is_game_over() {
         Vec::new()
@@ -405,9 +395,8 @@ pub async fn moves(
             })
             .collect();
     }
-    if pos.rules().has_hunger() {
-        answer["hungry"] = json!(square_names(&pos, pos.hungry()));
-        answer["hungry_canonical"] = json!(pos.hungry_is_canonical());
+    if is_clesto {
+        clesto::moves(&pos, &mut answer)?;
     }
     Ok(Json(answer))
 }
@@ -433,211 +422,6 @@ pub async fn turn_steps(
     }
     let pos = gambit_position(&params)?;
     gambit::steps(&pos, params.steps.as_deref().unwrap_or("")).map(Json)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Clesto (RULES.md 6): no draws, no clock; a value is a plain win or loss with its distance to
-// mate, or a win or loss by the repetition ban, with the banned side's exit distance.
-
-/// A Clesto value as the API writes it, for the side to move: `wdl` always win or loss, `dtm`
-/// for a plain value (null where the ban decides), `category` `win`, `loss`, `ban-win` or
-/// `ban-loss`, and `exit`, the banned side's plies to a smaller material it wins, where the
-/// ban decides and it can force one (null otherwise).
-#[derive(Serialize)]
-pub struct ClestoFields {
-    wdl: &'static str,
-    dtm: Option<u16>,
-    category: &'static str,
-    exit: Option<u16>,
-}
-
-impl From<ClestoValue> for ClestoFields {
-    fn from(v: ClestoValue) -> ClestoFields {
-        ClestoFields {
-            wdl: v.wdl().name(),
-            dtm: v.dtm(),
-            category: v.category(),
-            exit: v.exit(),
-        }
-    }
-}
-
-/// The answer of `GET /api/v1/clesto`: the fields of `jtb probe --rules clesto --json`, the
-/// banned side and the mover's hungry set, and the moves, best first.
-#[derive(Serialize)]
-pub struct ClestoAnswer {
-    position: String,
-    rules: &'static str,
-    #[serde(flatten)]
-    value: ClestoFields,
-    /// The best move (RULES.md 6.6); `null` without a move.
-    best: Option<String>,
-    /// The side the repetition ban binds in this material (B: more animals, Red when equal),
-    /// whose exit `exit` counts.
-    banned: String,
-    /// The squares of the mover's hungry animals.
-    hungry: Vec<String>,
-    /// Whether the hungry set is the one the board gives (else the text's `h:` field set it).
-    hungry_canonical: bool,
-    moves: Vec<ClestoMoveAnswer>,
-}
-
-/// A Clesto move: the position after it with its value for the side then to move (as the other
-/// rule sets' moves), the animals it starves, and what it is worth to its mover.
-#[derive(Serialize)]
-pub struct ClestoMoveAnswer {
-    #[serde(rename = "move")]
-    mv: String,
-    /// The position after the move; `null` when the move ended the game.
-    position: Option<String>,
-    capture: bool,
-    kind: &'static str,
-    end: Option<String>,
-    /// The animals the move starves: letter and square after the move (`Cb1`).
-    starves: Vec<String>,
-    /// The value after the move for the side then to move (a game that ended: in 0).
-    #[serde(flatten)]
-    after: ClestoFields,
-    /// The banned side after the move (a smaller material may bind the other side); `null`
-    /// when the game ended.
-    banned: Option<String>,
-    /// The move's value for its mover (the exit counted in this position's material): the
-    /// order of the moves.
-    mover: ClestoFields,
-}
-
-/// The side the repetition ban binds in `pos`'s material, by name (`red`, `blue`).
-fn banned_of(pos: &Position) -> String {
-    banned_side(Material::of(pos)).to_string()
-}
-
-fn square_names(pos: &Position, set: SquareSet) -> Vec<String> {
-    pos.board()
-        .squares()
-        .filter(|&sq| set & jtb_probe::bit(sq) != 0)
-        .map(|sq| sq.to_string())
-        .collect()
-}
-
-fn starves(pos: &Position, mv: jtb_probe::Move) -> Result<Vec<String>, ApiError> {
-    crate::moves::starvations(pos, mv).map_err(|e| ApiError::internal(e.to_string()))
-}
-
-fn clesto_answer(lib: &Library, pos: &Position) -> Result<ClestoAnswer, ApiError> {
-    let source = lib.source(pos)?;
-    let value = source.clesto(pos, |tb| tb.probe_clesto(pos))?;
-    let best = source.clesto(pos, |tb| tb.clesto_best_move(pos))?;
-    let mut scored = source.clesto(pos, |tb| tb.clesto_moves(pos))?;
-    // Best first for the mover; equal values stay in ASCII order (the library's order).
-    scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-    let mut moves = Vec::with_capacity(scored.len());
-    for (mv, mover) in scored {
-        let kind = move_kind(pos, mv)?;
-        let (position, after, banned, end) = match play(pos, mv)? {
-            Outcome::Over { result, reason } => (
-                None,
-                // The side that would move next has lost (or won, after the mover's own last
-                // animal starved) in 0.
-                ClestoValue::Plain(match result.flipped() {
-                    jtb_probe::Wdl::Win => Value::Win(0),
-                    jtb_probe::Wdl::Loss => Value::Loss(0),
-                    jtb_probe::Wdl::Draw => Value::Draw,
-                }),
-                None,
-                Some(reason.to_string()),
-            ),
-            Outcome::Ongoing(next) => {
-                let v = source.clesto(&next, |tb| tb.probe_clesto(&next))?;
-                (Some(next.to_string()), v, Some(banned_of(&next)), None)
-            }
-        };
-        moves.push(ClestoMoveAnswer {
-            mv: mv.to_string(),
-            position,
-            capture: matches!(kind, MoveKind::Capture | MoveKind::Trade),
-            kind: kind_name(kind),
-            end,
-            starves: starves(pos, mv)?,
-            after: after.into(),
-            banned,
-            mover: mover.into(),
-        });
-    }
-    Ok(ClestoAnswer {
-        position: pos.to_string(),
-        rules: pos.rules().name(),
-        value: value.into(),
-        best: best.map(|(mv, _)| mv.to_string()),
-        banned: banned_of(pos),
-        hungry: square_names(pos, pos.hungry()),
-        hungry_canonical: pos.hungry_is_canonical(),
-        moves,
-    })
-}
-
-/// A step of a Clesto line: the move, the animals it starves, and the position after it with
-/// its value, its banned side and its hungry set (`null` once the game ended).
-#[derive(Serialize)]
-struct ClestoStep {
-    #[serde(rename = "move")]
-    mv: String,
-    kind: &'static str,
-    end: Option<String>,
-    starves: Vec<String>,
-    position: Option<String>,
-    wdl: Option<&'static str>,
-    dtm: Option<u16>,
-    category: Option<&'static str>,
-    exit: Option<u16>,
-    banned: Option<String>,
-    hungry: Option<Vec<String>>,
-}
-
-/// `GET /api/v1/clesto/line`: the best line (RULES.md 6.6), which stops at the first position
-/// the unbanned side wins only by the ban (`line_stops_at_ban`, as `jtb probe --line`).
-fn clesto_line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-    let source = lib.source(pos)?;
-    let value = source.clesto(pos, |tb| tb.probe_clesto(pos))?;
-    let line: Vec<LineStep<ClestoValue>> = source.clesto(pos, |tb| tb.clesto_line(pos))?;
-    let stops = jtb_edge::line_stops_at_ban(value, &line);
-    let mut before = pos.clone();
-    let mut steps = Vec::with_capacity(line.len());
-    for step in &line {
-        let kind = kind_name(move_kind(&before, step.mv)?);
-        let starves = starves(&before, step.mv)?;
-        let end = match &step.position {
-            Some(_) => None,
-            None => match play(&before, step.mv)? {
-                Outcome::Over { reason, .. } => Some(reason.to_string()),
-                Outcome::Ongoing(_) => {
-                    return Err(ApiError::internal("a line step without a position"))
-                }
-            },
-        };
-        let fields = step.value.map(ClestoFields::from);
-        steps.push(ClestoStep {
-            mv: step.mv.to_string(),
-            kind,
-            end,
-            starves,
-            position: step.position.as_ref().map(ToString::to_string),
-            wdl: fields.as_ref().map(|f| f.wdl),
-            dtm: fields.as_ref().and_then(|f| f.dtm),
-            category: fields.as_ref().map(|f| f.category),
-            exit: fields.as_ref().and_then(|f| f.exit),
-            banned: step.position.as_ref().map(banned_of),
-            hungry: step.position.as_ref().map(|p| square_names(p, p.hungry())),
-        });
-        if let Some(next) = &step.position {
-            before = next.clone();
-        }
-    }
-    Ok(json!({
-        "position": pos.to_string(),
-        "rules": pos.rules().name(),
-        "line": steps,
-        "line_stops_at_ban": stops,
-    }))
 }
 
 /// Any path the server does not know.

@@ -25,6 +25,7 @@
 
 mod api;
 mod cache;
+mod clesto;
 mod error;
 mod gambit;
 mod limits;

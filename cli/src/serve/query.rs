@@ -7,6 +7,7 @@ use axum::{
     extract::{rejection::PathRejection, FromRequestParts, Path},
     http::request::Parts,
 };
+use jtb_edge::AnyPosition;
 use jtb_probe::{gambit, Position, RuleSet};
 use percent_encoding::percent_decode_str;
 
@@ -163,6 +164,18 @@ pub fn gambit_position(params: &PositionParams) -> Result<gambit::Position, ApiE
     text.parse().map_err(|e: gambit::ParseError| {
         ApiError::new(Problem::BadPosition, format!("bad position text: {e}"))
     })
+}
+
+/// The position of the query as the game it is ([`AnyPosition::of_family`]): where each route
+/// tells the games apart, once.
+///
+/// # Errors
+/// As [`gambit_position`] and [`position`].
+pub fn any_position(game: Game, params: &PositionParams) -> Result<AnyPosition, ApiError> {
+    match game {
+        Game::AnimalGambit => gambit_position(params).map(AnyPosition::Gambit),
+        Game::Jungle(rules) => position(rules, params).map(AnyPosition::of_family),
+    }
 }
 
 /// The position of the query, with its clock (the query's `clock`, else the text's, else 0).

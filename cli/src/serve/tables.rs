@@ -164,14 +164,8 @@ pub async fn materials(
                 "longest_win": pair(&|s| json!(s.longest_win)),
                 "longest_win_position": pair(&position),
             });
-            if rules.has_hunger() {
-                // Clesto has no draws: the DTM file's draws are the positions the ban decides,
-                // counted by the ban file as the mover's wins and losses.
-                let ban = |i: usize| &found.sides[i].1;
-                let obj = table.as_object_mut().expect("an object");
-                obj.remove("draws");
-                obj.insert("ban_wins".into(), json!([ban(0).wins, ban(1).wins]));
-                obj.insert("ban_losses".into(), json!([ban(0).losses, ban(1).losses]));
+            if rules == RuleSet::Clesto {
+                super::clesto::table_stats(&mut table, [&found.sides[0].1, &found.sides[1].1]);
             }
             tables.push(table);
         }

@@ -414,7 +414,7 @@ fn finish(frame: &Frame, flags: &[u8], plain: Codes) -> Solved {
     ban.add_wide(wide);
     Solved {
         codes: plain,
-        dtc_codes: ban,
+        second_codes: ban,
         layout: frame.layout.clone(),
     }
 }

@@ -127,11 +127,11 @@ fn remove_stale_temporaries(dir: &Path) {
 pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let codes = load_codes(root, &layout, Kind::Dtm)?;
-    let dtc_codes = load_codes(root, &layout, Kind::second(rules))?;
+    let second_codes = load_codes(root, &layout, Kind::second(rules))?;
     Ok(Solved {
         layout,
         codes,
-        dtc_codes,
+        second_codes,
     })
 }
 
@@ -482,8 +482,8 @@ fn solve_group(
         progress.started(m, Layout::new(rules, m).len() as u64);
         let solved = crate::clesto::solve_flip_of(from, subs)?;
         let dtm = compress(Metric::Dtm, &solved.codes);
-        let dtc = compress(Metric::Dtc, &solved.dtc_codes);
-        send(m, started, &solved, write::assemble(&solved, [dtm?, dtc?])?)?;
+        let ban = compress(Metric::Ban, &solved.second_codes);
+        send(m, started, &solved, write::assemble(&solved, [dtm?, ban?])?)?;
         Ok(Solving::done(solved, true, keep(m)))
     };
     let jobs = plan::with_flips(rules, group);

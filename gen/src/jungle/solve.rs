@@ -1401,7 +1401,7 @@ pub fn solve_then<T: Send>(
         let solved = crate::clesto::solve(material, subs)?;
         let after = [
             then(Metric::Dtm, &solved.codes),
-            then(Metric::Dtc, &solved.dtc_codes),
+            then(Metric::Ban, &solved.second_codes),
         ];
         return Ok((solved, after));
     }
@@ -1431,7 +1431,7 @@ pub fn solve_then<T: Send>(
     let solved = Solved {
         layout,
         codes,
-        dtc_codes,
+        second_codes: dtc_codes,
     };
     Ok((solved, [dtm_then, dtc_then]))
 }

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use jtb_probe::{
-    clock, ClestoValue, Color, FreePieceIndex, Layout, Material, Piece, RuleSet, Square, Value,
+    clock, ClestoValue, Color, FreePieceIndex, Kind, Layout, Material, Piece, RuleSet, Square,
+    Value,
 };
 
 use crate::{Codes, GenError};
@@ -16,6 +17,31 @@ pub enum Metric {
     /// Distance to conversion, the clock rule (RULES.md section 5): a capture or trade into a
     /// smaller table is worth its rule value at clock 0, one ply away.
     Dtc,
+    /// Clesto's repetition ban (RULES.md 6): where the ban decides, the banned side's distance
+    /// out of the material as a win or loss of the mover; a draw elsewhere.
+    Ban,
+}
+
+impl Metric {
+    /// The metric of a table's second file beside DTM under `rules` ([`Kind::second`]): the
+    /// distance to conversion, or Clesto's ban.
+    #[must_use]
+    pub const fn second(rules: RuleSet) -> Metric {
+        match Kind::second(rules) {
+            Kind::Ban => Metric::Ban,
+            _ => Metric::Dtc,
+        }
+    }
+
+    /// The kind of file that holds this metric's codes.
+    #[must_use]
+    pub const fn kind(self) -> Kind {
+        match self {
+            Metric::Dtm => Kind::Dtm,
+            Metric::Dtc => Kind::Dtc,
+            Metric::Ban => Kind::Ban,
+        }
+    }
 }
 
 /// The code of an entry that no position uses (two pieces on one square) in a solved table:
@@ -23,7 +49,8 @@ pub enum Metric {
 /// codes alone.
 pub const UNUSED: u16 = 1;
 
-/// A solved table: its layout and, per entry, one value code ([`Value::code`]) of each metric,
+/// A solved table: its layout and, per entry, one value code ([`Value::code`]) of each of its
+/// two metrics (distance to mate, and [`Metric::second`] of its rules),
 /// a byte an entry where it fits ([`Codes`]).
 /// Unused entries hold [`UNUSED`] in a table the solver made, and don't-care codes in one
 /// [`crate::run::load`] read back.
@@ -33,8 +60,9 @@ pub struct Solved {
     pub layout: Layout,
     /// Distance to mate, one code per entry.
     pub codes: Codes,
-    /// Distance to conversion, one code per entry.
-    pub dtc_codes: Codes,
+    /// The second file's codes, one per entry: distance to conversion ([`Metric::Dtc`]), or in
+    /// Clesto the ban's ([`Metric::Ban`]).
+    pub second_codes: Codes,
 }
 
 impl Solved {
@@ -70,7 +98,7 @@ impl Solved {
     pub fn codes_of(&self, metric: Metric) -> &Codes {
         match metric {
             Metric::Dtm => &self.codes,
-            Metric::Dtc => &self.dtc_codes,
+            Metric::Dtc | Metric::Ban => &self.second_codes,
         }
     }
 

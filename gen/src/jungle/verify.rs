@@ -145,7 +145,7 @@ fn one_ply(
                     // (Written out: `map` over the two left a call per move.)
                     [
                         keys.of(&table.codes, next, true),
-                        keys.of(&table.dtc_codes, next, true),
+                        keys.of(&table.second_codes, next, true),
                     ]
                 }
                 MoveKind::Capture | MoveKind::Trade => {
@@ -227,7 +227,7 @@ pub fn verify_table(
                 };
                 let stored = [
                     keys.of(&table.codes, idx, false),
-                    keys.of(&table.dtc_codes, idx, false),
+                    keys.of(&table.second_codes, idx, false),
                 ];
                 for ((metric, stored), computed) in [Metric::Dtm, Metric::Dtc]
                     .into_iter()

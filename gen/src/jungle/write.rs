@@ -180,7 +180,7 @@ pub fn summarize(solved: &Solved) -> Summary {
             let side = usize::from(start >= side_len);
             let weight = weights[start % side_len / run];
             let codes = solved.codes.iter_range(start..start + run);
-            let dtc_codes = solved.dtc_codes.iter_range(start..start + run);
+            let dtc_codes = solved.second_codes.iter_range(start..start + run);
             let mut tally = Tally::default();
             // Most entries are only counted, by plain value and DTC code; the rest (long wins,
             // codes past a byte) are noted one by one.
@@ -291,7 +291,7 @@ pub fn compress(rules: RuleSet, metric: Metric, codes: &Codes) -> io::Result<Com
         // Clesto's WDL file shows the ban's resolution too: it is made from both metrics.
         Metric::Dtm if rules.has_hunger() => &[(Kind::Dtm, code_encoding)],
         Metric::Dtm => &[(Kind::Dtm, code_encoding), (Kind::Wdl, Encoding::Wdl2)],
-        Metric::Dtc => &[(Kind::second(rules), code_encoding)],
+        Metric::Dtc | Metric::Ban => &[(metric.kind(), code_encoding)],
     };
     compress_kinds(metric, kinds, codes)
 }
@@ -372,8 +372,8 @@ pub(crate) fn compress_raw(encoding: Encoding, raw: &[u8]) -> io::Result<Vec<Vec
 pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
     let rules = solved.layout.rules();
     let dtm = compress(rules, Metric::Dtm, &solved.codes)?;
-    let dtc = compress(rules, Metric::Dtc, &solved.dtc_codes)?;
-    assemble(solved, [dtm, dtc])
+    let second = compress(rules, Metric::second(rules), &solved.second_codes)?;
+    assemble(solved, [dtm, second])
 }
 
 /// The bytes of the files of a solved table from their compressed blocks (of both metrics, in
@@ -459,7 +459,7 @@ fn summarize_clesto(solved: &Solved) -> (Summary, Codes) {
         let weight = weights[start % side_len / run];
         let mut tally = Tally::default();
         let codes = solved.codes.iter_range(start..start + run);
-        let ban_codes = solved.dtc_codes.iter_range(start..start + run);
+        let ban_codes = solved.second_codes.iter_range(start..start + run);
         for (i, (plain, ban)) in codes.zip(ban_codes).enumerate() {
             if plain == UNUSED {
                 out.push(UNUSED);

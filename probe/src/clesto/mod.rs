@@ -2,6 +2,8 @@
 //! distance to mate, or, where the game without the ban would be drawn, a win of one side by
 //! the repetition ban.
 
+mod probe;
+
 use std::fmt;
 
 use crate::{

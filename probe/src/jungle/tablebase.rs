@@ -1,6 +1,7 @@
 //! The Jungle family's probes (Jungle, the flip game and Clesto share one rule-set type): how
-//! its positions find their tables ([`Game`] for [`RuleSet`]), and what only it answers: the
-//! distance to conversion and the clock rule, and Clesto's values with the repetition ban.
+//! its positions find their tables ([`Game`] for [`RuleSet`]), and what only Jungle and the
+//! flip game answer: the distance to conversion and the clock rule. Clesto's values with the
+//! repetition ban are probed in `clesto/probe.rs`.
 
 use crate::{
     clock::{self, Category, RuleValue},
@@ -13,7 +14,6 @@ use crate::{
     position::Position,
     rules::RuleSet,
     value::{Value, Wdl},
-    ClestoValue,
 };
 
 /// The tables present by material, in one array lookup (a material is two bytes).
@@ -290,121 +290,6 @@ impl Tablebase {
             start,
             |p| Ok(self.rule_best_move(p)?.map(|m| m.mv)),
             |p| self.probe_rule(p),
-        )
-    }
-
-    /// [`ProbeError::NotForRules`] for Clesto, whose values the other probes do not describe.
-    pub(crate) fn not_clesto(&self, what: &'static str) -> ProbeResult<()> {
-        if self.rules().has_hunger() {
-            return Err(ProbeError::NotForRules {
-                rules: self.rules().name(),
-                what,
-            });
-        }
-        Ok(())
-    }
-
-    /// The value of a Clesto position (RULES.md 6): a plain win or loss with its distance to
-    /// mate, or a win or loss by the repetition ban, with B's exit distance on B's side. A
-    /// position at a non-canonical hungry set is valued one move ahead.
-    ///
-    /// # Errors
-    /// As [`Tablebase::probe_wdl`]; [`ProbeError::NotForRules`] outside Clesto;
-    /// [`ProbeError::Inconsistent`] when the DTM and ban files contradict each other.
-    pub fn probe_clesto(&self, pos: &Position) -> ProbeResult<ClestoValue> {
-        if !self.rules().has_hunger() {
-            return Err(ProbeError::NotForRules {
-                rules: self.rules().name(),
-                what: "a Clesto value",
-            });
-        }
-        if !pos.hungry_is_canonical() {
-            self.covers(pos)?;
-            return crate::ban::value_by_lookahead(pos, |next| self.probe_clesto(next));
-        }
-        let (table, [plain, ban]) = self.stored_value_pair(pos, [Kind::Dtm, Kind::Ban])?;
-        let banned = pos.turn() == crate::ban::banned_side(table);
-        ClestoValue::from_parts(plain, ban, banned).ok_or_else(|| ProbeError::Inconsistent {
-            position: pos.to_string(),
-            noun: "move",
-            kind: Kind::Ban,
-            stored: ban,
-            best: Some(plain),
-        })
-    }
-
-    /// Every legal move of a Clesto position with its value for the mover
-    /// ([`ClestoValue::after_move`]), in move order (ASCII).
-    ///
-    /// # Errors
-    /// As [`Tablebase::probe_clesto`], for the position or any successor.
-    pub fn clesto_moves(&self, pos: &Position) -> ProbeResult<Vec<(Move, ClestoValue)>> {
-        self.probe_clesto(pos)?;
-        let mut moves = Vec::new();
-        crate::ban::for_each_move_value(
-            pos,
-            |next| self.probe_clesto(next),
-            |mv, v| moves.push((mv, v)),
-        )?;
-        moves.sort_unstable_by_key(|&(mv, _)| mv);
-        Ok(moves)
-    }
-
-    /// The best move of a Clesto position (RULES.md 6.6) and its value: the best value for the
-    /// mover (shortest plain win; B's shortest way out of the material; U's moves that keep B
-    /// from winning; the longest loss), the smallest in ASCII order among equals. `None` without
-    /// a move.
-    ///
-    /// # Errors
-    /// As [`Tablebase::clesto_moves`], and [`ProbeError::Inconsistent`] when the best move's
-    /// value is not the position's.
-    pub fn clesto_best_move(&self, pos: &Position) -> ProbeResult<Option<(Move, ClestoValue)>> {
-        let root = self.probe_clesto(pos)?;
-        let moves = self.clesto_moves(pos)?;
-        // The first of the best: `max_by_key` keeps the last maximum, so go from the end.
-        let best = moves.into_iter().rev().max_by_key(|&(_, v)| v);
-        match best {
-            Some((_, v)) if v != root => Err(ProbeError::Inconsistent {
-                position: pos.to_string(),
-                noun: "move",
-                kind: Kind::Ban,
-                stored: root.ban_part(),
-                best: Some(v.ban_part()),
-            }),
-            None if root != ClestoValue::Plain(Value::Loss(0)) => Err(ProbeError::Inconsistent {
-                position: pos.to_string(),
-                noun: "move",
-                kind: Kind::Dtm,
-                stored: root.plain_part(),
-                best: None,
-            }),
-            best => Ok(best),
-        }
-    }
-
-    /// The best line of a Clesto position: best moves by both sides to the end of the game, or
-    /// up to the first position that the unbanned side wins only by the ban (from there the
-    /// game ends only by the ban; RULES.md 6.6). Empty when `pos` is such a position.
-    ///
-    /// # Errors
-    /// As [`Tablebase::clesto_best_move`].
-    pub fn clesto_line(&self, pos: &Position) -> ProbeResult<Vec<LineStep<ClestoValue>>> {
-        let u_wins = |v: ClestoValue| {
-            matches!(
-                v,
-                ClestoValue::BanWin { exit: None } | ClestoValue::BanLoss { exit: None }
-            )
-        };
-        // From a position the unbanned side wins only by the ban, the line goes no further.
-        self.play_line(
-            pos.clone(),
-            |p| {
-                if u_wins(self.probe_clesto(p)?) {
-                    return Ok(None);
-                }
-                Ok(self.clesto_best_move(p)?.map(|(mv, _)| mv))
-            },
-            |p| self.probe_clesto(p),
         )
     }
 }

@@ -1,0 +1,251 @@
+//! Clesto in the API (RULES.md 6), on the same routes as the other games
+//! (`/api/v1/clesto...`): no draws and no clock; a value is a plain win or loss with its
+//! distance to mate, or a win or loss by the repetition ban with the banned side's exit
+//! distance. Every move carries the animals it starves, and a position its hungry set.
+
+use jtb_probe::{
+    banned_side, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, SquareSet, Value,
+};
+use serde::Serialize;
+use serde_json::json;
+
+use super::{
+    api::{kind_name, move_kind},
+    error::ApiError,
+    source::{play, Library},
+};
+
+/// A Clesto value as the API writes it, for the side to move: `wdl` always win or loss, `dtm`
+/// for a plain value (null where the ban decides), `category` `win`, `loss`, `ban-win` or
+/// `ban-loss`, and `exit`, the banned side's plies to a smaller material it wins, where the
+/// ban decides and it can force one (null otherwise).
+#[derive(Serialize)]
+pub struct ClestoFields {
+    wdl: &'static str,
+    dtm: Option<u16>,
+    category: &'static str,
+    exit: Option<u16>,
+}
+
+impl From<ClestoValue> for ClestoFields {
+    fn from(v: ClestoValue) -> ClestoFields {
+        ClestoFields {
+            wdl: v.wdl().name(),
+            dtm: v.dtm(),
+            category: v.category(),
+            exit: v.exit(),
+        }
+    }
+}
+
+/// The answer of `GET /api/v1/clesto`: the fields of `jtb probe --rules clesto --json`, the
+/// banned side and the mover's hungry set, and the moves, best first.
+#[derive(Serialize)]
+pub struct ClestoAnswer {
+    position: String,
+    rules: &'static str,
+    #[serde(flatten)]
+    value: ClestoFields,
+    /// The best move (RULES.md 6.6); `null` without a move.
+    best: Option<String>,
+    /// The side the repetition ban binds in this material (B: more animals, Red when equal),
+    /// whose exit `exit` counts.
+    banned: String,
+    /// The squares of the mover's hungry animals.
+    hungry: Vec<String>,
+    /// Whether the hungry set is the one the board gives (else the text's `h:` field set it).
+    hungry_canonical: bool,
+    moves: Vec<ClestoMoveAnswer>,
+}
+
+/// A Clesto move: the position after it with its value for the side then to move (as the other
+/// rule sets' moves), the animals it starves, and what it is worth to its mover.
+#[derive(Serialize)]
+pub struct ClestoMoveAnswer {
+    #[serde(rename = "move")]
+    mv: String,
+    /// The position after the move; `null` when the move ended the game.
+    position: Option<String>,
+    capture: bool,
+    kind: &'static str,
+    end: Option<String>,
+    /// The animals the move starves: letter and square after the move (`Cb1`).
+    starves: Vec<String>,
+    /// The value after the move for the side then to move (a game that ended: in 0).
+    #[serde(flatten)]
+    after: ClestoFields,
+    /// The banned side after the move (a smaller material may bind the other side); `null`
+    /// when the game ended.
+    banned: Option<String>,
+    /// The move's value for its mover (the exit counted in this position's material): the
+    /// order of the moves.
+    mover: ClestoFields,
+}
+
+/// The side the repetition ban binds in `pos`'s material, by name (`red`, `blue`).
+fn banned_of(pos: &Position) -> String {
+    banned_side(Material::of(pos)).to_string()
+}
+
+fn square_names(pos: &Position, set: SquareSet) -> Vec<String> {
+    pos.board()
+        .squares()
+        .filter(|&sq| set & jtb_probe::bit(sq) != 0)
+        .map(|sq| sq.to_string())
+        .collect()
+}
+
+fn starves(pos: &Position, mv: jtb_probe::Move) -> Result<Vec<String>, ApiError> {
+    crate::moves::starvations(pos, mv).map_err(|e| ApiError::internal(e.to_string()))
+}
+
+/// `GET /api/v1/clesto?position=...`: the value, the best move, the banned side, the hungry
+/// set and every move, best first.
+///
+/// # Errors
+/// As the other rule sets' answers: 404 for a missing table, 500 for a damaged one.
+pub fn probe(lib: &Library, pos: &Position) -> Result<ClestoAnswer, ApiError> {
+    let source = lib.source(pos)?;
+    let value = source.clesto(pos, |tb| tb.probe_clesto(pos))?;
+    let best = source.clesto(pos, |tb| tb.clesto_best_move(pos))?;
+    let mut scored = source.clesto(pos, |tb| tb.clesto_moves(pos))?;
+    // Best first for the mover; equal values stay in ASCII order (the library's order).
+    scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+    let mut moves = Vec::with_capacity(scored.len());
+    for (mv, mover) in scored {
+        let kind = move_kind(pos, mv)?;
+        let (position, after, banned, end) = match play(pos, mv)? {
+            Outcome::Over { result, reason } => (
+                None,
+                // The side that would move next has lost (or won, after the mover's own last
+                // animal starved) in 0.
+                ClestoValue::Plain(match result.flipped() {
+                    jtb_probe::Wdl::Win => Value::Win(0),
+                    jtb_probe::Wdl::Loss => Value::Loss(0),
+                    jtb_probe::Wdl::Draw => Value::Draw,
+                }),
+                None,
+                Some(reason.to_string()),
+            ),
+            Outcome::Ongoing(next) => {
+                let v = source.clesto(&next, |tb| tb.probe_clesto(&next))?;
+                (Some(next.to_string()), v, Some(banned_of(&next)), None)
+            }
+        };
+        moves.push(ClestoMoveAnswer {
+            mv: mv.to_string(),
+            position,
+            capture: matches!(kind, MoveKind::Capture | MoveKind::Trade),
+            kind: kind_name(kind),
+            end,
+            starves: starves(pos, mv)?,
+            after: after.into(),
+            banned,
+            mover: mover.into(),
+        });
+    }
+    Ok(ClestoAnswer {
+        position: pos.to_string(),
+        rules: pos.rules().name(),
+        value: value.into(),
+        best: best.map(|(mv, _)| mv.to_string()),
+        banned: banned_of(pos),
+        hungry: square_names(pos, pos.hungry()),
+        hungry_canonical: pos.hungry_is_canonical(),
+        moves,
+    })
+}
+
+/// A step of a Clesto line: the move, the animals it starves, and the position after it with
+/// its value, its banned side and its hungry set (`null` once the game ended).
+#[derive(Serialize)]
+struct ClestoStep {
+    #[serde(rename = "move")]
+    mv: String,
+    kind: &'static str,
+    end: Option<String>,
+    starves: Vec<String>,
+    position: Option<String>,
+    wdl: Option<&'static str>,
+    dtm: Option<u16>,
+    category: Option<&'static str>,
+    exit: Option<u16>,
+    banned: Option<String>,
+    hungry: Option<Vec<String>>,
+}
+
+/// `GET /api/v1/clesto/line`: the best line (RULES.md 6.6), which stops at the first position
+/// the unbanned side wins only by the ban (`line_stops_at_ban`, as `jtb probe --line`).
+///
+/// # Errors
+/// As [`probe`].
+pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+    let source = lib.source(pos)?;
+    let value = source.clesto(pos, |tb| tb.probe_clesto(pos))?;
+    let line: Vec<LineStep<ClestoValue>> = source.clesto(pos, |tb| tb.clesto_line(pos))?;
+    let stops = jtb_edge::line_stops_at_ban(value, &line);
+    let mut before = pos.clone();
+    let mut steps = Vec::with_capacity(line.len());
+    for step in &line {
+        let kind = kind_name(move_kind(&before, step.mv)?);
+        let starves = starves(&before, step.mv)?;
+        let end = match &step.position {
+            Some(_) => None,
+            None => match play(&before, step.mv)? {
+                Outcome::Over { reason, .. } => Some(reason.to_string()),
+                Outcome::Ongoing(_) => {
+                    return Err(ApiError::internal("a line step without a position"))
+                }
+            },
+        };
+        let fields = step.value.map(ClestoFields::from);
+        steps.push(ClestoStep {
+            mv: step.mv.to_string(),
+            kind,
+            end,
+            starves,
+            position: step.position.as_ref().map(ToString::to_string),
+            wdl: fields.as_ref().map(|f| f.wdl),
+            dtm: fields.as_ref().and_then(|f| f.dtm),
+            category: fields.as_ref().map(|f| f.category),
+            exit: fields.as_ref().and_then(|f| f.exit),
+            banned: step.position.as_ref().map(banned_of),
+            hungry: step.position.as_ref().map(|p| square_names(p, p.hungry())),
+        });
+        if let Some(next) = &step.position {
+            before = next.clone();
+        }
+    }
+    Ok(json!({
+        "position": pos.to_string(),
+        "rules": pos.rules().name(),
+        "line": steps,
+        "line_stops_at_ban": stops,
+    }))
+}
+
+/// `GET /api/v1/clesto/moves`: Clesto's fields added to the moves the other rule sets list
+/// (`listed`, their answer): the animals each move starves, and the mover's hungry set.
+///
+/// # Errors
+/// 500 if a listed move is not legal (it always is).
+pub fn moves(pos: &Position, listed: &mut serde_json::Value) -> Result<(), ApiError> {
+    if let Some(moves) = listed["moves"].as_array_mut() {
+        for (mv, entry) in pos.revealed_moves().into_iter().zip(moves) {
+            entry["starves"] = json!(starves(pos, mv)?);
+        }
+    }
+    listed["hungry"] = json!(square_names(pos, pos.hungry()));
+    listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
+    Ok(())
+}
+
+/// A material's entry in `GET /api/v1/clesto/materials`: no draws. The DTM file's draws are
+/// the positions the ban decides, counted by the ban file (`ban`, Red to move first) as the
+/// mover's wins and losses.
+pub fn table_stats(table: &mut serde_json::Value, ban: [&jtb_probe::SideStats; 2]) {
+    let obj = table.as_object_mut().expect("an object");
+    obj.remove("draws");
+    obj.insert("ban_wins".into(), json!([ban[0].wins, ban[1].wins]));
+    obj.insert("ban_losses".into(), json!([ban[0].losses, ban[1].losses]));
+}
