@@ -165,3 +165,77 @@ fn adjudicate_without_tables_is_an_error_of_its_own() {
         assert_eq!(o.status.code(), Some(1), "{rules}: {}", stdout(&o));
     }
 }
+
+/// `jtb verify` over every game (the flip game's chance tables as a fifth): each table's
+/// checksums, then every entry one ply deep, reported as `ok   <table>: <n> entries agree
+/// with ...`; a table whose smaller table is missing gets no verdict, in one wording for every
+/// game (`cannot verify <table>: the tables it needs: <table> is missing`) with exit 2 (the
+/// Jungle family's read "the tables it needs EvL is missing", and a chance table's was a
+/// failure of the table itself, exit 1).
+#[test]
+fn verify_reports_every_game_in_the_same_words() {
+    // Rule set, the table checked, and a smaller table it reads.
+    let cases = [
+        ("mistboard", "LRvE", "EvL"),
+        ("flip4x4", "LvE-T", "Ev-t"),
+        ("clesto", "LRvE", "LvE"),
+        ("animal-gambit", "RRvR", "RvR"),
+    ];
+    for (rules, table, smaller) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            rules,
+            "--material",
+            table,
+            "--out",
+            root,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+        let verify = || {
+            jtb(&[
+                "verify",
+                "--rules",
+                rules,
+                "--tables",
+                root,
+                "--material",
+                table,
+            ])
+        };
+        let o = verify();
+        assert!(o.status.success(), "{rules}: {}{}", stdout(&o), stderr(&o));
+        assert!(
+            stdout(&o).contains("checksums: 1 of 1 tables intact"),
+            "{rules}: {}",
+            stdout(&o)
+        );
+        let ok_line = stdout(&o)
+            .lines()
+            .find(|l| l.starts_with("ok   "))
+            .map(str::to_owned)
+            .unwrap_or_default();
+        assert!(
+            ok_line.contains(" entries agree with their "),
+            "{rules}: {}",
+            stdout(&o)
+        );
+        let smaller_files: Vec<_> = std::fs::read_dir(dir.path().join(rules))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.file_stem().and_then(|s| s.to_str()) == Some(smaller))
+            .collect();
+        assert!(!smaller_files.is_empty(), "{rules}: no {smaller}");
+        for file in smaller_files {
+            std::fs::remove_file(file).unwrap();
+        }
+        let o = verify();
+        assert_eq!(o.status.code(), Some(2), "{rules}: {}", stderr(&o));
+        let expected = format!("cannot verify {table}: the tables it needs: {smaller} is missing");
+        assert!(stderr(&o).contains(&expected), "{rules}: {}", stderr(&o));
+    }
+}

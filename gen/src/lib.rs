@@ -163,6 +163,15 @@ pub(crate) fn write_needed_tables<M: fmt::Display, W: fmt::Display>(
     tables: &[(M, Option<W>)],
 ) -> fmt::Result {
     write!(f, "the tables it needs must be generated first:")?;
+    write_table_problems(f, tables)
+}
+
+/// Each table of `tables` as missing (`None`) or unusable and why, `; ` between them: one
+/// wording for the generator and `jtb verify`.
+pub(crate) fn write_table_problems<M: fmt::Display, W: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    tables: &[(M, Option<W>)],
+) -> fmt::Result {
     for (i, (m, why)) in tables.iter().enumerate() {
         let sep = if i == 0 { "" } else { ";" };
         match why {

@@ -1,15 +1,11 @@
-//! The Clesto side of the table commands (RULES.md 6): no draws, so `stats` counts what the ban
-//! decides (the DTM file's draws, as the ban file's wins and losses, with B's longest way out)
-//! where the other rule sets count draws and the clock rule; `verify` checks each entry one
-//! ply deep with the ban.
+//! The Clesto side of `jtb stats` (RULES.md 6): no draws, so it counts what the ban decides
+//! (the DTM file's draws, as the ban file's wins and losses, with B's longest way out) where
+//! the other rule sets count draws and the clock rule.
 
-use std::{io::Write, path::Path};
+use std::io::Write;
 
-use jtb_gen::SubTables;
-use jtb_probe::{format::table_path, Kind, Material, RuleSet, SideStats};
+use jtb_probe::{Material, SideStats};
 use serde_json::json;
-
-use crate::CliResult;
 
 /// The header line of `jtb stats --rules clesto`.
 ///
@@ -68,32 +64,4 @@ pub fn stats_json(
         "longest_exit": ban.longest_win,
         "longest_exit_position": position(&ban.longest_win_position),
     })
-}
-
-/// `jtb verify --rules clesto`: checks every entry of table `m` one ply deep (plain values and
-/// the ban's) against `tables` (its own included) and reports failures.
-///
-/// # Errors
-/// The check could not run; writing failed.
-pub fn verify(
-    out: &mut impl Write,
-    root: &Path,
-    m: Material,
-    table: &jtb_gen::Solved,
-    tables: &SubTables,
-    wdl_ok: bool,
-) -> CliResult {
-    let mismatches = jtb_gen::clesto::verify(table, tables, 10)?;
-    let path = table_path(root, RuleSet::Clesto, m, Kind::Ban);
-    let failures = mismatches.iter().map(|x| {
-        format!(
-            "{}: {}: stored {}, its moves give {}",
-            path.display(),
-            x.position,
-            x.stored,
-            x.computed
-        )
-    });
-    let what = "their moves (plain values and the ban's)";
-    crate::verify::report(out, m, table.codes.len(), wdl_ok, failures, what)
 }

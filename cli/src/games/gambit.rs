@@ -1,13 +1,12 @@
-//! The Animal Gambit side of the table commands (`stats`, `info`, `verify`; `probe` and
-//! `adjudicate` are the edge's, [`jtb_edge`]): the same commands and printers' shapes as Jungle's, over
-//! [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
+//! The Animal Gambit side of the table commands (`stats`, `info`; `verify` is the generator's
+//! one driver, `probe` and `adjudicate` the edge's, [`jtb_edge`]): the same commands and
+//! printers' shapes as Jungle's, over [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
 
 use std::{
     io::Write,
     path::{Path, PathBuf},
 };
 
-use jtb_gen::gambit::{closure, load, SubTables, KINDS};
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, Rules},
@@ -94,96 +93,4 @@ pub fn side_json(m: gambit::Material, side: &str, s: &SideStats) -> serde_json::
 /// The path of a table's `kind` file.
 fn table_path(root: &Path, m: gambit::Material, kind: Kind) -> PathBuf {
     family_table_path(root, Rules, m, kind)
-}
-
-/// Why an Animal Gambit verification could not run.
-#[derive(Debug)]
-pub enum VerifyError {
-    /// No Animal Gambit table is there.
-    NoTables(PathBuf),
-    /// Tables that a table's trap removals lead into are missing or unusable: no verdict.
-    Needs(gambit::Material, Vec<String>),
-}
-
-impl std::fmt::Display for VerifyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            VerifyError::NoTables(dir) => {
-                write!(f, "no tables of {} under {}", Rules::NAME, dir.display())
-            }
-            VerifyError::Needs(m, problems) => write!(
-                f,
-                "cannot verify {m}: the tables it needs: {}",
-                problems.join("; ")
-            ),
-        }
-    }
-}
-
-impl std::error::Error for VerifyError {}
-
-/// `jtb verify --rules animal-gambit`: every file's checksums, then every entry one ply deep
-/// against the best of its distinct turns' results (smaller tables included), and the WDL file
-/// against the DTM file.
-pub fn verify(
-    out: &mut impl Write,
-    root: &Path,
-    materials: &[gambit::Material],
-    checksums_only: bool,
-) -> CliResult {
-    let materials: Vec<gambit::Material> = if materials.is_empty() {
-        Tablebase::open(root, Rules)?.materials()
-    } else {
-        materials.iter().map(|m| m.canonical()).collect()
-    };
-    if materials.is_empty() {
-        return Err(VerifyError::NoTables(root.to_owned()).into());
-    }
-    let intact = crate::verify::check_checksums(out, root, Rules, &materials, &KINDS)?;
-    let mut ok = intact.len() == materials.len();
-    if checksums_only {
-        return Ok(ok);
-    }
-    for m in intact {
-        // The table and every one it needs, read back and checked (WDL against DTM too).
-        let mut tables = SubTables::new();
-        let mut problems = Vec::new();
-        let mut own = None;
-        for needed in closure(&[m]) {
-            match load(root, needed) {
-                Ok(Some(t)) => tables.insert(t),
-                Ok(None) if needed == m => own = Some(format!("{m} is missing")),
-                Ok(None) => problems.push(format!("{needed} is missing")),
-                Err(e) if needed == m => own = Some(e.to_string()),
-                Err(e) => problems.push(format!("{needed} is unusable ({e})")),
-            }
-        }
-        if !problems.is_empty() {
-            return Err(VerifyError::Needs(m, problems).into());
-        }
-        if let Some(why) = own {
-            writeln!(out, "FAIL {why}")?;
-            ok = false;
-            continue;
-        }
-        let mismatches = jtb_gen::gambit::verify(m, &tables, 10)?;
-        let path = table_path(root, m, Kind::Dtm);
-        for x in &mismatches {
-            writeln!(
-                out,
-                "FAIL {}: {}: stored {}, its turns give {}",
-                path.display(),
-                x.position,
-                x.stored,
-                x.best
-            )?;
-        }
-        if mismatches.is_empty() {
-            let entries = tables.get(m).map_or(0, |t| t.layout.len());
-            writeln!(out, "ok   {m}: {entries} entries agree with their turns")?;
-        } else {
-            ok = false;
-        }
-    }
-    Ok(ok)
 }

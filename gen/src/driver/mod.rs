@@ -1,7 +1,8 @@
 //! What every game's generation shares, whichever tables it makes: its plan (closure, resume,
 //! the tables it needs, the memory limit: [`plan()`]), the events it reports as it goes
-//! ([`Progress`], one interface for every front end) and what it did ([`Summary`]). How a group
-//! of tables is solved and written is the game's.
+//! ([`Progress`], one interface for every front end) and what it did ([`Summary`]); and how
+//! `jtb verify` checks a table ([`verify()`]: its needs, its memory, then the game's one-ply
+//! check). How a group of tables is solved and written is the game's.
 //!
 //! `T` names a table: a Jungle-family [`jtb_probe::Material`], an Animal Gambit
 //! [`jtb_probe::gambit::Material`] or a flip-game [`jtb_probe::flip::ChanceMaterial`].
@@ -9,8 +10,12 @@
 use std::time::Duration;
 
 pub mod plan;
+pub mod verify;
 
-pub use self::plan::{plan, Plan, Refused, Tables};
+pub use self::{
+    plan::{plan, Plan, Refused, Tables},
+    verify::{verify, Checked, Unchecked, Verify},
+};
 
 /// Events of a generation, for progress display. Called from worker threads; the plan comes
 /// first, then the tables kept, then each table solved (a table found damaged may be named

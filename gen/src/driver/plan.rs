@@ -4,19 +4,22 @@
 //! targets need are all there; and whether each table to solve fits the memory limit. A plan
 //! refused writes nothing.
 
-use std::{collections::BTreeSet, fmt::Display};
+use std::{
+    collections::BTreeSet,
+    fmt::{Debug, Display},
+};
 
 use super::{Progress, Summary};
 
 /// One game's tables, as the plan sees them.
 pub trait Tables: Sync {
     /// A table's name.
-    type Table: Copy + Ord + Display + Send + Sync;
+    type Table: Copy + Ord + Debug + Display + Send + Sync + 'static;
     /// What checking a complete table gives (its contents, where the game reads them whole to
     /// check them).
     type Kept: Send;
     /// Why a table on disk cannot be kept.
-    type Why: Display;
+    type Why: Debug + Display + 'static;
 
     /// The table a name stands for (names of either orientation name one table).
     fn table_of(&self, name: Self::Table) -> Self::Table;
@@ -76,7 +79,7 @@ pub fn needed_problems<G: Tables>(
 /// The tables that `targets` need, other than the targets themselves: those complete (with
 /// what checking them gave), and those missing (`None`) or unusable.
 #[allow(clippy::type_complexity)]
-fn check_needed<G: Tables>(
+pub(super) fn check_needed<G: Tables>(
     game: &G,
     targets: &[G::Table],
 ) -> (Vec<(G::Table, G::Kept)>, Vec<(G::Table, Option<G::Why>)>) {

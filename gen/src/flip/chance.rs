@@ -12,6 +12,7 @@
 use std::{
     collections::BTreeSet,
     path::{Path, PathBuf},
+    sync::OnceLock,
     time::Instant,
 };
 
@@ -324,7 +325,7 @@ pub fn generate(
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
     let mut summary = Summary::default();
     let plan = match driver::plan(
-        &OnDisk { root },
+        &OnDisk::new(root),
         targets,
         false,
         u64::MAX,
@@ -368,8 +369,64 @@ fn entries(m: ChanceMaterial) -> u64 {
 
 /// The chance tables under a root, as the plan sees them: in levels of as many face-down tiles
 /// and tiles (solved in parallel), each checked by its header, block index and checksum.
-struct OnDisk<'a> {
+pub struct OnDisk<'a> {
     root: &'a Path,
+    /// The tables a check probes, opened on the first check.
+    opened: OnceLock<ChanceTables>,
+}
+
+impl<'a> OnDisk<'a> {
+    /// The chance tables under `root` (in `root/flip4x4/`).
+    #[must_use]
+    pub fn new(root: &'a Path) -> OnDisk<'a> {
+        OnDisk {
+            root,
+            opened: OnceLock::new(),
+        }
+    }
+}
+
+impl driver::Verify for OnDisk<'_> {
+    fn checked_against(&self, _: ChanceMaterial) -> &'static str {
+        "their moves (flips as the average of their outcomes)"
+    }
+
+    fn verify_memory(&self, _: ChanceMaterial) -> Result<Option<u64>, driver::verify::Failure> {
+        Ok(None)
+    }
+
+    /// Every entry at every clock against its moves' worth ([`analyse`]); the first entry found
+    /// wrong is the one failure listed.
+    fn check_entries(
+        &self,
+        m: ChanceMaterial,
+        _: Vec<(ChanceMaterial, ())>,
+        _: usize,
+    ) -> Result<driver::Checked, driver::verify::Failure> {
+        let tables = match self.opened.get() {
+            Some(tables) => tables,
+            None => {
+                let opened = ChanceTables::open(self.root).map_err(probe_error)?;
+                self.opened.get_or_init(|| opened)
+            }
+        };
+        let report = analyse(tables, self.root, m)?;
+        let path = table_path(self.root, m);
+        let failures = report
+            .mismatch
+            .iter()
+            .map(|(position, stored, best)| {
+                format!(
+                    "{}: {position}: stored {stored}, its moves give {best}",
+                    path.display()
+                )
+            })
+            .collect();
+        Ok(driver::Checked {
+            entries: report.checked,
+            failures,
+        })
+    }
 }
 
 impl driver::Tables for OnDisk<'_> {

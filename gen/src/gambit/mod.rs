@@ -644,8 +644,57 @@ pub fn generate(
 
 /// The Animal Gambit tables under a root, as the plan sees them: each table a group of its
 /// own (solved one after the other, each on every thread), checked by reading it back whole.
-struct OnDisk<'a> {
+pub struct OnDisk<'a> {
     root: &'a Path,
+}
+
+impl<'a> OnDisk<'a> {
+    /// The Animal Gambit tables under `root` (in `root/animal-gambit/`).
+    #[must_use]
+    pub fn new(root: &'a Path) -> OnDisk<'a> {
+        OnDisk { root }
+    }
+}
+
+impl driver::Verify for OnDisk<'_> {
+    fn checked_against(&self, _: Material) -> &'static str {
+        "their turns"
+    }
+
+    fn verify_memory(&self, _: Material) -> Result<Option<u64>, driver::verify::Failure> {
+        Ok(None)
+    }
+
+    /// The table read back whole (its WDL file against its DTM file too), then each entry
+    /// against its distinct turns ([`verify`]), over `needed`, every smaller table read back.
+    fn check_entries(
+        &self,
+        m: Material,
+        needed: Vec<(Material, Solved)>,
+        limit: usize,
+    ) -> Result<driver::Checked, driver::verify::Failure> {
+        let mut tables = SubTables::new();
+        for (_, table) in needed {
+            tables.insert(table);
+        }
+        let own = load(self.root, m)?.ok_or_else(|| format!("{m} is missing"))?;
+        let entries = own.layout.len() as u64;
+        tables.insert(own);
+        let path = path(self.root, m.canonical(), Kind::Dtm);
+        let failures = verify(m, &tables, limit)?
+            .iter()
+            .map(|x| {
+                format!(
+                    "{}: {}: stored {}, its turns give {}",
+                    path.display(),
+                    x.position,
+                    x.stored,
+                    x.best
+                )
+            })
+            .collect();
+        Ok(driver::Checked { entries, failures })
+    }
 }
 
 impl driver::Tables for OnDisk<'_> {

@@ -8,7 +8,10 @@ use std::{
     time::Instant,
 };
 
-use jtb_probe::{format::table_path, Kind, Layout, Material, RuleSet, TableFile, Value};
+use jtb_probe::{
+    format::{table_path, Encoding},
+    Kind, Layout, Material, RuleSet, TableFile, Value,
+};
 use rayon::prelude::*;
 
 use crate::{
@@ -392,10 +395,104 @@ fn solve_groups(
     Ok(())
 }
 
-/// The tables of one rule set of the Jungle family under a root, as the plan sees them.
-struct Family<'a> {
+/// The tables of one rule set of the Jungle family under a root, as the plan and `jtb verify`
+/// see them.
+pub struct Family<'a> {
     root: &'a Path,
     rules: RuleSet,
+}
+
+impl<'a> Family<'a> {
+    /// The tables of `rules` under `root` (in `root/<rules>/`).
+    #[must_use]
+    pub fn new(root: &'a Path, rules: RuleSet) -> Family<'a> {
+        Family { root, rules }
+    }
+}
+
+impl driver::Verify for Family<'_> {
+    fn checked_against(&self, _: Material) -> &'static str {
+        if self.rules == RuleSet::Clesto {
+            "their moves (plain values and the ban's)"
+        } else {
+            "their successors (DTM and DTC)"
+        }
+    }
+
+    fn verify_memory(&self, m: Material) -> Result<Option<u64>, driver::verify::Failure> {
+        let wide_files = [Kind::Dtm, Kind::second(self.rules)]
+            .into_iter()
+            .map(|kind| {
+                let path = table_path(self.root, self.rules, m, kind);
+                TableFile::open_expecting(&path, self.rules, m, kind)
+                    .map(|f| u64::from(f.header().encoding == Encoding::Code16))
+            })
+            .sum::<Result<u64, _>>()?;
+        Ok(Some(verify_memory_estimate(self.rules, m, wide_files)))
+    }
+
+    fn check_entries(
+        &self,
+        m: Material,
+        _: Vec<(Material, ())>,
+        limit: usize,
+    ) -> Result<driver::Checked, driver::verify::Failure> {
+        let (root, rules) = (self.root, self.rules);
+        let mut tables = SubTables::new();
+        let table = load(root, rules, m)?;
+        for needs in plan::successors(rules, m) {
+            tables.insert(Arc::new(load(root, rules, needs)?));
+        }
+        let mut failures = Vec::new();
+        // The WDL file against the DTM file (in Clesto, against both files' values).
+        let path = table_path(root, rules, m, Kind::Wdl);
+        let checked = TableFile::open_expecting(&path, rules, m, Kind::Wdl)
+            .and_then(|file| crate::verify::check_wdl_file(&table, &file));
+        match checked {
+            Ok(None) => {}
+            Ok(Some(x)) => failures.push(format!(
+                "{}: {}: WDL file says {}, DTM file says {}",
+                path.display(),
+                x.position,
+                x.wdl,
+                x.plain
+            )),
+            Err(e) => failures.push(format!("{}: {e}", path.display())),
+        }
+        let entries = table.codes.len() as u64;
+        if rules == RuleSet::Clesto {
+            // Clesto's one-ply check looks its own table up too.
+            let table = Arc::new(table);
+            tables.insert(Arc::clone(&table));
+            let path = table_path(root, rules, m, Kind::Ban);
+            let found = crate::clesto::verify(&table, &tables, limit)?;
+            failures.extend(found.iter().map(|x| {
+                format!(
+                    "{}: {}: stored {}, its moves give {}",
+                    path.display(),
+                    x.position,
+                    x.stored,
+                    x.computed
+                )
+            }));
+        } else {
+            let found = crate::verify::verify_table(&table, &tables, limit)?;
+            failures.extend(found.iter().map(|x| {
+                let (kind, what) = match x.check {
+                    crate::verify::Check::OnePly(metric) => (metric.kind(), "successors give"),
+                    crate::verify::Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
+                };
+                format!(
+                    "{}: {}: stored {}, {what} {}",
+                    table_path(root, rules, m, kind).display(),
+                    x.position,
+                    x.stored,
+                    x.computed
+                )
+            }));
+        }
+        Ok(driver::Checked { entries, failures })
+    }
 }
 
 impl Tables for Family<'_> {
