@@ -176,3 +176,94 @@ fn bad_chance_positions_and_materials_are_named() {
         );
     }
 }
+
+/// The chance tables take `--no-deps` and `--memory-limit` as every other game's tables: with
+/// `--no-deps` only the chance tables named are made, and the smaller chance tables and the
+/// revealed tables they lead into must be there (named when not, nothing written); a chance
+/// table beyond the memory limit is refused before anything, revealed tables included, is
+/// written.
+#[test]
+fn chance_tables_take_no_deps_and_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let flip = dir.path().join("flip4x4");
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(&flip)
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let gen = |extra: &[&str]| {
+        let args = [
+            &[
+                "gen",
+                "--rules",
+                "flip4x4",
+                "--material",
+                "LvE-T",
+                "--out",
+                root,
+                "--quiet",
+            ][..],
+            extra,
+        ]
+        .concat();
+        jtb(&args)
+    };
+
+    let o = gen(&["--memory-limit", "100"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("needs about") && stderr(&o).contains("100 MiB allowed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(files().is_empty(), "wrote {:?}", files());
+
+    let o = gen(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all = files();
+    assert!(all.contains(&"Ev-t.chance".to_owned()), "{all:?}");
+
+    // Only the table named is made again.
+    std::fs::remove_file(flip.join("LvE-T.chance")).unwrap();
+    let o = gen(&["--no-deps"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(), all);
+
+    // A smaller chance table missing: named, nothing written.
+    for name in ["LvE-T.chance", "Ev-t.chance"] {
+        std::fs::remove_file(flip.join(name)).unwrap();
+    }
+    let before = files();
+    let o = gen(&["--no-deps"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Ev-t is missing"), "{}", stderr(&o));
+    assert_eq!(files(), before);
+
+    // The revealed table of its last flip missing: named, nothing written.
+    let o = jtb(&[
+        "gen",
+        "--rules",
+        "flip4x4",
+        "--material",
+        "Ev-t",
+        "--out",
+        root,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for ext in ["dtc", "dtm", "wdl"] {
+        std::fs::remove_file(flip.join(format!("LTvE.{ext}"))).unwrap();
+    }
+    let before = files();
+    let o = gen(&["--no-deps"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("LTvE is missing"), "{}", stderr(&o));
+    assert_eq!(files(), before);
+}

@@ -40,7 +40,7 @@ pub use self::{
 
 use std::{error::Error, fmt};
 
-use jtb_probe::Material;
+use jtb_probe::{flip::ChanceMaterial, Material};
 
 pub use crate::{
     codes::Codes,
@@ -99,6 +99,9 @@ pub enum GenError {
     NeededTables(Vec<(Material, Option<run::Unusable>)>),
     /// A table a chance table leads into could not be probed (missing or damaged).
     Probe(Box<jtb_probe::ProbeError>),
+    /// The chance tables' plan refused: the smaller chance tables the targets need are missing
+    /// or damaged (generating only the targets), or a table needs more memory than allowed.
+    ChancePlan(driver::Refused<ChanceMaterial, jtb_probe::TableError>),
 }
 
 impl From<std::io::Error> for GenError {
@@ -129,18 +132,15 @@ impl fmt::Display for GenError {
                 material,
                 need,
                 limit,
-            } => write!(
-                f,
-                "table {material} needs about {} MiB of memory, more than the {} MiB allowed \
-                 (by --memory-limit, or the memory available: the machine's, its control \
-                 group's, or the Slurm job's --mem)",
-                need >> 20,
-                limit >> 20
-            ),
+            } => write_too_large(f, material, *need, *limit),
             GenError::Io(e) => write!(f, "{e}"),
             GenError::Table(e) => write!(f, "{e}"),
             GenError::NeededTables(tables) => write_needed_tables(f, tables),
             GenError::Probe(e) => write!(f, "{e}"),
+            GenError::ChancePlan(driver::Refused::Needed(tables)) => write_needed_tables(f, tables),
+            GenError::ChancePlan(driver::Refused::TooLarge { table, need, limit }) => {
+                write_too_large(f, table, *need, *limit)
+            }
         }
     }
 }
@@ -154,6 +154,23 @@ impl Error for GenError {
             _ => None,
         }
     }
+}
+
+/// That `table` needs `need` bytes of memory, more than the `limit` allowed.
+fn write_too_large(
+    f: &mut fmt::Formatter<'_>,
+    table: impl fmt::Display,
+    need: u64,
+    limit: u64,
+) -> fmt::Result {
+    write!(
+        f,
+        "table {table} needs about {} MiB of memory, more than the {} MiB allowed (by \
+         --memory-limit, or the memory available: the machine's, its control group's, or the \
+         Slurm job's --mem)",
+        need >> 20,
+        limit >> 20
+    )
 }
 
 /// Names each table a generation needs and cannot use: missing (`None`) or unusable, and why.

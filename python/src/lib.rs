@@ -590,6 +590,8 @@ fn generate(
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let generated = match targets {
         jtb_edge::Targets::Jungle(rules, targets, chance) => {
+            jtb_gen::chance::check_memory(&chance, memory_limit)
+                .map_err(|e| PyOSError::new_err(e.to_string()))?;
             let opts = jtb_gen::run::GenOptions {
                 rules,
                 targets,
@@ -603,7 +605,9 @@ fn generate(
             let mut generated = summary.generated.len();
             if !chance.is_empty() {
                 let summary = py
-                    .detach(|| jtb_gen::chance::generate(&directory, &chance, &report))
+                    .detach(|| {
+                        jtb_gen::chance::generate(&directory, &chance, memory_limit, false, &report)
+                    })
                     .map_err(|e| PyOSError::new_err(e.to_string()))?;
                 generated += summary.generated.len();
             }

@@ -237,7 +237,7 @@ fn benches(c: &mut Criterion) {
     };
     generate(&flip_opts, &Silent).unwrap();
     let lve_tw: ChanceMaterial = "LvE-Tw".parse().unwrap();
-    jtb_gen::chance::generate(chance_dir.path(), &[lve_tw], &Silent).unwrap();
+    jtb_gen::chance::generate(chance_dir.path(), &[lve_tw], u64::MAX, false, &Silent).unwrap();
     let chance = ChanceTables::open(chance_dir.path()).unwrap();
     let layout = ChanceLayout::new(lve_tw);
     let mut rng = Rng(0x5851_F42D_4C95_7F2D);

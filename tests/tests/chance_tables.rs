@@ -26,7 +26,7 @@ fn generate(dir: &std::path::Path, revealed: Vec<Material>, chance: &[ChanceMate
     if chance.is_empty() {
         return 0;
     }
-    chance::generate(dir, chance, &jtb_gen::driver::Silent)
+    chance::generate(dir, chance, u64::MAX, false, &jtb_gen::driver::Silent)
         .unwrap()
         .kept
         .len()
@@ -255,16 +255,18 @@ fn generation_resumes_and_replaces_damaged_tables() {
     let dir = tempfile::tempdir().unwrap();
     let targets = ChanceMaterial::all(2, 2);
     let none = &jtb_gen::driver::Silent;
-    let missing = chance::generate(dir.path(), &targets, none).err().unwrap();
+    let missing = chance::generate(dir.path(), &targets, u64::MAX, false, none)
+        .err()
+        .unwrap();
     assert!(missing.to_string().contains("missing table"), "{missing}");
     generate(
         dir.path(),
         Material::all_tables(RuleSet::Flip4x4, 2, 2),
         &[],
     );
-    let first = chance::generate(dir.path(), &targets, none).unwrap();
+    let first = chance::generate(dir.path(), &targets, u64::MAX, false, none).unwrap();
     assert_eq!(first.generated.len(), targets.len());
-    let again = chance::generate(dir.path(), &targets, none).unwrap();
+    let again = chance::generate(dir.path(), &targets, u64::MAX, false, none).unwrap();
     assert_eq!(
         (again.generated.len(), again.kept.len()),
         (0, targets.len())
@@ -278,7 +280,7 @@ fn generation_resumes_and_replaces_damaged_tables() {
     let other = chance::table_path(dir.path(), targets[9]);
     let other_good = std::fs::read(&other).unwrap();
     std::fs::write(&other, &other_good[..other_good.len() / 2]).unwrap();
-    let repaired = chance::generate(dir.path(), &targets, none).unwrap();
+    let repaired = chance::generate(dir.path(), &targets, u64::MAX, false, none).unwrap();
     assert_eq!(repaired.generated.len(), 2);
     assert_eq!(std::fs::read(&path).unwrap(), good);
     assert_eq!(std::fs::read(&other).unwrap(), other_good);

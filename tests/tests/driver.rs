@@ -169,7 +169,7 @@ fn every_game_reports_its_generation_through_one_interface() {
                 only_targets: false,
             };
             jtb_gen::run::generate(&opts, &Silent).unwrap();
-            jtb_gen::chance::generate(root, &chance, progress).unwrap()
+            jtb_gen::chance::generate(root, &chance, u64::MAX, false, progress).unwrap()
         }),
         file_of: Box::new(jtb_gen::chance::table_path),
     });

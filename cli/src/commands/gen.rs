@@ -162,7 +162,21 @@ pub fn run(args: &Args) -> CliResult {
         .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
     let (quiet, start) = (args.quiet, Instant::now());
     let said = match args.choice.targets()? {
-        input::Targets::Jungle(rules, targets, chance) => {
+        input::Targets::Jungle(rules, mut targets, chance) => {
+            if args.no_deps && !args.choice.materials.is_empty() {
+                // The tables named alone: the revealed tables a chance table's last flips lead
+                // into must be there (its generation checks them).
+                let named: Vec<_> = args
+                    .choice
+                    .materials
+                    .iter()
+                    .filter_map(|m| args.choice.rules.table_name(m).ok()?.jungle())
+                    .map(|m| m.table_of(rules))
+                    .collect();
+                targets.retain(|m| named.contains(&m.table_of(rules)));
+            }
+            // A chance table too large is refused before the revealed tables are made.
+            jtb_gen::chance::check_memory(&chance, memory_limit)?;
             let opts = GenOptions {
                 rules,
                 targets,
@@ -176,7 +190,7 @@ pub fn run(args: &Args) -> CliResult {
             } else {
                 let out = &args.out;
                 Some(with_progress(quiet, start, |p| {
-                    jtb_gen::chance::generate(out, &chance, p)
+                    jtb_gen::chance::generate(out, &chance, memory_limit, args.no_deps, p)
                 })?)
             };
             said_of(&summary, chance.as_ref())

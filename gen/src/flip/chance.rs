@@ -19,7 +19,7 @@ use std::{
 use jtb_probe::{
     flip::{Chance, ChanceLayout, ChanceMaterial, ChanceTables, ChanceValue, CLOCKS},
     format::{self, family_table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
-    HiddenSet, Material, Outcome, Piece, ProbeError, TableError, TableFile,
+    HiddenSet, Material, Outcome, Piece, ProbeError, TableError, TableFile, DEFAULT_CACHE_BYTES,
 };
 use rayon::prelude::*;
 
@@ -308,34 +308,53 @@ pub fn closure(targets: &[ChanceMaterial]) -> Vec<ChanceMaterial> {
 
 /// Generates the chance tables of `targets` and every one they lead into under `root`
 /// (`root/flip4x4/<material>.chance`), resumably: a table present and intact is kept, a damaged
-/// one made again. The revealed tables they lead into must be there. Tables with as many
-/// face-down tiles and tiles are solved in parallel; `progress` hears of each. The summary's
-/// phases are `solving` (reading the exits and sweeping over the clocks) and `writing`
-/// (encoding and writing), summed over the tables.
+/// one made again. With `only_targets`, the targets alone: the smaller chance tables they lead
+/// into must be there and intact. The revealed tables they lead into must be there. A table
+/// whose [`memory_estimate`] exceeds `memory_limit` is refused before anything is written.
+/// Tables with as many face-down tiles and tiles are solved in parallel; `progress` hears of
+/// each. The summary's phases are `solving` (reading the exits and sweeping over the clocks)
+/// and `writing` (encoding and writing), summed over the tables.
 ///
 /// # Errors
-/// A table it needs is missing or damaged, or writing failed.
+/// A table it needs is missing or damaged ([`GenError::NeededTables`] for the revealed tables
+/// and [`GenError::ChancePlan`] for the chance tables, with `only_targets`), a table needs
+/// more memory than allowed ([`GenError::ChancePlan`]), or writing failed.
 pub fn generate(
     root: &Path,
     targets: &[ChanceMaterial],
+    memory_limit: u64,
+    only_targets: bool,
     progress: &dyn Progress<ChanceMaterial>,
 ) -> Result<Summary<ChanceMaterial>, GenError> {
+    if only_targets {
+        // The revealed tables the targets' last flips lead into must be there too.
+        let problems: Vec<_> = jtb_probe::flip::revealed_needs(targets)
+            .into_iter()
+            .filter_map(
+                |m| match crate::run::check_table(root, jtb_probe::RuleSet::Flip4x4, m) {
+                    Ok(true) => None,
+                    Ok(false) => Some((m, None)),
+                    Err(why) => Some((m, Some(why))),
+                },
+            )
+            .collect();
+        if !problems.is_empty() {
+            return Err(GenError::NeededTables(problems));
+        }
+    }
+    let mut summary = Summary::default();
+    let plan = driver::plan(
+        &OnDisk::new(root),
+        targets,
+        only_targets,
+        memory_limit,
+        progress,
+        &mut summary,
+    )
+    .map_err(GenError::ChancePlan)?;
     let dir = root.join(jtb_probe::RuleSet::Flip4x4.name());
     std::fs::create_dir_all(&dir)
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    let mut summary = Summary::default();
-    let plan = match driver::plan(
-        &OnDisk::new(root),
-        targets,
-        false,
-        u64::MAX,
-        progress,
-        &mut summary,
-    ) {
-        Ok(plan) => plan,
-        // Neither is asked for: all the tables are planned, and there is no memory limit.
-        Err(_) => unreachable!("a plan of every table with no memory limit is not refused"),
-    };
     for level in plan.todo.iter().filter(|level| !level.is_empty()) {
         // Opened anew for each level: it sees the tables the levels before wrote.
         let tables = ChanceTables::open(root).map_err(probe_error)?;
@@ -365,6 +384,56 @@ pub fn generate(
 /// A chance table's entries: its positions at every clock.
 fn entries(m: ChanceMaterial) -> u64 {
     (ChanceLayout::new(m).positions() * CLOCKS) as u64
+}
+
+/// Refuses `targets` where a chance table they lead into would need more memory than
+/// `memory_limit` ([`memory_estimate`]): for a front end to ask before it makes the revealed
+/// tables, so that a refused generation writes nothing.
+///
+/// # Errors
+/// [`GenError::ChancePlan`] naming the largest such table.
+pub fn check_memory(targets: &[ChanceMaterial], memory_limit: u64) -> Result<(), GenError> {
+    let largest = closure(targets)
+        .into_iter()
+        .map(|m| (memory_estimate(m), m))
+        .max();
+    match largest {
+        Some((need, table)) if need > memory_limit => {
+            Err(GenError::ChancePlan(driver::Refused::TooLarge {
+                table,
+                need,
+                limit: memory_limit,
+            }))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Steps a position of the 4x4 board can have at most: four for each revealed animal.
+const MAX_STEPS_PER_ANIMAL: usize = 4;
+
+/// The heap's own bytes on each allocation (a node's list of steps).
+const ALLOCATION_OVERHEAD: usize = 16;
+
+/// An estimate, from above, of the bytes [`solve`] and [`encode`] take for `m`: per position its
+/// node (moves and exits, its steps' list at most four an animal), its values at every clock,
+/// two clocks' sweep and its share of the encoded file (at most the values' size), once for
+/// each worker thread (a level's tables are solved side by side, none larger than `m` where
+/// `m` is the level's largest); and the two block caches of the tables it probes, full.
+#[must_use]
+pub fn memory_estimate(m: ChanceMaterial) -> u64 {
+    let positions = ChanceLayout::new(m).positions();
+    let steps = m.face_up().total() * MAX_STEPS_PER_ANIMAL;
+    let node = std::mem::size_of::<Option<Node>>()
+        + steps * std::mem::size_of::<u32>()
+        + ALLOCATION_OVERHEAD
+        + 1;
+    let values = CLOCKS * std::mem::size_of::<ChanceValue>();
+    let per_position = node + 2 * values + 2 * std::mem::size_of::<ChanceValue>();
+    let threads = rayon::current_num_threads() as u64;
+    threads * (positions * per_position) as u64
+        + 2 * DEFAULT_CACHE_BYTES
+        + crate::run::PROCESS_BYTES
 }
 
 /// The chance tables under a root, as the plan sees them: in levels of as many face-down tiles
@@ -458,8 +527,8 @@ impl driver::Tables for OnDisk<'_> {
     fn entries(&self, table: ChanceMaterial) -> u64 {
         entries(table)
     }
-    fn memory_estimate(&self, _: ChanceMaterial) -> Option<u64> {
-        None
+    fn memory_estimate(&self, table: ChanceMaterial) -> Option<u64> {
+        Some(memory_estimate(table))
     }
     fn check(&self, table: ChanceMaterial) -> Result<Option<()>, TableError> {
         check(self.root, table).map(|intact| intact.then_some(()))

@@ -213,7 +213,7 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
 }
 
 /// The process beside its tables: the program, thread stacks, buffers of the file reader.
-const PROCESS_BYTES: u64 = 32 << 20;
+pub(crate) const PROCESS_BYTES: u64 = 32 << 20;
 
 /// An estimate, from above, of the bytes `jtb verify` needs for `material`: the table and the
 /// smaller tables its captures lead into, loaded a byte a code. `wide_files` is how many of

@@ -36,7 +36,7 @@ fn a_c_program_links_and_probes() {
     };
     generate(&flip, &Silent).unwrap();
     let tw = "v-Tw".parse().unwrap();
-    jtb_gen::chance::generate(dir.path(), &[tw], &Silent).unwrap();
+    jtb_gen::chance::generate(dir.path(), &[tw], u64::MAX, false, &Silent).unwrap();
 
     // The test binary lives in target/<profile>/deps. A `cargo test` build leaves the static
     // library beside it; a `cargo build` puts it one level up.
