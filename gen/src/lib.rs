@@ -132,14 +132,14 @@ impl fmt::Display for GenError {
                 material,
                 need,
                 limit,
-            } => write_too_large(f, material, *need, *limit),
+            } => write_too_large(f, material, *need, *limit, MEMORY_LIMIT_BY),
             GenError::Io(e) => write!(f, "{e}"),
             GenError::Table(e) => write!(f, "{e}"),
             GenError::NeededTables(tables) => write_needed_tables(f, tables),
             GenError::Probe(e) => write!(f, "{e}"),
             GenError::ChancePlan(driver::Refused::Needed(tables)) => write_needed_tables(f, tables),
             GenError::ChancePlan(driver::Refused::TooLarge { table, need, limit }) => {
-                write_too_large(f, table, *need, *limit)
+                write_too_large(f, table, *need, *limit, MEMORY_LIMIT_BY)
             }
         }
     }
@@ -156,18 +156,22 @@ impl Error for GenError {
     }
 }
 
-/// That `table` needs `need` bytes of memory, more than the `limit` allowed.
-fn write_too_large(
+/// What sets a generation's memory limit, as its refusal says it.
+const MEMORY_LIMIT_BY: &str = "by --memory-limit, or the memory available: the machine's, its \
+                               control group's, or the Slurm job's --mem";
+
+/// That `table` needs `need` bytes of memory, more than the `limit` allowed (`by`: what set it).
+/// One wording for every game's generation and `jtb verify`.
+pub(crate) fn write_too_large(
     f: &mut fmt::Formatter<'_>,
     table: impl fmt::Display,
     need: u64,
     limit: u64,
+    by: &str,
 ) -> fmt::Result {
     write!(
         f,
-        "table {table} needs about {} MiB of memory, more than the {} MiB allowed (by \
-         --memory-limit, or the memory available: the machine's, its control group's, or the \
-         Slurm job's --mem)",
+        "table {table} needs about {} MiB of memory, more than the {} MiB allowed ({by})",
         need >> 20,
         limit >> 20
     )

@@ -99,21 +99,17 @@ pub async fn probe(
     Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<Probed>, ApiError> {
-    let answer = match any_position(game, &params)? {
-        AnyPosition::Gambit(pos) => {
-            blocking(lib, move |lib| gambit::probe(lib, &pos).map(Probed::Gambit)).await
-        }
-        AnyPosition::Clesto(pos) => {
-            blocking(lib, move |lib| clesto::probe(lib, &pos).map(Probed::Clesto)).await
-        }
+    let pos = any_position(game, &params)?;
+    blocking(lib, move |lib| match &pos {
+        AnyPosition::Gambit(pos) => gambit::probe(lib, pos).map(Probed::Gambit),
+        AnyPosition::Clesto(pos) => clesto::probe(lib, pos).map(Probed::Clesto),
         AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
-            blocking(lib, move |lib| chance_answer(lib, &pos).map(Probed::Chance)).await
+            chance_answer(lib, pos).map(Probed::Chance)
         }
-        AnyPosition::Jungle(pos) => {
-            blocking(lib, move |lib| probe_answer(lib, &pos).map(Probed::Jungle)).await
-        }
-    };
-    answer.map(Json)
+        AnyPosition::Jungle(pos) => probe_answer(lib, pos).map(Probed::Jungle),
+    })
+    .await
+    .map(Json)
 }
 
 /// The answer of `GET /api/v1/{rules}`: the clock rule's fields, or Clesto's.
@@ -239,12 +235,14 @@ pub async fn line(
     Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let answer = match any_position(game, &params)? {
-        AnyPosition::Gambit(pos) => blocking(lib, move |lib| gambit::line(lib, &pos)).await,
-        AnyPosition::Clesto(pos) => blocking(lib, move |lib| clesto::line(lib, &pos)).await,
-        AnyPosition::Jungle(pos) => blocking(lib, move |lib| jungle_line(lib, &pos)).await,
-    };
-    answer.map(Json)
+    let pos = any_position(game, &params)?;
+    blocking(lib, move |lib| match &pos {
+        AnyPosition::Gambit(pos) => gambit::line(lib, pos),
+        AnyPosition::Clesto(pos) => clesto::line(lib, pos),
+        AnyPosition::Jungle(pos) => jungle_line(lib, pos),
+    })
+    .await
+    .map(Json)
 }
 
 /// The best line of a Jungle or flip position, and its line under the clock rule.

@@ -75,14 +75,12 @@ impl<T: Display, W: Display> Display for Unchecked<T, W> {
                 write!(f, "cannot verify {table}: the tables it needs:")?;
                 crate::write_table_problems(f, problems)
             }
-            Unchecked::TooLarge { table, need, limit } => write!(
-                f,
-                "cannot verify {table}: {table} needs about {} MiB of memory, more than the {} \
-                 MiB allowed (the memory available: the machine's, its control group's, or the \
-                 Slurm job's --mem)",
-                need >> 20,
-                limit >> 20
-            ),
+            Unchecked::TooLarge { table, need, limit } => {
+                write!(f, "cannot verify {table}: ")?;
+                let by = "the memory available: the machine's, its control group's, or the \
+                          Slurm job's --mem";
+                crate::write_too_large(f, table, *need, *limit, by)
+            }
             Unchecked::Failed(e) => write!(f, "{e}"),
         }
     }
