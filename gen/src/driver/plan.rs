@@ -67,15 +67,6 @@ pub enum Refused<T, W> {
     },
 }
 
-/// The tables that `targets` need, other than the targets themselves, that are missing
-/// (`None`) or unusable.
-pub fn needed_problems<G: Tables>(
-    game: &G,
-    targets: &[G::Table],
-) -> Vec<(G::Table, Option<G::Why>)> {
-    check_needed(game, targets).1
-}
-
 /// The tables that `targets` need, other than the targets themselves: those complete (with
 /// what checking them gave), and those missing (`None`) or unusable.
 #[allow(clippy::type_complexity)]

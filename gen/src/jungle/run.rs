@@ -533,17 +533,6 @@ impl From<Refused<Material, Unusable>> for GenError {
     }
 }
 
-/// The tables that `targets` need (their captures lead into), other than the targets
-/// themselves, that are missing (`None`) or unusable under `root`.
-#[must_use]
-pub fn needed_problems(
-    root: &Path,
-    rules: RuleSet,
-    targets: &[Material],
-) -> Vec<(Material, Option<Unusable>)> {
-    driver::plan::needed_problems(&Family { root, rules }, targets)
-}
-
 /// Solves and encodes the tables of one piece count, which are independent of each other: in
 /// parallel, the larger first (a pair by its larger table) so that the last one to finish is
 /// small; each goes to `writer` when done. A Clesto table whose colour flip is also in the group
