@@ -9,8 +9,8 @@ mod serve_support;
 use std::path::Path;
 
 use jtb_probe::{
-    banned_side, ClestoValue, Color, Material, Move, MoveKind, Outcome, Piece, Position, RuleSet,
-    Tablebase, Value, Wdl,
+    banned_side, Clesto, ClestoValue, Color, Material, Move, MoveKind, Outcome, Piece, Position,
+    RuleSet, Tablebase, Value, Wdl,
 };
 use serde_json::{json, Value as Json};
 use serve_support::{gen, get, probe_url, random_positions, Conn, Rng, Server};
@@ -78,7 +78,7 @@ fn squares(pos: &Position, set: jtb_probe::SquareSet) -> Vec<String> {
 /// DTM or the ban's category and exit), the best move (RULES.md 6.6), the banned side, the
 /// hungry set; and each move: its position, starvations, the value after it for the side
 /// then to move, and what it is worth to its mover, best first (ties in ASCII order).
-fn check_answer(tb: &Tablebase, pos: &Position, answer: &Json) {
+fn check_answer(tb: &Tablebase<Clesto>, pos: &Position, answer: &Json) {
     let value = tb.probe_clesto(pos).unwrap();
     let best = tb.clesto_best_move(pos).unwrap();
     let mut expected = fields(value);
@@ -165,7 +165,7 @@ fn every_field_agrees_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Clesto).unwrap();
+    let tb = Tablebase::open(dir.path(), Clesto).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut rng = Rng(0xc1e5);
     let mut positions = random_positions(RuleSet::Clesto, &pieces("Dcr"), 160, &mut rng);
@@ -247,7 +247,7 @@ fn fields_and_lines_mean_what_jtb_probe_says() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Clesto).unwrap();
+    let tb = Tablebase::open(dir.path(), Clesto).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut rng = Rng(0x11e);
     let mut texts: Vec<String> = random_positions(RuleSet::Clesto, &pieces("Dcr"), 40, &mut rng)
@@ -335,7 +335,7 @@ fn hungry_sets_and_starvations() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Clesto).unwrap();
+    let tb = Tablebase::open(dir.path(), Clesto).unwrap();
     let mut conn = Conn::open(server.addr);
     // The board's own set, written out: the canonical text, without `h:`.
     let a = conn

@@ -4,8 +4,8 @@
 use jtb_probe::{
     flip::{ChanceMove, ChanceTables, ChanceValue},
     gambit::{self, Category},
-    ClestoValue, LineStep, Outcome, Position, ProbeError, ProbeResult, RuleValue, Tablebase, Turns,
-    Value, VerdictReason,
+    Clesto, ClestoValue, LineStep, Outcome, Position, ProbeError, ProbeResult, RuleValue,
+    Tablebase, Turns, Value, VerdictReason,
 };
 use serde_json::{json, Value as Json};
 
@@ -273,7 +273,7 @@ impl ClestoAnswer {
     ///
     /// # Errors
     /// As [`Tablebase::probe_clesto`].
-    pub fn probe(tb: &Tablebase, pos: Position, line: bool) -> ProbeResult<ClestoAnswer> {
+    pub fn probe(tb: &Tablebase<Clesto>, pos: Position, line: bool) -> ProbeResult<ClestoAnswer> {
         let value = tb.probe_clesto(&pos)?;
         let best = tb.clesto_best_move(&pos)?.map(|(mv, _)| mv.to_string());
         let (line, line_stops_at_ban) = if line {
@@ -319,7 +319,7 @@ impl ClestoAnswer {
 /// unbanned side wins only by the ban (RULES.md 6.6), not at the end of the game: its last move
 /// leaves a position on the board, or it has no move because `root` is such a position.
 #[must_use]
-pub fn line_stops_at_ban(root: ClestoValue, line: &[LineStep<ClestoValue>]) -> bool {
+pub fn line_stops_at_ban(root: ClestoValue, line: &[LineStep<ClestoValue, Clesto>]) -> bool {
     match line.last() {
         Some(step) => step.value.is_some(),
         None => root.dtm().is_none(),
@@ -385,12 +385,21 @@ impl GambitAnswer {
     }
 }
 
+/// The tables if they opened, else none and why.
+fn split_opened<T>(opened: Result<&T, EdgeError>) -> (Option<&T>, Option<String>) {
+    match opened {
+        Ok(tb) => (Some(tb), None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
+
 /// Whether a position can be stopped: `jtb adjudicate`'s answer.
 // One answer at a time, never stored in bulk: boxing would only add an allocation.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Verdict {
-    /// A Jungle-family position: whether it is a dead draw at its clock, and why.
+    /// A position of the Jungle family's type (Jungle, the flip game, Clesto): whether it is a
+    /// dead draw at its clock, and why.
     Jungle {
         /// The position, with its clock.
         pos: Position,
@@ -407,18 +416,41 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// Adjudicates `pos` with `tables` (the flip game's one-animal-each check needs none;
-    /// `open_error` says why they could not be opened).
+    /// Adjudicates a Jungle or flip position with `tables` (the flip game's one-animal-each
+    /// check needs none), or the error that kept them from opening.
     ///
     /// # Errors
     /// [`EdgeError::NotCovered`] where no tables cover the position, never "play on"; a
     /// finished game, face-down tiles and damaged tables are errors too.
     pub fn of_jungle(
-        tables: Option<&Tablebase>,
+        tables: Result<&Tablebase, EdgeError>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
+        let (tables, open_error) = split_opened(tables);
+        Verdict::of_family(jtb_probe::adjudicate(tables, &pos), open_error, pos)
+    }
+
+    /// Adjudicates a Clesto position with `tables`, or the error that kept them from opening:
+    /// never a dead draw (Clesto has no draws), the forced result where the tables cover it.
+    ///
+    /// # Errors
+    /// As [`Verdict::of_jungle`].
+    pub fn of_clesto(
+        tables: Result<&Tablebase<Clesto>, EdgeError>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
+        let (tables, open_error) = split_opened(tables);
+        Verdict::of_family(jtb_probe::adjudicate_clesto(tables, &pos), open_error, pos)
+    }
+
+    /// The library's verdict on a position of the Jungle family's type, a position no table
+    /// covers an error.
+    fn of_family(
+        verdict: ProbeResult<jtb_probe::Verdict>,
         open_error: Option<String>,
         pos: Position,
     ) -> Result<Verdict, EdgeError> {
-        let verdict = jtb_probe::adjudicate(tables, &pos)?;
+        let verdict = verdict?;
         if let VerdictReason::NotCovered(why) = &verdict.reason {
             return Err(EdgeError::NotCovered(match (open_error, why) {
                 (Some(e), None) => format!("not covered: {e}"),

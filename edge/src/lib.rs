@@ -21,4 +21,4 @@ pub use error::{EdgeError, PositionError};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};
 pub use table_name::{table_material, TableName, TableNameError, Targets};
-pub use tables::Tables;
+pub use tables::{jungle_materials, Tables};

@@ -7,7 +7,8 @@ use std::{
 };
 
 use jtb_probe::{
-    flip::ChanceTables, gambit, ClestoValue, ProbeError, RuleSet, Tablebase, Value, Wdl,
+    flip::ChanceTables, gambit, Clesto, ClestoValue, Indexed, Material, ProbeError, RuleSet,
+    Tablebase, Value, Wdl,
 };
 
 use crate::{
@@ -27,8 +28,9 @@ type Opened<G> = Result<Tablebase<G>, Arc<ProbeError>>;
 pub struct Tables {
     root: PathBuf,
     cache_bytes: u64,
-    /// The Jungle family's, in the order of [`RuleSet::ALL`].
+    /// Jungle's and the flip game's, in the order of [`RuleSet::ALL`] (Clesto's place unused).
     jungle: [OnceLock<Opened<RuleSet>>; RuleSet::ALL.len()],
+    clesto: OnceLock<Opened<Clesto>>,
     gambit: OnceLock<Opened<gambit::Rules>>,
     chance: OnceLock<Result<ChanceTables, Arc<ProbeError>>>,
 }
@@ -42,6 +44,7 @@ impl Tables {
             root: root.into(),
             cache_bytes,
             jungle: Default::default(),
+            clesto: OnceLock::new(),
             gambit: OnceLock::new(),
             chance: OnceLock::new(),
         }
@@ -53,10 +56,11 @@ impl Tables {
         &self.root
     }
 
-    /// The tables of a Jungle-family rule set.
+    /// The tables of a Jungle or flip rule set.
     ///
     /// # Errors
-    /// [`EdgeError::Open`]: the rule set's directory cannot be read.
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read (or the rule set is
+    /// Clesto's, whose tables are [`Tables::clesto`]).
     pub fn jungle(&self, rules: RuleSet) -> Result<&Tablebase, EdgeError> {
         let slot = RuleSet::ALL
             .iter()
@@ -64,6 +68,17 @@ impl Tables {
             .expect("every rule set is in RuleSet::ALL");
         self.jungle[slot]
             .get_or_init(|| self.open(rules))
+            .as_ref()
+            .map_err(|e| EdgeError::Open(Arc::clone(e)))
+    }
+
+    /// Clesto's tables.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the directory cannot be read.
+    pub fn clesto(&self) -> Result<&Tablebase<Clesto>, EdgeError> {
+        self.clesto
+            .get_or_init(|| self.open(Clesto))
             .as_ref()
             .map_err(|e| EdgeError::Open(Arc::clone(e)))
     }
@@ -93,7 +108,7 @@ impl Tables {
             .map_err(|e| EdgeError::Open(Arc::clone(e)))
     }
 
-    fn open<G: jtb_probe::Game>(&self, rules: G) -> Opened<G> {
+    fn open<G: Indexed>(&self, rules: G) -> Opened<G> {
         Tablebase::with_cache(&self.root, rules, self.cache_bytes).map_err(Arc::new)
     }
 
@@ -107,7 +122,7 @@ impl Tables {
                 Answer::Chance(Box::new(ChanceAnswer::probe(self.chance()?, pos)?))
             }
             AnyPosition::Clesto(pos) => {
-                Answer::Clesto(ClestoAnswer::probe(self.jungle(pos.rules())?, pos, line)?)
+                Answer::Clesto(ClestoAnswer::probe(self.clesto()?, pos, line)?)
             }
             AnyPosition::Jungle(pos) => {
                 Answer::Jungle(JungleAnswer::probe(self.jungle(pos.rules())?, pos, line)?)
@@ -125,9 +140,8 @@ impl Tables {
     /// As [`Tables::probe`].
     pub fn wdl(&self, pos: &AnyPosition) -> Result<Wdl, EdgeError> {
         Ok(match pos {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
-                self.jungle(pos.rules())?.probe_wdl(pos)?
-            }
+            AnyPosition::Jungle(pos) => self.jungle(pos.rules())?.probe_wdl(pos)?,
+            AnyPosition::Clesto(pos) => self.clesto()?.probe_wdl(pos)?,
             AnyPosition::Gambit(pos) => self.gambit()?.probe_wdl(pos)?,
         })
     }
@@ -140,7 +154,7 @@ impl Tables {
     /// As [`Tables::probe`].
     pub fn dtm(&self, pos: &AnyPosition) -> Result<Option<i32>, EdgeError> {
         let value = match pos {
-            AnyPosition::Clesto(pos) => match self.jungle(pos.rules())?.probe_clesto(pos)? {
+            AnyPosition::Clesto(pos) => match self.clesto()?.probe_clesto(pos)? {
                 ClestoValue::Plain(v) => v,
                 _ => return Ok(None),
             },
@@ -157,18 +171,25 @@ impl Tables {
     /// tiles, damaged tables.
     pub fn adjudicate(&self, pos: AnyPosition) -> Result<Verdict, EdgeError> {
         match pos {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
-                // The flip game's one-animal-each check needs no tables: a missing directory
-                // only matters where the tables are asked.
-                let (tables, open_error) = match self.jungle(pos.rules()) {
-                    Ok(tb) => (Some(tb), None),
-                    Err(e) => (None, Some(e.to_string())),
-                };
-                Verdict::of_jungle(tables, open_error, pos)
-            }
+            // The flip game's one-animal-each check needs no tables: a missing directory only
+            // matters where the tables are asked.
+            AnyPosition::Jungle(pos) => Verdict::of_jungle(self.jungle(pos.rules()), pos),
+            AnyPosition::Clesto(pos) => Verdict::of_clesto(self.clesto(), pos),
             AnyPosition::Gambit(pos) => Verdict::of_gambit(self.gambit(), pos),
         }
     }
+}
+
+/// The materials of the tables of a rule set of the Jungle family's type under `root` (Clesto's
+/// opened as Clesto's), fewest pieces first, then by name.
+///
+/// # Errors
+/// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
+pub fn jungle_materials(root: &Path, rules: RuleSet) -> Result<Vec<Material>, ProbeError> {
+    Ok(match rules {
+        RuleSet::Clesto => Tablebase::open(root, Clesto)?.materials(),
+        rules => Tablebase::open(root, rules)?.materials(),
+    })
 }
 
 /// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.

@@ -97,12 +97,15 @@ pub use self::{core::format, jungle::clock};
 
 pub use crate::{
     adjudicate::{adjudicate, Verdict, VerdictReason},
-    ban::{banned_side, for_each_move_value, value_by_lookahead, ClestoValue},
+    ban::{
+        adjudicate_clesto, banned_side, for_each_move_value, value_by_lookahead, Clesto,
+        ClestoValue,
+    },
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     core::{
-        CacheStats, Game, Indexed, LineStep, MaterialSlots, ProbeError, ProbeResult, ScoredMove,
-        Successor, Tablebase, DEFAULT_CACHE_BYTES,
+        CacheStats, Game, Indexed, LineStep, MaterialSlots, Moves, ProbeError, ProbeResult,
+        ScoredMove, Successor, Tablebase, DEFAULT_CACHE_BYTES,
     },
     file::TableFile,
     flip::{

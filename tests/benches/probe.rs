@@ -21,7 +21,7 @@ use jtb_gen::{
 use jtb_probe::{
     dead_draw,
     flip::{ChanceLayout, ChanceMaterial, ChanceTables},
-    Layout, Material, Position, RuleSet, Tablebase,
+    Clesto, Layout, Material, Position, RuleSet, Tablebase,
 };
 
 struct Rng(u64);
@@ -280,7 +280,7 @@ fn benches(c: &mut Criterion) {
         only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
-    let ctb = Tablebase::open(clesto_dir.path(), RuleSet::Clesto).unwrap();
+    let ctb = Tablebase::open(clesto_dir.path(), Clesto).unwrap();
     let clesto_positions = random_positions(RuleSet::Clesto, lrve, 1 << 14);
     for p in &clesto_positions {
         ctb.probe_wdl(p).unwrap();

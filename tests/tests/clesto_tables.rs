@@ -3,8 +3,8 @@
 
 use jtb_gen::{solve_all, SubTables};
 use jtb_probe::{
-    bit, value_by_lookahead, Animal, ClestoValue, Color, Material, Move, Outcome, Piece, Position,
-    RuleSet, Square, Value, JUNGLE,
+    bit, value_by_lookahead, Animal, Clesto, ClestoValue, Color, Material, Move, Outcome, Piece,
+    Position, ProbeError, RuleSet, Square, Tablebase, Value, JUNGLE,
 };
 
 fn materials(names: &[&str]) -> Vec<Material> {
@@ -62,6 +62,57 @@ fn verify_all(tables: &SubTables, targets: &[Material]) {
 
 fn sq(name: &str) -> Square {
     Square::parse(name, &JUNGLE).unwrap()
+}
+
+/// Clesto's tables on disk read back through `Tablebase<Clesto>` as the generator solved them:
+/// every position of every table up to 3 pieces has the solved value with the ban, and its WDL
+/// (one read of the WDL file) is that value's; a `Tablebase<RuleSet>` does not open them, so
+/// that no question Clesto's values cannot answer (a DTM for every position, the clock rule)
+/// reaches them.
+#[test]
+fn clesto_tables_probe_as_their_own_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = Material::all_tables(RuleSet::Clesto, 2, 3);
+    let opts = jtb_gen::run::GenOptions {
+        rules: RuleSet::Clesto,
+        targets: targets.clone(),
+        out: dir.path().to_owned(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    jtb_gen::run::generate(&opts, &jtb_gen::driver::Silent).unwrap();
+    let solved = solve_all(RuleSet::Clesto, &targets).unwrap();
+    let tb = Tablebase::open(dir.path(), Clesto).unwrap();
+    assert_eq!(tb.materials().len(), targets.len());
+    let mut probed = 0u64;
+    for &m in &targets {
+        let table = solved.get(m).unwrap();
+        for idx in 0..table.layout.len() {
+            let Some(pos) = table.layout.position(idx) else {
+                continue;
+            };
+            let value = tb.probe_clesto(&pos).unwrap();
+            assert_eq!(value, table.clesto_value(idx), "{pos}");
+            assert_eq!(tb.probe_wdl(&pos).unwrap(), value.wdl(), "{pos}");
+            probed += 1;
+        }
+    }
+    assert!(probed > 1_000_000, "{probed}");
+    let refused = Tablebase::open(dir.path(), RuleSet::Clesto).unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            ProbeError::NotForRules {
+                rules: "clesto",
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        refused.to_string().contains("Tablebase<Clesto>"),
+        "{refused}"
+    );
 }
 
 #[test]

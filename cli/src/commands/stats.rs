@@ -8,7 +8,6 @@ use jtb_probe::{
     flip::{ChanceTables, DENOMINATOR},
     format::table_path,
     histogram, Kind, Layout, Material, RuleSet, SideHistogram, SideStats, TableError, TableFile,
-    Tablebase,
 };
 use serde_json::json;
 
@@ -171,7 +170,7 @@ pub fn run(args: &Args) -> CliResult {
             return crate::gambit::stats(&mut out, &args.set.tables.dir, args.json)
         }
     };
-    let tb = Tablebase::open(&args.set.tables.dir, rules)?;
+    let materials = jtb_edge::jungle_materials(&args.set.tables.dir, rules)?;
     let clesto = rules == RuleSet::Clesto;
     if !args.json && clesto {
         crate::clesto::stats_header(&mut out)?;
@@ -191,7 +190,7 @@ pub fn run(args: &Args) -> CliResult {
         )?;
     }
     let mut ok = true;
-    for m in tb.materials() {
+    for m in materials {
         let stats = match MaterialStats::read_checked(&args.set.tables.dir, rules, m) {
             Ok(stats) => stats,
             Err(e) => {

@@ -75,7 +75,7 @@ pub fn run(args: &Args) -> CliResult {
         } else {
             Vec::new()
         };
-        (Tablebase::open(root, rules)?.materials(), chance)
+        (jtb_edge::jungle_materials(root, rules)?, chance)
     } else {
         // Under flip4x4 a material with `-` names a chance table (RULES.md 8).
         (

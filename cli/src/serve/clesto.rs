@@ -4,7 +4,8 @@
 //! distance. Every move carries the animals it starves, and a position its hungry set.
 
 use jtb_probe::{
-    banned_side, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, SquareSet, Value,
+    banned_side, Clesto, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, SquareSet,
+    Value,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -105,10 +106,10 @@ fn starves(pos: &Position, mv: jtb_probe::Move) -> Result<Vec<String>, ApiError>
 /// # Errors
 /// As the other rule sets' answers: 404 for a missing table, 500 for a damaged one.
 pub fn probe(lib: &Library, pos: &Position) -> Result<ClestoAnswer, ApiError> {
-    let source = lib.source(pos)?;
-    let value = source.clesto(pos, |tb| tb.probe_clesto(pos))?;
-    let best = source.clesto(pos, |tb| tb.clesto_best_move(pos))?;
-    let mut scored = source.clesto(pos, |tb| tb.clesto_moves(pos))?;
+    let source = lib.clesto_source(pos)?;
+    let value = source.clesto(|tb| tb.probe_clesto(pos))?;
+    let best = source.clesto(|tb| tb.clesto_best_move(pos))?;
+    let mut scored = source.clesto(|tb| tb.clesto_moves(pos))?;
     // Best first for the mover; equal values stay in ASCII order (the library's order).
     scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
     let mut moves = Vec::with_capacity(scored.len());
@@ -128,7 +129,7 @@ pub fn probe(lib: &Library, pos: &Position) -> Result<ClestoAnswer, ApiError> {
                 Some(reason.to_string()),
             ),
             Outcome::Ongoing(next) => {
-                let v = source.clesto(&next, |tb| tb.probe_clesto(&next))?;
+                let v = source.clesto(|tb| tb.probe_clesto(&next))?;
                 (Some(next.to_string()), v, Some(banned_of(&next)), None)
             }
         };
@@ -180,9 +181,9 @@ struct ClestoStep {
 /// # Errors
 /// As [`probe`].
 pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-    let source = lib.source(pos)?;
-    let value = source.clesto(pos, |tb| tb.probe_clesto(pos))?;
-    let line: Vec<LineStep<ClestoValue>> = source.clesto(pos, |tb| tb.clesto_line(pos))?;
+    let source = lib.clesto_source(pos)?;
+    let value = source.clesto(|tb| tb.probe_clesto(pos))?;
+    let line: Vec<LineStep<ClestoValue, Clesto>> = source.clesto(|tb| tb.clesto_line(pos))?;
     let stops = jtb_edge::line_stops_at_ban(value, &line);
     let mut before = pos.clone();
     let mut steps = Vec::with_capacity(line.len());

@@ -319,17 +319,12 @@ async fn serve(addr: SocketAddr, lib: &Library, router: Router) -> std::io::Resu
     // What the server says at start is for whoever watches; a closed pipe (`jtb serve | true`)
     // is no reason to stop serving, nor to panic.
     let mut err = std::io::stderr().lock();
-    for rules in jtb_probe::RuleSet::ALL {
-        let _ = match lib.tables(rules) {
-            Ok(tb) => writeln!(err, "{rules}: {} tables", tb.materials().len()),
-            Err(why) => writeln!(err, "{rules}: {}", why.message),
+    for id in Library::ids() {
+        let _ = match lib.size(id) {
+            Ok((tables, _)) => writeln!(err, "{id}: {tables} tables"),
+            Err(why) => writeln!(err, "{id}: {}", why.message),
         };
     }
-    let gambit = jtb_probe::gambit::Rules::NAME;
-    let _ = match lib.gambit_tables() {
-        Ok(tb) => writeln!(err, "{gambit}: {} tables", tb.materials().len()),
-        Err(why) => writeln!(err, "{gambit}: {}", why.message),
-    };
     drop(err);
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "listening on http://{}", listener.local_addr()?);

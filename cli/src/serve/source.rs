@@ -12,10 +12,11 @@ use std::{
     time::{Instant, SystemTime},
 };
 
+use jtb_edge::Rules;
 use jtb_probe::{
-    dead_draw, flip::ChanceTables, format::table_path, gambit, Adjudication, Category, Game,
-    LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, RuleSet, RuleStep,
-    RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
+    dead_draw, flip::ChanceTables, format::table_path, gambit, Adjudication, Category, Clesto,
+    Indexed, LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, ProbeResult,
+    RuleSet, RuleStep, RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
 };
 
 use super::error::{ApiError, Problem};
@@ -23,16 +24,58 @@ use super::error::{ApiError, Problem};
 /// How long after a change a directory's modification time is not trusted to mark it.
 const FRESH: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// One rule set's tables (a Jungle-family [`Tablebase`] or Animal Gambit's) as last found, and
-/// when its directory was last changed then.
+/// One rule set's tables as last found, and when its directory was last changed then.
 struct Found<T> {
     /// The tables, or why there are none (the directory is not there or cannot be read).
-    tables: Result<Arc<T>, String>,
+    tables: Result<T, String>,
     /// The directory's modification time at the scan (`None`: it could not be read, or was
     /// too recent to trust).
     stamp: Option<SystemTime>,
     /// What the table files were at the scan ([`fingerprint`]): answers' ETags carry it.
     fingerprint: u64,
+}
+
+/// One rule set's tables, each game's as its own tablebase type: the one place the server
+/// tells the games' tables apart.
+#[derive(Clone)]
+enum Shelf {
+    /// Jungle's or the flip game's.
+    Jungle(Arc<Tablebase>),
+    /// Clesto's.
+    Clesto(Arc<Tablebase<Clesto>>),
+    /// Animal Gambit's.
+    Gambit(Arc<Tablebase<gambit::Rules>>),
+}
+
+impl Shelf {
+    /// The tables of `rules` under `root`.
+    fn open(root: &Path, rules: Rules, cache_bytes: u64) -> Result<Shelf, ProbeError> {
+        fn open<G: Indexed>(root: &Path, rules: G, cache: u64) -> ProbeResult<Arc<Tablebase<G>>> {
+            Tablebase::with_cache(root, rules, cache).map(Arc::new)
+        }
+        Ok(match rules {
+            Rules::AnimalGambit => Shelf::Gambit(open(root, gambit::Rules, cache_bytes)?),
+            Rules::Jungle(RuleSet::Clesto) => Shelf::Clesto(open(root, Clesto, cache_bytes)?),
+            Rules::Jungle(rules) => Shelf::Jungle(open(root, rules, cache_bytes)?),
+        })
+    }
+
+    /// The tables present and the most pieces of any.
+    fn size(&self) -> (usize, usize) {
+        match self {
+            Shelf::Jungle(tb) => (tb.materials().len(), tb.max_pieces()),
+            Shelf::Clesto(tb) => (tb.materials().len(), tb.max_pieces()),
+            Shelf::Gambit(tb) => (tb.materials().len(), tb.max_pieces()),
+        }
+    }
+
+    fn cache_stats(&self) -> jtb_probe::CacheStats {
+        match self {
+            Shelf::Jungle(tb) => tb.cache_stats(),
+            Shelf::Clesto(tb) => tb.cache_stats(),
+            Shelf::Gambit(tb) => tb.cache_stats(),
+        }
+    }
 }
 
 /// A digest of the table files in `dir`: each file's name, size, modification time and trailing
@@ -90,16 +133,20 @@ fn forget<T>(memo: &Memo<T>, rules: RuleSet) {
         .retain(|(r, _), _| *r != rules);
 }
 
+/// A rule set's tables asked for as another game's ([`Shelf::open`] opens each as its own, so
+/// only a bug gets here).
+fn not_shelved(id: &str) -> ApiError {
+    ApiError::internal(format!("{id}: its tables are held as another game's"))
+}
+
 /// The tables of every rule set under one root directory.
 pub struct Library {
     root: PathBuf,
     cache_bytes: u64,
-    /// Per rule set (in [`RuleSet::ALL`] order): its tables as last found.
-    sets: Vec<RwLock<Found<Tablebase>>>,
-    /// Animal Gambit's tables as last found.
-    gambit: RwLock<Found<Tablebase<gambit::Rules>>>,
+    /// Per rule set (in [`Rules::all`] order): its tables as last found.
+    shelves: Vec<(Rules, RwLock<Found<Shelf>>)>,
     /// The flip game's chance tables (positions with face-down tiles) as last found.
-    chance: RwLock<Found<ChanceTables>>,
+    chance: RwLock<Found<Arc<ChanceTables>>>,
     /// Per material, the statistics of its file headers, read once per scan.
     pub headers: Memo<crate::stats::MaterialStats>,
     /// Per material, its DTM and DTC files' histograms, counted once per scan.
@@ -123,12 +170,7 @@ impl Library {
         let mut lib = Library {
             root: root.to_owned(),
             cache_bytes,
-            sets: Vec::new(),
-            gambit: RwLock::new(Found {
-                tables: Err(String::new()),
-                stamp: None,
-                fingerprint: 0,
-            }),
+            shelves: Vec::new(),
             chance: RwLock::new(Found {
                 tables: Err(String::new()),
                 stamp: None,
@@ -139,17 +181,16 @@ impl Library {
             checked_ms: AtomicU64::new(0),
             opened: Instant::now(),
         };
-        for rules in RuleSet::ALL {
-            let found = lib.scan(rules);
-            lib.sets.push(RwLock::new(found));
-        }
-        lib.gambit = RwLock::new(lib.scan(gambit::Rules));
+        lib.shelves = Rules::all()
+            .into_iter()
+            .map(|rules| (rules, RwLock::new(lib.scan(rules))))
+            .collect();
         lib.chance = RwLock::new(lib.scan_chance());
         lib
     }
 
     /// The flip game's chance tables as they are now.
-    fn scan_chance(&self) -> Found<ChanceTables> {
+    fn scan_chance(&self) -> Found<Arc<ChanceTables>> {
         let id = RuleSet::Flip4x4.name();
         let tables = ChanceTables::with_cache(&self.root, self.cache_bytes)
             .map(Arc::new)
@@ -169,17 +210,17 @@ impl Library {
     }
 
     /// The tables of `rules` as they are now.
-    fn scan<G: Game>(&self, rules: G) -> Found<Tablebase<G>> {
-        let tables = Tablebase::with_cache(&self.root, rules, self.cache_bytes)
-            .map(Arc::new)
-            .map_err(|_| self.no_tables(rules.id()));
-        self.found(rules.id(), tables)
+    fn scan(&self, rules: Rules) -> Found<Shelf> {
+        let id = rules.name();
+        let tables =
+            Shelf::open(&self.root, rules, self.cache_bytes).map_err(|_| self.no_tables(id));
+        self.found(id, tables)
     }
 
-    /// Scans `rules`' tables again if their directory changed since `set` was found; returns
-    /// whether it did.
-    fn rescan<G: Game>(&self, rules: G, set: &RwLock<Found<Tablebase<G>>>) -> bool {
-        let stamp = self.stamp(rules.id());
+    /// Scans the tables of `rules` again if their directory changed since `set` was found;
+    /// returns whether it did.
+    fn rescan(&self, rules: Rules, set: &RwLock<Found<Shelf>>) -> bool {
+        let stamp = self.stamp(rules.name());
         if set.read().unwrap_or_else(PoisonError::into_inner).stamp == stamp {
             return false;
         }
@@ -189,7 +230,7 @@ impl Library {
     }
 
     /// `tables` as found now, stamped with the time `root/<name>` was last changed.
-    fn found<T>(&self, name: &str, tables: Result<Arc<T>, String>) -> Found<T> {
+    fn found<T>(&self, name: &str, tables: Result<T, String>) -> Found<T> {
         let mut stamp = self.stamp(name);
         // A directory changed within the last seconds may change again within the same tick
         // of its file system's clock: keep no stamp, so that the next miss looks again.
@@ -221,14 +262,15 @@ impl Library {
     /// rule set when nothing changed. Returns whether any rule set was scanned again.
     pub fn refresh(&self) -> bool {
         let mut changed = false;
-        for (rules, set) in RuleSet::ALL.into_iter().zip(&self.sets) {
+        for &(rules, ref set) in &self.shelves {
             if self.rescan(rules, set) {
-                forget(&self.headers, rules);
-                forget(&self.histograms, rules);
+                if let Rules::Jungle(rules) = rules {
+                    forget(&self.headers, rules);
+                    forget(&self.histograms, rules);
+                }
                 changed = true;
             }
         }
-        changed |= self.rescan(gambit::Rules, &self.gambit);
         let stamp = self.stamp(RuleSet::Flip4x4.name());
         if self
             .chance
@@ -273,89 +315,39 @@ impl Library {
         }
     }
 
-    /// The tables of `rules`, or why there are none.
-    ///
-    /// # Errors
-    /// 404 naming the missing directory and the command that makes the tables.
-    pub fn tables(&self, rules: RuleSet) -> Result<Arc<Tablebase>, ApiError> {
-        let i = RuleSet::ALL.iter().position(|&r| r == rules).unwrap_or(0);
-        let set = self.sets[i].read().unwrap_or_else(PoisonError::into_inner);
+    /// The tables of the rule set `id` as last found, or why it has none (404).
+    fn shelf(&self, id: &str) -> Result<Shelf, ApiError> {
+        let (_, set) = self
+            .shelves
+            .iter()
+            .find(|(rules, _)| rules.name() == id)
+            .ok_or_else(|| ApiError::internal(format!("{id} is none of the server's rule sets")))?;
+        let set = set.read().unwrap_or_else(PoisonError::into_inner);
         set.tables
             .clone()
             .map_err(|why| ApiError::new(Problem::MissingTable, why))
     }
 
-    /// The ids of every rule set the server serves (the Jungle family's, then Animal
-    /// Gambit's): the one list the answers' tags and `/metrics` go by.
-    pub fn ids() -> impl Iterator<Item = &'static str> {
-        RuleSet::ALL
-            .into_iter()
-            .map(RuleSet::name)
-            .chain([gambit::Rules::NAME])
-    }
-
-    /// What the table files of the rule set `id` were when last scanned (0 for a rule set
-    /// without tables, or none of the server's): an answer about them is the same as long as
-    /// this is.
-    #[must_use]
-    pub fn fingerprint(&self, id: &str) -> u64 {
-        if id == gambit::Rules::NAME {
-            return self
-                .gambit
-                .read()
-                .unwrap_or_else(PoisonError::into_inner)
-                .fingerprint;
+    /// The tables of a Jungle or flip rule set, or why there are none.
+    ///
+    /// # Errors
+    /// 404 naming the missing directory and the command that makes the tables.
+    pub fn tables(&self, rules: RuleSet) -> Result<Arc<Tablebase>, ApiError> {
+        match self.shelf(rules.name())? {
+            Shelf::Jungle(tb) => Ok(tb),
+            _ => Err(not_shelved(rules.name())),
         }
-        RuleSet::ALL
-            .iter()
-            .position(|r| r.name() == id)
-            .map_or(0, |i| {
-                self.sets[i]
-                    .read()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .fingerprint
-            })
     }
 
-    /// Each rule set's id with the number of tables found at its last scan (0 without any).
-    #[must_use]
-    pub fn table_counts(&self) -> Vec<(&'static str, usize)> {
-        let mut counts: Vec<(&'static str, usize)> = RuleSet::ALL
-            .iter()
-            .zip(&self.sets)
-            .map(|(r, set)| {
-                let set = set.read().unwrap_or_else(PoisonError::into_inner);
-                (
-                    r.name(),
-                    set.tables.as_ref().map_or(0, |t| t.materials().len()),
-                )
-            })
-            .collect();
-        let gambit = self.gambit.read().unwrap_or_else(PoisonError::into_inner);
-        counts.push((
-            gambit::Rules::NAME,
-            gambit.tables.as_ref().map_or(0, |t| t.materials().len()),
-        ));
-        counts
-    }
-
-    /// Each rule set's id with what its block caches and files hold now (rule sets without
-    /// tables left out).
-    #[must_use]
-    pub fn cache_stats(&self) -> Vec<(&'static str, jtb_probe::CacheStats)> {
-        let mut stats: Vec<(&'static str, jtb_probe::CacheStats)> = RuleSet::ALL
-            .iter()
-            .zip(&self.sets)
-            .filter_map(|(r, set)| {
-                let set = set.read().unwrap_or_else(PoisonError::into_inner);
-                Some((r.name(), set.tables.as_ref().ok()?.cache_stats()))
-            })
-            .collect();
-        let gambit = self.gambit.read().unwrap_or_else(PoisonError::into_inner);
-        if let Ok(tb) = &gambit.tables {
-            stats.push((gambit::Rules::NAME, tb.cache_stats()));
+    /// Clesto's tables, or why there are none.
+    ///
+    /// # Errors
+    /// As [`Library::tables`].
+    pub fn clesto_tables(&self) -> Result<Arc<Tablebase<Clesto>>, ApiError> {
+        match self.shelf(Clesto::RULES.name())? {
+            Shelf::Clesto(tb) => Ok(tb),
+            _ => Err(not_shelved(Clesto::RULES.name())),
         }
-        stats
     }
 
     /// Animal Gambit's tables, or why there are none.
@@ -363,10 +355,75 @@ impl Library {
     /// # Errors
     /// As [`Library::tables`].
     pub fn gambit_tables(&self) -> Result<Arc<Tablebase<gambit::Rules>>, ApiError> {
-        let set = self.gambit.read().unwrap_or_else(PoisonError::into_inner);
-        set.tables
-            .clone()
-            .map_err(|why| ApiError::new(Problem::MissingTable, why))
+        match self.shelf(gambit::Rules::NAME)? {
+            Shelf::Gambit(tb) => Ok(tb),
+            _ => Err(not_shelved(gambit::Rules::NAME)),
+        }
+    }
+
+    /// The materials of a Jungle-family rule set's tables (Clesto's included), fewest pieces
+    /// first, or why there are none.
+    ///
+    /// # Errors
+    /// As [`Library::tables`].
+    pub fn materials(&self, rules: RuleSet) -> Result<Vec<Material>, ApiError> {
+        match self.shelf(rules.name())? {
+            Shelf::Jungle(tb) => Ok(tb.materials()),
+            Shelf::Clesto(tb) => Ok(tb.materials()),
+            Shelf::Gambit(_) => Err(not_shelved(rules.name())),
+        }
+    }
+
+    /// The number of tables of the rule set `id` and the most pieces of any, or why it has none.
+    ///
+    /// # Errors
+    /// As [`Library::tables`].
+    pub fn size(&self, id: &str) -> Result<(usize, usize), ApiError> {
+        Ok(self.shelf(id)?.size())
+    }
+
+    /// The ids of every rule set the server serves (the Jungle family's, then Animal
+    /// Gambit's): the one list the answers' tags and `/metrics` go by.
+    pub fn ids() -> impl Iterator<Item = &'static str> {
+        Rules::all().into_iter().map(Rules::name)
+    }
+
+    /// What the table files of the rule set `id` were when last scanned (0 for a rule set
+    /// without tables, or none of the server's): an answer about them is the same as long as
+    /// this is.
+    #[must_use]
+    pub fn fingerprint(&self, id: &str) -> u64 {
+        let shelf = self.shelves.iter().find(|(rules, _)| rules.name() == id);
+        shelf.map_or(0, |(_, set)| {
+            set.read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .fingerprint
+        })
+    }
+
+    /// Each rule set's id with the number of tables found at its last scan (0 without any).
+    #[must_use]
+    pub fn table_counts(&self) -> Vec<(&'static str, usize)> {
+        self.shelves
+            .iter()
+            .map(|(rules, set)| {
+                let set = set.read().unwrap_or_else(PoisonError::into_inner);
+                (rules.name(), set.tables.as_ref().map_or(0, |t| t.size().0))
+            })
+            .collect()
+    }
+
+    /// Each rule set's id with what its block caches and files hold now (rule sets without
+    /// tables left out).
+    #[must_use]
+    pub fn cache_stats(&self) -> Vec<(&'static str, jtb_probe::CacheStats)> {
+        self.shelves
+            .iter()
+            .filter_map(|(rules, set)| {
+                let set = set.read().unwrap_or_else(PoisonError::into_inner);
+                Some((rules.name(), set.tables.as_ref().ok()?.cache_stats()))
+            })
+            .collect()
     }
 
     /// The table root.
@@ -388,7 +445,7 @@ impl Library {
     /// A missing table in the library's one wording ([`ProbeError::MissingTable`], as `jtb
     /// probe` says it), its file named relative to the root.
     #[must_use]
-    pub fn missing<G: Game>(&self, rules: G, material: G::Material, path: &Path) -> ApiError {
+    pub fn missing<G: Indexed>(&self, rules: G, material: G::Material, path: &Path) -> ApiError {
         let missing = ProbeError::MissingTable {
             rules: rules.id(),
             material: rules.table_of(material).to_string(),
@@ -408,7 +465,7 @@ impl Library {
     /// A table file's error, naming the file relative to the root: a file that is not there
     /// as [`Library::missing`], any other as a damaged table.
     #[must_use]
-    pub fn table_error<G: Game>(
+    pub fn table_error<G: Indexed>(
         &self,
         mut e: TableError,
         rules: G,
@@ -425,7 +482,7 @@ impl Library {
     /// can hold (a finished game, face-down tiles), 404 for a table that is not there, 500 for
     /// damaged or inconsistent tables. Every message names the table file where there is one.
     #[must_use]
-    pub fn error<G: Game>(&self, e: ProbeError, rules: G) -> ApiError {
+    pub fn error<G: Indexed>(&self, e: ProbeError, rules: G) -> ApiError {
         match e {
             ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
             ProbeError::HiddenTiles
@@ -472,12 +529,7 @@ impl Library {
     /// 400 for a finished game or face-down tiles; 404 when its table is not there.
     pub fn source(&self, pos: &Position) -> Result<Source<'_>, ApiError> {
         let rules = pos.rules();
-        if pos.is_game_over() {
-            return Err(self.error(ProbeError::GameOver, rules));
-        }
-        if pos.hidden() != 0 {
-            return Err(self.error(ProbeError::HiddenTiles, rules));
-        }
+        self.check_probeable(pos)?;
         let one_each = rules == RuleSet::Flip4x4
             && !matches!(
                 dead_draw(pos, Some(0)),
@@ -486,23 +538,76 @@ impl Library {
         let kind = if one_each {
             Kind::OneEach
         } else {
-            let material = Material::of(pos);
+            let tb = self.tables(rules);
+            Kind::Tables(self.holding(pos, tb, |tb| tb.max_pieces())?)
+        };
+        Ok(Source { lib: self, kind })
+    }
+
+    /// Clesto's tables for `pos`, a Clesto position.
+    ///
+    /// # Errors
+    /// As [`Library::source`].
+    pub fn clesto_source(&self, pos: &Position) -> Result<ClestoSource<'_>, ApiError> {
+        self.check_probeable(pos)?;
+        let tb = self.holding(pos, self.clesto_tables(), |tb| tb.max_pieces())?;
+        Ok(ClestoSource { lib: self, tb })
+    }
+
+    /// 400 for a finished game or face-down tiles: no table holds such a position.
+    fn check_probeable(&self, pos: &Position) -> Result<(), ApiError> {
+        if pos.is_game_over() {
+            return Err(self.error(ProbeError::GameOver, pos.rules()));
+        }
+        if pos.hidden() != 0 {
+            return Err(self.error(ProbeError::HiddenTiles, pos.rules()));
+        }
+        Ok(())
+    }
+
+    /// `tables` if they may hold the table of `pos` (of `max_pieces` or fewer pieces); else, or
+    /// when there are none, 404 naming the position's own table.
+    fn holding<T>(
+        &self,
+        pos: &Position,
+        tables: Result<T, ApiError>,
+        max_pieces: impl Fn(&T) -> usize,
+    ) -> Result<T, ApiError> {
+        let rules = pos.rules();
+        let material = Material::of(pos);
+        let missing = || {
             let path = table_path(
                 &self.root,
                 rules,
                 material.table_of(rules),
                 jtb_probe::Kind::Dtm,
             );
-            // Name the position's own table, whether the directory is missing or the table.
-            let tb = self
-                .tables(rules)
-                .map_err(|_| self.missing(rules, material, &path))?;
-            if material.total() > tb.max_pieces() {
-                return Err(self.missing(rules, material, &path));
-            }
-            Kind::Tables(tb)
+            self.missing(rules, material, &path)
         };
-        Ok(Source { lib: self, kind })
+        match tables {
+            Ok(tb) if material.total() <= max_pieces(&tb) => Ok(tb),
+            _ => Err(missing()),
+        }
+    }
+}
+
+/// Clesto's tables, for one position and every position reached from it.
+pub struct ClestoSource<'a> {
+    lib: &'a Library,
+    tb: Arc<Tablebase<Clesto>>,
+}
+
+impl ClestoSource<'_> {
+    /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
+    /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
+    ///
+    /// # Errors
+    /// `probe`'s error.
+    pub fn clesto<T>(
+        &self,
+        probe: impl FnOnce(&Tablebase<Clesto>) -> Result<T, ProbeError>,
+    ) -> Result<T, ApiError> {
+        probe(&self.tb).map_err(|e| self.lib.error(e, Clesto))
     }
 }
 
@@ -530,25 +635,6 @@ impl Source<'_> {
                 .probe_dtm(pos)
                 .map_err(|e| self.lib.error(e, pos.rules())),
             Kind::OneEach => one_each_value(pos),
-        }
-    }
-
-    /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
-    /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
-    ///
-    /// # Errors
-    /// `probe`'s error; 500 for a position the flip game's built-in check answers (it has no
-    /// Clesto values, and no Clesto position reaches it).
-    pub fn clesto<T>(
-        &self,
-        pos: &Position,
-        probe: impl FnOnce(&Tablebase) -> Result<T, ProbeError>,
-    ) -> Result<T, ApiError> {
-        match &self.kind {
-            Kind::Tables(tb) => probe(tb).map_err(|e| self.lib.error(e, pos.rules())),
-            Kind::OneEach => Err(ApiError::internal(format!(
-                "{pos}: the one-animal-each check has no Clesto values"
-            ))),
         }
     }
 

@@ -58,23 +58,16 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
             Err(e) => json!({"rules": name, "tables": 0, "max_pieces": 0, "error": e.message,
                              "board": board}),
         };
-        let mut sets: Vec<_> = RuleSet::ALL
-            .iter()
-            .map(|&rules| {
-                let found = lib
-                    .tables(rules)
-                    .map(|tb| (tb.materials().len(), tb.max_pieces()));
-                entry(rules.name(), found, board_json(rules))
+        let sets: Vec<_> = Game::all()
+            .into_iter()
+            .map(|game| {
+                let board = match game {
+                    Game::Jungle(rules) => board_json(rules),
+                    Game::AnimalGambit => gambit::board_json(),
+                };
+                entry(game.name(), lib.size(game.name()), board)
             })
             .collect();
-        let found = lib
-            .gambit_tables()
-            .map(|tb| (tb.materials().len(), tb.max_pieces()));
-        sets.push(entry(
-            jtb_probe::gambit::Rules::NAME,
-            found,
-            gambit::board_json(),
-        ));
         Ok(json!({ "rule_sets": sets }))
     })
     .await
@@ -137,10 +130,9 @@ pub async fn materials(
     };
     blocking(lib, move |lib| {
         lib.refresh();
-        let tb = lib.tables(rules)?;
         let mut names = Vec::new();
         let mut tables = Vec::new();
-        for m in tb.materials() {
+        for m in lib.materials(rules)? {
             names.push(m.to_string());
             // A table whose files cannot be read is listed as damaged; the others still are.
             let found = match headers(lib, rules, m) {
@@ -238,7 +230,7 @@ fn stats_answer(
     asked: Material,
 ) -> Result<serde_json::Value, ApiError> {
     let table = asked.table_of(rules);
-    lib.tables(rules)?;
+    lib.materials(rules)?;
     // The material is parsed and printed again, so the file name is built from animal letters
     // only: no request can name a file outside the table directory.
     let found = headers(lib, rules, table)?;

@@ -14,7 +14,7 @@ use std::{
 
 use jtb_probe::{
     flip::{ChanceTables, ChanceValue, DENOMINATOR},
-    gambit, Category, ClestoValue, Game, Position, ProbeError, RuleSet, Tablebase, Value, Wdl,
+    gambit, Category, Clesto, ClestoValue, Position, ProbeError, RuleSet, Tablebase, Value, Wdl,
 };
 
 /// Status codes (see `jtb.h`).
@@ -84,16 +84,56 @@ unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, Failure> {
         .map_err(|_| Failure(ERR_ARGUMENT, format!("{what} is not UTF-8")))
 }
 
-unsafe fn tablebase<'a, G: Game>(tb: *const Tablebase<G>) -> Result<&'a Tablebase<G>, Failure> {
+/// What `jtb_open` hands out (`jtb_tablebase` in C): the tables of a Jungle or flip rule set,
+/// or Clesto's, each probed as its own game.
+pub enum Handle {
+    /// Jungle's or the flip game's tables.
+    Jungle(Tablebase),
+    /// Clesto's tables.
+    Clesto(Tablebase<Clesto>),
+}
+
+impl Handle {
+    /// The rule set of the tables.
+    fn rules(&self) -> RuleSet {
+        match self {
+            Handle::Jungle(tb) => tb.rules(),
+            Handle::Clesto(_) => Clesto::RULES,
+        }
+    }
+
+    /// The tables of a Jungle or flip rule set, or why Clesto's do not answer `what`.
+    fn jungle(&self, what: &'static str) -> Result<&Tablebase, Failure> {
+        match self {
+            Handle::Jungle(tb) => Ok(tb),
+            Handle::Clesto(_) => Err(not_for(Clesto::RULES, what)),
+        }
+    }
+
+    /// `position` read under the tables' rule set.
+    fn parse(&self, position: &str) -> Result<Position, Failure> {
+        Position::parse(position, Some(self.rules()))
+            .map_err(|e| Failure(ERR_POSITION, e.to_string()))
+    }
+}
+
+/// `JTB_ERR_WRONG_RULES`: `rules`' tables do not answer `what`.
+fn not_for(rules: RuleSet, what: &'static str) -> Failure {
+    probe_failure(&ProbeError::NotForRules {
+        rules: rules.name(),
+        what,
+    })
+}
+
+unsafe fn handle<'a, T>(tb: *const T) -> Result<&'a T, Failure> {
     // Safety: a non-null `tb` comes from jtb_open (or jtb_gambit_open for Animal Gambit's
     // tables) and has not been closed (jtb.h).
     unsafe { tb.as_ref() }
         .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
 }
 
-fn parse(tb: &Tablebase, text: &str) -> Result<Position, Failure> {
-    Position::parse(text, Some(tb.rules())).map_err(|e| Failure(ERR_POSITION, e.to_string()))
-}
+/// Why Clesto's tables answer no clock-rule question.
+const NO_CLOCK: &str = "no clock rule (Clesto has no draws and no move-count rule)";
 
 /// Sets the clock of `pos` to `clock`, or keeps the text's (0 without one) when it is negative.
 fn with_clock(mut pos: Position, clock: c_int) -> Result<Position, Failure> {
@@ -150,7 +190,7 @@ fn out<T>(p: *mut T, v: T) -> Result<(), Failure> {
 pub unsafe extern "C" fn jtb_open(
     root: *const c_char,
     rules: *const c_char,
-    tb_out: *mut *mut Tablebase,
+    tb_out: *mut *mut Handle,
 ) -> c_int {
     guard(|| {
         // Safety: see `text`.
@@ -165,14 +205,18 @@ pub unsafe extern "C" fn jtb_open(
         let rules: RuleSet = rules
             .parse()
             .map_err(|e: jtb_probe::UnknownRuleSet| Failure(ERR_ARGUMENT, e.to_string()))?;
-        let tb = Tablebase::open(root, rules).map_err(|e| probe_failure(&e))?;
+        let tb = match rules {
+            RuleSet::Clesto => Tablebase::open(root, Clesto).map(Handle::Clesto),
+            rules => Tablebase::open(root, rules).map(Handle::Jungle),
+        };
+        let tb = tb.map_err(|e| probe_failure(&e))?;
         out(tb_out, Box::into_raw(Box::new(tb)))
     })
 }
 
 /// Closes a tablebase.
 #[no_mangle]
-pub unsafe extern "C" fn jtb_close(tb: *mut Tablebase) {
+pub unsafe extern "C" fn jtb_close(tb: *mut Handle) {
     if !tb.is_null() {
         // Safety: `tb` came from jtb_open and is closed once (jtb.h).
         drop(unsafe { Box::from_raw(tb) });
@@ -182,15 +226,19 @@ pub unsafe extern "C" fn jtb_close(tb: *mut Tablebase) {
 /// Win, draw or loss for the side to move.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_probe_wdl(
-    tb: *const Tablebase,
+    tb: *const Handle,
     position: *const c_char,
     wdl: *mut c_int,
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
-        let pos = parse(tb, unsafe { text(position, "position") }?)?;
-        let w = tb.probe_wdl(&pos).map_err(|e| probe_failure(&e))?;
+        let tb = unsafe { handle(tb) }?;
+        let pos = tb.parse(unsafe { text(position, "position") }?)?;
+        let w = match tb {
+            Handle::Jungle(tb) => tb.probe_wdl(&pos),
+            Handle::Clesto(tb) => tb.probe_wdl(&pos),
+        };
+        let w = w.map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(w))
     })
 }
@@ -198,15 +246,19 @@ pub unsafe extern "C" fn jtb_probe_wdl(
 /// Value and distance to mate.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_probe_dtm(
-    tb: *const Tablebase,
+    tb: *const Handle,
     position: *const c_char,
     wdl: *mut c_int,
     dtm: *mut c_int,
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
-        let pos = parse(tb, unsafe { text(position, "position") }?)?;
+        let tb = unsafe { handle(tb) }?;
+        let pos = tb.parse(unsafe { text(position, "position") }?)?;
+        let tb = tb.jungle(
+            "no distance to mate for every position (its values are win or loss, with a distance \
+             to mate or by the repetition ban: jtb_probe_clesto)",
+        )?;
         let v = tb.probe_dtm(&pos).map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(v.wdl()))?;
         out(dtm, c_int::from(v.dtm().unwrap_or(0)))
@@ -216,19 +268,18 @@ pub unsafe extern "C" fn jtb_probe_dtm(
 /// The best move as text.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_best_move(
-    tb: *const Tablebase,
+    tb: *const Handle,
     position: *const c_char,
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
-        let pos = parse(tb, unsafe { text(position, "position") }?)?;
-        let best = if tb.rules().has_hunger() {
-            tb.clesto_best_move(&pos).map(|b| b.map(|(mv, _)| mv))
-        } else {
-            tb.best_move(&pos).map(|b| b.map(|m| m.mv))
+        let tb = unsafe { handle(tb) }?;
+        let pos = tb.parse(unsafe { text(position, "position") }?)?;
+        let best = match tb {
+            Handle::Jungle(tb) => tb.best_move(&pos).map(|b| b.map(|m| m.mv)),
+            Handle::Clesto(tb) => tb.clesto_best_move(&pos).map(|b| b.map(|(mv, _)| mv)),
         };
         let best = best.map_err(|e| probe_failure(&e))?;
         copy_out(&best.map(|mv| mv.to_string()).unwrap_or_default(), buf, len)
@@ -239,7 +290,7 @@ pub unsafe extern "C" fn jtb_best_move(
 /// banned side's exit distance.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_probe_clesto(
-    tb: *const Tablebase,
+    tb: *const Handle,
     position: *const c_char,
     wdl: *mut c_int,
     dtm: *mut c_int,
@@ -248,8 +299,14 @@ pub unsafe extern "C" fn jtb_probe_clesto(
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
-        let pos = parse(tb, unsafe { text(position, "position") }?)?;
+        let tb = unsafe { handle(tb) }?;
+        let pos = tb.parse(unsafe { text(position, "position") }?)?;
+        let Handle::Clesto(tb) = tb else {
+            return Err(not_for(
+                tb.rules(),
+                "no Clesto values (jtb_probe_clesto is for Clesto's tables)",
+            ));
+        };
         let v = tb.probe_clesto(&pos).map_err(|e| probe_failure(&e))?;
         let (c, e) = match v {
             ClestoValue::Plain(Value::Win(_)) => (2, None),
@@ -267,7 +324,7 @@ pub unsafe extern "C" fn jtb_probe_clesto(
 /// The value under the clock rule at a clock, with the distance to conversion and the category.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_probe_rule(
-    tb: *const Tablebase,
+    tb: *const Handle,
     position: *const c_char,
     clock: c_int,
     wdl: *mut c_int,
@@ -276,9 +333,10 @@ pub unsafe extern "C" fn jtb_probe_rule(
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
-        let pos = with_clock(parse(tb, unsafe { text(position, "position") }?)?, clock)?;
-        let rule = tb.probe_rule(&pos).map_err(|e| probe_failure(&e))?;
+        let tb = unsafe { handle(tb) }?;
+        let pos = with_clock(tb.parse(unsafe { text(position, "position") }?)?, clock)?;
+        let rule = tb.jungle(NO_CLOCK)?.probe_rule(&pos);
+        let rule = rule.map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(rule.wdl))?;
         out(dtc, rule.dtc.dtm().map_or(-1, c_int::from))?;
         out(category, category_int(rule.category))
@@ -288,7 +346,7 @@ pub unsafe extern "C" fn jtb_probe_rule(
 /// The best move under the clock rule at a clock, as text.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_rule_best_move(
-    tb: *const Tablebase,
+    tb: *const Handle,
     position: *const c_char,
     clock: c_int,
     buf: *mut c_char,
@@ -296,9 +354,10 @@ pub unsafe extern "C" fn jtb_rule_best_move(
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
-        let pos = with_clock(parse(tb, unsafe { text(position, "position") }?)?, clock)?;
-        let best = tb.rule_best_move(&pos).map_err(|e| probe_failure(&e))?;
+        let tb = unsafe { handle(tb) }?;
+        let pos = with_clock(tb.parse(unsafe { text(position, "position") }?)?, clock)?;
+        let best = tb.jungle(NO_CLOCK)?.rule_best_move(&pos);
+        let best = best.map_err(|e| probe_failure(&e))?;
         copy_out(
             &best.map(|m| m.mv.to_string()).unwrap_or_default(),
             buf,
@@ -310,7 +369,7 @@ pub unsafe extern "C" fn jtb_rule_best_move(
 /// Whether a position is decided at its clock: [`jtb_probe::adjudicate`].
 #[no_mangle]
 pub unsafe extern "C" fn jtb_adjudicate(
-    tb: *const Tablebase,
+    tb: *const Handle,
     position: *const c_char,
     clock: c_int,
     dead: *mut c_int,
@@ -322,10 +381,17 @@ pub unsafe extern "C" fn jtb_adjudicate(
         // Safety: see `text`; a null `tb` means no tables (jtb.h).
         let text_in = unsafe { text(position, "position") }?;
         let tables = unsafe { tb.as_ref() };
+        // A Clesto text is read as one with Clesto's tables; without them, as its board says.
+        let rules = tables.map(Handle::rules).filter(|&r| r == Clesto::RULES);
         let pos =
-            Position::parse(text_in, None).map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
-        let verdict = jtb_probe::adjudicate(tables, &with_clock(pos, clock)?)
-            .map_err(|e| probe_failure(&e))?;
+            Position::parse(text_in, rules).map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
+        let pos = with_clock(pos, clock)?;
+        let verdict = match tables {
+            Some(Handle::Clesto(tb)) => jtb_probe::adjudicate_clesto(Some(tb), &pos),
+            Some(Handle::Jungle(tb)) => jtb_probe::adjudicate(Some(tb), &pos),
+            None => jtb_probe::adjudicate(None, &pos),
+        };
+        let verdict = verdict.map_err(|e| probe_failure(&e))?;
         let value = verdict.value;
         out(dead, c_int::from(verdict.dead_draw))?;
         out(known, c_int::from(value.is_some()))?;
@@ -373,7 +439,7 @@ pub unsafe extern "C" fn jtb_gambit_probe(
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
+        let tb = unsafe { handle(tb) }?;
         let pos = gambit_position(unsafe { text(position, "position") }?)?;
         let v = tb.probe_dtm(&pos).map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(v.wdl()))?;
@@ -399,7 +465,7 @@ pub unsafe extern "C" fn jtb_gambit_best_turn(
 ) -> c_int {
     guard(|| {
         // Safety: see `tablebase` and `text`.
-        let tb = unsafe { tablebase(tb) }?;
+        let tb = unsafe { handle(tb) }?;
         let pos = gambit_position(unsafe { text(position, "position") }?)?;
         let best = tb.best_move(&pos).map_err(|e| probe_failure(&e))?;
         copy_out(

@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv) {
     jtb_tablebase *tb = NULL;
-    int wdl = 9, dtm = -1, dead = -1, known = -1, dtc = -5, category = -5;
+    int wdl = 9, dtm = -1, dead = -1, known = -1, dtc = -5, category = -5, exit = -5;
     char best[16];
     if (argc != 2) return 2;
 
@@ -51,6 +51,8 @@ int main(int argc, char **argv) {
     CHECK(strstr(jtb_last_error(), "ranks") != NULL, "message");
     CHECK(jtb_probe_wdl(tb, "7/7/7/7/7/7/2L4/7/R6 r", &wdl) == JTB_ERR_GAME_OVER, "game over");
     CHECK(jtb_probe_wdl(tb, "7/7/7/7/7/7/2LT3/1e5/R6 r", &wdl) == JTB_ERR_NOT_COVERED, "too many pieces");
+    CHECK(jtb_probe_clesto(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", &wdl, &dtm, &category, &exit) == JTB_ERR_WRONG_RULES
+          && strstr(jtb_last_error(), "mistboard") != NULL, "no clesto values in mistboard tables");
     CHECK(jtb_probe_wdl(tb, NULL, &wdl) == JTB_ERR_ARGUMENT, "null position");
     CHECK(jtb_probe_wdl(NULL, "4/4/4/c2L r", &wdl) == JTB_ERR_ARGUMENT, "null tablebase");
     CHECK(jtb_probe_wdl(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", NULL) == JTB_ERR_ARGUMENT, "null output");
@@ -59,7 +61,6 @@ int main(int argc, char **argv) {
     /* Clesto: no draws. Blue, the banned side with more animals, wins by the repetition ban,
      * forcing the game out of the material in 20 plies; red to move in the same material loses
      * plainly or by the ban. */
-    int exit = -5;
     CHECK(jtb_open(argv[1], "clesto", &tb) == JTB_OK, "open clesto");
     CHECK(jtb_probe_clesto(tb, "1r5/1c5/7/7/7/7/7/7/6D b", &wdl, &dtm, &category, &exit) == JTB_OK
           && wdl == JTB_WIN && dtm == -1 && category == JTB_CLESTO_BAN_WIN && exit == 20, "clesto ban win");
@@ -67,6 +68,11 @@ int main(int argc, char **argv) {
     CHECK(jtb_probe_wdl(tb, "1r5/1c5/7/7/7/7/7/7/6D b", &wdl) == JTB_OK && wdl == JTB_WIN, "clesto wdl");
     CHECK(jtb_probe_dtm(tb, "1r5/1c5/7/7/7/7/7/7/6D b", &wdl, &dtm) == JTB_ERR_WRONG_RULES, "no dtm for ban values");
     CHECK(jtb_probe_clesto(tb, "1r5/1c5/7/7/7/7/7/7/6D b 0", &wdl, &dtm, &category, &exit) == JTB_ERR_POSITION, "no clock in clesto");
+    CHECK(jtb_probe_rule(tb, "1r5/1c5/7/7/7/7/7/7/6D b", -1, &wdl, &dtm, &category) == JTB_ERR_WRONG_RULES
+          && strstr(jtb_last_error(), "clesto") != NULL, "no clock rule in clesto");
+    /* Never a dead draw: Clesto has none; a win by the ban has no distance to mate. */
+    CHECK(jtb_adjudicate(tb, "1r5/1c5/7/7/7/7/7/7/6D b", -1, &dead, &known, &wdl, &dtm) == JTB_OK
+          && dead == 0 && known == 0, "clesto adjudicated with its tables");
     printf("DvCR: %s, best %s\n", category == JTB_CLESTO_BAN_WIN ? "ban win" : "?", best);
     jtb_close(tb);
     jtb_close(NULL);

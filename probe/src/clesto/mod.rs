@@ -2,7 +2,10 @@
 //! distance to mate, or, where the game without the ban would be drawn, a win of one side by
 //! the repetition ban.
 
+mod game;
 mod probe;
+
+pub use self::{game::Clesto, probe::adjudicate_clesto};
 
 use std::fmt;
 

@@ -1,27 +1,31 @@
-//! Clesto's probes (RULES.md 6): the value of a position with the repetition ban, every
-//! move's value for its mover, the best move and the best line. Clesto's tables are the Jungle
-//! family's ([`RuleSet::Clesto`]): a DTM file and a ban file per material, read by the one
-//! [`Tablebase`].
+//! Clesto's probes (RULES.md 6), on `Tablebase<Clesto>`: the value of a position with the
+//! repetition ban, every move's value for its mover, the best move and the best line. A table
+//! is a DTM file and a ban file per material, with a WDL file of the values with the ban.
 
+use super::Clesto;
 use crate::{
-    core::{LineStep, ProbeError, ProbeResult, Tablebase},
+    adjudicate::{not_covered, Verdict, VerdictReason},
+    core::{Indexed, LineStep, ProbeError, ProbeResult, Tablebase},
     format::Kind,
     moves::Move,
     position::Position,
-    value::Value,
+    value::{Value, Wdl},
     ClestoValue,
 };
 
-impl Tablebase {
-    /// [`ProbeError::NotForRules`] for Clesto, whose values the other probes do not describe.
-    pub(crate) fn not_clesto(&self, what: &'static str) -> ProbeResult<()> {
-        if self.rules().has_hunger() {
-            return Err(ProbeError::NotForRules {
-                rules: self.rules().name(),
-                what,
-            });
+impl Tablebase<Clesto> {
+    /// Win or loss for the side to move (Clesto has no draws): a win by the ban is a win. One
+    /// read of the WDL file, which holds the values with the ban; a position at a
+    /// non-canonical hungry set is valued one move ahead.
+    ///
+    /// # Errors
+    /// A [`ProbeError`]: a position no table holds (a finished game, another rule set), too
+    /// many pieces, a missing table, or a bad file.
+    pub fn probe_wdl(&self, pos: &Position) -> ProbeResult<Wdl> {
+        if !pos.hungry_is_canonical() {
+            return Ok(self.probe_clesto(pos)?.wdl());
         }
-        Ok(())
+        self.stored_wdl(pos)
     }
 
     /// The value of a Clesto position (RULES.md 6): a plain win or loss with its distance to
@@ -29,15 +33,9 @@ impl Tablebase {
     /// position at a non-canonical hungry set is valued one move ahead.
     ///
     /// # Errors
-    /// As [`Tablebase::probe_wdl`]; [`ProbeError::NotForRules`] outside Clesto;
-    /// [`ProbeError::Inconsistent`] when the DTM and ban files contradict each other.
+    /// As [`Tablebase::probe_wdl`]; [`ProbeError::Inconsistent`] when the DTM and ban files
+    /// contradict each other.
     pub fn probe_clesto(&self, pos: &Position) -> ProbeResult<ClestoValue> {
-        if !self.rules().has_hunger() {
-            return Err(ProbeError::NotForRules {
-                rules: self.rules().name(),
-                what: "a Clesto value",
-            });
-        }
         if !pos.hungry_is_canonical() {
             self.covers(pos)?;
             return super::value_by_lookahead(pos, |next| self.probe_clesto(next));
@@ -108,7 +106,7 @@ impl Tablebase {
     ///
     /// # Errors
     /// As [`Tablebase::clesto_best_move`].
-    pub fn clesto_line(&self, pos: &Position) -> ProbeResult<Vec<LineStep<ClestoValue>>> {
+    pub fn clesto_line(&self, pos: &Position) -> ProbeResult<Vec<LineStep<ClestoValue, Clesto>>> {
         let u_wins = |v: ClestoValue| {
             matches!(
                 v,
@@ -127,4 +125,42 @@ impl Tablebase {
             |p| self.probe_clesto(p),
         )
     }
+}
+
+/// Whether a Clesto position is decided: Clesto has no draws, so it is never a dead draw, and
+/// where `tables` cover it they give the forced result ([`VerdictReason::NoDraws`]); a
+/// position they do not cover is [`VerdictReason::NotCovered`].
+///
+/// # Errors
+/// [`ProbeError::GameOver`] for a finished game, [`ProbeError::WrongRules`] for a position of
+/// another rule set, and errors of damaged table files.
+pub fn adjudicate_clesto(
+    tables: Option<&Tablebase<Clesto>>,
+    pos: &Position,
+) -> ProbeResult<Verdict> {
+    if pos.is_game_over() {
+        return Err(ProbeError::GameOver);
+    }
+    Clesto.check_position(pos)?;
+    let value = match tables.map(|tb| tb.probe_clesto(pos)) {
+        Some(Ok(v)) => v,
+        Some(Err(e @ (ProbeError::TooManyPieces { .. } | ProbeError::MissingTable { .. }))) => {
+            return Ok(not_covered(Some(e), 0, 1));
+        }
+        Some(Err(e)) => return Err(e),
+        None => return Ok(not_covered(None, 0, 1)),
+    };
+    let winner = match value.wdl() {
+        Wdl::Win => pos.turn(),
+        _ => pos.turn().other(),
+    };
+    Ok(Verdict {
+        dead_draw: false,
+        value: match value {
+            ClestoValue::Plain(v) => Some(v),
+            _ => None,
+        },
+        rule: None,
+        reason: VerdictReason::NoDraws { winner, value },
+    })
 }

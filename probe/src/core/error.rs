@@ -16,12 +16,12 @@ use crate::{
 pub enum ProbeError {
     /// The table directory does not exist or cannot be read.
     NoDirectory(PathBuf, std::io::Error),
-    /// A probe that the rule set's values do not have (Clesto has no clock rule, and its ban
-    /// values no distance to mate: [`crate::Tablebase::probe_clesto`] answers for it).
+    /// A question the rule set's tables do not answer, asked where the types cannot say so
+    /// (at run time: Clesto's tables opened as the Jungle family's, a C caller's handle).
     NotForRules {
         /// The rule set's id.
         rules: &'static str,
-        /// What was asked.
+        /// Why not, as a clause (`its tables are Clesto's, ...`).
         what: &'static str,
     },
     /// The game is over (a side has no piece): there is nothing to probe.
@@ -80,11 +80,7 @@ impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProbeError::NoDirectory(p, e) => write!(f, "table directory {}: {e}", p.display()),
-            ProbeError::NotForRules { rules, what } => write!(
-                f,
-                "{what} is not a value of rule set {rules} (its values are win or loss, with \
-                 a distance to mate or by the repetition ban)"
-            ),
+            ProbeError::NotForRules { rules, what } => write!(f, "rule set {rules}: {what}"),
             ProbeError::GameOver => f.write_str("game over: a side has no piece left"),
             ProbeError::HiddenTiles => f.write_str(
                 "face-down tiles left: their values are in the chance tables, not in these",

@@ -5,10 +5,10 @@
 
 use std::{collections::HashMap, fmt, hash::Hash};
 
-use super::{error::ProbeResult, tablebase::Tablebase};
+use super::error::ProbeResult;
 use crate::{
     format::{Family, Kind},
-    value::{Value, Wdl},
+    value::Wdl,
 };
 
 /// What a move leads to, for the side that makes it.
@@ -41,7 +41,7 @@ impl<M: Copy + Eq + Hash + Send + Sync> MaterialSlots<M> for HashMap<M, usize> {
 /// A game whose tables [`Tablebase`] finds and reads. Its rule-set type is the game's
 /// [`Family`] (the file format's view); this adds positions and the index. What a table holds
 /// is the business of the `impl` blocks of [`Tablebase`] for the game: distances to mate
-/// ([`Game`]), or the flip game's chance values.
+/// ([`Game`]), Clesto's values with the repetition ban, or the flip game's chance values.
 pub trait Indexed: Family {
     /// A position (the side to move included).
     type Position: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync;
@@ -73,6 +73,15 @@ pub trait Indexed: Family {
     /// The material on the board of `pos`, in its own orientation.
     fn material_of(pos: &Self::Position) -> Self::Material;
 
+    /// Whether this game's tablebase type reads the tables of these rules (the Jungle family's
+    /// rule-set type leaves Clesto's to [`crate::Clesto`]). Provided: it does.
+    ///
+    /// # Errors
+    /// Why not: the rules' tables are read as another game's.
+    fn check_rules(self) -> ProbeResult<()> {
+        Ok(())
+    }
+
     /// Whether `pos` can be probed in these rules' tables at all.
     ///
     /// # Errors
@@ -83,41 +92,29 @@ pub trait Indexed: Family {
     fn index_of(layout: &Self::Layout, pos: &Self::Position) -> usize;
 }
 
-/// A game whose tables hold values with distances to mate, probed move by move: the best move
-/// and the whole line are found one ply deep through [`Game::successors`].
-pub trait Game: Indexed {
+/// A game whose positions the probe path plays move by move: the moves of a position and what
+/// each leads to, so that best moves and lines are found one ply deep.
+pub trait Moves: Indexed {
     /// A move: a Jungle move, or an Animal Gambit turn of up to four steps.
     type Move: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
 
     /// What one move is called in messages: `move`, or Animal Gambit's `turn`.
     const MOVE_NOUN: &'static str;
 
-    /// `pos` as the distance to mate sees it: without the clocks a game may keep.
+    /// `pos` as the values of the tables see it: without the clocks a game may keep.
     fn without_clocks(pos: &Self::Position) -> Self::Position;
 
     /// Every legal move of `pos` in move order (ASCII order of their texts) with what it leads
-    /// to. Positions after a move carry no clocks: the distance to mate does not see them.
+    /// to. Positions after a move carry no clocks: the tables' values do not see them.
     fn successors(pos: &Self::Position) -> Vec<(Self::Move, Successor<Self::Position>)>;
 
-    /// What `mv`, one of the moves [`Game::successors`] gives for `pos`, leads to (clocks
+    /// What `mv`, one of the moves [`Moves::successors`] gives for `pos`, leads to (clocks
     /// advanced where the game has them); `None` where the game sees that it is not legal.
     fn play(pos: &Self::Position, mv: Self::Move) -> Option<Successor<Self::Position>>;
-
-    /// Win, draw or loss of `pos` for the side to move. Provided: the WDL file's entry. A game
-    /// overrides it where some positions are valued another way.
-    ///
-    /// # Errors
-    /// As [`Tablebase::probe_wdl`].
-    fn probe_wdl(tb: &Tablebase<Self>, pos: &Self::Position) -> ProbeResult<Wdl> {
-        tb.stored_wdl(pos)
-    }
-
-    /// The value with its distance to mate of `pos`. Provided: the DTM file's entry. A game
-    /// overrides it where its DTM file does not hold every position's distance.
-    ///
-    /// # Errors
-    /// As [`Tablebase::probe_dtm`].
-    fn probe_dtm(tb: &Tablebase<Self>, pos: &Self::Position) -> ProbeResult<Value> {
-        tb.stored_dtm(pos)
-    }
 }
+
+/// A game whose tables hold a value with its distance to mate for every position: the best
+/// move and the whole line follow from the values one ply deep. Clesto's tables do not (where
+/// the repetition ban decides, the DTM file holds a draw), so Clesto is [`Moves`] only and
+/// has its own probes.
+pub trait Game: Moves {}

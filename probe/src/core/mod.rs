@@ -12,7 +12,7 @@ pub(crate) mod value;
 
 pub use self::{
     error::{ProbeError, ProbeResult},
-    game::{Game, Indexed, MaterialSlots, Successor},
+    game::{Game, Indexed, MaterialSlots, Moves, Successor},
     store::CacheStats,
     tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
 };

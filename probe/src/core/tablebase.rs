@@ -7,7 +7,7 @@ use std::{fmt, path::Path};
 
 use super::{
     error::{ProbeError, ProbeResult},
-    game::{Game, Indexed, MaterialSlots, Successor},
+    game::{Game, Indexed, MaterialSlots, Moves, Successor},
 };
 use crate::{
     file::TableFile,
@@ -48,7 +48,7 @@ impl<G: Game> ScoredMove<G> {
 /// the clock rule ([`crate::RuleStep`]) carries [`crate::RuleValue`]s and positions with their
 /// clocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineStep<V = Value, G: Game = crate::RuleSet> {
+pub struct LineStep<V = Value, G: Moves = crate::RuleSet> {
     /// The move played.
     pub mv: G::Move,
     /// The position after it, or `None` when the move ended the game.
@@ -84,7 +84,9 @@ impl<G: Indexed> Tablebase<G> {
     /// in the cache: cached probes never touch the file.
     ///
     /// # Errors
-    /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
+    /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read;
+    /// [`ProbeError::NotForRules`] for rules whose tables are another game type's (Clesto's
+    /// as `Tablebase<RuleSet>`).
     pub fn open(root: impl AsRef<Path>, rules: G) -> ProbeResult<Tablebase<G>> {
         Tablebase::with_cache(root, rules, DEFAULT_CACHE_BYTES)
     }
@@ -125,6 +127,7 @@ impl<G: Indexed> Tablebase<G> {
     /// Finds the tables under `root` (a table is there when its file of [`Indexed::TABLE_KIND`] is), to be opened
     /// mapped or read.
     fn find(root: &Path, rules: G, cache_bytes: u64, mapped: bool) -> ProbeResult<Tablebase<G>> {
+        rules.check_rules()?;
         let dir = Store::dir(root, rules);
         let entries =
             std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;
@@ -285,32 +288,21 @@ impl<G: Indexed> Tablebase<G> {
     pub(crate) fn stored_value(&self, pos: &G::Position, kind: Kind) -> ProbeResult<Value> {
         self.with_entry(pos, kind, |file, block, i| file.value_entry(block, i))
     }
+
+    /// The entry of `pos` in its table's WDL file.
+    pub(crate) fn stored_wdl(&self, pos: &G::Position) -> ProbeResult<Wdl> {
+        self.with_entry(pos, Kind::Wdl, |file, block, i| file.wdl_entry(block, i))
+    }
 }
 
 impl<G: Game> Tablebase<G> {
-    /// The entry of `pos` in its table's WDL file ([`Game::probe_wdl`]'s default).
-    ///
-    /// # Errors
-    /// As [`Tablebase::probe_wdl`].
-    pub fn stored_wdl(&self, pos: &G::Position) -> ProbeResult<Wdl> {
-        self.with_entry(pos, Kind::Wdl, |file, block, i| file.wdl_entry(block, i))
-    }
-
-    /// The entry of `pos` in its table's DTM file ([`Game::probe_dtm`]'s default).
-    ///
-    /// # Errors
-    /// As [`Tablebase::probe_wdl`].
-    pub fn stored_dtm(&self, pos: &G::Position) -> ProbeResult<Value> {
-        self.stored_value(pos, Kind::Dtm)
-    }
-
     /// Win, draw or loss for the side to move, from the small WDL file.
     ///
     /// # Errors
     /// A [`ProbeError`]: a position no table holds (a finished game, face-down tiles, another
     /// rule set), too many pieces, a missing table, or a bad file.
     pub fn probe_wdl(&self, pos: &G::Position) -> ProbeResult<Wdl> {
-        G::probe_wdl(self, pos)
+        self.stored_wdl(pos)
     }
 
     /// The value with its distance to mate (in the game's unit, [`crate::Family::DISTANCE_UNIT`])
@@ -319,7 +311,7 @@ impl<G: Game> Tablebase<G> {
     /// # Errors
     /// As [`Tablebase::probe_wdl`].
     pub fn probe_dtm(&self, pos: &G::Position) -> ProbeResult<Value> {
-        G::probe_dtm(self, pos)
+        self.stored_value(pos, Kind::Dtm)
     }
 
     /// Every legal move with the value it leads to for the mover, in move order (ASCII): a win
@@ -396,7 +388,9 @@ impl<G: Game> Tablebase<G> {
             |p| self.probe_dtm(p),
         )
     }
+}
 
+impl<G: Moves> Tablebase<G> {
     /// Plays `best` moves from `start` to the end of the game (or until `best` has none),
     /// each step with the `value` of the position after it.
     pub(crate) fn play_line<V>(

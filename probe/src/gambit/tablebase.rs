@@ -11,7 +11,7 @@ use super::{
     turn::{Next, Turn},
 };
 use crate::{
-    core::{Game, Indexed, ProbeResult, Successor, Tablebase},
+    core::{Game, Indexed, Moves, ProbeResult, Successor, Tablebase},
     value::{Value, Wdl},
 };
 
@@ -57,7 +57,7 @@ impl Indexed for Rules {
     }
 }
 
-impl Game for Rules {
+impl Moves for Rules {
     type Move = Turn;
 
     const MOVE_NOUN: &'static str = "turn";
@@ -78,6 +78,8 @@ impl Game for Rules {
         Some(successor(pos.play(&turn)))
     }
 }
+
+impl Game for Rules {}
 
 /// A turn's outcome as the probe path sees it.
 fn successor(next: Next) -> Successor<Position> {

@@ -162,14 +162,13 @@ impl Verdict {
 /// [`Position::set_clock`]). Jungle positions and flip positions of more than one animal each
 /// are judged by `tables` under the clock rule: a dead draw exactly when the rule value at the
 /// clock is a draw. A one-animal-each flip position needs no tables (RULES.md section 2).
-/// Positions no table covers are not dead draws ([`VerdictReason::NotCovered`]). Clesto has no
-/// draws: its positions are never dead draws, and the tables give the forced result
-/// ([`VerdictReason::NoDraws`]).
+/// Positions no table covers are not dead draws ([`VerdictReason::NotCovered`]). Clesto's
+/// positions are adjudicated by [`crate::adjudicate_clesto`].
 ///
 /// # Errors
 /// [`ProbeError::GameOver`] for a finished game, [`ProbeError::HiddenTiles`] for a flip position
-/// with face-down tiles, [`ProbeError::WrongRules`] when `tables` are of another rule set, and
-/// errors of damaged table files.
+/// with face-down tiles, [`ProbeError::WrongRules`] when `tables` are of another rule set,
+/// [`ProbeError::NotForRules`] for a Clesto position, and errors of damaged table files.
 pub fn adjudicate(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Verdict> {
     if pos.is_game_over() {
         return Err(ProbeError::GameOver);
@@ -179,8 +178,11 @@ pub fn adjudicate(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Ver
     }
     let limit = pos.rules().clock_limit();
     let clock = pos.clock().unwrap_or(0);
-    if pos.rules().has_hunger() {
-        return adjudicate_clesto(tables, pos);
+    if pos.rules() == RuleSet::Clesto {
+        return Err(ProbeError::NotForRules {
+            rules: RuleSet::Clesto.name(),
+            what: "its positions are adjudicated with its own tables (adjudicate_clesto)",
+        });
     }
     if pos.rules() == RuleSet::Flip4x4 {
         let check = dead_draw(pos, None);
@@ -233,33 +235,8 @@ pub fn adjudicate(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Ver
     })
 }
 
-/// Clesto: never a dead draw; the forced result where the tables cover the position.
-fn adjudicate_clesto(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Verdict> {
-    let value = match tables.map(|tb| tb.probe_clesto(pos)) {
-        Some(Ok(v)) => v,
-        Some(Err(e @ (ProbeError::TooManyPieces { .. } | ProbeError::MissingTable { .. }))) => {
-            return Ok(not_covered(Some(e), 0, 1));
-        }
-        Some(Err(e)) => return Err(e),
-        None => return Ok(not_covered(None, 0, 1)),
-    };
-    let winner = match value.wdl() {
-        Wdl::Win => pos.turn(),
-        _ => pos.turn().other(),
-    };
-    Ok(Verdict {
-        dead_draw: false,
-        value: match value {
-            ClestoValue::Plain(v) => Some(v),
-            _ => None,
-        },
-        rule: None,
-        reason: VerdictReason::NoDraws { winner, value },
-    })
-}
-
 /// A position no table answers: drawn only when the clock has run out.
-fn not_covered(why: Option<ProbeError>, clock: u32, limit: u32) -> Verdict {
+pub(crate) fn not_covered(why: Option<ProbeError>, clock: u32, limit: u32) -> Verdict {
     let run_out = clock >= limit;
     Verdict {
         dead_draw: run_out,

@@ -1,11 +1,14 @@
-//! The Jungle family's probes (Jungle, the flip game and Clesto share one rule-set type): how
-//! its positions find their tables ([`Game`] for [`RuleSet`]), and what only Jungle and the
-//! flip game answer: the distance to conversion and the clock rule. Clesto's values with the
-//! repetition ban are probed in `clesto/probe.rs`.
+//! The Jungle family's probes (Jungle and the flip game share one rule-set type): how its
+//! positions find their tables ([`Game`] for [`RuleSet`]), and what only Jungle and the flip
+//! game answer: the distance to conversion and the clock rule. Clesto's tables have a game type
+//! of their own ([`crate::Clesto`]): a `Tablebase<RuleSet>` does not open them.
 
 use crate::{
     clock::{self, Category, RuleValue},
-    core::{Game, Indexed, LineStep, MaterialSlots, ProbeError, ProbeResult, Successor, Tablebase},
+    core::{
+        Game, Indexed, LineStep, MaterialSlots, Moves, ProbeError, ProbeResult, Successor,
+        Tablebase,
+    },
     format::Kind,
     index::Layout,
     material::Material,
@@ -78,6 +81,17 @@ impl Indexed for RuleSet {
         Material::of(pos)
     }
 
+    fn check_rules(self) -> ProbeResult<()> {
+        if self == RuleSet::Clesto {
+            return Err(ProbeError::NotForRules {
+                rules: self.name(),
+                what: "its tables hold Clesto's values: open them as Tablebase<Clesto>, not \
+                       Tablebase<RuleSet>",
+            });
+        }
+        Ok(())
+    }
+
     fn check_position(self, pos: &Position) -> ProbeResult<()> {
         if pos.rules() != self {
             return Err(ProbeError::WrongRules {
@@ -101,7 +115,7 @@ impl Indexed for RuleSet {
     }
 }
 
-impl Game for RuleSet {
+impl Moves for RuleSet {
     type Move = Move;
 
     const MOVE_NOUN: &'static str = "move";
@@ -121,19 +135,9 @@ impl Game for RuleSet {
     fn play(pos: &Position, mv: Move) -> Option<Successor<Position>> {
         pos.play(mv).ok().map(successor)
     }
-
-    fn probe_wdl(tb: &Tablebase, pos: &Position) -> ProbeResult<Wdl> {
-        if !pos.hungry_is_canonical() {
-            return Ok(tb.probe_clesto(pos)?.wdl());
-        }
-        tb.stored_wdl(pos)
-    }
-
-    fn probe_dtm(tb: &Tablebase, pos: &Position) -> ProbeResult<Value> {
-        tb.not_clesto("a distance to mate for every position")?;
-        tb.stored_dtm(pos)
-    }
 }
+
+impl Game for RuleSet {}
 
 /// A move's outcome as the probe path sees it.
 fn successor(outcome: Outcome) -> Successor<Position> {
@@ -165,16 +169,7 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::probe_wdl`].
     pub fn probe_dtc(&self, pos: &Position) -> ProbeResult<Value> {
-        self.probe_value(pos, Kind::Dtc)
-    }
-
-    /// The entry of `pos` in its table's DTC file.
-    fn probe_value(&self, pos: &Position, kind: Kind) -> ProbeResult<Value> {
-        self.not_clesto(match kind {
-            Kind::Dtc => "the distance to conversion",
-            _ => "a distance to mate for every position",
-        })?;
-        self.stored_value(pos, kind)
+        self.stored_value(pos, Kind::Dtc)
     }
 
     /// The value under the clock rule at the position's half-move clock (0 when it has none):
@@ -204,7 +199,6 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::probe_dtc`], for the position or any successor.
     pub fn rule_moves(&self, pos: &Position) -> ProbeResult<Vec<RuleMove>> {
-        self.not_clesto("the value under the clock rule")?;
         self.covers(pos)?;
         let limit = self.rules().clock_limit();
         let clock = pos.clock().unwrap_or(0);
