@@ -35,7 +35,7 @@ use self::jungle::{bits, solve, tables};
 pub use self::{
     core::graph,
     flip::{chance, dead_draw},
-    jungle::{codes, plan, run, verify, write},
+    jungle::{codes, game, plan, run, verify, write},
 };
 
 use std::{error::Error, fmt};
@@ -44,7 +44,7 @@ use jtb_probe::{flip::ChanceMaterial, Material};
 
 pub use crate::{
     codes::Codes,
-    solve::{solve, solve_then},
+    solve::solve,
     tables::{Metric, Solved, SubTables, UNUSED},
 };
 
@@ -63,7 +63,7 @@ pub fn solve_all(rules: jtb_probe::RuleSet, targets: &[Material]) -> Result<SubT
             .map(|&(m, flip)| {
                 let first = solve(rules, m, &done)?;
                 let second = flip
-                    .map(|_| clesto::solve_flip_of(&first, &done))
+                    .map(|_| game::game_of(rules).solve_flip_of(&first, &done))
                     .transpose()?;
                 Ok([Some(first), second])
             })

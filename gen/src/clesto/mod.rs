@@ -39,6 +39,10 @@ use rayon::prelude::*;
 
 use crate::{solve::Exits, Codes, GenError, Solved, SubTables, UNUSED};
 
+mod game;
+
+pub use self::game::Clesto;
+
 /// Entry flags of the scan: a position (no two pieces on a square).
 const USED: u8 = 1;
 /// The mover has a capture: each of its moves leaves the material or ends the game.

@@ -2,44 +2,18 @@
 
 use std::collections::BTreeSet;
 
-use jtb_probe::{Color, Layout, Material, Piece, RuleSet};
+use jtb_probe::{Color, Layout, Material, RuleSet};
 
-/// The materials a capture (or, in the flip game, a trade) from `material` leads into, in
-/// canonical orientation; finished games (a side without pieces) are not tables.
+use crate::game::game_of;
+
+/// The materials a move from `material` leads into (a capture; in the flip game, a trade; in
+/// Clesto, starvations too: [`crate::game::FamilyGame::next_materials`]), in canonical
+/// orientation; finished games (a side without pieces) are not tables.
 #[must_use]
 pub fn successors(rules: RuleSet, material: Material) -> Vec<Material> {
-    let mut out = BTreeSet::new();
-    let pieces: Vec<Piece> = material.pieces().collect();
-    if rules.has_hunger() {
-        // A move of one side takes at most one enemy animal and starves any of its own.
-        for mover in Color::ALL {
-            let own: Vec<Piece> = pieces
-                .iter()
-                .copied()
-                .filter(|p| p.color == mover)
-                .collect();
-            for starved in 0u32..1 << own.len() {
-                let left = (0..own.len())
-                    .filter(|&i| starved >> i & 1 == 1)
-                    .fold(material, |m, i| m.without(own[i]));
-                out.insert(left);
-                for &p in pieces.iter().filter(|p| p.color != mover) {
-                    out.insert(left.without(p));
-                }
-            }
-        }
-        out.remove(&material);
-    }
-    for &p in &pieces {
-        out.insert(material.without(p));
-        if !rules.is_jungle() && p.color == Color::Red {
-            let twin = Piece::new(Color::Blue, p.animal);
-            if material.has(twin) {
-                out.insert(material.without(p).without(twin));
-            }
-        }
-    }
-    out.into_iter()
+    game_of(rules)
+        .next_materials(rules, material)
+        .into_iter()
         .filter(|m| m.count(Color::Red) > 0 && m.count(Color::Blue) > 0)
         .map(|m| m.table_of(rules))
         .collect::<BTreeSet<_>>()
@@ -70,8 +44,8 @@ pub fn by_piece_count(rules: RuleSet, tables: &[Material]) -> Vec<Vec<Material>>
 }
 
 /// The tables of `group` (tables of one piece count) as they are best solved: each with its
-/// colour flip where that is a table of its own and also in `group` (a Clesto table's flip is
-/// solved from it: [`crate::clesto::solve_flip_of`]), else alone. Each table comes once, the
+/// colour flip where that is a table of its own and also in `group` and the game solves it from
+/// the table ([`crate::game::FamilyGame::solves_flips`]: Clesto's), else alone. Each table comes once, the
 /// larger first.
 #[must_use]
 pub fn with_flips(rules: RuleSet, group: &[Material]) -> Vec<(Material, Option<Material>)> {
@@ -84,7 +58,10 @@ pub fn with_flips(rules: RuleSet, group: &[Material]) -> Vec<(Material, Option<M
             continue;
         }
         let flip = m.flipped();
-        let paired = rules.has_hunger() && flip != m && group.contains(&flip) && taken.insert(flip);
+        let paired = game_of(rules).solves_flips()
+            && flip != m
+            && group.contains(&flip)
+            && taken.insert(flip);
         out.push((m, paired.then_some(flip)));
     }
     out

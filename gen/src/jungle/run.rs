@@ -16,7 +16,8 @@ use rayon::prelude::*;
 
 use crate::{
     driver::{self, Progress, Refused, Tables},
-    plan, solve_then,
+    game::game_of,
+    plan,
     write::{self, write_files},
     Codes, GenError, Metric, Solved, SubTables,
 };
@@ -171,15 +172,21 @@ const CODE_BYTES_LOADED: u64 = 2;
 const WIDE_SHARE: u64 = 64;
 
 /// An estimate, from above, of the bytes needed to solve and write `material` with its smaller
-/// tables loaded: the largest 5-piece tables (both rats) are estimated at 2,002 MiB; `ECRvCR`
+/// tables loaded ([`crate::game::FamilyGame::solve_bytes`] and the smaller tables).
+#[must_use]
+pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
+    game_of(rules).solve_bytes(rules, material) + sub_table_bytes(rules, material)
+}
+
+/// The bytes needed to solve and write a Jungle or flip table of `layout`, its smaller tables
+/// aside: the largest 5-piece tables (both rats) are estimated at 2,002 MiB with them; `ECRvCR`
 /// peaks at 1,824 MiB, `EDRvPR` (codes past a byte) at 1,936 MiB.
 ///
 /// A large table solves its metrics in turn: the peak is the distance-to-mate solve (its
 /// capture distances and codes, both metrics' capture masks) or the distance-to-conversion
 /// solve (the codes of both metrics), whichever is larger. A table that solves both at once
 /// (under 2^24 entries) holds both at once.
-#[must_use]
-pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
+pub(crate) fn plain_solve_bytes(layout: &Layout) -> u64 {
     /// Words of 8 bytes per configuration and side to move: the side's state (open, not won),
     /// the capture masks (2 of distance to mate, 3 of distance to conversion), two levels'
     /// lists of what was found (12 bytes a configuration that wins or loses, 8 where a capture
@@ -188,10 +195,6 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     const WORDS: u64 = 2 + 5 + 3 + 3;
     /// The distance-to-mate capture masks' share of [`WORDS`], dropped with its solve.
     const DTM_MASK_WORDS: u64 = 2;
-    if rules.has_hunger() {
-        return crate::clesto::memory_estimate(material) + sub_table_bytes(rules, material);
-    }
-    let layout = Layout::new(rules, material);
     let k = layout.pieces().len();
     // Configurations per side, and entries.
     let configs = (layout.side_len() / layout.domain(k - 1).len()) as u64;
@@ -209,7 +212,7 @@ pub fn memory_estimate(rules: RuleSet, material: Material) -> u64 {
     } else {
         dtm_solve.max(dtc_solve)
     };
-    solve + sub_table_bytes(rules, material) + PROCESS_BYTES
+    solve + PROCESS_BYTES
 }
 
 /// The process beside its tables: the program, thread stacks, buffers of the file reader.
@@ -412,11 +415,7 @@ impl<'a> Family<'a> {
 
 impl driver::Verify for Family<'_> {
     fn checked_against(&self, _: Material) -> &'static str {
-        if self.rules == RuleSet::Clesto {
-            "their moves (plain values and the ban's)"
-        } else {
-            "their successors (DTM and DTC)"
-        }
+        game_of(self.rules).checked_against()
     }
 
     fn verify_memory(&self, m: Material) -> Result<Option<u64>, driver::verify::Failure> {
@@ -460,37 +459,7 @@ impl driver::Verify for Family<'_> {
             Err(e) => failures.push(format!("{}: {e}", path.display())),
         }
         let entries = table.codes.len() as u64;
-        if rules == RuleSet::Clesto {
-            // Clesto's one-ply check looks its own table up too.
-            let table = Arc::new(table);
-            tables.insert(Arc::clone(&table));
-            let path = table_path(root, rules, m, Kind::Ban);
-            let found = crate::clesto::verify(&table, &tables, limit)?;
-            failures.extend(found.iter().map(|x| {
-                format!(
-                    "{}: {}: stored {}, its moves give {}",
-                    path.display(),
-                    x.position,
-                    x.stored,
-                    x.computed
-                )
-            }));
-        } else {
-            let found = crate::verify::verify_table(&table, &tables, limit)?;
-            failures.extend(found.iter().map(|x| {
-                let (kind, what) = match x.check {
-                    crate::verify::Check::OnePly(metric) => (metric.kind(), "successors give"),
-                    crate::verify::Check::DtcImpliesPlain => (Kind::Dtc, "but the plain value is"),
-                };
-                format!(
-                    "{}: {}: stored {}, {what} {}",
-                    table_path(root, rules, m, kind).display(),
-                    x.position,
-                    x.stored,
-                    x.computed
-                )
-            }));
-        }
+        failures.extend(game_of(rules).one_ply_failures(root, table, tables, limit)?);
         Ok(driver::Checked { entries, failures })
     }
 }
@@ -535,9 +504,9 @@ impl From<Refused<Material, Unusable>> for GenError {
 
 /// Solves and encodes the tables of one piece count, which are independent of each other: in
 /// parallel, the larger first (a pair by its larger table) so that the last one to finish is
-/// small; each goes to `writer` when done. A Clesto table whose colour flip is also in the group
-/// is solved with it; one whose flip is complete under `root` is solved from it
-/// ([`crate::clesto::solve_flip_of`]).
+/// small; each goes to `writer` when done. Where the game solves a table's colour flip from it
+/// (Clesto: [`crate::game::FamilyGame::solves_flips`]), a table whose flip is also in the group
+/// is solved with it, and one whose flip is complete under `root` from it.
 /// Returns each table's entries, whether it came from its flip, and the solved table itself
 /// where `keep` says a later group needs it (the others are dropped as soon as they are
 /// encoded).
@@ -550,6 +519,7 @@ fn solve_group(
     keep: impl Fn(Material) -> bool + Sync,
     writer: &mpsc::SyncSender<Encoded>,
 ) -> Result<Vec<Solving>, GenError> {
+    let game = game_of(rules);
     let compress = |metric, codes: &Codes| write::compress(rules, metric, codes);
     let send = |m: Material, started: Instant, solved: &Solved, files| {
         let table = Encoded {
@@ -566,10 +536,15 @@ fn solve_group(
     let from_flip = |m: Material, from: &Solved| -> Result<Solving, GenError> {
         let started = Instant::now();
         progress.started(m, Layout::new(rules, m).len() as u64);
-        let solved = crate::clesto::solve_flip_of(from, subs)?;
+        let solved = game.solve_flip_of(from, subs)?;
         let dtm = compress(Metric::Dtm, &solved.codes);
-        let ban = compress(Metric::Ban, &solved.second_codes);
-        send(m, started, &solved, write::assemble(&solved, [dtm?, ban?])?)?;
+        let second = compress(Metric::second(rules), &solved.second_codes);
+        send(
+            m,
+            started,
+            &solved,
+            write::assemble(&solved, [dtm?, second?])?,
+        )?;
         Ok(Solving::done(solved, true, keep(m)))
     };
     let jobs = plan::with_flips(rules, group);
@@ -583,8 +558,13 @@ fn solve_group(
             }
             let started = Instant::now();
             progress.started(m, Layout::new(rules, m).len() as u64);
-            let (solved, [dtm, dtc]) = solve_then(rules, m, subs, compress)?;
-            send(m, started, &solved, write::assemble(&solved, [dtm?, dtc?])?)?;
+            let (solved, [dtm, second]) = game.solve_then(rules, m, subs, &compress)?;
+            send(
+                m,
+                started,
+                &solved,
+                write::assemble(&solved, [dtm?, second?])?,
+            )?;
             let second = flip.map(|f| from_flip(f, &solved)).transpose()?;
             let first = Solving::done(solved, false, keep(m));
             Ok([Some(first), second].into_iter().flatten().collect())
@@ -593,11 +573,13 @@ fn solve_group(
     Ok(solved.into_iter().flatten().collect())
 }
 
-/// The colour flip of Clesto table `m`, read back, where it is a table of its own and
-/// complete under `root` (checksums included); `None` otherwise, or where it cannot be read.
+/// The colour flip of table `m`, read back, where the game solves flips from their tables, it is
+/// a table of its own and complete under `root` (checksums included); `None` otherwise, or
+/// where it cannot be read.
 fn complete_flip(root: &Path, rules: RuleSet, m: Material) -> Option<Solved> {
     let flip = m.flipped();
-    if !rules.has_hunger() || flip == m || !matches!(check_table(root, rules, flip), Ok(true)) {
+    let solves_flips = game_of(rules).solves_flips();
+    if !solves_flips || flip == m || !matches!(check_table(root, rules, flip), Ok(true)) {
         return None;
     }
     load(root, rules, flip).ok()

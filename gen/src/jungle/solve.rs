@@ -1382,29 +1382,22 @@ impl SideState {
 /// [`GenError::MissingTable`] when a table that captures lead into is not in `subs`;
 /// [`GenError::DistanceOverflow`] when a distance exceeds the counters.
 pub fn solve(rules: RuleSet, material: Material, subs: &SubTables) -> Result<Solved, GenError> {
-    solve_then(rules, material, subs, |_, _| ()).map(|(solved, _)| solved)
+    crate::game::game_of(rules).solve(rules, material, subs)
 }
 
-/// Solves `material` like [`solve`], and hands each metric's codes to `then` as soon as they
-/// are done, while the other metric may still be solving: the generator compresses them there,
-/// on cores the solve leaves idle at times. Returns what `then` gave, distance to mate first.
+/// Solves a Jungle or flip `material` like [`solve`], and hands each metric's codes to `then`
+/// as soon as they are done, while the other metric may still be solving: the generator
+/// compresses them there, on cores the solve leaves idle at times. Returns what `then` gave,
+/// distance to mate first.
 ///
 /// # Errors
 /// As [`solve`].
-pub fn solve_then<T: Send>(
+pub(crate) fn solve_then<T: Send>(
     rules: RuleSet,
     material: Material,
     subs: &SubTables,
     then: impl Fn(Metric, &Codes) -> T + Sync,
 ) -> Result<(Solved, [T; 2]), GenError> {
-    if rules.has_hunger() {
-        let solved = crate::clesto::solve(material, subs)?;
-        let after = [
-            then(Metric::Dtm, &solved.codes),
-            then(Metric::Ban, &solved.second_codes),
-        ];
-        return Ok((solved, after));
-    }
     let layout = Layout::new(rules, material);
     let frame = Frame::new(&layout);
     // The captures of both metrics come from one pass. A small table solves both metrics at

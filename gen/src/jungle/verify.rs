@@ -274,6 +274,7 @@ pub struct WdlMismatch {
 /// A [`TableError`] for a block that cannot be read or holds a code no table has.
 pub fn check_wdl_file(table: &Solved, file: &TableFile) -> Result<Option<WdlMismatch>, TableError> {
     let layout = &table.layout;
+    let game = crate::game::game_of(layout.rules());
     let per = file.header().block_entries as usize;
     (0..file.header().blocks)
         .into_par_iter()
@@ -286,11 +287,7 @@ pub fn check_wdl_file(table: &Solved, file: &TableFile) -> Result<Option<WdlMism
                 found = file.wdl_entry(&block, idx - start).map(|wdl| {
                     let plain = table.value(idx);
                     // Clesto's WDL file holds the ban's results too.
-                    let expected = if layout.rules().has_hunger() {
-                        table.clesto_value(idx).wdl()
-                    } else {
-                        plain.wdl()
-                    };
+                    let expected = game.wdl_of(table, idx);
                     (wdl != expected).then(|| WdlMismatch {
                         position: layout.position(idx).expect("a used entry").to_string(),
                         wdl,

@@ -4,17 +4,16 @@ use std::{
     fs::{self, File},
     io::{self, Write},
     path::Path,
-    sync::Mutex,
 };
 
 use jtb_probe::{
     clock::Category,
     format::{self, table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
-    ClestoValue, Layout, RuleSet, Value, Wdl,
+    Layout, RuleSet, Value, Wdl,
 };
 use rayon::prelude::*;
 
-use crate::{Codes, Metric, Solved, UNUSED};
+use crate::{game::game_of, Codes, Metric, Solved, UNUSED};
 
 /// zstd level of the blocks of the files. Level 12 made files about 10% smaller than level 5
 /// at twelve times the time, when compression was half of a generation. On `ETvLR`'s DTM and
@@ -26,13 +25,13 @@ const ZSTD_LEVEL: i32 = 4;
 
 /// The longest win of one side and the entries that have it.
 #[derive(Default)]
-struct Longest {
+pub(crate) struct Longest {
     plies: u16,
     entries: Vec<usize>,
 }
 
 impl Longest {
-    fn note(&mut self, plies: u16, idx: usize) {
+    pub(crate) fn note(&mut self, plies: u16, idx: usize) {
         if plies > self.plies {
             self.plies = plies;
             self.entries.clear();
@@ -66,9 +65,9 @@ impl Longest {
 /// Counts and longest wins of part of a table: plain values, then values under the clock rule
 /// at clock 0, per side to move.
 #[derive(Default)]
-struct Tally {
-    stats: [[SideStats; 2]; 2],
-    longest: [[Longest; 2]; 2],
+pub(crate) struct Tally {
+    pub(crate) stats: [[SideStats; 2]; 2],
+    pub(crate) longest: [[Longest; 2]; 2],
 }
 
 impl Tally {
@@ -115,7 +114,7 @@ impl Tally {
     }
 
     /// The counts with each longest win and the smallest position text that has it.
-    fn into_summary(self, layout: &Layout) -> Summary {
+    pub(crate) fn into_summary(self, layout: &Layout) -> Summary {
         let Tally {
             stats: [mut plain, mut rule],
             longest,
@@ -129,7 +128,7 @@ impl Tally {
         Summary { plain, rule }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
+    pub(crate) fn merge(mut self, other: Tally) -> Tally {
         for (mine, theirs) in self
             .stats
             .iter_mut()
@@ -221,7 +220,7 @@ pub fn summarize(solved: &Solved) -> Summary {
 /// The runs of entries with the first piece on one square, as their length, and per square of
 /// the first piece's domain how many positions an entry there counts for: once when that square
 /// is on the mirror axis (its mirror image is in the table too), else twice.
-fn first_piece_runs(layout: &Layout) -> (usize, Vec<u64>) {
+pub(crate) fn first_piece_runs(layout: &Layout) -> (usize, Vec<u64>) {
     let weights = layout
         .domain(0)
         .iter()
@@ -288,8 +287,9 @@ pub fn compress(rules: RuleSet, metric: Metric, codes: &Codes) -> io::Result<Com
         Encoding::Code8
     };
     let kinds: &[(Kind, Encoding)] = match metric {
-        // Clesto's WDL file shows the ban's resolution too: it is made from both metrics.
-        Metric::Dtm if rules.has_hunger() => &[(Kind::Dtm, code_encoding)],
+        // A WDL file made from both metrics (Clesto's shows the ban's results too) is not
+        // the DTM codes'.
+        Metric::Dtm if !game_of(rules).wdl_with_dtm() => &[(Kind::Dtm, code_encoding)],
         Metric::Dtm => &[(Kind::Dtm, code_encoding), (Kind::Wdl, Encoding::Wdl2)],
         Metric::Dtc | Metric::Ban => &[(metric.kind(), code_encoding)],
     };
@@ -380,7 +380,8 @@ pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
 /// either order), in the order [`Kind::ALL`] writes them: the headers need the whole table.
 ///
 /// # Errors
-/// Compressing Clesto's WDL file (made here from both metrics) failed.
+/// Compressing a WDL file made from both metrics ([`crate::game::FamilyGame::summarize`])
+/// failed.
 ///
 /// # Panics
 /// If `compressed` does not hold each metric once.
@@ -391,13 +392,8 @@ pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> io::Result<[(Ki
     );
     let layout = &solved.layout;
     let rules = layout.rules();
-    let (Summary { plain, rule }, wdl) = if rules.has_hunger() {
-        let (summary, wdl_codes) = summarize_clesto(solved);
-        let wdl = compress_kinds(Metric::Dtm, &[(Kind::Wdl, Encoding::Wdl2)], &wdl_codes)?;
-        (summary, Some(wdl))
-    } else {
-        (summarize(solved), None)
-    };
+    let game = game_of(rules);
+    let (summary, wdl) = game.summarize(solved)?;
     let mut files: Vec<(Kind, Vec<u8>)> = compressed
         .into_iter()
         .chain(wdl)
@@ -413,9 +409,9 @@ pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> io::Result<[(Ki
                 block_entries: 0,
                 blocks: 0,
                 stats: match kind {
-                    Kind::Dtc | Kind::Ban => rule.clone(),
-                    Kind::Wdl if rules.has_hunger() => rule_wdl(&plain, &rule),
-                    _ => plain.clone(),
+                    Kind::Dtc | Kind::Ban => summary.rule.clone(),
+                    Kind::Wdl => game.wdl_stats(&summary),
+                    _ => summary.plain.clone(),
                 },
                 generator: concat!("jtb-gen ", env!("CARGO_PKG_VERSION")).to_owned(),
             };
@@ -425,92 +421,6 @@ pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> io::Result<[(Ki
     let order = Kind::of(rules);
     files.sort_by_key(|&(kind, _)| order.iter().position(|&k| k == kind));
     Ok(files.try_into().expect("three files"))
-}
-
-/// Clesto's WDL file statistics: every position a win or a loss, the ban's and the plain ones
-/// together; the longest win is the plain one.
-fn rule_wdl(plain: &[SideStats; 2], ban: &[SideStats; 2]) -> [SideStats; 2] {
-    [0, 1].map(|s| SideStats {
-        wins: plain[s].wins + ban[s].wins,
-        draws: 0,
-        losses: plain[s].losses + ban[s].losses,
-        ..plain[s].clone()
-    })
-}
-
-/// Statistics of a solved Clesto table: plain values (for the DTM file; `draws` the plain
-/// draws), and the ban's wins and losses (for the ban file: `wins` and `losses` are the
-/// positions the ban decides, `longest_win` the longest exit distance of B), with the codes
-/// of its WDL file (every position a win or a loss). In parallel runs of entries with the first
-/// piece on one square, as [`summarize`] counts.
-///
-/// # Panics
-/// If the table was not made by the solver (its unused entries must hold [`UNUSED`]).
-fn summarize_clesto(solved: &Solved) -> (Summary, Codes) {
-    let layout = &solved.layout;
-    let side_len = layout.side_len();
-    let banned = jtb_probe::banned_side(layout.material());
-    let (run, weights) = first_piece_runs(layout);
-    let tallies = Mutex::new(Tally::default());
-    let wdl = Codes::try_from_runs(layout.len(), run, |r, out| {
-        let start = r * run;
-        let side = usize::from(start >= side_len);
-        let mover_is_banned = jtb_probe::Color::ALL[side] == banned;
-        let weight = weights[start % side_len / run];
-        let mut tally = Tally::default();
-        let codes = solved.codes.iter_range(start..start + run);
-        let ban_codes = solved.second_codes.iter_range(start..start + run);
-        for (i, (plain, ban)) in codes.zip(ban_codes).enumerate() {
-            if plain == UNUSED {
-                out.push(UNUSED);
-                continue;
-            }
-            let idx = start + i;
-            let parts = Value::from_code(plain).zip(Value::from_code(ban));
-            let value = parts
-                .and_then(|(plain, ban)| ClestoValue::from_parts(plain, ban, mover_is_banned))
-                .expect("a Clesto table's two codes agree");
-            out.push(
-                match value.wdl() {
-                    Wdl::Win => Value::Win(1),
-                    _ => Value::Loss(1),
-                }
-                .code(),
-            );
-            let plain = &mut tally.stats[0][side];
-            match value.plain_part() {
-                Value::Win(d) => {
-                    plain.wins += weight;
-                    tally.longest[0][side].note(d, idx);
-                }
-                Value::Loss(_) => plain.losses += weight,
-                Value::Draw => plain.draws += weight,
-            }
-            let ban = &mut tally.stats[1][side];
-            match value {
-                ClestoValue::BanWin { exit } => {
-                    ban.wins += weight;
-                    if let Some(e) = exit {
-                        tally.longest[1][side].note(e, idx);
-                    }
-                }
-                ClestoValue::BanLoss { .. } => ban.losses += weight,
-                ClestoValue::Plain(_) => {}
-            }
-        }
-        // Counts add up and a longest win keeps every entry that has it, whatever the order.
-        let mut all = tallies.lock().expect("no panic while the lock is held");
-        *all = std::mem::take(&mut *all).merge(tally);
-        Ok::<(), std::convert::Infallible>(())
-    });
-    let wdl = match wdl {
-        Ok(codes) => codes,
-        Err(never) => match never {},
-    };
-    let tally = tallies
-        .into_inner()
-        .expect("no panic while the lock was held");
-    (tally.into_summary(layout), wdl)
 }
 
 /// This host's name as it goes into temporary file names: letters, digits and `-` only
