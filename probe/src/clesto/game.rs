@@ -110,14 +110,17 @@ impl Indexed for Clesto {
         Clesto::RULES.alias(material)
     }
 
+    #[inline]
     fn material_of(pos: &Position) -> Material {
         RuleSet::material_of(pos)
     }
 
+    #[inline]
     fn check_position(self, pos: &Position) -> ProbeResult<()> {
         Clesto::RULES.check_position(pos)
     }
 
+    #[inline]
     fn index_of(layout: &Layout, pos: &Position) -> usize {
         RuleSet::index_of(layout, pos)
     }

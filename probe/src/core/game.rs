@@ -5,10 +5,10 @@
 
 use std::{collections::HashMap, fmt, hash::Hash};
 
-use super::error::ProbeResult;
+use super::{error::ProbeResult, tablebase::Tablebase};
 use crate::{
     format::{Family, Kind},
-    value::Wdl,
+    value::{Value, Wdl},
 };
 
 /// What a move leads to, for the side that makes it.
@@ -117,4 +117,20 @@ pub trait Moves: Indexed {
 /// move and the whole line follow from the values one ply deep. Clesto's tables do not (where
 /// the repetition ban decides, the DTM file holds a draw), so Clesto is [`Moves`] only and
 /// has its own probes.
-pub trait Game: Moves {}
+pub trait Game: Moves {
+    /// Win, draw or loss of `pos` for the side to move. Provided: the WDL file's entry.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_wdl`].
+    fn probe_wdl(tb: &Tablebase<Self>, pos: &Self::Position) -> ProbeResult<Wdl> {
+        tb.stored_wdl(pos)
+    }
+
+    /// The value with its distance to mate of `pos`. Provided: the DTM file's entry.
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`].
+    fn probe_dtm(tb: &Tablebase<Self>, pos: &Self::Position) -> ProbeResult<Value> {
+        tb.stored_value(pos, Kind::Dtm)
+    }
+}

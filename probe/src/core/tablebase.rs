@@ -302,7 +302,7 @@ impl<G: Game> Tablebase<G> {
     /// A [`ProbeError`]: a position no table holds (a finished game, face-down tiles, another
     /// rule set), too many pieces, a missing table, or a bad file.
     pub fn probe_wdl(&self, pos: &G::Position) -> ProbeResult<Wdl> {
-        self.stored_wdl(pos)
+        G::probe_wdl(self, pos)
     }
 
     /// The value with its distance to mate (in the game's unit, [`crate::Family::DISTANCE_UNIT`])
@@ -311,7 +311,7 @@ impl<G: Game> Tablebase<G> {
     /// # Errors
     /// As [`Tablebase::probe_wdl`].
     pub fn probe_dtm(&self, pos: &G::Position) -> ProbeResult<Value> {
-        self.stored_value(pos, Kind::Dtm)
+        G::probe_dtm(self, pos)
     }
 
     /// Every legal move with the value it leads to for the mover, in move order (ASCII): a win

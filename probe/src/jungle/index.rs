@@ -261,6 +261,7 @@ impl Layout {
     /// The index of `pos`, whose material must be this table's in either orientation.
     /// `None` when it is not.
     #[must_use]
+    #[inline]
     pub fn index_of(&self, pos: &Position) -> Option<usize> {
         // The probe's hot path: orientation and index in one pass, no intermediate squares.
         if pos.rules() != self.rules {

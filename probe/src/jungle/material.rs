@@ -25,6 +25,7 @@ impl Material {
 
     /// The material of a position.
     #[must_use]
+    #[inline]
     pub const fn of(pos: &Position) -> Material {
         Material {
             sets: [pos.animal_set(Color::Red), pos.animal_set(Color::Blue)],

@@ -291,6 +291,7 @@ impl Position {
     /// Whether a side has no piece left (and no face-down tile that could be one): the game is
     /// over, and this position has no moves.
     #[must_use]
+    #[inline]
     pub fn is_game_over(&self) -> bool {
         if self.hidden == 0 {
             return Color::ALL.iter().any(|&c| self.count(c) == 0);

@@ -23,6 +23,7 @@ use crate::{
 pub struct JungleSlots(Box<[u16]>);
 
 impl JungleSlots {
+    #[inline]
     fn key(m: Material) -> usize {
         usize::from(m.set(Color::Red)) << 8 | usize::from(m.set(Color::Blue))
     }
@@ -34,7 +35,11 @@ impl Default for JungleSlots {
     }
 }
 
+// `#[inline]` on what a probe calls every time (here and in the index, the material and the
+// position): the generic probe path may be compiled in another codegen unit or in the caller's
+// crate, where a function of this crate is inlined only when marked so.
 impl MaterialSlots<Material> for JungleSlots {
+    #[inline]
     fn get(&self, material: Material) -> Option<usize> {
         // 0: absent; else the place plus one.
         usize::from(self.0[JungleSlots::key(material)]).checked_sub(1)
@@ -77,6 +82,7 @@ impl Indexed for RuleSet {
         self.colour_symmetric().then(|| material.flipped())
     }
 
+    #[inline]
     fn material_of(pos: &Position) -> Material {
         Material::of(pos)
     }
@@ -92,6 +98,7 @@ impl Indexed for RuleSet {
         Ok(())
     }
 
+    #[inline]
     fn check_position(self, pos: &Position) -> ProbeResult<()> {
         if pos.rules() != self {
             return Err(ProbeError::WrongRules {
@@ -108,6 +115,7 @@ impl Indexed for RuleSet {
         Ok(())
     }
 
+    #[inline]
     fn index_of(layout: &Layout, pos: &Position) -> usize {
         layout
             .index_of(pos)
@@ -137,7 +145,19 @@ impl Moves for RuleSet {
     }
 }
 
-impl Game for RuleSet {}
+// The provided probes again, as functions of this crate: compiled here, with the store's code
+// inlined into them, where a provided (generic) method is compiled in the caller's crate and
+// calls into this one (7-10% slower cached WDL and DTM probes in `cargo bench -p jtb-tests
+// --bench probe`).
+impl Game for RuleSet {
+    fn probe_wdl(tb: &Tablebase, pos: &Position) -> ProbeResult<Wdl> {
+        tb.stored_wdl(pos)
+    }
+
+    fn probe_dtm(tb: &Tablebase, pos: &Position) -> ProbeResult<Value> {
+        tb.stored_value(pos, Kind::Dtm)
+    }
+}
 
 /// A move's outcome as the probe path sees it.
 fn successor(outcome: Outcome) -> Successor<Position> {
