@@ -53,7 +53,7 @@ pub fn histograms(
         TableFile::open_expecting(&path, rules, material, kind)
             .and_then(|file| histogram(&file, &layout))
     };
-    Ok([count(Kind::Dtm)?, count(Kind::second(rules))?])
+    Ok([count(Kind::Dtm)?, count(rules.second_kind())?])
 }
 
 /// One side's histogram as JSON: `wins[d]` and `losses[d]` positions in `d` plies, and draws.
@@ -125,7 +125,7 @@ impl MaterialStats {
             }
             Ok::<_, TableError>(file)
         };
-        let (dtm, dtc) = (open(Kind::Dtm)?, open(Kind::second(rules))?);
+        let (dtm, dtc) = (open(Kind::Dtm)?, open(rules.second_kind())?);
         let [s0, s1] = dtm.header().stats.clone();
         let [r0, r1] = dtc.header().stats.clone();
         Ok(MaterialStats {
@@ -215,7 +215,7 @@ pub fn run(args: &Args) -> CliResult {
             for (side, mut obj) in stats.json().into_iter().enumerate() {
                 if let Some([dtm, dtc]) = &counted {
                     // The second file is DTC, or Clesto's ban file: named by its extension.
-                    let second = Kind::second(rules).extension();
+                    let second = rules.second_kind().extension();
                     obj["histogram"] = json!({"dtm": histogram_json(&dtm[side]),
                                               second: histogram_json(&dtc[side])});
                 }
@@ -244,7 +244,7 @@ pub fn run(args: &Args) -> CliResult {
             )?;
         }
         if let Some(counted) = &counted {
-            let second = Kind::second(rules).extension().to_uppercase();
+            let second = rules.second_kind().extension().to_uppercase();
             for (metric, h) in ["DTM", second.as_str()].iter().zip(counted) {
                 for (side, h) in ["red", "blue"].iter().zip(h) {
                     let m = m.to_string();

@@ -95,7 +95,14 @@ pub fn run(args: &Args) -> CliResult {
     let mut ok = true;
     if !materials.is_empty() {
         let game = run::Family::new(root, rules);
-        ok &= verify_set(&mut out, &game, rules, &materials, &Kind::of(rules), args)?;
+        ok &= verify_set(
+            &mut out,
+            &game,
+            rules,
+            &materials,
+            &rules.table_kinds(),
+            args,
+        )?;
     }
     if !chance.is_empty() {
         let game = jtb_gen::chance::OnDisk::new(root);

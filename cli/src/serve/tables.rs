@@ -286,7 +286,7 @@ fn stats_answer(
         "stats": stats,
         // The second file is DTC, or Clesto's ban file: named by its extension.
         "histogram": {"dtm": sides(&counted[0]),
-                      jtb_probe::Kind::second(rules).extension(): sides(&counted[1])},
+                      rules.second_kind().extension(): sides(&counted[1])},
         "depends_on": depends,
     }))
 }

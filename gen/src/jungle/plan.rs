@@ -45,8 +45,8 @@ pub fn by_piece_count(rules: RuleSet, tables: &[Material]) -> Vec<Vec<Material>>
 
 /// The tables of `group` (tables of one piece count) as they are best solved: each with its
 /// colour flip where that is a table of its own and also in `group` and the game solves it from
-/// the table ([`crate::game::FamilyGame::solves_flips`]: Clesto's), else alone. Each table comes once, the
-/// larger first.
+/// the table ([`crate::game::FamilyGame::solves_flips`]: Clesto's), else alone. Each table
+/// comes once, the larger first.
 #[must_use]
 pub fn with_flips(rules: RuleSet, group: &[Material]) -> Vec<(Material, Option<Material>)> {
     let mut order = group.to_vec();

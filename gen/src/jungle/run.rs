@@ -75,7 +75,7 @@ impl std::error::Error for Unusable {
 /// [`Unusable`] when some file is absent, or present but damaged or foreign.
 pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bool, Unusable> {
     let mut absent = Vec::new();
-    for kind in Kind::of(rules) {
+    for kind in rules.table_kinds() {
         let path = table_path(root, rules, material, kind);
         if !path.exists() {
             absent.push(kind);
@@ -87,7 +87,7 @@ pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bo
     }
     match absent.len() {
         0 => Ok(true),
-        n if n == Kind::of(rules).len() => Ok(false),
+        n if n == rules.table_kinds().len() => Ok(false),
         _ => Err(Unusable::Missing(absent)),
     }
 }
@@ -131,7 +131,7 @@ fn remove_stale_temporaries(dir: &Path) {
 pub fn load(root: &Path, rules: RuleSet, material: Material) -> Result<Solved, GenError> {
     let layout = Layout::new(rules, material);
     let codes = load_codes(root, &layout, Kind::Dtm)?;
-    let second_codes = load_codes(root, &layout, Kind::second(rules))?;
+    let second_codes = load_codes(root, &layout, rules.second_kind())?;
     Ok(Solved {
         layout,
         codes,
@@ -419,7 +419,7 @@ impl driver::Verify for Family<'_> {
     }
 
     fn verify_memory(&self, m: Material) -> Result<Option<u64>, driver::verify::Failure> {
-        let wide_files = [Kind::Dtm, Kind::second(self.rules)]
+        let wide_files = [Kind::Dtm, self.rules.second_kind()]
             .into_iter()
             .map(|kind| {
                 let path = table_path(self.root, self.rules, m, kind);

@@ -23,11 +23,11 @@ pub enum Metric {
 }
 
 impl Metric {
-    /// The metric of a table's second file beside DTM under `rules` ([`Kind::second`]): the
-    /// distance to conversion, or Clesto's ban.
+    /// The metric of a table's second file beside DTM under `rules`
+    /// ([`RuleSet::second_kind`]): the distance to conversion, or Clesto's ban.
     #[must_use]
     pub const fn second(rules: RuleSet) -> Metric {
-        match Kind::second(rules) {
+        match rules.second_kind() {
             Kind::Ban => Metric::Ban,
             _ => Metric::Dtc,
         }

@@ -275,7 +275,7 @@ pub struct Compressed {
 /// Compresses the blocks of the files that show `codes`, one metric's codes of a solved table
 /// (unused entries hold [`UNUSED`]). Each block is filled and compressed in one parallel task:
 /// no file image is ever whole in memory. The generator calls this as soon as a metric is
-/// solved, while the other one may still be solving ([`crate::solve_then`]).
+/// solved, while the other one may still be solving ([`crate::game::FamilyGame::solve_then`]).
 ///
 /// # Errors
 /// Compression failed.
@@ -418,7 +418,7 @@ pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> io::Result<[(Ki
             (kind, format::file_bytes(&header, &blocks))
         })
         .collect();
-    let order = Kind::of(rules);
+    let order = rules.table_kinds();
     files.sort_by_key(|&(kind, _)| order.iter().position(|&k| k == kind));
     Ok(files.try_into().expect("three files"))
 }
@@ -474,8 +474,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes the files of a solved table under `root` in the order of [`Kind::of`] (the WDL file
-/// last: a table counts as present only when all are).
+/// Writes the files of a solved table under `root` in the order of [`RuleSet::table_kinds`]
+/// (the WDL file last: a table counts as present only when all are).
 ///
 /// # Errors
 /// Any I/O error, naming the file.

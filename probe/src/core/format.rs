@@ -196,23 +196,6 @@ impl Kind {
     /// last: a table is complete once it is there).
     pub const ALL: [Kind; 3] = [Kind::Dtc, Kind::Dtm, Kind::Wdl];
 
-    /// The kinds of a table under `rules`, in the order its files are written: [`Kind::ALL`],
-    /// or in Clesto the ban file instead of the DTC file (Clesto has no clock).
-    #[must_use]
-    pub const fn of(rules: RuleSet) -> [Kind; 3] {
-        [Kind::second(rules), Kind::Dtm, Kind::Wdl]
-    }
-
-    /// The kind of a table's second file of value codes beside DTM: DTC, or Clesto's ban file.
-    #[must_use]
-    pub const fn second(rules: RuleSet) -> Kind {
-        if rules.has_hunger() {
-            Kind::Ban
-        } else {
-            Kind::Dtc
-        }
-    }
-
     /// The file-name extension.
     #[must_use]
     pub const fn extension(self) -> &'static str {

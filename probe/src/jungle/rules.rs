@@ -7,6 +7,7 @@ use std::{fmt, str::FromStr};
 
 use crate::{
     board::{bit, Axis, Board, Square, SquareSet, FLIP, JUNGLE},
+    format::Kind,
     piece::{Animal, Color, Piece},
 };
 
@@ -92,6 +93,24 @@ impl RuleSet {
     #[must_use]
     pub const fn has_clock(self) -> bool {
         !matches!(self, RuleSet::Clesto)
+    }
+
+    /// The kinds of a table's files, in the order they are written (the WDL file last: a
+    /// table is complete once it is there): [`Kind::ALL`], or in Clesto the ban file instead of
+    /// the DTC file (Clesto has no clock).
+    #[must_use]
+    pub const fn table_kinds(self) -> [Kind; 3] {
+        [self.second_kind(), Kind::Dtm, Kind::Wdl]
+    }
+
+    /// The kind of a table's second file of value codes beside DTM: DTC, or Clesto's ban file.
+    #[must_use]
+    pub const fn second_kind(self) -> Kind {
+        if self.has_hunger() {
+            Kind::Ban
+        } else {
+            Kind::Dtc
+        }
     }
 
     /// Whether animals that could capture must capture or starve (Clesto): the mover's hungry
