@@ -64,7 +64,7 @@ fn same_bytes_whatever_the_thread_count_and_resume_redoes_only_what_is_missing()
     let dir = a.path().join("mistboard");
     // (pid 4999999 is above the largest pid_max, 2^22: a process that no longer runs. Another
     // host's temporary may be a live process there: it stays.)
-    let host = jtb_gen::write::host_name();
+    let host = jtb_gen::driver::files::host_name();
     let stale = dir.join(format!(".EvL.dtm.{host}.4999999.tmp"));
     let foreign = dir.join(".EvL.dtc.other-host.4999999.tmp");
     fs::write(&stale, b"partial").unwrap();

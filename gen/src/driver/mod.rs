@@ -1,19 +1,24 @@
 //! What every game's generation shares, whichever tables it makes: its plan (closure, resume,
-//! the tables it needs, the memory limit: [`plan()`]), the events it reports as it goes
-//! ([`Progress`], one interface for every front end) and what it did ([`Summary`]); and how
-//! `jtb verify` checks a table ([`verify()`]: its needs, its memory, then the game's one-ply
-//! check). How a group of tables is solved and written is the game's.
+//! the tables it needs, the memory limit: [`plan()`]), how the plan's tables are solved group
+//! by group and written ([`run()`] over the game's [`Solver`]; files written atomically by
+//! [`files`]), the events it reports as it goes ([`Progress`], one interface for every front
+//! end) and what it did ([`Summary`]); and how `jtb verify` checks a table ([`verify()`]: its
+//! needs, its memory, then the game's one-ply check). How a group of tables is solved is the
+//! game's.
 //!
 //! `T` names a table: a Jungle-family [`jtb_probe::Material`], an Animal Gambit
 //! [`jtb_probe::gambit::Material`] or a flip-game [`jtb_probe::flip::ChanceMaterial`].
 
 use std::time::Duration;
 
+pub mod files;
 pub mod plan;
+pub mod run;
 pub mod verify;
 
 pub use self::{
     plan::{plan, Plan, Refused, Tables},
+    run::{run, Made, Out, Solver, Started},
     verify::{verify, Checked, Unchecked, Verify},
 };
 
@@ -57,8 +62,9 @@ pub struct Summary<T> {
     /// the same run, or complete on disk), their plain values taken from it.
     pub from_flip: Vec<T>,
     /// Where the time went, by the game's own phases (summed over the tables, and over the
-    /// threads where tables are solved side by side), in the order they were first named; none
-    /// where the game does not say.
+    /// threads where tables are solved side by side), in the order they were first named;
+    /// `writing` (encoding the files where the game does it apart from solving, and writing
+    /// them, on a thread of their own beside the solving) for every game.
     pub phases: Vec<(&'static str, Duration)>,
 }
 

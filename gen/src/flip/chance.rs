@@ -352,33 +352,53 @@ pub fn generate(
         &mut summary,
     )
     .map_err(GenError::ChancePlan)?;
-    let dir = root.join(jtb_probe::RuleSet::Flip4x4.name());
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    for level in plan.todo.iter().filter(|level| !level.is_empty()) {
-        // Opened anew for each level: it sees the tables the levels before wrote.
-        let tables = ChanceTables::open(root).map_err(probe_error)?;
-        let solved = level
-            .par_iter()
-            .map(|&m| {
-                let t0 = Instant::now();
-                progress.started(m, entries(m));
-                let solved = solve(&tables, m)?;
-                let t1 = Instant::now();
-                let bytes = encode(&solved)?;
-                write::write_atomic(&table_path(root, m), &bytes)?;
-                progress.finished(m, entries(m), t0.elapsed());
-                Ok((m, t1 - t0, t1.elapsed()))
-            })
-            .collect::<Result<Vec<_>, GenError>>()?;
-        for (m, solving, writing) in solved {
-            summary.generated.push(m);
-            summary.entries += entries(m);
-            summary.add_phase("solving", solving);
-            summary.add_phase("writing", writing);
-        }
-    }
+    // The levels read the directory's tables from the first.
+    driver::files::create_dir(&root.join(jtb_probe::RuleSet::Flip4x4.name()))?;
+    driver::run(&mut Levels { root }, &plan.todo, progress, &mut summary)?;
     Ok(summary)
+}
+
+/// The chance tables' solver: a level's tables side by side, each from the files of the levels
+/// before it and of the revealed tables.
+struct Levels<'a> {
+    root: &'a Path,
+}
+
+impl driver::Solver for Levels<'_> {
+    type Table = ChanceMaterial;
+    type Error = GenError;
+
+    fn dir(&self) -> PathBuf {
+        self.root.join(jtb_probe::RuleSet::Flip4x4.name())
+    }
+
+    fn reads_written(&self) -> bool {
+        true
+    }
+
+    fn solve_group(
+        &mut self,
+        level: &[ChanceMaterial],
+        _: &[Vec<ChanceMaterial>],
+        out: &driver::Out<'_, ChanceMaterial>,
+    ) -> Result<(), GenError> {
+        // Opened anew for each level: it sees the tables the levels before wrote.
+        let tables = ChanceTables::open(self.root).map_err(probe_error)?;
+        level.par_iter().try_for_each(|&m| {
+            let started = out.start(m, entries(m));
+            let t0 = Instant::now();
+            let solved = solve(&tables, m)?;
+            let t1 = Instant::now();
+            let bytes = encode(&solved)?;
+            out.write(driver::Made {
+                started,
+                files: vec![(table_path(self.root, m), bytes)],
+                from_flip: false,
+                phases: vec![("solving", t1 - t0), ("writing", t1.elapsed())],
+            })?;
+            Ok(())
+        })
+    }
 }
 
 /// A chance table's entries: its positions at every clock.

@@ -15,9 +15,9 @@
 
 use std::{
     cell::RefCell,
-    collections::{HashMap, HashSet},
+    collections::HashMap,
     error::Error,
-    fmt, fs, io,
+    fmt, io,
     path::{Path, PathBuf},
     time::{Duration, Instant},
 };
@@ -37,7 +37,7 @@ pub use self::continuation::Continuation;
 use crate::{
     driver::{self, Progress, Summary},
     graph::{Entry, Graph, TooManyEntries},
-    write::{compress_kinds, write_atomic},
+    write::compress_kinds,
     Codes, Metric, UNUSED,
 };
 
@@ -328,15 +328,12 @@ pub struct Cost {
     pub actions: Duration,
     /// The solve proper: the levels run back through the reversed actions.
     pub levels: Duration,
-    /// Compressing and writing the files.
-    pub files: Duration,
 }
 
 impl std::ops::AddAssign for Cost {
     fn add_assign(&mut self, other: Cost) {
         self.actions += other.actions;
         self.levels += other.levels;
-        self.files += other.files;
     }
 }
 
@@ -507,21 +504,6 @@ pub fn path(root: &Path, material: Material, kind: Kind) -> PathBuf {
     family_table_path(root, Rules, material, kind)
 }
 
-/// Writes a solved table's files under `root/animal-gambit/`, atomically each, the WDL file
-/// last.
-///
-/// # Errors
-/// Any I/O error, naming the file.
-pub fn write_table(root: &Path, table: &Solved) -> io::Result<()> {
-    let dir = root.join(Rules.id());
-    fs::create_dir_all(&dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    for (kind, bytes) in encode(table)? {
-        write_atomic(&path(root, table.layout.material(), kind), &bytes)?;
-    }
-    Ok(())
-}
-
 /// Reads a table back from its DTM file under `root`, checking both files (header, entry
 /// count, every block and the whole-file checksums). `Ok(None)` when a file is absent.
 ///
@@ -573,8 +555,9 @@ pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableErro
 /// Generates `targets` and every table they need under `root`: tables whose files are present
 /// and intact are read back, not solved again (a generation stopped anywhere resumes), and
 /// damaged ones are solved again. `progress` hears of each table as it is done; the summary's
-/// phases are [`Cost`]'s (`actions`, `levels`, `files`). A table whose [`memory_estimate`] is
-/// above `memory_limit` bytes is refused before anything is solved. With `only_targets`, the
+/// phases are [`Cost`]'s (`actions`, `levels`) and `writing` (encoding and writing the files).
+/// A table whose [`memory_estimate`] is above `memory_limit` bytes is refused before anything
+/// is solved. With `only_targets`, the
 /// smaller tables must all be present and intact: else nothing is solved and the error names
 /// each (one task of a plan).
 ///
@@ -599,47 +582,100 @@ pub fn generate(
     )?;
     // Every table of the closure not to be solved was read back whole by the plan: kept, or
     // (generating only the targets) one they need.
-    let mut on_disk: HashMap<Material, Solved> = plan.kept.into_iter().chain(plan.needed).collect();
-    let todo: HashSet<Material> = plan.todo.into_iter().flatten().collect();
-    let order = closure(&targets);
-    // A table is kept in memory for the later ones only if one of them leads into it: the
-    // largest tables are written and dropped. (A turn that removes two pieces leads two
-    // materials down; the one between is a later table that leads into it, so it is kept.)
-    let needed_later = |i: usize| {
-        let m = order[i];
-        order[i + 1..]
+    let mut solver = Solver {
+        root,
+        order: closure(&targets),
+        next: 0,
+        on_disk: plan.kept.into_iter().chain(plan.needed).collect(),
+        subs: SubTables::new(),
+    };
+    driver::run(&mut solver, &plan.todo, progress, &mut summary)?;
+    Ok(summary)
+}
+
+/// Animal Gambit's solver: the tables one after the other (each on every thread), fewest pieces
+/// first, each read by the later ones that lead into it (from this run, or read back whole by
+/// the plan).
+struct Solver<'a> {
+    root: &'a Path,
+    /// Every table of the plan, in the order they are solved or read.
+    order: Vec<Material>,
+    /// Where in `order` the next table to solve is sought.
+    next: usize,
+    /// The tables of the plan on disk, not yet taken into `subs` (or dropped).
+    on_disk: HashMap<Material, Solved>,
+    subs: SubTables,
+}
+
+impl Solver<'_> {
+    /// Whether a table after `order[i]` leads into it: it is kept in memory for them. (A turn
+    /// that removes two pieces leads two materials down; the one between is a later table that
+    /// leads into it, so it is kept.)
+    fn needed_later(&self, i: usize) -> bool {
+        let m = self.order[i];
+        self.order[i + 1..]
             .iter()
             .any(|later| later.smaller().iter().any(|s| s.canonical() == m))
-    };
-    let entries = |m: Material| Layout::new(m).len() as u64;
-    let mut subs = SubTables::new();
-    for (i, &m) in order.iter().enumerate() {
-        if todo.contains(&m) {
-            let start = Instant::now();
-            progress.started(m, entries(m));
-            let mut cost = Cost::default();
-            let table = solve_with_cost(m, &mut subs, &mut cost)?;
-            let clock = Instant::now();
-            write_table(root, &table)?;
-            cost.files = clock.elapsed();
-            progress.finished(m, entries(m), start.elapsed());
-            summary.generated.push(m);
-            summary.entries += entries(m);
-            summary.add_phase("actions", cost.actions);
-            summary.add_phase("levels", cost.levels);
-            summary.add_phase("files", cost.files);
-            if needed_later(i) {
-                subs.insert(table);
+    }
+}
+
+impl driver::Solver for Solver<'_> {
+    type Table = Material;
+    type Error = GambitError;
+
+    fn dir(&self) -> PathBuf {
+        self.root.join(Rules.id())
+    }
+
+    fn solve_group(
+        &mut self,
+        group: &[Material],
+        _: &[Vec<Material>],
+        out: &driver::Out<'_, Material>,
+    ) -> Result<(), GambitError> {
+        for &m in group {
+            // The tables on disk before it, taken in where a later table leads into them and
+            // dropped otherwise.
+            let i = self.order[self.next..]
+                .iter()
+                .position(|&t| t == m)
+                .map(|at| self.next + at)
+                .ok_or(GambitError::MissingTable(m))?;
+            for before in self.next..i {
+                let table = self.order[before];
+                let table = self
+                    .on_disk
+                    .remove(&table)
+                    .ok_or(GambitError::MissingTable(table))?;
+                if self.needed_later(before) {
+                    self.subs.insert(table);
+                }
             }
-        } else {
-            // Dropped here unless a later table leads into it.
-            let table = on_disk.remove(&m).ok_or(GambitError::MissingTable(m))?;
-            if needed_later(i) {
-                subs.insert(table);
+            self.next = i + 1;
+            let started = out.start(m, Layout::new(m).len() as u64);
+            let mut cost = Cost::default();
+            let table = solve_with_cost(m, &mut self.subs, &mut cost)?;
+            let clock = Instant::now();
+            let files = encode(&table)?
+                .into_iter()
+                .map(|(kind, bytes)| (path(self.root, m, kind), bytes))
+                .collect();
+            out.write(driver::Made {
+                started,
+                files,
+                from_flip: false,
+                phases: vec![
+                    ("actions", cost.actions),
+                    ("levels", cost.levels),
+                    ("writing", clock.elapsed()),
+                ],
+            })?;
+            if self.needed_later(i) {
+                self.subs.insert(table);
             }
         }
+        Ok(())
     }
-    Ok(summary)
 }
 
 /// The Animal Gambit tables under a root, as the plan sees them: each table a group of its

@@ -1,11 +1,10 @@
-//! A whole generation: plan, skip what is done, solve group by group, write, report.
+//! A Jungle-family generation: its plan's view of the tables on disk, and its solver (a piece
+//! count at a time, in parallel), run by [`crate::driver::run`].
 
 use std::{
     collections::{BTreeSet, HashMap},
-    io,
     path::{Path, PathBuf},
-    sync::{mpsc, Arc},
-    time::Instant,
+    sync::Arc,
 };
 
 use jtb_probe::{
@@ -15,11 +14,9 @@ use jtb_probe::{
 use rayon::prelude::*;
 
 use crate::{
-    driver::{self, Progress, Refused, Tables},
+    driver::{self, Made, Out, Progress, Refused, Tables},
     game::game_of,
-    plan,
-    write::{self, write_files},
-    Codes, GenError, Metric, Solved, SubTables,
+    plan, write, Codes, GenError, Metric, Solved, SubTables,
 };
 
 /// What to generate.
@@ -89,38 +86,6 @@ pub fn check_table(root: &Path, rules: RuleSet, material: Material) -> Result<bo
         0 => Ok(true),
         n if n == rules.table_kinds().len() => Ok(false),
         _ => Err(Unusable::Missing(absent)),
-    }
-}
-
-/// Removes temporary files (`.NAME.HOST.PID.tmp`, see [`crate::write::write_atomic`]) left in
-/// `dir` by generations that were killed. Only where the system lists live processes in
-/// `/proc`, and only files of this host's processes that no longer run: a table directory may
-/// be shared by the nodes of a cluster, whose processes this host cannot see.
-fn remove_stale_temporaries(dir: &Path) {
-    let proc = Path::new("/proc");
-    let (true, Ok(entries)) = (proc.join("self").exists(), std::fs::read_dir(dir)) else {
-        return;
-    };
-    let host = crate::write::host_name();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(stem) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix('.')?.strip_suffix(".tmp"))
-        else {
-            continue;
-        };
-        let mut parts = stem.rsplit('.');
-        let (Some(pid), Some(their_host)) = (parts.next(), parts.next()) else {
-            continue;
-        };
-        if their_host == host
-            && !pid.is_empty()
-            && pid.bytes().all(|b| b.is_ascii_digit())
-            && !proc.join(pid).exists()
-        {
-            let _ = std::fs::remove_file(entry.path());
-        }
     }
 }
 
@@ -288,11 +253,10 @@ fn slurm_limit() -> Option<u64> {
 /// Generates the tables of `opts` and everything they need, skipping tables already complete.
 ///
 /// # Errors
-/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the memory limit, or a corrupted smaller table that
-/// cannot be read.
+/// The first [`GenError`]: I/O (full disk, missing permissions), a table too large for the
+/// memory limit, or a corrupted smaller table that cannot be read.
 pub fn generate(opts: &GenOptions, progress: &dyn Progress<Material>) -> Result<Summary, GenError> {
     let rules = opts.rules;
-    remove_stale_temporaries(&opts.out.join(rules.name()));
     let mut summary = Summary::default();
     let family = Family {
         root: &opts.out,
@@ -307,95 +271,69 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress<Material>) -> Result<
         &mut summary,
     )?
     .todo;
-    // Files are written on a thread of their own: syncing them to disk then holds up no
-    // core, and the next group is solved meanwhile. A slow disk makes the solving threads
-    // wait rather than pile up encoded tables: at most one each is queued.
-    std::thread::scope(|scope| {
-        let (files, to_write) = mpsc::sync_channel(rayon::current_num_threads());
-        let writer = scope.spawn(move || write_all(&opts.out, rules, &to_write, progress));
-        let solved = solve_groups(opts, progress, &todo, &mut summary, &files);
-        drop(files);
-        let written = writer.join().expect("the table writer does not panic");
-        // A failed write stops the solving too: report the write.
-        written?;
-        solved
-    })?;
+    let mut solver = FamilySolver {
+        root: &opts.out,
+        rules,
+        solved_here: HashMap::new(),
+    };
+    driver::run(&mut solver, &todo, progress, &mut summary)?;
     Ok(summary)
 }
 
 /// What a Jungle-family generation did.
 pub type Summary = crate::driver::Summary<Material>;
 
-/// A solved table's files, on their way to the writer.
-struct Encoded {
-    material: Material,
-    entries: u64,
-    started: Instant,
-    files: [(Kind, Vec<u8>); 3],
-}
-
-/// Writes every table that comes through `tables`, in turn, until the channel closes or a write
-/// fails (the channel then closes on the solving side too).
-fn write_all(
-    root: &Path,
+/// The Jungle family's solver, group by group: the tables of one piece count in parallel, from
+/// the smaller tables of this run (kept in memory while a later group captures into them) or
+/// on disk.
+struct FamilySolver<'a> {
+    root: &'a Path,
     rules: RuleSet,
-    tables: &mpsc::Receiver<Encoded>,
-    progress: &dyn Progress<Material>,
-) -> io::Result<()> {
-    for t in tables {
-        write_files(root, rules, t.material, &t.files)?;
-        progress.finished(t.material, t.entries, t.started.elapsed());
-    }
-    Ok(())
+    solved_here: HashMap<Material, Arc<Solved>>,
 }
 
-/// Solves the groups of `todo` in turn, each table handed to the writer as it is done.
-fn solve_groups(
-    opts: &GenOptions,
-    progress: &dyn Progress<Material>,
-    todo: &[Vec<Material>],
-    summary: &mut Summary,
-    writer: &mpsc::SyncSender<Encoded>,
-) -> Result<(), GenError> {
-    let rules = opts.rules;
-    let mut solved_here: HashMap<Material, Arc<Solved>> = HashMap::new();
-    for (g, missing) in todo.iter().enumerate() {
-        if missing.is_empty() {
-            continue;
-        }
+impl driver::Solver for FamilySolver<'_> {
+    type Table = Material;
+    type Error = GenError;
+
+    fn dir(&self) -> PathBuf {
+        self.root.join(self.rules.name())
+    }
+
+    fn solve_group(
+        &mut self,
+        group: &[Material],
+        later: &[Vec<Material>],
+        out: &Out<'_, Material>,
+    ) -> Result<(), GenError> {
+        let rules = self.rules;
         // The smaller tables these captures lead into, from this run or from disk.
         let mut subs = SubTables::new();
-        let needed: BTreeSet<Material> = missing
+        let needed: BTreeSet<Material> = group
             .iter()
             .flat_map(|&m| plan::successors(rules, m))
             .collect();
         for &m in &needed {
-            let table = match solved_here.get(&m) {
+            let table = match self.solved_here.get(&m) {
                 Some(t) => Arc::clone(t),
-                None => Arc::new(load(&opts.out, rules, m)?),
+                None => Arc::new(load(self.root, rules, m)?),
             };
             subs.insert(table);
         }
         // Only tables that later groups capture into stay in memory.
-        let needed_later: BTreeSet<Material> = todo[g + 1..]
+        let needed_later: BTreeSet<Material> = later
             .iter()
             .flatten()
             .flat_map(|&m| plan::successors(rules, m))
             .collect();
-        solved_here.retain(|m, _| needed_later.contains(m));
+        self.solved_here.retain(|m, _| needed_later.contains(m));
         let keep = |m: Material| needed_later.contains(&m);
-        for t in solve_group(&opts.out, rules, progress, missing, &subs, keep, writer)? {
-            summary.entries += t.entries;
-            summary.generated.push(t.material);
-            if t.from_flip {
-                summary.from_flip.push(t.material);
-            }
-            if let Some(solved) = t.kept {
-                solved_here.insert(t.material, Arc::new(solved));
-            }
+        for solved in solve_group(self.root, rules, out, group, &subs, keep)? {
+            self.solved_here
+                .insert(solved.layout.material(), Arc::new(solved));
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The tables of one rule set of the Jungle family under a root, as the plan and `jtb verify`
@@ -504,73 +442,63 @@ impl From<Refused<Material, Unusable>> for GenError {
 
 /// Solves and encodes the tables of one piece count, which are independent of each other: in
 /// parallel, the larger first (a pair by its larger table) so that the last one to finish is
-/// small; each goes to `writer` when done. Where the game solves a table's colour flip from it
+/// small; each goes to `out` when done. Where the game solves a table's colour flip from it
 /// (Clesto: [`crate::game::FamilyGame::solves_flips`]), a table whose flip is also in the group
 /// is solved with it, and one whose flip is complete under `root` from it.
-/// Returns each table's entries, whether it came from its flip, and the solved table itself
-/// where `keep` says a later group needs it (the others are dropped as soon as they are
-/// encoded).
+/// Returns the solved tables that `keep` says a later group needs (the others are dropped as
+/// soon as they are encoded).
 fn solve_group(
     root: &Path,
     rules: RuleSet,
-    progress: &dyn Progress<Material>,
+    out: &Out<'_, Material>,
     group: &[Material],
     subs: &SubTables,
     keep: impl Fn(Material) -> bool + Sync,
-    writer: &mpsc::SyncSender<Encoded>,
-) -> Result<Vec<Solving>, GenError> {
+) -> Result<Vec<Solved>, GenError> {
     let game = game_of(rules);
     let compress = |metric, codes: &Codes| write::compress(rules, metric, codes);
-    let send = |m: Material, started: Instant, solved: &Solved, files| {
-        let table = Encoded {
-            material: m,
-            entries: solved.layout.len() as u64,
+    let entries = |m: Material| Layout::new(rules, m).len() as u64;
+    let write = |started, solved: &Solved, files: [(Kind, Vec<u8>); 3], from_flip| {
+        let m = solved.layout.material();
+        let files = files
+            .into_iter()
+            .map(|(kind, bytes)| (table_path(root, rules, m, kind), bytes))
+            .collect();
+        out.write(Made {
             started,
             files,
-        };
-        writer
-            .send(table)
-            .map_err(|_| io::Error::other("the table writer stopped"))
+            from_flip,
+            phases: Vec::new(),
+        })
     };
     // Solves `m` from its flip `from`, solved, and hands it to the writer.
-    let from_flip = |m: Material, from: &Solved| -> Result<Solving, GenError> {
-        let started = Instant::now();
-        progress.started(m, Layout::new(rules, m).len() as u64);
+    let from_flip = |m: Material, from: &Solved| -> Result<Option<Solved>, GenError> {
+        let started = out.start(m, entries(m));
         let solved = game.solve_flip_of(from, subs)?;
         let dtm = compress(Metric::Dtm, &solved.codes);
         let second = compress(Metric::second(rules), &solved.second_codes);
-        send(
-            m,
-            started,
-            &solved,
-            write::assemble(&solved, [dtm?, second?])?,
-        )?;
-        Ok(Solving::done(solved, true, keep(m)))
+        let files = write::assemble(&solved, [dtm?, second?])?;
+        write(started, &solved, files, true)?;
+        Ok(keep(m).then_some(solved))
     };
     let jobs = plan::with_flips(rules, group);
-    let solved: Vec<Vec<Solving>> = jobs
+    let solved: Vec<[Option<Solved>; 2]> = jobs
         .par_iter()
         .map(|&(m, flip)| {
             if flip.is_none() {
                 if let Some(from) = complete_flip(root, rules, m) {
-                    return Ok(vec![from_flip(m, &from)?]);
+                    return Ok([from_flip(m, &from)?, None]);
                 }
             }
-            let started = Instant::now();
-            progress.started(m, Layout::new(rules, m).len() as u64);
+            let started = out.start(m, entries(m));
             let (solved, [dtm, second]) = game.solve_then(rules, m, subs, &compress)?;
-            send(
-                m,
-                started,
-                &solved,
-                write::assemble(&solved, [dtm?, second?])?,
-            )?;
-            let second = flip.map(|f| from_flip(f, &solved)).transpose()?;
-            let first = Solving::done(solved, false, keep(m));
-            Ok([Some(first), second].into_iter().flatten().collect())
+            let files = write::assemble(&solved, [dtm?, second?])?;
+            write(started, &solved, files, false)?;
+            let second = flip.map(|f| from_flip(f, &solved)).transpose()?.flatten();
+            Ok([keep(m).then_some(solved), second])
         })
         .collect::<Result<_, GenError>>()?;
-    Ok(solved.into_iter().flatten().collect())
+    Ok(solved.into_iter().flatten().flatten().collect())
 }
 
 /// The colour flip of table `m`, read back, where the game solves flips from their tables, it is
@@ -583,28 +511,6 @@ fn complete_flip(root: &Path, rules: RuleSet, m: Material) -> Option<Solved> {
         return None;
     }
     load(root, rules, flip).ok()
-}
-
-/// A table [`solve_group`] solved.
-struct Solving {
-    material: Material,
-    entries: u64,
-    /// Solved from its colour flip.
-    from_flip: bool,
-    /// The table, where a later group needs it.
-    kept: Option<Solved>,
-}
-
-impl Solving {
-    /// `solved`, kept where `keep`.
-    fn done(solved: Solved, from_flip: bool, keep: bool) -> Solving {
-        Solving {
-            material: solved.layout.material(),
-            entries: solved.layout.len() as u64,
-            from_flip,
-            kept: keep.then_some(solved),
-        }
-    }
 }
 
 /// The value of a position's entry in a solved table (tests and verification).

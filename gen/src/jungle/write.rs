@@ -1,10 +1,7 @@
-//! Writing a solved table as its three files (DTC, DTM and WDL), atomically.
+//! Encoding a solved table as its three files (DTC or the ban, DTM and WDL); [`write_table`]
+//! writes them outside a generation.
 
-use std::{
-    fs::{self, File},
-    io::{self, Write},
-    path::Path,
-};
+use std::{io, path::Path};
 
 use jtb_probe::{
     clock::Category,
@@ -13,7 +10,11 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
-use crate::{game::game_of, Codes, Metric, Solved, UNUSED};
+use crate::{
+    driver::files::{create_dir, write_atomic},
+    game::game_of,
+    Codes, Metric, Solved, UNUSED,
+};
 
 /// zstd level of the blocks of the files. Level 12 made files about 10% smaller than level 5
 /// at twelve times the time, when compression was half of a generation. On `ETvLR`'s DTM and
@@ -423,83 +424,17 @@ pub fn assemble(solved: &Solved, compressed: [Compressed; 2]) -> io::Result<[(Ki
     Ok(files.try_into().expect("three files"))
 }
 
-/// This host's name as it goes into temporary file names: letters, digits and `-` only
-/// (`localhost` where the system does not tell).
-#[must_use]
-pub fn host_name() -> String {
-    let name = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-    let name: String = name
-        .trim()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    if name.is_empty() {
-        "localhost".to_owned()
-    } else {
-        name
-    }
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory (named after the
-/// file, the host and the process), synced, then renamed over `path`. A crash leaves either the old file, the new one, or a stray temporary
-/// (never a partial file under the final name).
-///
-/// # Errors
-/// Any I/O error, with the path in its message.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        host_name(),
-        std::process::id()
-    ));
-    let with_path =
-        |e: io::Error, p: &Path| io::Error::new(e.kind(), format!("{}: {e}", p.display()));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(with_path(e, path));
-    }
-    // Make the rename durable; not every platform can sync a directory.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
 /// Writes the files of a solved table under `root` in the order of [`RuleSet::table_kinds`]
-/// (the WDL file last: a table counts as present only when all are).
+/// (the WDL file last: a table counts as present only when all are), atomically each. A
+/// generation writes its tables through [`crate::driver::run`] instead.
 ///
 /// # Errors
 /// Any I/O error, naming the file.
 pub fn write_table(root: &Path, solved: &Solved) -> io::Result<()> {
-    let layout = &solved.layout;
-    write_files(root, layout.rules(), layout.material(), &encode(solved)?)
-}
-
-/// Writes the encoded files of a table ([`encode`]) under `root`, atomically each, in the
-/// order given (the WDL file last).
-///
-/// # Errors
-/// Any I/O error, naming the file.
-pub fn write_files(
-    root: &Path,
-    rules: jtb_probe::RuleSet,
-    material: jtb_probe::Material,
-    files: &[(Kind, Vec<u8>)],
-) -> io::Result<()> {
-    let dir = root.join(rules.name());
-    fs::create_dir_all(&dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
-    for (kind, bytes) in files {
-        write_atomic(&table_path(root, rules, material, *kind), bytes)?;
+    let (rules, material) = (solved.layout.rules(), solved.layout.material());
+    create_dir(&root.join(rules.name()))?;
+    for (kind, bytes) in encode(solved)? {
+        write_atomic(&table_path(root, rules, material, kind), &bytes)?;
     }
     Ok(())
 }

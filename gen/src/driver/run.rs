@@ -1,0 +1,193 @@
+//! Solving a plan and writing its tables, for every game: the game solves the plan's groups in
+//! turn ([`Solver`]); [`run`] hands each table, once it is solved and encoded, to a writer
+//! thread of its own (writing and syncing the files then holds up no core, and the next table
+//! is solved meanwhile), tells the front end, and keeps the summary.
+
+use std::{
+    io,
+    path::PathBuf,
+    sync::mpsc,
+    time::{Duration, Instant},
+};
+
+use super::{
+    files::{create_dir, remove_stale_temporaries, write_atomic},
+    Progress, Summary,
+};
+
+/// How a game solves the groups of its plan ([`super::Plan::todo`]).
+pub trait Solver {
+    /// A table's name.
+    type Table: Copy + Send + 'static;
+    /// What stops the game's generation.
+    type Error: From<io::Error>;
+
+    /// The directory the tables go to (temporaries that killed generations left there are
+    /// cleared first).
+    fn dir(&self) -> PathBuf;
+
+    /// Whether solving a group reads the files of the groups before it: each group's files are
+    /// then all written before the next group is solved.
+    fn reads_written(&self) -> bool {
+        false
+    }
+
+    /// Solves the tables of `group` (from the tables of earlier groups, those of this run or
+    /// on disk), handing each to `out` as it is done; `later` holds the groups still to come,
+    /// for the game to keep in memory what they need.
+    ///
+    /// # Errors
+    /// The game's error; a table that `out` cannot take (the writer stopped).
+    fn solve_group(
+        &mut self,
+        group: &[Self::Table],
+        later: &[Vec<Self::Table>],
+        out: &Out<'_, Self::Table>,
+    ) -> Result<(), Self::Error>;
+}
+
+/// Where a game hands its solved tables.
+pub struct Out<'a, T> {
+    to_writer: mpsc::SyncSender<Message<T>>,
+    progress: &'a dyn Progress<T>,
+}
+
+/// A table being solved: when it began.
+pub struct Started<T> {
+    table: T,
+    entries: u64,
+    at: Instant,
+}
+
+/// A solved table, ready to write.
+pub struct Made<T> {
+    /// The table, as [`Out::start`] gave it.
+    pub started: Started<T>,
+    /// Its files, in the order to write them: the one that makes the table complete last.
+    pub files: Vec<(PathBuf, Vec<u8>)>,
+    /// Solved from its colour flip ([`Summary::from_flip`]).
+    pub from_flip: bool,
+    /// Where its time went, by the game's own phases (the time spent writing its files is
+    /// added to `writing`).
+    pub phases: Vec<(&'static str, Duration)>,
+}
+
+enum Message<T> {
+    Table(Made<T>),
+    /// Answered once every table before it is written.
+    Flush(mpsc::SyncSender<()>),
+}
+
+impl<T: Copy> Out<'_, T> {
+    /// Solving `table` of `entries` begins.
+    pub fn start(&self, table: T, entries: u64) -> Started<T> {
+        self.progress.started(table, entries);
+        Started {
+            table,
+            entries,
+            at: Instant::now(),
+        }
+    }
+
+    /// Hands a solved table to the writer. It waits while the writer has a table per thread
+    /// still to write (a slow disk makes the solving wait, rather than encoded tables pile up).
+    ///
+    /// # Errors
+    /// The writer stopped (a write failed; [`run`] reports that error).
+    pub fn write(&self, table: Made<T>) -> io::Result<()> {
+        self.to_writer
+            .send(Message::Table(table))
+            .map_err(|_| writer_stopped())
+    }
+
+    /// Waits until every table handed over is written.
+    fn flush(&self) -> io::Result<()> {
+        let (done, written) = mpsc::sync_channel(1);
+        self.to_writer
+            .send(Message::Flush(done))
+            .map_err(|_| writer_stopped())?;
+        written.recv().map_err(|_| writer_stopped())
+    }
+}
+
+fn writer_stopped() -> io::Error {
+    io::Error::other("the table writer stopped")
+}
+
+/// Solves the groups of `todo` with `solver`, in turn, writing each table as it comes: every
+/// file atomically, in the order given. `summary` gets each table written, its entries, and
+/// the phases of its time.
+///
+/// # Errors
+/// The first write that failed (solving then stops too), or else the solver's error.
+pub fn run<S: Solver>(
+    solver: &mut S,
+    todo: &[Vec<S::Table>],
+    progress: &dyn Progress<S::Table>,
+    summary: &mut Summary<S::Table>,
+) -> Result<(), S::Error> {
+    remove_stale_temporaries(&solver.dir());
+    let reads_written = solver.reads_written();
+    std::thread::scope(|scope| {
+        let (to_writer, tables) = mpsc::sync_channel(rayon::current_num_threads());
+        let writer = scope.spawn(move || write_all(&tables, progress, summary));
+        let out = Out {
+            to_writer,
+            progress,
+        };
+        let solved = (|| {
+            for (g, group) in todo.iter().enumerate() {
+                if group.is_empty() {
+                    continue;
+                }
+                solver.solve_group(group, &todo[g + 1..], &out)?;
+                if reads_written {
+                    out.flush()?;
+                }
+            }
+            Ok(())
+        })();
+        drop(out);
+        let written = writer.join().expect("the table writer does not panic");
+        // A failed write stops the solving too: report the write.
+        written?;
+        solved
+    })
+}
+
+/// Writes every table that comes through `tables`, in turn, until the channel closes or a write
+/// fails (the channel then closes on the solving side too).
+fn write_all<T: Copy>(
+    tables: &mpsc::Receiver<Message<T>>,
+    progress: &dyn Progress<T>,
+    summary: &mut Summary<T>,
+) -> io::Result<()> {
+    for message in tables {
+        let made = match message {
+            Message::Table(made) => made,
+            Message::Flush(done) => {
+                let _ = done.send(());
+                continue;
+            }
+        };
+        let began = Instant::now();
+        for (path, bytes) in &made.files {
+            if let Some(dir) = path.parent() {
+                create_dir(dir)?;
+            }
+            write_atomic(path, bytes)?;
+        }
+        let Started { table, entries, at } = made.started;
+        summary.generated.push(table);
+        summary.entries += entries;
+        if made.from_flip {
+            summary.from_flip.push(table);
+        }
+        for (name, took) in made.phases {
+            summary.add_phase(name, took);
+        }
+        summary.add_phase("writing", began.elapsed());
+        progress.finished(table, entries, at.elapsed());
+    }
+    Ok(())
+}
