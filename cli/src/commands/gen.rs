@@ -245,17 +245,20 @@ fn said_of<T, C>(summary: &Summary<T>, chance: Option<&Summary<C>>) -> Said {
             c.kept.len()
         )
     });
-    let phases: Vec<String> = summary
-        .phases
-        .iter()
-        .chain(chance.iter().flat_map(|c| &c.phases))
-        .map(|(name, took)| format!("{name} {:.1}s", took.as_secs_f64()))
-        .collect();
-    let phases = if phases.is_empty() {
-        String::new()
-    } else {
-        format!("; {}", phases.join(", "))
+    let phases_of = |phases: &[(&str, std::time::Duration)]| {
+        let phases: Vec<String> = phases
+            .iter()
+            .map(|(name, took)| format!("{name} {:.1}s", took.as_secs_f64()))
+            .collect();
+        phases.join(", ")
     };
+    let mut phases = String::new();
+    if !summary.phases.is_empty() {
+        phases = format!("; {}", phases_of(&summary.phases));
+    }
+    if let Some(c) = chance.filter(|c| !c.phases.is_empty()) {
+        phases += &format!("; chance tables: {}", phases_of(&c.phases));
+    }
     Said {
         tables,
         chance: chance_part,

@@ -26,8 +26,9 @@ pub trait Solver {
     /// cleared first).
     fn dir(&self) -> PathBuf;
 
-    /// Whether solving a group reads the files of the groups before it: each group's files are
-    /// then all written before the next group is solved.
+    /// Whether solving a group reads the files of the groups before it: each table is then
+    /// written by [`Out::write`] on the solving thread, before it returns (where the game
+    /// solves many small tables side by side, their writes then go side by side too).
     fn reads_written(&self) -> bool {
         false
     }
@@ -50,6 +51,8 @@ pub trait Solver {
 pub struct Out<'a, T> {
     to_writer: mpsc::SyncSender<Message<T>>,
     progress: &'a dyn Progress<T>,
+    /// Write on the solving thread ([`Solver::reads_written`]).
+    write_here: bool,
 }
 
 /// A table being solved: when it began.
@@ -72,10 +75,10 @@ pub struct Made<T> {
     pub phases: Vec<(&'static str, Duration)>,
 }
 
-enum Message<T> {
-    Table(Made<T>),
-    /// Answered once every table before it is written.
-    Flush(mpsc::SyncSender<()>),
+/// A table for the writer: to write, or written (by the solving thread, in that time).
+struct Message<T> {
+    made: Made<T>,
+    written: Option<Duration>,
 }
 
 impl<T: Copy> Out<'_, T> {
@@ -91,22 +94,20 @@ impl<T: Copy> Out<'_, T> {
 
     /// Hands a solved table to the writer. It waits while the writer has a table per thread
     /// still to write (a slow disk makes the solving wait, rather than encoded tables pile up).
+    /// Where the game reads what it wrote ([`Solver::reads_written`]), the files are written
+    /// here, before it returns.
     ///
     /// # Errors
-    /// The writer stopped (a write failed; [`run`] reports that error).
-    pub fn write(&self, table: Made<T>) -> io::Result<()> {
+    /// Writing failed (here), or the writer stopped (a write failed: [`run`] reports it).
+    pub fn write(&self, mut made: Made<T>) -> io::Result<()> {
+        let mut written = None;
+        if self.write_here {
+            written = Some(write_files(&made.files)?);
+            made.files = Vec::new();
+        }
         self.to_writer
-            .send(Message::Table(table))
+            .send(Message { made, written })
             .map_err(|_| writer_stopped())
-    }
-
-    /// Waits until every table handed over is written.
-    fn flush(&self) -> io::Result<()> {
-        let (done, written) = mpsc::sync_channel(1);
-        self.to_writer
-            .send(Message::Flush(done))
-            .map_err(|_| writer_stopped())?;
-        written.recv().map_err(|_| writer_stopped())
     }
 }
 
@@ -127,22 +128,19 @@ pub fn run<S: Solver>(
     summary: &mut Summary<S::Table>,
 ) -> Result<(), S::Error> {
     remove_stale_temporaries(&solver.dir());
-    let reads_written = solver.reads_written();
+    let write_here = solver.reads_written();
     std::thread::scope(|scope| {
         let (to_writer, tables) = mpsc::sync_channel(rayon::current_num_threads());
         let writer = scope.spawn(move || write_all(&tables, progress, summary));
         let out = Out {
             to_writer,
             progress,
+            write_here,
         };
         let solved = (|| {
             for (g, group) in todo.iter().enumerate() {
-                if group.is_empty() {
-                    continue;
-                }
-                solver.solve_group(group, &todo[g + 1..], &out)?;
-                if reads_written {
-                    out.flush()?;
+                if !group.is_empty() {
+                    solver.solve_group(group, &todo[g + 1..], &out)?;
                 }
             }
             Ok(())
@@ -155,28 +153,19 @@ pub fn run<S: Solver>(
     })
 }
 
-/// Writes every table that comes through `tables`, in turn, until the channel closes or a write
-/// fails (the channel then closes on the solving side too).
+/// Writes every table that comes through `tables` (where the solving thread has not), in
+/// turn, until the channel closes or a write fails (the channel then closes on the solving side
+/// too), and records it.
 fn write_all<T: Copy>(
     tables: &mpsc::Receiver<Message<T>>,
     progress: &dyn Progress<T>,
     summary: &mut Summary<T>,
 ) -> io::Result<()> {
-    for message in tables {
-        let made = match message {
-            Message::Table(made) => made,
-            Message::Flush(done) => {
-                let _ = done.send(());
-                continue;
-            }
+    for Message { made, written } in tables {
+        let writing = match written {
+            Some(took) => took,
+            None => write_files(&made.files)?,
         };
-        let began = Instant::now();
-        for (path, bytes) in &made.files {
-            if let Some(dir) = path.parent() {
-                create_dir(dir)?;
-            }
-            write_atomic(path, bytes)?;
-        }
         let Started { table, entries, at } = made.started;
         summary.generated.push(table);
         summary.entries += entries;
@@ -186,8 +175,20 @@ fn write_all<T: Copy>(
         for (name, took) in made.phases {
             summary.add_phase(name, took);
         }
-        summary.add_phase("writing", began.elapsed());
+        summary.add_phase("writing", writing);
         progress.finished(table, entries, at.elapsed());
     }
     Ok(())
+}
+
+/// Writes a table's files, atomically each, in the order given; returns the time it took.
+fn write_files(files: &[(PathBuf, Vec<u8>)]) -> io::Result<Duration> {
+    let began = Instant::now();
+    for (path, bytes) in files {
+        if let Some(dir) = path.parent() {
+            create_dir(dir)?;
+        }
+        write_atomic(path, bytes)?;
+    }
+    Ok(began.elapsed())
 }
