@@ -16,7 +16,7 @@ mod serve;
 // Each command's module, and each game's printers, by their names in the crate.
 use self::{
     commands::{adjudicate, gen, info, moves, plan, probe, stats, verify},
-    games::{clesto, gambit},
+    games::gambit,
 };
 
 use std::process::ExitCode;

@@ -138,20 +138,9 @@ impl MaterialStats {
     /// The `jtb stats --json` object of each side to move, Red first.
     #[must_use]
     pub fn json(&self) -> [serde_json::Value; 2] {
-        let side = |name: &str, (s, r): &(SideStats, SideStats)| {
-            let position = |p: &String| (!p.is_empty()).then(|| p.clone());
-            if self.rules == RuleSet::Clesto {
-                return crate::clesto::stats_json(self.material, name, s, r);
-            }
-            json!({
-                "material": self.material.to_string(), "to_move": name, "wins": s.wins,
-                "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,
-                "longest_win_position": position(&s.longest_win_position),
-                "cursed_wins": r.cursed_wins, "blessed_losses": r.blessed_losses,
-                "longest_dtc": r.longest_win,
-                "longest_dtc_position": position(&r.longest_win_position),
-            })
-        };
+        let printer = crate::games::family_stats(self.rules);
+        let side =
+            |name: &str, (s, r): &(SideStats, SideStats)| printer.json(self.material, name, s, r);
         [side("red", &self.sides[0]), side("blue", &self.sides[1])]
     }
 }
@@ -171,23 +160,9 @@ pub fn run(args: &Args) -> CliResult {
         }
     };
     let materials = jtb_edge::jungle_materials(&args.set.tables.dir, rules)?;
-    let clesto = rules == RuleSet::Clesto;
-    if !args.json && clesto {
-        crate::clesto::stats_header(&mut out)?;
-    } else if !args.json {
-        writeln!(
-            out,
-            "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  longest win",
-            "material",
-            "move",
-            "wins",
-            "draws",
-            "losses",
-            "longest",
-            "cursed wins",
-            "blessed losses",
-            "max DTC"
-        )?;
+    let printer = crate::games::family_stats(rules);
+    if !args.json {
+        printer.header(&mut out)?;
     }
     let mut ok = true;
     for m in materials {
@@ -224,24 +199,7 @@ pub fn run(args: &Args) -> CliResult {
             continue;
         }
         for (side, (s, r)) in ["red", "blue"].iter().zip(&stats.sides) {
-            if clesto {
-                crate::clesto::stats_row(&mut out, m, side, s, r)?;
-                continue;
-            }
-            writeln!(
-                out,
-                "{:<10} {:<5} {:>14} {:>14} {:>14} {:>8} {:>12} {:>14} {:>8}  {}",
-                m.to_string(),
-                side,
-                s.wins,
-                s.draws,
-                s.losses,
-                s.longest_win,
-                r.cursed_wins,
-                r.blessed_losses,
-                r.longest_win,
-                s.longest_win_position
-            )?;
+            printer.row(&mut out, m, side, s, r)?;
         }
         if let Some(counted) = &counted {
             let second = rules.second_kind().extension().to_uppercase();

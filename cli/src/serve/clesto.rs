@@ -240,13 +240,3 @@ pub fn moves(pos: &Position, listed: &mut serde_json::Value) -> Result<(), ApiEr
     listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
     Ok(())
 }
-
-/// A material's entry in `GET /api/v1/clesto/materials`: no draws. The DTM file's draws are
-/// the positions the ban decides, counted by the ban file (`ban`, Red to move first) as the
-/// mover's wins and losses.
-pub fn table_stats(table: &mut serde_json::Value, ban: [&jtb_probe::SideStats; 2]) {
-    let obj = table.as_object_mut().expect("an object");
-    obj.remove("draws");
-    obj.insert("ban_wins".into(), json!([ban[0].wins, ban[1].wins]));
-    obj.insert("ban_losses".into(), json!([ban[0].losses, ban[1].losses]));
-}

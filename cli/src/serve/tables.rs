@@ -156,9 +156,8 @@ pub async fn materials(
                 "longest_win": pair(&|s| json!(s.longest_win)),
                 "longest_win_position": pair(&position),
             });
-            if rules == RuleSet::Clesto {
-                super::clesto::table_stats(&mut table, [&found.sides[0].1, &found.sides[1].1]);
-            }
+            crate::games::family_stats(rules)
+                .index_entry(&mut table, [&found.sides[0].1, &found.sides[1].1]);
             tables.push(table);
         }
         Ok(json!({"rules": rules.name(), "materials": names, "tables": tables}))
