@@ -192,3 +192,128 @@ fn write_files(files: &[(PathBuf, Vec<u8>)]) -> io::Result<Duration> {
     }
     Ok(began.elapsed())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::{path::Path, sync::Mutex};
+
+    use super::*;
+    use crate::driver::Silent;
+
+    /// Tables named by numbers, each one file `N.t` holding its name; a table `fail` stops the
+    /// solve. Records, for each table, whether the files of the groups before it were there.
+    struct Fake<'a> {
+        dir: &'a Path,
+        write_here: bool,
+        fail: Option<u8>,
+        saw_earlier: Mutex<Vec<bool>>,
+    }
+
+    impl Solver for Fake<'_> {
+        type Table = u8;
+        type Error = io::Error;
+
+        fn dir(&self) -> PathBuf {
+            self.dir.to_path_buf()
+        }
+
+        fn reads_written(&self) -> bool {
+            self.write_here
+        }
+
+        fn solve_group(
+            &mut self,
+            group: &[u8],
+            _: &[Vec<u8>],
+            out: &Out<'_, u8>,
+        ) -> io::Result<()> {
+            for &t in group {
+                // The first group's tables, for the last group's.
+                let earlier = t < 20 || (0..10).all(|e| self.dir.join(format!("{e}.t")).exists());
+                self.saw_earlier.lock().unwrap().push(earlier);
+                if self.fail == Some(t) {
+                    return Err(io::Error::other(format!("table {t} failed")));
+                }
+                let started = out.start(t, 1);
+                out.write(Made {
+                    started,
+                    files: vec![(self.dir.join(format!("{t}.t")), vec![t])],
+                    from_flip: t % 2 == 1,
+                    phases: vec![("solving", Duration::from_millis(1))],
+                })?;
+            }
+            Ok(())
+        }
+    }
+
+    fn fake(dir: &Path, write_here: bool, fail: Option<u8>) -> Fake<'_> {
+        Fake {
+            dir,
+            write_here,
+            fail,
+            saw_earlier: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Groups of ten: 0..10, then 10..20 (empty), then 20..25.
+    fn todo() -> Vec<Vec<u8>> {
+        vec![(0..10).collect(), Vec::new(), (20..25).collect()]
+    }
+
+    #[test]
+    fn every_table_is_written_and_summed() {
+        for write_here in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut solver = fake(dir.path(), write_here, None);
+            let mut summary = Summary::default();
+            run(&mut solver, &todo(), &Silent, &mut summary).unwrap();
+            let written: Vec<u8> = todo().concat();
+            assert_eq!(summary.generated, written);
+            assert_eq!(summary.entries, 15);
+            assert_eq!(summary.from_flip, [1, 3, 5, 7, 9, 21, 23]);
+            assert_eq!(summary.phases[0], ("solving", Duration::from_millis(15)));
+            assert_eq!(summary.phases[1].0, "writing");
+            for t in written {
+                assert_eq!(
+                    std::fs::read(dir.path().join(format!("{t}.t"))).unwrap(),
+                    [t]
+                );
+            }
+            if write_here {
+                // A group sees every file of the groups before it.
+                assert!(solver.saw_earlier.into_inner().unwrap().iter().all(|&s| s));
+            }
+        }
+    }
+
+    #[test]
+    fn a_failed_write_is_the_error_and_stops_the_solving() {
+        for write_here in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            // The tables' directory cannot be made: a file stands in its place.
+            let blocked = dir.path().join("tables");
+            std::fs::write(&blocked, b"a file").unwrap();
+            let mut solver = fake(&blocked, write_here, Some(22));
+            let mut summary = Summary::default();
+            let e = run(&mut solver, &todo(), &Silent, &mut summary).unwrap_err();
+            assert!(
+                e.to_string().contains(&blocked.display().to_string()),
+                "{e}"
+            );
+            assert!(summary.generated.is_empty());
+            // The solving stopped at the first group: the writer's failure reached it.
+            assert!(solver.saw_earlier.into_inner().unwrap().len() <= 10);
+        }
+    }
+
+    #[test]
+    fn the_solvers_error_comes_back_after_what_was_solved_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut solver = fake(dir.path(), false, Some(22));
+        let mut summary = Summary::default();
+        let e = run(&mut solver, &todo(), &Silent, &mut summary).unwrap_err();
+        assert_eq!(e.to_string(), "table 22 failed");
+        assert_eq!(summary.generated, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21]);
+        assert!(dir.path().join("21.t").exists() && !dir.path().join("22.t").exists());
+    }
+}
