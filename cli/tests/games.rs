@@ -239,3 +239,68 @@ fn verify_reports_every_game_in_the_same_words() {
         assert!(stderr(&o).contains(&expected), "{rules}: {}", stderr(&o));
     }
 }
+
+/// Every rule set's tables open as their game's own tablebase type (`jtb_edge::AnyTablebase`,
+/// what `jtb probe`, `jtb stats` and the server hold), with their tables counted; a rule set
+/// without a directory says so; Clesto's tables asked for as a Jungle rule set's are refused
+/// with the library's reason.
+#[test]
+fn every_rule_set_opens_as_its_own_tablebase() {
+    use jtb_edge::{AnyTablebase, Rules, Tables};
+    use jtb_probe::{ProbeError, RuleSet};
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // No flip4x4 tables: its directory is missing.
+    for rules in ["mistboard", "clesto", "animal-gambit"] {
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            rules,
+            "--max-pieces",
+            "2",
+            "--out",
+            root.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+    }
+    for rules in Rules::all() {
+        let opened = AnyTablebase::open(root, rules, 1 << 20);
+        let name = rules.name();
+        let (tables, pieces) = match (rules, &opened) {
+            (Rules::Jungle(RuleSet::Clesto), Ok(AnyTablebase::Clesto(_)))
+            | (Rules::AnimalGambit, Ok(AnyTablebase::Gambit(_))) => opened.as_ref().unwrap().size(),
+            (Rules::Jungle(RuleSet::Clesto) | Rules::AnimalGambit, _) => {
+                panic!("{name}: not its own tablebase type")
+            }
+            (_, Ok(AnyTablebase::Jungle(_))) => opened.as_ref().unwrap().size(),
+            (_, Err(ProbeError::NoDirectory { .. })) => {
+                assert!(!root.join(name).exists(), "{name}");
+                continue;
+            }
+            _ => panic!("{name}: not opened as a Jungle rule set's tables"),
+        };
+        let on_disk = std::fs::read_dir(root.join(name))
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_str().unwrap().ends_with(".wdl")
+            })
+            .count();
+        assert_eq!((tables, pieces), (on_disk, 2), "{name}");
+        let materials = opened.unwrap().family_materials();
+        assert_eq!(
+            materials.map(|m| m.len()),
+            (rules != Rules::AnimalGambit).then_some(on_disk),
+            "{name}"
+        );
+    }
+    let tables = Tables::new(root, 1 << 20);
+    let Err(e) = tables.jungle(RuleSet::Clesto) else {
+        panic!("Clesto's tables opened as a Jungle rule set's");
+    };
+    assert!(e.to_string().contains("Tablebase<Clesto>"), "{e}");
+    assert!(tables.clesto().is_ok() && tables.gambit().is_ok());
+    assert!(tables.jungle(RuleSet::Mistboard).is_ok());
+}

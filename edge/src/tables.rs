@@ -7,18 +7,86 @@ use std::{
 };
 
 use jtb_probe::{
-    flip::ChanceTables, gambit, Clesto, ClestoValue, Indexed, Material, ProbeError, RuleSet,
-    Tablebase, Value, Wdl,
+    flip::ChanceTables, gambit, CacheStats, Clesto, ClestoValue, Indexed, Material, ProbeError,
+    RuleSet, Tablebase, Value, Wdl, DEFAULT_CACHE_BYTES,
 };
 
 use crate::{
     answer::{ChanceAnswer, ClestoAnswer, GambitAnswer, JungleAnswer},
-    Answer, AnyPosition, EdgeError, Verdict,
+    Answer, AnyPosition, EdgeError, Rules, Verdict,
 };
+
+/// One rule set's tables, opened as its game's own tablebase type: the one place a rule set
+/// named at run time is matched to the type of its tables (the edge's [`Tables`] and the
+/// server's hold them as this).
+#[derive(Clone)]
+pub enum AnyTablebase {
+    /// Jungle's or the flip game's.
+    Jungle(Arc<Tablebase>),
+    /// Clesto's.
+    Clesto(Arc<Tablebase<Clesto>>),
+    /// Animal Gambit's.
+    Gambit(Arc<Tablebase<gambit::Rules>>),
+}
+
+impl AnyTablebase {
+    /// The tables of `rules` under `root` (in `root/<rules>/`), with a cache of decoded blocks
+    /// of up to `cache_bytes`.
+    ///
+    /// # Errors
+    /// [`ProbeError::NoDirectory`] when the directory cannot be read.
+    pub fn open(root: &Path, rules: Rules, cache_bytes: u64) -> Result<AnyTablebase, ProbeError> {
+        fn open<G: Indexed>(
+            root: &Path,
+            game: G,
+            cache: u64,
+        ) -> Result<Arc<Tablebase<G>>, ProbeError> {
+            Tablebase::with_cache(root, game, cache).map(Arc::new)
+        }
+        Ok(match rules {
+            Rules::AnimalGambit => AnyTablebase::Gambit(open(root, gambit::Rules, cache_bytes)?),
+            Rules::Jungle(RuleSet::Clesto) => {
+                AnyTablebase::Clesto(open(root, Clesto, cache_bytes)?)
+            }
+            Rules::Jungle(rules) => AnyTablebase::Jungle(open(root, rules, cache_bytes)?),
+        })
+    }
+
+    /// The number of tables present, and the most pieces of any.
+    #[must_use]
+    pub fn size(&self) -> (usize, usize) {
+        match self {
+            AnyTablebase::Jungle(tb) => (tb.materials().len(), tb.max_pieces()),
+            AnyTablebase::Clesto(tb) => (tb.materials().len(), tb.max_pieces()),
+            AnyTablebase::Gambit(tb) => (tb.materials().len(), tb.max_pieces()),
+        }
+    }
+
+    /// What the block caches and the files hold now.
+    #[must_use]
+    pub fn cache_stats(&self) -> CacheStats {
+        match self {
+            AnyTablebase::Jungle(tb) => tb.cache_stats(),
+            AnyTablebase::Clesto(tb) => tb.cache_stats(),
+            AnyTablebase::Gambit(tb) => tb.cache_stats(),
+        }
+    }
+
+    /// The materials of the tables of a rule set of the Jungle family's type (Clesto's
+    /// included), fewest pieces first, then by name; `None` for Animal Gambit's.
+    #[must_use]
+    pub fn family_materials(&self) -> Option<Vec<Material>> {
+        match self {
+            AnyTablebase::Jungle(tb) => Some(tb.materials()),
+            AnyTablebase::Clesto(tb) => Some(tb.materials()),
+            AnyTablebase::Gambit(_) => None,
+        }
+    }
+}
 
 /// A rule set's tables, or why its directory could not be opened (kept, so that a missing
 /// directory is not looked for again on every probe).
-type Opened<G> = Result<Tablebase<G>, Arc<ProbeError>>;
+type Opened = OnceLock<Result<AnyTablebase, Arc<ProbeError>>>;
 
 /// The tables of every rule set under one root (a rule set's tables are in `root/<rules>/`, as
 /// `jtb gen` writes them), each rule set's opened on its first probe. A probe after the first
@@ -28,10 +96,8 @@ type Opened<G> = Result<Tablebase<G>, Arc<ProbeError>>;
 pub struct Tables {
     root: PathBuf,
     cache_bytes: u64,
-    /// Jungle's and the flip game's, in the order of [`RuleSet::ALL`] (Clesto's place unused).
-    jungle: [OnceLock<Opened<RuleSet>>; RuleSet::ALL.len()],
-    clesto: OnceLock<Opened<Clesto>>,
-    gambit: OnceLock<Opened<gambit::Rules>>,
+    /// Every rule set's, in the order of [`Rules::all`].
+    opened: Vec<(Rules, Opened)>,
     chance: OnceLock<Result<ChanceTables, Arc<ProbeError>>>,
 }
 
@@ -43,9 +109,10 @@ impl Tables {
         Tables {
             root: root.into(),
             cache_bytes,
-            jungle: Default::default(),
-            clesto: OnceLock::new(),
-            gambit: OnceLock::new(),
+            opened: Rules::all()
+                .into_iter()
+                .map(|r| (r, OnceLock::new()))
+                .collect(),
             chance: OnceLock::new(),
         }
     }
@@ -56,20 +123,41 @@ impl Tables {
         &self.root
     }
 
+    /// The tables of `rules`, opened on the first call.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read.
+    pub fn any(&self, rules: Rules) -> Result<&AnyTablebase, EdgeError> {
+        let (_, slot) = self
+            .opened
+            .iter()
+            .find(|(r, _)| *r == rules)
+            .expect("every rule set is in Rules::all");
+        slot.get_or_init(|| {
+            AnyTablebase::open(&self.root, rules, self.cache_bytes).map_err(Arc::new)
+        })
+        .as_ref()
+        .map_err(|e| EdgeError::Open(Arc::clone(e)))
+    }
+
     /// The tables of a Jungle or flip rule set.
     ///
     /// # Errors
-    /// [`EdgeError::Open`]: the rule set's directory cannot be read (or the rule set is
-    /// Clesto's, whose tables are [`Tables::clesto`]).
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read, or the rule set is
+    /// Clesto's (whose tables are [`Tables::clesto`]).
     pub fn jungle(&self, rules: RuleSet) -> Result<&Tablebase, EdgeError> {
-        let slot = RuleSet::ALL
-            .iter()
-            .position(|&r| r == rules)
-            .expect("every rule set is in RuleSet::ALL");
-        self.jungle[slot]
-            .get_or_init(|| self.open(rules))
-            .as_ref()
-            .map_err(|e| EdgeError::Open(Arc::clone(e)))
+        match self.any(Rules::Jungle(rules))? {
+            AnyTablebase::Jungle(tb) => Ok(tb),
+            _ => Err(EdgeError::Open(Arc::new(
+                rules
+                    .check_rules()
+                    .err()
+                    .unwrap_or(ProbeError::NotForRules {
+                        rules: rules.name(),
+                        what: "its tables are another game's",
+                    }),
+            ))),
+        }
     }
 
     /// Clesto's tables.
@@ -77,10 +165,10 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the directory cannot be read.
     pub fn clesto(&self) -> Result<&Tablebase<Clesto>, EdgeError> {
-        self.clesto
-            .get_or_init(|| self.open(Clesto))
-            .as_ref()
-            .map_err(|e| EdgeError::Open(Arc::clone(e)))
+        match self.any(Rules::Jungle(Clesto::RULES))? {
+            AnyTablebase::Clesto(tb) => Ok(tb),
+            _ => unreachable!("AnyTablebase::open opens Clesto's tables as Clesto's"),
+        }
     }
 
     /// The Animal Gambit tables.
@@ -88,10 +176,10 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the directory cannot be read.
     pub fn gambit(&self) -> Result<&Tablebase<gambit::Rules>, EdgeError> {
-        self.gambit
-            .get_or_init(|| self.open(gambit::Rules))
-            .as_ref()
-            .map_err(|e| EdgeError::Open(Arc::clone(e)))
+        match self.any(Rules::AnimalGambit)? {
+            AnyTablebase::Gambit(tb) => Ok(tb),
+            _ => unreachable!("AnyTablebase::open opens Animal Gambit's tables as its own"),
+        }
     }
 
     /// The flip game's tables for positions with face-down tiles (and the revealed ones a last
@@ -106,10 +194,6 @@ impl Tables {
             })
             .as_ref()
             .map_err(|e| EdgeError::Open(Arc::clone(e)))
-    }
-
-    fn open<G: Indexed>(&self, rules: G) -> Opened<G> {
-        Tablebase::with_cache(&self.root, rules, self.cache_bytes).map_err(Arc::new)
     }
 
     /// Everything `jtb probe` says of `pos` (with `line`, the best lines too).
@@ -186,10 +270,10 @@ impl Tables {
 /// # Errors
 /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
 pub fn jungle_materials(root: &Path, rules: RuleSet) -> Result<Vec<Material>, ProbeError> {
-    Ok(match rules {
-        RuleSet::Clesto => Tablebase::open(root, Clesto)?.materials(),
-        rules => Tablebase::open(root, rules)?.materials(),
-    })
+    let tables = AnyTablebase::open(root, Rules::Jungle(rules), DEFAULT_CACHE_BYTES)?;
+    Ok(tables
+        .family_materials()
+        .expect("a rule set of the Jungle family's type"))
 }
 
 /// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.

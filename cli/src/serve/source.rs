@@ -12,11 +12,11 @@ use std::{
     time::{Instant, SystemTime},
 };
 
-use jtb_edge::Rules;
+use jtb_edge::{AnyTablebase, Rules};
 use jtb_probe::{
     dead_draw, flip::ChanceTables, format::table_path, gambit, Adjudication, Category, Clesto,
-    Indexed, LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, ProbeResult,
-    RuleSet, RuleStep, RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
+    Indexed, LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, RuleSet,
+    RuleStep, RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
 };
 
 use super::error::{ApiError, Problem};
@@ -33,49 +33,6 @@ struct Found<T> {
     stamp: Option<SystemTime>,
     /// What the table files were at the scan ([`fingerprint`]): answers' ETags carry it.
     fingerprint: u64,
-}
-
-/// One rule set's tables, each game's as its own tablebase type: the one place the server
-/// tells the games' tables apart.
-#[derive(Clone)]
-enum Shelf {
-    /// Jungle's or the flip game's.
-    Jungle(Arc<Tablebase>),
-    /// Clesto's.
-    Clesto(Arc<Tablebase<Clesto>>),
-    /// Animal Gambit's.
-    Gambit(Arc<Tablebase<gambit::Rules>>),
-}
-
-impl Shelf {
-    /// The tables of `rules` under `root`.
-    fn open(root: &Path, rules: Rules, cache_bytes: u64) -> Result<Shelf, ProbeError> {
-        fn open<G: Indexed>(root: &Path, rules: G, cache: u64) -> ProbeResult<Arc<Tablebase<G>>> {
-            Tablebase::with_cache(root, rules, cache).map(Arc::new)
-        }
-        Ok(match rules {
-            Rules::AnimalGambit => Shelf::Gambit(open(root, gambit::Rules, cache_bytes)?),
-            Rules::Jungle(RuleSet::Clesto) => Shelf::Clesto(open(root, Clesto, cache_bytes)?),
-            Rules::Jungle(rules) => Shelf::Jungle(open(root, rules, cache_bytes)?),
-        })
-    }
-
-    /// The tables present and the most pieces of any.
-    fn size(&self) -> (usize, usize) {
-        match self {
-            Shelf::Jungle(tb) => (tb.materials().len(), tb.max_pieces()),
-            Shelf::Clesto(tb) => (tb.materials().len(), tb.max_pieces()),
-            Shelf::Gambit(tb) => (tb.materials().len(), tb.max_pieces()),
-        }
-    }
-
-    fn cache_stats(&self) -> jtb_probe::CacheStats {
-        match self {
-            Shelf::Jungle(tb) => tb.cache_stats(),
-            Shelf::Clesto(tb) => tb.cache_stats(),
-            Shelf::Gambit(tb) => tb.cache_stats(),
-        }
-    }
 }
 
 /// A digest of the table files in `dir`: each file's name, size, modification time and trailing
@@ -133,8 +90,8 @@ fn forget<T>(memo: &Memo<T>, rules: RuleSet) {
         .retain(|(r, _), _| *r != rules);
 }
 
-/// A rule set's tables asked for as another game's ([`Shelf::open`] opens each as its own, so
-/// only a bug gets here).
+/// A rule set's tables asked for as another game's ([`AnyTablebase::open`] opens each as its
+/// own, so only a bug gets here).
 fn not_shelved(id: &str) -> ApiError {
     ApiError::internal(format!("{id}: its tables are held as another game's"))
 }
@@ -144,7 +101,7 @@ pub struct Library {
     root: PathBuf,
     cache_bytes: u64,
     /// Per rule set (in [`Rules::all`] order): its tables as last found.
-    shelves: Vec<(Rules, RwLock<Found<Shelf>>)>,
+    shelves: Vec<(Rules, RwLock<Found<AnyTablebase>>)>,
     /// The flip game's chance tables (positions with face-down tiles) as last found.
     chance: RwLock<Found<Arc<ChanceTables>>>,
     /// Per material, the statistics of its file headers, read once per scan.
@@ -210,16 +167,16 @@ impl Library {
     }
 
     /// The tables of `rules` as they are now.
-    fn scan(&self, rules: Rules) -> Found<Shelf> {
+    fn scan(&self, rules: Rules) -> Found<AnyTablebase> {
         let id = rules.name();
         let tables =
-            Shelf::open(&self.root, rules, self.cache_bytes).map_err(|_| self.no_tables(id));
+            AnyTablebase::open(&self.root, rules, self.cache_bytes).map_err(|_| self.no_tables(id));
         self.found(id, tables)
     }
 
     /// Scans the tables of `rules` again if their directory changed since `set` was found;
     /// returns whether it did.
-    fn rescan(&self, rules: Rules, set: &RwLock<Found<Shelf>>) -> bool {
+    fn rescan(&self, rules: Rules, set: &RwLock<Found<AnyTablebase>>) -> bool {
         let stamp = self.stamp(rules.name());
         if set.read().unwrap_or_else(PoisonError::into_inner).stamp == stamp {
             return false;
@@ -316,7 +273,7 @@ impl Library {
     }
 
     /// The tables of the rule set `id` as last found, or why it has none (404).
-    fn shelf(&self, id: &str) -> Result<Shelf, ApiError> {
+    fn shelf(&self, id: &str) -> Result<AnyTablebase, ApiError> {
         let (_, set) = self
             .shelves
             .iter()
@@ -334,7 +291,7 @@ impl Library {
     /// 404 naming the missing directory and the command that makes the tables.
     pub fn tables(&self, rules: RuleSet) -> Result<Arc<Tablebase>, ApiError> {
         match self.shelf(rules.name())? {
-            Shelf::Jungle(tb) => Ok(tb),
+            AnyTablebase::Jungle(tb) => Ok(tb),
             _ => Err(not_shelved(rules.name())),
         }
     }
@@ -345,7 +302,7 @@ impl Library {
     /// As [`Library::tables`].
     pub fn clesto_tables(&self) -> Result<Arc<Tablebase<Clesto>>, ApiError> {
         match self.shelf(Clesto::RULES.name())? {
-            Shelf::Clesto(tb) => Ok(tb),
+            AnyTablebase::Clesto(tb) => Ok(tb),
             _ => Err(not_shelved(Clesto::RULES.name())),
         }
     }
@@ -356,7 +313,7 @@ impl Library {
     /// As [`Library::tables`].
     pub fn gambit_tables(&self) -> Result<Arc<Tablebase<gambit::Rules>>, ApiError> {
         match self.shelf(gambit::Rules::NAME)? {
-            Shelf::Gambit(tb) => Ok(tb),
+            AnyTablebase::Gambit(tb) => Ok(tb),
             _ => Err(not_shelved(gambit::Rules::NAME)),
         }
     }
@@ -367,11 +324,9 @@ impl Library {
     /// # Errors
     /// As [`Library::tables`].
     pub fn materials(&self, rules: RuleSet) -> Result<Vec<Material>, ApiError> {
-        match self.shelf(rules.name())? {
-            Shelf::Jungle(tb) => Ok(tb.materials()),
-            Shelf::Clesto(tb) => Ok(tb.materials()),
-            Shelf::Gambit(_) => Err(not_shelved(rules.name())),
-        }
+        self.shelf(rules.name())?
+            .family_materials()
+            .ok_or_else(|| not_shelved(rules.name()))
     }
 
     /// The number of tables of the rule set `id` and the most pieces of any, or why it has none.
