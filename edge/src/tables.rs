@@ -72,6 +72,33 @@ impl AnyTablebase {
         }
     }
 
+    /// Jungle's or the flip game's tables; `None` for another game's.
+    #[must_use]
+    pub fn as_jungle(&self) -> Option<&Arc<Tablebase>> {
+        match self {
+            AnyTablebase::Jungle(tb) => Some(tb),
+            _ => None,
+        }
+    }
+
+    /// Clesto's tables; `None` for another game's.
+    #[must_use]
+    pub fn as_clesto(&self) -> Option<&Arc<Tablebase<Clesto>>> {
+        match self {
+            AnyTablebase::Clesto(tb) => Some(tb),
+            _ => None,
+        }
+    }
+
+    /// Animal Gambit's tables; `None` for another game's.
+    #[must_use]
+    pub fn as_gambit(&self) -> Option<&Arc<Tablebase<gambit::Rules>>> {
+        match self {
+            AnyTablebase::Gambit(tb) => Some(tb),
+            _ => None,
+        }
+    }
+
     /// The materials of the tables of a rule set of the Jungle family's type (Clesto's
     /// included), fewest pieces first, then by name; `None` for Animal Gambit's.
     #[must_use]
@@ -146,18 +173,9 @@ impl Tables {
     /// [`EdgeError::Open`]: the rule set's directory cannot be read, or the rule set is
     /// Clesto's (whose tables are [`Tables::clesto`]).
     pub fn jungle(&self, rules: RuleSet) -> Result<&Tablebase, EdgeError> {
-        match self.any(Rules::Jungle(rules))? {
-            AnyTablebase::Jungle(tb) => Ok(tb),
-            _ => Err(EdgeError::Open(Arc::new(
-                rules
-                    .check_rules()
-                    .err()
-                    .unwrap_or(ProbeError::NotForRules {
-                        rules: rules.name(),
-                        what: "its tables are another game's",
-                    }),
-            ))),
-        }
+        let rules = Rules::Jungle(rules);
+        let tables = self.any(rules)?.as_jungle();
+        tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
     }
 
     /// Clesto's tables.
@@ -165,10 +183,9 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the directory cannot be read.
     pub fn clesto(&self) -> Result<&Tablebase<Clesto>, EdgeError> {
-        match self.any(Rules::Jungle(Clesto::RULES))? {
-            AnyTablebase::Clesto(tb) => Ok(tb),
-            _ => unreachable!("AnyTablebase::open opens Clesto's tables as Clesto's"),
-        }
+        let rules = Rules::Jungle(Clesto::RULES);
+        let tables = self.any(rules)?.as_clesto();
+        tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
     }
 
     /// The Animal Gambit tables.
@@ -176,10 +193,9 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the directory cannot be read.
     pub fn gambit(&self) -> Result<&Tablebase<gambit::Rules>, EdgeError> {
-        match self.any(Rules::AnimalGambit)? {
-            AnyTablebase::Gambit(tb) => Ok(tb),
-            _ => unreachable!("AnyTablebase::open opens Animal Gambit's tables as its own"),
-        }
+        let rules = Rules::AnimalGambit;
+        let tables = self.any(rules)?.as_gambit();
+        tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
     }
 
     /// The flip game's tables for positions with face-down tiles (and the revealed ones a last
@@ -270,11 +286,28 @@ impl Tables {
 /// # Errors
 /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
 pub fn jungle_materials(root: &Path, rules: RuleSet) -> Result<Vec<Material>, ProbeError> {
-    let tables = AnyTablebase::open(root, Rules::Jungle(rules), DEFAULT_CACHE_BYTES)?;
-    Ok(tables
+    AnyTablebase::open(root, Rules::Jungle(rules), DEFAULT_CACHE_BYTES)?
         .family_materials()
-        .expect("a rule set of the Jungle family's type"))
+        .ok_or(ProbeError::NotForRules {
+            rules: rules.name(),
+            what: ANOTHER_GAME,
+        })
 }
+
+/// Why a rule set's tables are not the tablebase type asked for (the library's reason where it
+/// has one: Clesto's tables asked for as a Jungle rule set's).
+fn another_game(rules: Rules) -> EdgeError {
+    let why = match rules {
+        Rules::Jungle(r) => r.check_rules().err(),
+        Rules::AnimalGambit => None,
+    };
+    EdgeError::Open(Arc::new(why.unwrap_or(ProbeError::NotForRules {
+        rules: rules.name(),
+        what: ANOTHER_GAME,
+    })))
+}
+
+const ANOTHER_GAME: &str = "its tables are another game's";
 
 /// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.
 fn signed(value: Value) -> i32 {

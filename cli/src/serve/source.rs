@@ -290,10 +290,11 @@ impl Library {
     /// # Errors
     /// 404 naming the missing directory and the command that makes the tables.
     pub fn tables(&self, rules: RuleSet) -> Result<Arc<Tablebase>, ApiError> {
-        match self.shelf(rules.name())? {
-            AnyTablebase::Jungle(tb) => Ok(tb),
-            _ => Err(not_shelved(rules.name())),
-        }
+        let id = rules.name();
+        self.shelf(id)?
+            .as_jungle()
+            .cloned()
+            .ok_or_else(|| not_shelved(id))
     }
 
     /// Clesto's tables, or why there are none.
@@ -301,10 +302,11 @@ impl Library {
     /// # Errors
     /// As [`Library::tables`].
     pub fn clesto_tables(&self) -> Result<Arc<Tablebase<Clesto>>, ApiError> {
-        match self.shelf(Clesto::RULES.name())? {
-            AnyTablebase::Clesto(tb) => Ok(tb),
-            _ => Err(not_shelved(Clesto::RULES.name())),
-        }
+        let id = Clesto::RULES.name();
+        self.shelf(id)?
+            .as_clesto()
+            .cloned()
+            .ok_or_else(|| not_shelved(id))
     }
 
     /// Animal Gambit's tables, or why there are none.
@@ -312,10 +314,11 @@ impl Library {
     /// # Errors
     /// As [`Library::tables`].
     pub fn gambit_tables(&self) -> Result<Arc<Tablebase<gambit::Rules>>, ApiError> {
-        match self.shelf(gambit::Rules::NAME)? {
-            AnyTablebase::Gambit(tb) => Ok(tb),
-            _ => Err(not_shelved(gambit::Rules::NAME)),
-        }
+        let id = gambit::Rules::NAME;
+        self.shelf(id)?
+            .as_gambit()
+            .cloned()
+            .ok_or_else(|| not_shelved(id))
     }
 
     /// The materials of a Jungle-family rule set's tables (Clesto's included), fewest pieces
