@@ -51,7 +51,7 @@ pub fn header_json<R: Family>(path: &Path, h: &Header<R>, bytes: u64) -> serde_j
                 "draws": s.draws,
                 "losses": s.losses,
                 "longest_win": s.longest_win,
-                "longest_win_position": (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position),
+                "longest_win_position": crate::games::shown(&s.longest_win_position),
             });
             if h.kind == Kind::Dtc {
                 obj["cursed_wins"] = json!(s.cursed_wins);

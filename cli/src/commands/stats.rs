@@ -274,7 +274,7 @@ fn chance_stats(out: &mut impl Write, args: &Args) -> CliResult {
                     "largest_swing": swing,
                     "largest_swing_position": r.largest_swing.1,
                     "largest_flip_gap": fraction(r.largest_gap.0),
-                    "largest_flip_gap_position": (!r.largest_gap.1.is_empty()).then_some(&r.largest_gap.1),
+                    "largest_flip_gap_position": crate::games::shown(&r.largest_gap.1),
                 })
             )?;
         } else {

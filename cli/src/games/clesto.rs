@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use jtb_probe::{Material, SideStats};
 use serde_json::json;
 
-use super::FamilyStats;
+use super::{shown, FamilyStats};
 
 /// `jtb stats --rules clesto`: no draws column; the ban file's wins and losses, and B's longest
 /// way out.
@@ -54,14 +54,13 @@ impl FamilyStats for Stats {
         plain: &SideStats,
         ban: &SideStats,
     ) -> serde_json::Value {
-        let position = |p: &String| (!p.is_empty()).then(|| p.clone());
         json!({
             "material": material.to_string(), "to_move": side, "wins": plain.wins,
             "ban_wins": ban.wins, "losses": plain.losses, "ban_losses": ban.losses,
             "longest_win": plain.longest_win,
-            "longest_win_position": position(&plain.longest_win_position),
+            "longest_win_position": shown(&plain.longest_win_position),
             "longest_exit": ban.longest_win,
-            "longest_exit_position": position(&ban.longest_win_position),
+            "longest_exit_position": shown(&ban.longest_win_position),
         })
     }
 

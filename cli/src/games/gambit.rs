@@ -82,7 +82,7 @@ pub fn side_stats(
 /// `silver`) of material `m` (the server's `/stats` answers the same objects).
 #[must_use]
 pub fn side_json(m: gambit::Material, side: &str, s: &SideStats) -> serde_json::Value {
-    let position = (!s.longest_win_position.is_empty()).then_some(&s.longest_win_position);
+    let position = super::shown(&s.longest_win_position);
     json!({
         "material": m.to_string(), "to_move": side, "wins": s.wins,
         "draws": s.draws, "losses": s.losses, "longest_win": s.longest_win,

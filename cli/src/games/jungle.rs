@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use jtb_probe::{Material, SideStats};
 use serde_json::json;
 
-use super::FamilyStats;
+use super::{shown, FamilyStats};
 
 /// `jtb stats` of Jungle and the flip game.
 pub struct Stats;
@@ -59,14 +59,13 @@ impl FamilyStats for Stats {
         plain: &SideStats,
         dtc: &SideStats,
     ) -> serde_json::Value {
-        let position = |p: &String| (!p.is_empty()).then(|| p.clone());
         json!({
             "material": material.to_string(), "to_move": side, "wins": plain.wins,
             "draws": plain.draws, "losses": plain.losses, "longest_win": plain.longest_win,
-            "longest_win_position": position(&plain.longest_win_position),
+            "longest_win_position": shown(&plain.longest_win_position),
             "cursed_wins": dtc.cursed_wins, "blessed_losses": dtc.blessed_losses,
             "longest_dtc": dtc.longest_win,
-            "longest_dtc_position": position(&dtc.longest_win_position),
+            "longest_dtc_position": shown(&dtc.longest_win_position),
         })
     }
 }

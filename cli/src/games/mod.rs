@@ -49,6 +49,12 @@ pub trait FamilyStats: Sync {
     }
 }
 
+/// A position a table's header names (its longest win, say) as the JSON answers give it:
+/// `null` where there is none.
+pub(crate) fn shown(position: &str) -> Option<&str> {
+    (!position.is_empty()).then_some(position)
+}
+
 /// The statistics printer of a rule set of the Jungle family's type: the one place `jtb stats`
 /// and the material index tell its games apart.
 #[must_use]

@@ -328,9 +328,8 @@ pub fn materials(lib: &Library) -> Result<serde_json::Value, ApiError> {
         let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
             json!([f(&sides[0]), f(&sides[1])])
         };
-        let position = |s: &jtb_probe::SideStats| {
-            json!((!s.longest_win_position.is_empty()).then(|| s.longest_win_position.clone()))
-        };
+        let position =
+            |s: &jtb_probe::SideStats| json!(crate::games::shown(&s.longest_win_position));
         tables.push(json!({
             "material": m.to_string(), "pieces": m.total(),
             "wins": pair(&|s| json!(s.wins)), "draws": pair(&|s| json!(s.draws)),

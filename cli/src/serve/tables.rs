@@ -146,9 +146,8 @@ pub async fn materials(
             let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
                 json!([f(side(0)), f(side(1))])
             };
-            let position = |s: &jtb_probe::SideStats| {
-                json!((!s.longest_win_position.is_empty()).then(|| s.longest_win_position.clone()))
-            };
+            let position =
+                |s: &jtb_probe::SideStats| json!(crate::games::shown(&s.longest_win_position));
             let mut table = json!({
                 "material": m.to_string(), "pieces": m.total(),
                 "wins": pair(&|s| json!(s.wins)), "draws": pair(&|s| json!(s.draws)),

@@ -557,9 +557,8 @@ pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableErro
 /// damaged ones are solved again. `progress` hears of each table as it is done; the summary's
 /// phases are [`Cost`]'s (`actions`, `levels`) and `writing` (encoding and writing the files).
 /// A table whose [`memory_estimate`] is above `memory_limit` bytes is refused before anything
-/// is solved. With `only_targets`, the
-/// smaller tables must all be present and intact: else nothing is solved and the error names
-/// each (one task of a plan).
+/// is solved. With `only_targets`, the smaller tables must all be present and intact: else
+/// nothing is solved and the error names each (one task of a plan).
 ///
 /// # Errors
 /// The first [`GambitError`].
