@@ -155,11 +155,12 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the rule set's directory cannot be read.
     pub fn any(&self, rules: Rules) -> Result<&AnyTablebase, EdgeError> {
-        let (_, slot) = self
-            .opened
-            .iter()
-            .find(|(r, _)| *r == rules)
-            .expect("every rule set is in Rules::all");
+        // Rules::all's order: the Jungle family's rule sets, then Animal Gambit.
+        let at = match rules {
+            Rules::Jungle(r) => RuleSet::ALL.iter().position(|&x| x == r),
+            Rules::AnimalGambit => Some(RuleSet::ALL.len()),
+        };
+        let (_, slot) = &self.opened[at.expect("every rule set is in RuleSet::ALL")];
         slot.get_or_init(|| {
             AnyTablebase::open(&self.root, rules, self.cache_bytes).map_err(Arc::new)
         })
