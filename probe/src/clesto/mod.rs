@@ -3,6 +3,7 @@
 //! the repetition ban.
 
 mod game;
+pub(crate) mod hunger;
 mod probe;
 
 pub use self::{game::Clesto, probe::adjudicate_clesto};

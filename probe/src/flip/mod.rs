@@ -1,5 +1,5 @@
 //! The flip game's immediate dead-draw check for one animal each (RULES.md section 2), and its
-//! face-down tiles (RULES.md section 8, [`hidden`]).
+//! face-down tiles (RULES.md section 8, [`HiddenSet`]).
 //!
 //! Built in: the table of every fully revealed one-animal-each position (64 ordered animal
 //! pairs, 16 x 15 placements, both sides to move: 30,720 entries) ships inside this library,

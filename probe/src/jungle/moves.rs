@@ -4,7 +4,8 @@
 use std::{error::Error, fmt};
 
 use crate::{
-    board::{bit, squares_in, Square, SquareSet},
+    board::{bit, Square, SquareSet},
+    clesto::hunger::Fed,
     piece::{Animal, Color, Piece},
     position::Position,
     rules::{Capture, RuleSet},
@@ -229,32 +230,15 @@ impl Position {
             next.put(piece, mv.to)
                 .expect("a legal move lands on an allowed square");
         }
-        if self.rules().has_hunger() && next.count(mover.other()) > 0 {
-            // Declare on the board as it stands, then starve (RULES.md 6): the capture of the
-            // opponent's last animal wins before any starvation.
-            next.set_turn(mover.other());
-            let fed = if kind == MoveKind::Capture {
-                bit(mv.from)
-            } else {
-                0
-            };
-            if hungry & !fed == 0 {
-                // Nothing starves: the board is the declaration's, the hungry set canonical.
-                return Outcome::Ongoing(next);
-            }
-            let declared = next.canonical_hungry();
-            for sq in starving(hungry & !fed, mv) {
-                next.remove(sq);
-            }
-            if next.count(mover) == 0 {
+        match self.after_hunger(&mut next, mv, kind, hungry) {
+            Some(Fed::Ongoing) => return Outcome::Ongoing(next),
+            Some(Fed::Starved) => {
                 return Outcome::Over {
                     result: Wdl::Loss,
                     reason: EndReason::Starved,
-                };
+                }
             }
-            next.set_hungry(Some(declared))
-                .expect("declared animals belong to the side to move");
-            return Outcome::Ongoing(next);
+            None => {}
         }
         // Hidden animals count (RULES.md 8 end rule 1); where the hidden set is not known, a
         // face-down tile could be anyone's, so the game goes on.
@@ -282,38 +266,6 @@ impl Position {
             next.set_move_number(Some(n.saturating_add(1)));
         }
         Outcome::Ongoing(next)
-    }
-
-    /// Where the animals that `mv` starves stand after it (Clesto): every hungry animal of the
-    /// mover but the one that makes the move's capture. Empty outside Clesto, and for a move
-    /// that ends the game by den entry or by taking the opponent's last animal.
-    ///
-    /// # Errors
-    /// [`IllegalMove`] when `mv` is not a legal move here.
-    pub fn starvations(&self, mv: Move) -> Result<Vec<(Piece, Square)>, IllegalMove> {
-        let kind = self.move_kind(mv).ok_or_else(|| IllegalMove {
-            mv,
-            position: self.to_string(),
-        })?;
-        let last_taken = kind == MoveKind::Capture && self.count(self.turn().other()) == 1;
-        if kind == MoveKind::DenEntry || last_taken {
-            return Ok(Vec::new());
-        }
-        let fed = if kind == MoveKind::Capture {
-            bit(mv.from)
-        } else {
-            0
-        };
-        Ok(starving(self.hungry() & !fed, mv)
-            .map(|sq| {
-                let from = if sq == mv.to { mv.from } else { sq };
-                (
-                    self.piece_at(from)
-                        .expect("hungry animals stand on the board"),
-                    sq,
-                )
-            })
-            .collect())
     }
 
     /// Whether the position has a rat of either colour (tables treat rats specially).
@@ -384,12 +336,6 @@ pub fn for_each_move_of(
             f(piece, Move { from, to }, kind);
         }
     }
-}
-
-/// Where the animals of `starving` (squares before `mv`) stand after it: the one that moved
-/// on its destination.
-fn starving(starving: SquareSet, mv: Move) -> impl Iterator<Item = Square> {
-    squares_in(starving).map(move |s| if s == mv.from { mv.to } else { s })
 }
 
 impl Move {

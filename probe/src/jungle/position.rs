@@ -30,7 +30,7 @@ pub struct Position {
     turn: Color,
     /// Clesto: the mover's hungry set where it is not the canonical one ([`Position::hungry`]);
     /// `None` everywhere else, so that equal states compare equal.
-    hungry: Option<SquareSet>,
+    pub(crate) hungry: Option<SquareSet>,
     clock: Option<u32>,
     move_number: Option<u32>,
 }
@@ -492,83 +492,6 @@ impl Position {
                 .expect("the symmetries map the mover's animals to the mover's animals");
         }
         out
-    }
-
-    /// The squares of the mover's *hungry* animals (Clesto, RULES.md section 6): those that
-    /// must capture this move or starve, and may not enter the enemy den. It is the set of the
-    /// mover's animals that have a legal capture ([`Position::canonical_hungry`]) except right
-    /// after a starvation, where the text's `h:` field gives it. Empty in other rule sets.
-    #[must_use]
-    pub fn hungry(&self) -> SquareSet {
-        match self.hungry {
-            Some(set) => set,
-            None if self.rules.has_hunger() => self.canonical_hungry(),
-            None => 0,
-        }
-    }
-
-    /// Whether the hungry set is the canonical one (always, outside Clesto): tables hold only
-    /// such positions.
-    #[must_use]
-    pub const fn hungry_is_canonical(&self) -> bool {
-        self.hungry.is_none()
-    }
-
-    /// The squares of the mover's animals that have a legal capture on the board as it
-    /// stands: the hungry set a declaration gives (Clesto). Empty in other rule sets.
-    #[must_use]
-    pub fn canonical_hungry(&self) -> SquareSet {
-        if !self.rules.has_hunger() || self.is_game_over() {
-            return 0;
-        }
-        let (rules, board, turn) = (self.rules, self.rules.board(), self.turn);
-        let enemies = self.occupied_by(turn.other());
-        let mut set = 0;
-        for (piece, from) in self.pieces_of(turn) {
-            let can_take = |to: Square| {
-                enemies & bit(to) != 0
-                    && rules.may_enter(piece, to)
-                    && self
-                        .piece_at(to)
-                        .is_some_and(|d| rules.capture(piece, from, d, to).is_some())
-            };
-            let by_step = board.steps(from).into_iter().flatten().any(can_take);
-            // Only an opponent's animal blocks a Clesto jump.
-            let by_jump = || {
-                board.jumps_from(from).any(|j| {
-                    rules.can_jump(piece.animal, j.axis) && enemies & j.path == 0 && can_take(j.to)
-                })
-            };
-            if by_step || by_jump() {
-                set |= bit(from);
-            }
-        }
-        set
-    }
-
-    /// Sets the mover's hungry set (Clesto); `None`, or the canonical set, makes it canonical.
-    ///
-    /// # Errors
-    /// [`PositionError::NoHunger`] outside Clesto, [`PositionError::NotHungry`] for a square
-    /// that does not hold an animal of the side to move.
-    pub fn set_hungry(&mut self, hungry: Option<SquareSet>) -> Result<(), PositionError> {
-        let Some(set) = hungry else {
-            self.hungry = None;
-            return Ok(());
-        };
-        if !self.rules.has_hunger() {
-            return Err(PositionError::NoHunger(self.rules));
-        }
-        let strangers = set & !self.occupied_by(self.turn);
-        if let Some(sq) = crate::board::squares_in(strangers).next() {
-            return Err(PositionError::NotHungry {
-                square: sq,
-                piece: self.piece_at(sq),
-                turn: self.turn,
-            });
-        }
-        self.hungry = (set != self.canonical_hungry()).then_some(set);
-        Ok(())
     }
 }
 

@@ -106,18 +106,10 @@ impl RuleSet {
     /// The kind of a table's second file of value codes beside DTM: DTC, or Clesto's ban file.
     #[must_use]
     pub const fn second_kind(self) -> Kind {
-        if self.has_hunger() {
-            Kind::Ban
-        } else {
-            Kind::Dtc
+        match self {
+            RuleSet::Clesto => Kind::Ban,
+            _ => Kind::Dtc,
         }
-    }
-
-    /// Whether animals that could capture must capture or starve (Clesto): the mover's hungry
-    /// set is then part of the position.
-    #[must_use]
-    pub const fn has_hunger(self) -> bool {
-        matches!(self, RuleSet::Clesto)
     }
 
     /// Whether the colour flip (ranks mirrored, colours swapped) preserves values, so that a

@@ -4,7 +4,8 @@
 use std::{error::Error, fmt, str::FromStr};
 
 use crate::{
-    board::{bit, Board, Square, SquareSet},
+    board::{bit, Square},
+    clesto::hunger::read_hunger_fields,
     flip::hidden::{HiddenSet, HiddenSetError},
     piece::{Color, Piece},
     position::{ClockError, Position, PositionError},
@@ -201,19 +202,8 @@ impl Position {
             let set = HiddenSet::parse(&t[2..]).map_err(ParseError::Hidden)?;
             pos.set_hidden_set(Some(set)).map_err(ParseError::Hidden)?;
         }
-        if rules.has_hunger() {
-            if let Some(t) = number_text {
-                return Err(ParseError::NoClock(rules, t.to_owned()));
-            }
-            if let Some(t) = clock_text {
-                let hungry = t
-                    .strip_prefix("h:")
-                    .ok_or_else(|| ParseError::NoClock(rules, t.to_owned()))?;
-                let set = parse_squares(hungry, rules.board())
-                    .ok_or_else(|| ParseError::BadHungry(t.to_owned()))?;
-                pos.set_hungry(Some(set))?;
-            }
-            return Ok(pos);
+        if let Some(read) = read_hunger_fields(&mut pos, clock_text, number_text) {
+            return read.map(|()| pos);
         }
         if clock_text.is_some_and(|t| t.starts_with("h:")) {
             return Err(PositionError::NoHunger(rules).into());
@@ -231,17 +221,6 @@ impl Position {
         }
         Ok(pos)
     }
-}
-
-/// The squares of `-` (none) or a comma-separated list such as `c3,e7`, each at most once.
-fn parse_squares(text: &str, board: &Board) -> Option<SquareSet> {
-    if text == "-" {
-        return Some(0);
-    }
-    text.split(',').try_fold(0, |set: SquareSet, s| {
-        let sq = Square::parse(s, board)?;
-        (set & bit(sq) == 0).then_some(set | bit(sq))
-    })
 }
 
 /// Puts the pieces of one rank's text (rank index `rank`, from 0) on `pos`.
@@ -328,21 +307,7 @@ impl fmt::Display for Position {
             }
         }
         write!(f, " {}", self.turn().letter())?;
-        if !self.hungry_is_canonical() {
-            // Squares order as their text does.
-            let mut squares: Vec<Square> = board
-                .squares()
-                .filter(|&s| self.hungry() & bit(s) != 0)
-                .collect();
-            squares.sort_unstable();
-            f.write_str(" h:")?;
-            if squares.is_empty() {
-                f.write_str("-")?;
-            }
-            for (i, sq) in squares.iter().enumerate() {
-                write!(f, "{}{sq}", if i == 0 { "" } else { "," })?;
-            }
-        }
+        self.write_hungry_field(f)?;
         // With face-down tiles and a known hidden set, the clock (also 0) and the `?:` field
         // last (RULES.md 8).
         let hidden = (self.hidden() != 0).then(|| self.hidden_set()).flatten();
