@@ -150,7 +150,7 @@ fn bad_chance_positions_and_materials_are_named() {
     for (text, says) in [
         // Animals were captured: the hidden set cannot be deduced.
         ("?3/4/4/3L r", "`?:` field"),
-        ("?3/4/1?2/3L r ?:Tw", "more than the flip4x4 tables cover"),
+        ("?3/4/1?2/3L r ?:Tw", "missing table Lv-Tw: "),
         ("?3/4/4/3L r ?:L", "stands face up"),
         ("?3/4/4/3L r ?:Tw", "names 2 animals, but the board has 1"),
     ] {

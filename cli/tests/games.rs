@@ -1,6 +1,8 @@
 //! One question asked of every game, with the same test body: the CLI answers each game the
 //! same way where the games agree, and says so in the same words where they differ.
 
+mod serve_support;
+
 use std::process::{Command, Output};
 
 /// Every game's rule set, a position of it, and whether it has a move-count clock.
@@ -303,4 +305,63 @@ fn every_rule_set_opens_as_its_own_tablebase() {
     assert!(e.to_string().contains("Tablebase<Clesto>"), "{e}");
     assert!(tables.clesto().is_ok() && tables.gambit().is_ok());
     assert!(tables.jungle(RuleSet::Mistboard).is_ok());
+}
+
+/// A table that is not there is worded one way, by `jtb probe` and by the API alike, whether
+/// the position has more pieces than any table present (the CLI said "3 pieces: more than the
+/// tables cover" where the API named the table) or as many: the table, its file, and the
+/// command that makes it, which writes where `--tables` looks.
+#[test]
+fn a_missing_table_is_worded_one_way_by_the_cli_and_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    for (rules, _, _) in GAMES {
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            rules,
+            "--max-pieces",
+            "2",
+            "--out",
+            root,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+    }
+    let server = serve_support::Server::start(dir.path());
+    // Per game: a position of 3 pieces (more than any table present), and the table it needs.
+    for (rules, position, table) in [
+        ("mistboard", "7/7/7/7/7/3l3/7/3E3/R6 r", "ERvL"),
+        ("flip4x4", "4/1c2/4/1RL1 r", "LRvC"),
+        ("clesto", "7/7/7/7/7/3l3/7/3E3/R6 r", "ERvL"),
+        ("animal-gambit", "8/3r4/8/8/8/8/4R3/R7 g", "RRvR"),
+    ] {
+        let api = serve_support::get(server.addr, &serve_support::probe_url(rules, "", position));
+        assert_eq!(api.status, 404, "{rules}");
+        let answer = api.json();
+        assert_eq!(answer["code"], "missing-table", "{rules}: {answer}");
+        let says = answer["error"].as_str().unwrap();
+        let file = format!("{rules}/{table}.dtm");
+        assert_eq!(
+            says,
+            format!(
+                "missing table {table}: {file} is not there (make it with `jtb gen --rules \
+                 {rules} --material {table}`)"
+            ),
+            "{rules}"
+        );
+        // The CLI names its own root, in the file and in the command.
+        let cli = jtb(&["probe", "--rules", rules, "--tables", root, position]);
+        assert_eq!(cli.status.code(), Some(1), "{rules}");
+        let shown = says.replacen(&file, &format!("{root}/{file}"), 1).replacen(
+            &format!("{table}`)"),
+            &format!("{table} --out {root}`)"),
+            1,
+        );
+        assert_eq!(
+            stdout(&cli).trim(),
+            format!("error: {position}: {shown}"),
+            "{rules}"
+        );
+    }
 }

@@ -115,7 +115,7 @@ fn generate_inspect_verify_and_probe() {
     assert!(rows[1]["error"]
         .as_str()
         .unwrap()
-        .contains("more than the mistboard tables cover"));
+        .contains("missing table ELTvR: "));
     assert!(rows[2]["error"].is_string());
     let o = jtb(&["probe", "--tables", root, "7/7/7/7/7/7/2L4/2E4/r6 b"]);
     assert!(

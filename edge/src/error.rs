@@ -99,16 +99,11 @@ pub enum EdgeError {
 }
 
 impl EdgeError {
-    /// Whether the tables do not cover the question: a missing table or directory, more pieces
-    /// than the tables hold (what python-chess calls a missing table).
+    /// Whether the tables do not cover the question: a missing table or directory (what
+    /// python-chess calls a missing table).
     #[must_use]
     pub fn is_missing_table(&self) -> bool {
-        let missing = |e: &ProbeError| {
-            matches!(
-                e,
-                ProbeError::MissingTable { .. } | ProbeError::TooManyPieces { .. }
-            )
-        };
+        let missing = |e: &ProbeError| matches!(e, ProbeError::MissingTable { .. });
         match self {
             EdgeError::Open(e) => matches!(**e, ProbeError::NoDirectory(..)) || missing(e),
             EdgeError::Probe(e) => missing(e),

@@ -453,7 +453,6 @@ impl Library {
             ProbeError::NoDirectory(..) => {
                 ApiError::new(Problem::MissingTable, self.no_tables(rules.id()))
             }
-            ProbeError::TooManyPieces { .. } => ApiError::new(Problem::MissingTable, e.to_string()),
             ProbeError::MissingTable {
                 rules,
                 material,

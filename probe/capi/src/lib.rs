@@ -63,7 +63,6 @@ fn probe_failure(e: &ProbeError) -> Failure {
         ProbeError::HiddenTiles
         | ProbeError::HiddenSetUnknown
         | ProbeError::NoFaceDownTiles
-        | ProbeError::TooManyPieces { .. }
         | ProbeError::MissingTable { .. } => ERR_NOT_COVERED,
         ProbeError::WrongRules { .. } => ERR_WRONG_RULES,
         ProbeError::Table(t) if matches!(t.kind, jtb_probe::TableErrorKind::WrongRules { .. }) => {

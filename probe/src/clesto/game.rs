@@ -90,10 +90,6 @@ impl Indexed for Clesto {
     type Layout = Layout;
     type Slots = JungleSlots;
 
-    fn title(self) -> &'static str {
-        Clesto::RULES.title()
-    }
-
     fn layout(self, material: Material) -> Layout {
         Clesto::RULES.layout(material)
     }

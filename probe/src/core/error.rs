@@ -41,15 +41,6 @@ pub enum ProbeError {
         /// The position's rule set.
         position: &'static str,
     },
-    /// More pieces than any table in the directory holds.
-    TooManyPieces {
-        /// The game (or rule set) whose tables were asked.
-        rules: &'static str,
-        /// Pieces in the position.
-        pieces: usize,
-        /// The most pieces of any table present.
-        max: usize,
-    },
     /// The table of this material is not in the directory.
     MissingTable {
         /// The id of the rule set whose table it is.
@@ -98,10 +89,6 @@ impl fmt::Display for ProbeError {
             } => write!(
                 f,
                 "position of rule set {position} probed in tables of rule set {tablebase}"
-            ),
-            ProbeError::TooManyPieces { rules, pieces, max } => write!(
-                f,
-                "{pieces} pieces: more than the {rules} tables cover (at most {max} here)"
             ),
             // The one wording of a missing table (`jtb probe` and `jtb serve` alike): which
             // table, which file is not there, and the command that makes it.

@@ -53,9 +53,6 @@ pub trait Indexed: Family {
     /// The kind of file whose presence marks a table (its other files are found beside it).
     const TABLE_KIND: Kind = Kind::Dtm;
 
-    /// The game's name in messages (`Animal Gambit`), or the rule set's id.
-    fn title(self) -> &'static str;
-
     /// The layout of `material`'s table (the orientation that names it).
     fn layout(self, material: Self::Material) -> Self::Layout;
 

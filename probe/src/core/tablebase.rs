@@ -221,15 +221,6 @@ impl<G: Indexed> Tablebase<G> {
         if let Some(place) = self.slots.get(material) {
             return Ok(&self.tables[place]);
         }
-        let pieces = G::pieces(material);
-        // With no table at all, the table is missing: "at most 0 pieces" would say nothing.
-        if pieces > self.max_pieces && self.max_pieces > 0 {
-            return Err(ProbeError::TooManyPieces {
-                rules: self.rules.title(),
-                pieces,
-                max: self.max_pieces,
-            });
-        }
         Err(self.missing(material, self.store.path_of(material, G::TABLE_KIND)))
     }
 

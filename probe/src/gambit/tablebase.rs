@@ -20,10 +20,6 @@ impl Indexed for Rules {
     type Layout = Layout;
     type Slots = HashMap<Material, usize>;
 
-    fn title(self) -> &'static str {
-        "Animal Gambit"
-    }
-
     fn layout(self, material: Material) -> Layout {
         Layout::new(material)
     }
@@ -147,7 +143,7 @@ impl Tablebase<Rules> {
     ///
     /// # Errors
     /// As [`Tablebase::probe_dtm`]: a position the tables do not cover is an error
-    /// ([`crate::ProbeError::MissingTable`], [`crate::ProbeError::TooManyPieces`]), not a verdict.
+    /// ([`crate::ProbeError::MissingTable`]), not a verdict.
     pub fn adjudicate(&self, pos: &Position) -> ProbeResult<Verdict> {
         let value = self.probe_dtm(pos)?;
         Ok(Verdict {

@@ -58,10 +58,6 @@ impl Indexed for RuleSet {
     type Layout = Layout;
     type Slots = JungleSlots;
 
-    fn title(self) -> &'static str {
-        self.name()
-    }
-
     fn layout(self, material: Material) -> Layout {
         Layout::new(self, material)
     }

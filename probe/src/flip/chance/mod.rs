@@ -77,10 +77,6 @@ impl Indexed for Chance {
 
     const TABLE_KIND: Kind = Kind::Chance;
 
-    fn title(self) -> &'static str {
-        self.id()
-    }
-
     fn layout(self, material: ChanceMaterial) -> ChanceLayout {
         ChanceLayout::new(material)
     }
