@@ -53,6 +53,23 @@ fn a_clock_is_refused_exactly_where_the_game_has_none() {
     }
 }
 
+/// Every table of up to 2 pieces of each rule set in `rules`, under `root`.
+fn gen_up_to_2(root: &std::path::Path, rules: &[&str]) {
+    for rules in rules {
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            rules,
+            "--max-pieces",
+            "2",
+            "--out",
+            root.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+    }
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -254,19 +271,7 @@ fn every_rule_set_opens_as_its_own_tablebase() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     // No flip4x4 tables: its directory is missing.
-    for rules in ["mistboard", "clesto", "animal-gambit"] {
-        let o = jtb(&[
-            "gen",
-            "--rules",
-            rules,
-            "--max-pieces",
-            "2",
-            "--out",
-            root.to_str().unwrap(),
-            "--quiet",
-        ]);
-        assert!(o.status.success(), "{rules}: {}", stderr(&o));
-    }
+    gen_up_to_2(root, &["mistboard", "clesto", "animal-gambit"]);
     for rules in Rules::all() {
         let opened = AnyTablebase::open(root, rules, 1 << 20);
         let name = rules.name();
@@ -315,19 +320,7 @@ fn every_rule_set_opens_as_its_own_tablebase() {
 fn a_missing_table_is_worded_one_way_by_the_cli_and_the_api() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().to_str().unwrap();
-    for (rules, _, _) in GAMES {
-        let o = jtb(&[
-            "gen",
-            "--rules",
-            rules,
-            "--max-pieces",
-            "2",
-            "--out",
-            root,
-            "--quiet",
-        ]);
-        assert!(o.status.success(), "{rules}: {}", stderr(&o));
-    }
+    gen_up_to_2(dir.path(), &GAMES.map(|(rules, _, _)| rules));
     let server = serve_support::Server::start(dir.path());
     // Per game: a position of 3 pieces (more than any table present), and the table it needs.
     for (rules, position, table) in [
