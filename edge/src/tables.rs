@@ -52,6 +52,79 @@ impl AnyTablebase {
         })
     }
 
+    /// The rule set whose tables these are.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        match self {
+            AnyTablebase::Jungle(tb) => Rules::Jungle(tb.rules()),
+            AnyTablebase::Clesto(_) => Rules::Jungle(Clesto::RULES),
+            AnyTablebase::Gambit(_) => Rules::AnimalGambit,
+        }
+    }
+
+    /// Win, draw or loss for the side to move of `pos` (the clock rule aside; Clesto's wins by
+    /// the ban are wins).
+    ///
+    /// # Errors
+    /// [`ProbeError::WrongRules`] for a position of another rule set; else as the game's
+    /// `probe_wdl` ([`Tablebase::probe_wdl`]).
+    pub fn wdl(&self, pos: &AnyPosition) -> Result<Wdl, ProbeError> {
+        match (self, pos) {
+            (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => tb.probe_wdl(pos),
+            (AnyTablebase::Clesto(tb), AnyPosition::Clesto(pos)) => tb.probe_wdl(pos),
+            (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => tb.probe_wdl(pos),
+            _ => Err(self.wrong_rules(pos)),
+        }
+    }
+
+    /// The distance to mate for the side to move of `pos`, signed: positive when it wins,
+    /// negative when it loses, 0 for a draw, in the game's unit (plies; Animal Gambit's turns).
+    /// `None` for a Clesto position that only the repetition ban decides (it has no distance
+    /// to mate).
+    ///
+    /// # Errors
+    /// As [`AnyTablebase::wdl`].
+    pub fn dtm(&self, pos: &AnyPosition) -> Result<Option<i32>, ProbeError> {
+        let value = match (self, pos) {
+            (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => tb.probe_dtm(pos)?,
+            (AnyTablebase::Clesto(tb), AnyPosition::Clesto(pos)) => match tb.probe_clesto(pos)? {
+                ClestoValue::Plain(v) => v,
+                _ => return Ok(None),
+            },
+            (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => tb.probe_dtm(pos)?,
+            _ => return Err(self.wrong_rules(pos)),
+        };
+        Ok(Some(signed(value)))
+    }
+
+    /// The best move (Animal Gambit's turn) of `pos` by the tables, in its text: the game's own
+    /// `best_move` (Clesto's `clesto_best_move`); `None` when the side to move has none.
+    ///
+    /// # Errors
+    /// As [`AnyTablebase::wdl`].
+    pub fn best_move(&self, pos: &AnyPosition) -> Result<Option<String>, ProbeError> {
+        Ok(match (self, pos) {
+            (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => {
+                tb.best_move(pos)?.map(|b| b.mv.to_string())
+            }
+            (AnyTablebase::Clesto(tb), AnyPosition::Clesto(pos)) => {
+                tb.clesto_best_move(pos)?.map(|(mv, _)| mv.to_string())
+            }
+            (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => {
+                tb.best_move(pos)?.map(|b| b.mv.to_string())
+            }
+            _ => return Err(self.wrong_rules(pos)),
+        })
+    }
+
+    /// A position of another rule set than these tables'.
+    fn wrong_rules(&self, pos: &AnyPosition) -> ProbeError {
+        ProbeError::WrongRules {
+            tablebase: self.rules().name(),
+            position: pos.rules().name(),
+        }
+    }
+
     /// The number of tables present, and the most pieces of any.
     #[must_use]
     pub fn size(&self) -> (usize, usize) {
@@ -240,11 +313,7 @@ impl Tables {
     /// # Errors
     /// As [`Tables::probe`].
     pub fn wdl(&self, pos: &AnyPosition) -> Result<Wdl, EdgeError> {
-        Ok(match pos {
-            AnyPosition::Jungle(pos) => self.jungle(pos.rules())?.probe_wdl(pos)?,
-            AnyPosition::Clesto(pos) => self.clesto()?.probe_wdl(pos)?,
-            AnyPosition::Gambit(pos) => self.gambit()?.probe_wdl(pos)?,
-        })
+        Ok(self.any(pos.rules())?.wdl(pos)?)
     }
 
     /// The distance to mate for the side to move, signed: positive when it wins, negative when
@@ -254,15 +323,7 @@ impl Tables {
     /// # Errors
     /// As [`Tables::probe`].
     pub fn dtm(&self, pos: &AnyPosition) -> Result<Option<i32>, EdgeError> {
-        let value = match pos {
-            AnyPosition::Clesto(pos) => match self.clesto()?.probe_clesto(pos)? {
-                ClestoValue::Plain(v) => v,
-                _ => return Ok(None),
-            },
-            AnyPosition::Jungle(pos) => self.jungle(pos.rules())?.probe_dtm(pos)?,
-            AnyPosition::Gambit(pos) => self.gambit()?.probe_dtm(pos)?,
-        };
-        Ok(Some(signed(value)))
+        Ok(self.any(pos.rules())?.dtm(pos)?)
     }
 
     /// Whether the game can be stopped at the position's clock: `jtb adjudicate`'s answer.

@@ -89,6 +89,8 @@ int jtb_rule_best_move(const jtb_tablebase *tb, const char *position, int clock,
 
 /* Whether the position is decided at its clock (clock < 0 takes the clock from the position
  * text): *dead_draw is 1 when neither side can force a win before the clock runs out, else 0.
+ * The text is read under the rule set of tb where it is on that rule set's board, else (and
+ * with tb NULL) as its board says: 9 ranks mistboard, 4 ranks flip4x4.
  * One-animal-each flip positions use the built-in check and need no tables (tb may be NULL);
  * Jungle positions and flip positions of more animals use the tables' clock rule. *wdl and *dtm
  * give the value without the clock for the side to move when known (*known = 1), else

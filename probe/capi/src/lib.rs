@@ -1,4 +1,5 @@
-//! C ABI of the probe library; the header is `include/jtb.h`.
+//! C ABI of the probe library; the header is `include/jtb.h`. A `jtb_tablebase` is the edge's
+//! [`AnyTablebase`], so positions are read and probed as the CLI and the Python package do.
 //!
 //! Every exported function catches panics, checks its pointers and returns a status code; the
 //! message of the last error is kept per thread.
@@ -9,12 +10,15 @@ use std::{
     cell::RefCell,
     ffi::{c_char, c_int, CStr, CString},
     panic::{catch_unwind, AssertUnwindSafe},
+    path::Path,
     ptr,
 };
 
+use jtb_edge::{AnyPosition, AnyTablebase, Rules};
 use jtb_probe::{
     flip::{ChanceTables, ChanceValue, DENOMINATOR},
-    gambit, Category, Clesto, ClestoValue, Position, ProbeError, RuleSet, Tablebase, Value, Wdl,
+    gambit, Category, ClestoValue, ParseError, Position, ProbeError, RuleSet, Tablebase, Value,
+    Wdl, DEFAULT_CACHE_BYTES,
 };
 
 /// Status codes (see `jtb.h`).
@@ -83,41 +87,31 @@ unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, Failure> {
         .map_err(|_| Failure(ERR_ARGUMENT, format!("{what} is not UTF-8")))
 }
 
-/// What `jtb_open` hands out (`jtb_tablebase` in C): the tables of a Jungle or flip rule set,
-/// or Clesto's, each probed as its own game.
-pub enum Handle {
-    /// Jungle's or the flip game's tables.
-    Jungle(Tablebase),
-    /// Clesto's tables.
-    Clesto(Tablebase<Clesto>),
+/// What `jtb_open` hands out (`jtb_tablebase` in C): one rule set's tables, opened by the edge
+/// as its game's own tablebase type ([`AnyTablebase::open`]): Jungle's or the flip game's, or
+/// Clesto's (`jtb_open` refuses Animal Gambit's, which have functions of their own).
+pub type Handle = AnyTablebase;
+
+/// `text` read as a position of the rule set of `tb`.
+fn position(tb: &Handle, text: &str) -> Result<AnyPosition, Failure> {
+    AnyPosition::from_text(text, Some(tb.rules())).map_err(|e| Failure(ERR_POSITION, e.to_string()))
 }
 
-impl Handle {
-    /// The rule set of the tables.
-    fn rules(&self) -> RuleSet {
-        match self {
-            Handle::Jungle(tb) => tb.rules(),
-            Handle::Clesto(_) => Clesto::RULES,
-        }
-    }
-
-    /// The tables of a Jungle or flip rule set, or why Clesto's do not answer `what`.
-    fn jungle(&self, what: &'static str) -> Result<&Tablebase, Failure> {
-        match self {
-            Handle::Jungle(tb) => Ok(tb),
-            Handle::Clesto(_) => Err(not_for(Clesto::RULES, what)),
-        }
-    }
-
-    /// `position` read under the tables' rule set.
-    fn parse(&self, position: &str) -> Result<Position, Failure> {
-        Position::parse(position, Some(self.rules()))
-            .map_err(|e| Failure(ERR_POSITION, e.to_string()))
+/// The Jungle or flip position `pos` with its tables, or why the tables of `tb` do not answer
+/// `what`.
+fn jungle<'a>(
+    tb: &'a Handle,
+    pos: AnyPosition,
+    what: &'static str,
+) -> Result<(&'a Tablebase, Position), Failure> {
+    match (tb, pos) {
+        (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => Ok((tb, pos)),
+        _ => Err(not_for(tb.rules(), what)),
     }
 }
 
 /// `JTB_ERR_WRONG_RULES`: `rules`' tables do not answer `what`.
-fn not_for(rules: RuleSet, what: &'static str) -> Failure {
+fn not_for(rules: Rules, what: &'static str) -> Failure {
     probe_failure(&ProbeError::NotForRules {
         rules: rules.name(),
         what,
@@ -201,14 +195,11 @@ pub unsafe extern "C" fn jtb_open(
                 "animal-gambit tables open with jtb_gambit_open".into(),
             ));
         }
-        let rules: RuleSet = rules
+        let rules: Rules = rules
             .parse()
             .map_err(|e: jtb_probe::UnknownRuleSet| Failure(ERR_ARGUMENT, e.to_string()))?;
-        let tb = match rules {
-            RuleSet::Clesto => Tablebase::open(root, Clesto).map(Handle::Clesto),
-            rules => Tablebase::open(root, rules).map(Handle::Jungle),
-        };
-        let tb = tb.map_err(|e| probe_failure(&e))?;
+        let tb = AnyTablebase::open(Path::new(root), rules, DEFAULT_CACHE_BYTES)
+            .map_err(|e| probe_failure(&e))?;
         out(tb_out, Box::into_raw(Box::new(tb)))
     })
 }
@@ -232,12 +223,8 @@ pub unsafe extern "C" fn jtb_probe_wdl(
     guard(|| {
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
-        let pos = tb.parse(unsafe { text(position, "position") }?)?;
-        let w = match tb {
-            Handle::Jungle(tb) => tb.probe_wdl(&pos),
-            Handle::Clesto(tb) => tb.probe_wdl(&pos),
-        };
-        let w = w.map_err(|e| probe_failure(&e))?;
+        let pos = self::position(tb, unsafe { text(position, "position") }?)?;
+        let w = tb.wdl(&pos).map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(w))
     })
 }
@@ -253,8 +240,10 @@ pub unsafe extern "C" fn jtb_probe_dtm(
     guard(|| {
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
-        let pos = tb.parse(unsafe { text(position, "position") }?)?;
-        let tb = tb.jungle(
+        let pos = self::position(tb, unsafe { text(position, "position") }?)?;
+        let (tb, pos) = jungle(
+            tb,
+            pos,
             "no distance to mate for every position (its values are win or loss, with a distance \
              to mate or by the repetition ban: jtb_probe_clesto)",
         )?;
@@ -275,13 +264,9 @@ pub unsafe extern "C" fn jtb_best_move(
     guard(|| {
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
-        let pos = tb.parse(unsafe { text(position, "position") }?)?;
-        let best = match tb {
-            Handle::Jungle(tb) => tb.best_move(&pos).map(|b| b.map(|m| m.mv)),
-            Handle::Clesto(tb) => tb.clesto_best_move(&pos).map(|b| b.map(|(mv, _)| mv)),
-        };
-        let best = best.map_err(|e| probe_failure(&e))?;
-        copy_out(&best.map(|mv| mv.to_string()).unwrap_or_default(), buf, len)
+        let pos = self::position(tb, unsafe { text(position, "position") }?)?;
+        let best = tb.best_move(&pos).map_err(|e| probe_failure(&e))?;
+        copy_out(&best.unwrap_or_default(), buf, len)
     })
 }
 
@@ -299,8 +284,8 @@ pub unsafe extern "C" fn jtb_probe_clesto(
     guard(|| {
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
-        let pos = tb.parse(unsafe { text(position, "position") }?)?;
-        let Handle::Clesto(tb) = tb else {
+        let pos = self::position(tb, unsafe { text(position, "position") }?)?;
+        let (AnyTablebase::Clesto(tb), AnyPosition::Clesto(pos)) = (tb, pos) else {
             return Err(not_for(
                 tb.rules(),
                 "no Clesto values (jtb_probe_clesto is for Clesto's tables)",
@@ -333,8 +318,9 @@ pub unsafe extern "C" fn jtb_probe_rule(
     guard(|| {
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
-        let pos = with_clock(tb.parse(unsafe { text(position, "position") }?)?, clock)?;
-        let rule = tb.jungle(NO_CLOCK)?.probe_rule(&pos);
+        let pos = self::position(tb, unsafe { text(position, "position") }?)?;
+        let (tb, pos) = jungle(tb, pos, NO_CLOCK)?;
+        let rule = tb.probe_rule(&with_clock(pos, clock)?);
         let rule = rule.map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(rule.wdl))?;
         out(dtc, rule.dtc.dtm().map_or(-1, c_int::from))?;
@@ -354,8 +340,9 @@ pub unsafe extern "C" fn jtb_rule_best_move(
     guard(|| {
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
-        let pos = with_clock(tb.parse(unsafe { text(position, "position") }?)?, clock)?;
-        let best = tb.jungle(NO_CLOCK)?.rule_best_move(&pos);
+        let pos = self::position(tb, unsafe { text(position, "position") }?)?;
+        let (tb, pos) = jungle(tb, pos, NO_CLOCK)?;
+        let best = tb.rule_best_move(&with_clock(pos, clock)?);
         let best = best.map_err(|e| probe_failure(&e))?;
         copy_out(
             &best.map(|m| m.mv.to_string()).unwrap_or_default(),
@@ -380,15 +367,24 @@ pub unsafe extern "C" fn jtb_adjudicate(
         // Safety: see `text`; a null `tb` means no tables (jtb.h).
         let text_in = unsafe { text(position, "position") }?;
         let tables = unsafe { tb.as_ref() };
-        // A Clesto text is read as one with Clesto's tables; without them, as its board says.
-        let rules = tables.map(Handle::rules).filter(|&r| r == Clesto::RULES);
-        let pos =
-            Position::parse(text_in, rules).map_err(|e| Failure(ERR_POSITION, e.to_string()))?;
-        let pos = with_clock(pos, clock)?;
+        // The text is read under the tables' rule set where it is on that rule set's board,
+        // else as its board says (a one-animal-each flip position needs no tables).
+        let rules = tables.and_then(|tb| match tb.rules() {
+            Rules::Jungle(rules) => Some(rules),
+            Rules::AnimalGambit => None,
+        });
+        let pos = match Position::parse(text_in, rules) {
+            Err(ParseError::WrongShape { .. }) => Position::parse(text_in, None),
+            read => read,
+        };
+        let pos = with_clock(
+            pos.map_err(|e| Failure(ERR_POSITION, e.to_string()))?,
+            clock,
+        )?;
         let verdict = match tables {
-            Some(Handle::Clesto(tb)) => jtb_probe::adjudicate_clesto(Some(tb), &pos),
-            Some(Handle::Jungle(tb)) => jtb_probe::adjudicate(Some(tb), &pos),
-            None => jtb_probe::adjudicate(None, &pos),
+            Some(AnyTablebase::Clesto(tb)) => jtb_probe::adjudicate_clesto(Some(tb), &pos),
+            Some(AnyTablebase::Jungle(tb)) => jtb_probe::adjudicate(Some(tb), &pos),
+            Some(AnyTablebase::Gambit(_)) | None => jtb_probe::adjudicate(None, &pos),
         };
         let verdict = verdict.map_err(|e| probe_failure(&e))?;
         let value = verdict.value;

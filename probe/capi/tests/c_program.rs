@@ -25,6 +25,14 @@ fn a_c_program_links_and_probes() {
         ..opts
     };
     generate(&clesto, &Silent).unwrap();
+    let leiden = GenOptions {
+        rules: RuleSet::Leiden,
+        targets: vec!["LRvE".parse().unwrap()],
+        out: dir.path().to_owned(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    generate(&leiden, &Silent).unwrap();
     let rvr = "RvR".parse().unwrap();
     jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &Silent).unwrap();
     let flip = GenOptions {

@@ -77,6 +77,17 @@ int main(int argc, char **argv) {
     jtb_close(tb);
     jtb_close(NULL);
 
+    /* A variant rule set's tables read positions under its rules in every function (adjudicate
+     * read them as mistboard's and refused them). */
+    CHECK(jtb_open(argv[1], "leiden", &tb) == JTB_OK, "open leiden");
+    CHECK(jtb_probe_dtm(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", &wdl, &dtm) == JTB_OK, "leiden dtm");
+    int leiden_wdl = wdl, leiden_dtm = dtm;
+    CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", -1, &dead, &known, &wdl, &dtm) == JTB_OK
+          && known == 1 && wdl == leiden_wdl && dtm == leiden_dtm, "leiden adjudicated with its tables");
+    CHECK(jtb_adjudicate(tb, "4/4/4/c2L r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 0 && dtm == 9,
+          "a one-each flip position beside leiden tables");
+    jtb_close(tb);
+
     /* Animal Gambit: Gold's rabbit on e2 outruns Silver's on d7, a win in 3 turns. */
     jtb_gambit *ag = NULL;
     char turn[64];
