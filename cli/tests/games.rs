@@ -358,3 +358,35 @@ fn a_missing_table_is_worded_one_way_by_the_cli_and_the_api() {
         );
     }
 }
+
+/// Where a text lists the games (the help, a board of no game's shape, an unknown rule set),
+/// it names all four and every rule set (it said "Jungle and flip-game" and "expected 9
+/// (Jungle, 7x9) or 4 (flip game, 4x4)" while 8x8 boards were read).
+#[test]
+fn every_text_that_lists_the_games_names_all_four() {
+    let help = stdout(&jtb(&["--help"]));
+    for game in ["Jungle", "flip game", "Clesto", "Animal Gambit"] {
+        assert!(help.contains(game), "--help: {help}");
+    }
+    let o = jtb(&["moves", "7 r"]);
+    assert_eq!(o.status.code(), Some(1));
+    for board in [
+        "9 (Jungle and Clesto, 7x9)",
+        "4 (flip game, 4x4)",
+        "8 (Animal Gambit, 8x8)",
+    ] {
+        assert!(stdout(&o).contains(board), "{}", stdout(&o));
+    }
+    let o = jtb(&["probe", "--rules", "chess", "7 r"]);
+    assert_eq!(o.status.code(), Some(2));
+    let names: Vec<String> = jtb_edge::Rules::all()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(names.len(), 6);
+    assert!(
+        stderr(&o).contains(&format!("expected one of: {}", names.join(", "))),
+        "{}",
+        stderr(&o)
+    );
+}
