@@ -141,7 +141,7 @@ fn a_table_is_solved_from_its_colour_flip_with_the_same_files() {
     // Then CRvD, from DvCR on disk.
     let said = gen(root, &["--no-deps", "--material", "CRvD"]);
     assert!(
-        said.contains("generated 1 tables (1 from their colour flip)"),
+        said.contains("generated 1 table (1 from its colour flip)"),
         "{said}"
     );
     for name in ["CRvD", "CvD", "RvD"] {

@@ -377,7 +377,7 @@ fn a_single_table_task_refuses_missing_or_damaged_needs_and_writes_nothing() {
     fs::write(&evr, &good).unwrap();
     let o = jtb(&["gen", "--out", root, "--no-deps", "--material", "LRvE"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("generated 1 tables"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("generated 1 table "), "{}", stderr(&o));
     let written = fs::read(tables.join("LRvE.wdl")).unwrap();
     let o = jtb(&["gen", "--out", root, "--no-deps", "--material", "LRvE"]);
     assert!(stderr(&o).contains("generated 0 tables"), "{}", stderr(&o));

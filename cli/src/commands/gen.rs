@@ -109,7 +109,10 @@ struct Log {
 
 impl<T: Display> Progress<T> for Log {
     fn planned(&self, tables: usize, entries: u64) {
-        eprintln!("plan: {tables} tables, {entries} entries to generate");
+        eprintln!(
+            "plan: {}, {entries} entries to generate",
+            super::tables(tables, "")
+        );
     }
     fn kept(&self, _: T) {}
     fn replacing(&self, table: T, why: &str) {
@@ -229,18 +232,19 @@ struct Said {
 fn said_of<T, C>(summary: &Summary<T>, chance: Option<&Summary<C>>) -> Said {
     let from_flip = match summary.from_flip.len() {
         0 => String::new(),
+        1 => " (1 from its colour flip)".to_owned(),
         n => format!(" ({n} from their colour flip)"),
     };
     let tables = format!(
-        "generated {} tables{from_flip} ({} entries), kept {}",
-        summary.generated.len(),
+        "generated {}{from_flip} ({} entries), kept {}",
+        super::tables(summary.generated.len(), ""),
         summary.entries,
         summary.kept.len()
     );
     let chance_part = chance.map_or_else(String::new, |c| {
         format!(
-            ", {} chance tables ({} entries), kept {}",
-            c.generated.len(),
+            ", {} ({} entries), kept {}",
+            super::tables(c.generated.len(), "chance"),
             c.entries,
             c.kept.len()
         )

@@ -321,7 +321,7 @@ async fn serve(addr: SocketAddr, lib: &Library, router: Router) -> std::io::Resu
     let mut err = std::io::stderr().lock();
     for id in Library::ids() {
         let _ = match lib.size(id) {
-            Ok((tables, _)) => writeln!(err, "{id}: {tables} tables"),
+            Ok((tables, _)) => writeln!(err, "{id}: {}", crate::commands::tables(tables, "")),
             Err(why) => writeln!(err, "{id}: {}", why.message),
         };
     }
