@@ -19,20 +19,18 @@ fn a_c_program_links_and_probes() {
         only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
+    let leiden = GenOptions {
+        rules: RuleSet::Leiden,
+        targets: vec!["LRvE".parse().unwrap()],
+        ..opts.clone()
+    };
+    generate(&leiden, &Silent).unwrap();
     let clesto = GenOptions {
         rules: RuleSet::Clesto,
         targets: vec!["DvCR".parse().unwrap()],
         ..opts
     };
     generate(&clesto, &Silent).unwrap();
-    let leiden = GenOptions {
-        rules: RuleSet::Leiden,
-        targets: vec!["LRvE".parse().unwrap()],
-        out: dir.path().to_owned(),
-        memory_limit: u64::MAX,
-        only_targets: false,
-    };
-    generate(&leiden, &Silent).unwrap();
     let rvr = "RvR".parse().unwrap();
     jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &Silent).unwrap();
     let flip = GenOptions {
