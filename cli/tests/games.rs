@@ -390,3 +390,65 @@ fn every_text_that_lists_the_games_names_all_four() {
         stderr(&o)
     );
 }
+
+/// `AnyTablebase::{wdl, dtm, best_move}` (what the C ABI and the edge's `Tables` probe
+/// through) give each game's own answer: the typed tablebase's, its distance signed, the best
+/// move in its text; a position of another game is `WrongRules`, never a value.
+#[test]
+fn any_tablebase_probes_answer_as_each_game_does() {
+    use jtb_edge::{AnyPosition, AnyTablebase, Rules};
+    use jtb_probe::{ClestoValue, ProbeError, Value};
+
+    let dir = tempfile::tempdir().unwrap();
+    gen_up_to_2(dir.path(), &GAMES.map(|(rules, _, _)| rules));
+    let signed = |v: Value| match v {
+        Value::Win(n) => i32::from(n),
+        Value::Draw => 0,
+        Value::Loss(n) => -i32::from(n),
+    };
+    for (rules, text, _) in GAMES {
+        let rules: Rules = rules.parse().unwrap();
+        let tb = AnyTablebase::open(dir.path(), rules, 1 << 20).unwrap();
+        assert_eq!(tb.rules(), rules);
+        let pos = AnyPosition::from_text(text, Some(rules)).unwrap();
+        let (wdl, dtm, best) = match (&tb, &pos) {
+            (AnyTablebase::Jungle(t), AnyPosition::Jungle(p)) => {
+                let v = t.probe_dtm(p).unwrap();
+                let best = t.best_move(p).unwrap().map(|b| b.mv.to_string());
+                (v.wdl(), Some(signed(v)), best)
+            }
+            (AnyTablebase::Clesto(t), AnyPosition::Clesto(p)) => {
+                let dtm = match t.probe_clesto(p).unwrap() {
+                    ClestoValue::Plain(v) => Some(signed(v)),
+                    _ => None,
+                };
+                let best = t.clesto_best_move(p).unwrap().map(|(mv, _)| mv.to_string());
+                (t.probe_wdl(p).unwrap(), dtm, best)
+            }
+            (AnyTablebase::Gambit(t), AnyPosition::Gambit(p)) => {
+                let v = t.probe_dtm(p).unwrap();
+                let best = t.best_move(p).unwrap().map(|b| b.mv.to_string());
+                (v.wdl(), Some(signed(v)), best)
+            }
+            _ => panic!("{rules}: tables and position of different games"),
+        };
+        assert_eq!(tb.wdl(&pos).unwrap(), wdl, "{rules}");
+        assert_eq!(tb.dtm(&pos).unwrap(), dtm, "{rules}");
+        assert_eq!(tb.best_move(&pos).unwrap(), best, "{rules}");
+        assert!(best.is_some(), "{rules}: {text} has a best move");
+        // A position of every other game is refused by name.
+        for (other, other_text, _) in GAMES.iter().filter(|(r, _, _)| *r != rules.name()) {
+            let other = AnyPosition::from_text(other_text, Some(other.parse().unwrap())).unwrap();
+            for e in [
+                tb.wdl(&other).map(|_| ()).unwrap_err(),
+                tb.dtm(&other).map(|_| ()).unwrap_err(),
+                tb.best_move(&other).map(|_| ()).unwrap_err(),
+            ] {
+                assert!(
+                    matches!(&e, ProbeError::WrongRules { tablebase, .. } if *tablebase == rules.name()),
+                    "{rules}: {e}"
+                );
+            }
+        }
+    }
+}

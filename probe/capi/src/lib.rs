@@ -125,6 +125,9 @@ unsafe fn handle<'a, T>(tb: *const T) -> Result<&'a T, Failure> {
         .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
 }
 
+/// Why Animal Gambit's tables answer none of the `jtb_tablebase` functions.
+const GAMBIT_OWN: &str = "its tables answer through the jtb_gambit_ functions";
+
 /// Why Clesto's tables answer no clock-rule question.
 const NO_CLOCK: &str = "no clock rule (Clesto has no draws and no move-count rule)";
 
@@ -369,10 +372,12 @@ pub unsafe extern "C" fn jtb_adjudicate(
         let tables = unsafe { tb.as_ref() };
         // The text is read under the tables' rule set where it is on that rule set's board,
         // else as its board says (a one-animal-each flip position needs no tables).
-        let rules = tables.and_then(|tb| match tb.rules() {
-            Rules::Jungle(rules) => Some(rules),
-            Rules::AnimalGambit => None,
-        });
+        let rules = match tables.map(AnyTablebase::rules) {
+            Some(Rules::Jungle(rules)) => Some(rules),
+            // jtb_open hands out no Animal Gambit tables; were one here, it is no verdict's.
+            Some(Rules::AnimalGambit) => return Err(not_for(Rules::AnimalGambit, GAMBIT_OWN)),
+            None => None,
+        };
         let pos = match Position::parse(text_in, rules) {
             Err(ParseError::WrongShape { .. }) => Position::parse(text_in, None),
             read => read,
@@ -384,7 +389,7 @@ pub unsafe extern "C" fn jtb_adjudicate(
         let verdict = match tables {
             Some(AnyTablebase::Clesto(tb)) => jtb_probe::adjudicate_clesto(Some(tb), &pos),
             Some(AnyTablebase::Jungle(tb)) => jtb_probe::adjudicate(Some(tb), &pos),
-            Some(AnyTablebase::Gambit(_)) | None => jtb_probe::adjudicate(None, &pos),
+            _ => jtb_probe::adjudicate(None, &pos),
         };
         let verdict = verdict.map_err(|e| probe_failure(&e))?;
         let value = verdict.value;
