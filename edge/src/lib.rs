@@ -4,8 +4,17 @@
 //! on first use and shared between threads ([`Tables`]), a
 //! table as a user names it ([`TableName`]), and
 //! the answers `jtb probe` and `jtb adjudicate` give ([`Answer`], [`Verdict`]), each with the
-//! JSON object the CLI prints. The games are matched here, once; the CLI and the Python package
-//! are written over it.
+//! JSON object the CLI prints. The games are matched here, once; the CLI, the server, the
+//! Python package and the C ABI are written over it.
+//!
+//! Each game's part is a module of `games/` (`jungle`, `clesto`, `gambit`, and `flip` for the
+//! flip game's positions with face-down tiles): its positions' moves and play, its tables'
+//! probes and its answers, behind one trait; the enums dispatch through one list of the games
+//! (the `each_game!` macro), so a game added here is its module, one line in that list and a
+//! variant in each enum.
+
+#[macro_use]
+mod games;
 
 mod answer;
 mod error;
@@ -14,11 +23,14 @@ mod rules;
 mod table_name;
 mod tables;
 
-pub use answer::{
-    chance_json, line_stops_at_ban, Answer, ChanceAnswer, ChanceMoveAnswer, ClestoAnswer,
-    GambitAnswer, JungleAnswer, Verdict,
-};
+pub use answer::{Answer, Verdict};
 pub use error::{EdgeError, PositionError};
+pub use games::{
+    clesto::{line_stops_at_ban, ClestoAnswer},
+    flip::{chance_json, ChanceAnswer, ChanceMoveAnswer},
+    gambit::GambitAnswer,
+    jungle::JungleAnswer,
+};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};
 pub use table_name::{table_material, TableName, TableNameError, Targets};

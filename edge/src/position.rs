@@ -2,12 +2,9 @@
 
 use std::fmt;
 
-use jtb_probe::{
-    gambit::{self, Next},
-    Move, Outcome, Position, RuleSet, Wdl,
-};
+use jtb_probe::{gambit, Position, RuleSet, Wdl};
 
-use crate::{PositionError, Rules};
+use crate::{games::EdgeGame, PositionError, Rules};
 
 /// A position of one of the four games.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,9 +89,7 @@ impl AnyPosition {
     /// # Errors
     /// Its clock is above the rule set's limit.
     pub fn with_rule_clock(mut self) -> Result<AnyPosition, PositionError> {
-        if let AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) = &mut self {
-            pos.set_rule_clock(None)?;
-        }
+        each_game!(&mut self, AnyPosition, |pos, G| G::set_rule_clock(pos))?;
         Ok(self)
     }
 
@@ -123,19 +118,13 @@ impl AnyPosition {
     /// The position's rule set.
     #[must_use]
     pub fn rules(&self) -> Rules {
-        match self {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => Rules::Jungle(pos.rules()),
-            AnyPosition::Gambit(_) => Rules::AnimalGambit,
-        }
+        each_game!(self, AnyPosition, |pos, G| G::rules(pos))
     }
 
     /// The side to move (`red`, `blue`; `gold`, `silver`).
     #[must_use]
     pub fn side_to_move(&self) -> &'static str {
-        match self {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => color_name(pos.turn()),
-            AnyPosition::Gambit(pos) => gambit_color_name(pos.turn()),
-        }
+        each_game!(self, AnyPosition, |pos, G| G::side_to_move(pos))
     }
 
     /// The legal moves (Animal Gambit: every distinct turn) in their canonical text, sorted
@@ -143,36 +132,14 @@ impl AnyPosition {
     /// (`?a4`, RULES.md 8) beside the revealed animals' steps. None once the game is over.
     #[must_use]
     pub fn moves(&self) -> Vec<String> {
-        match self {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos)
-                if pos.at_clock_limit() || pos.is_game_over() =>
-            {
-                Vec::new()
-            }
-            AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
-                let flips = pos.flips().into_iter().map(|sq| format!("?{sq}"));
-                let steps = pos.revealed_moves().into_iter().map(|mv| mv.to_string());
-                let mut moves: Vec<String> = flips.chain(steps).collect();
-                moves.sort_unstable();
-                moves
-            }
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
-                pos.legal_moves().iter().map(Move::to_string).collect()
-            }
-            AnyPosition::Gambit(pos) => pos.turns().iter().map(ToString::to_string).collect(),
-        }
+        each_game!(self, AnyPosition, |pos, G| G::moves(pos))
     }
 
     /// Whether no move can be played: a side has no pieces left, the side to move has no
     /// legal move or turn, or the half-move clock has reached the rule set's draw limit.
     #[must_use]
     pub fn is_game_over(&self) -> bool {
-        match self {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
-                pos.is_game_over() || self.moves().is_empty()
-            }
-            AnyPosition::Gambit(pos) => pos.turns().is_empty(),
-        }
+        each_game!(self, AnyPosition, |pos, G| G::is_game_over(pos))
     }
 
     /// Plays `mv`, a move (`b3b4`) or an Animal Gambit turn in Arimaa notation, in any legal
@@ -182,99 +149,13 @@ impl AnyPosition {
     /// The move is not legal here, the game is over, or the position has face-down tiles (a
     /// flip's outcome is chance).
     pub fn play(&self, mv: &str) -> Result<Played, PositionError> {
-        match self {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => {
-                if pos.hidden() != 0 {
-                    return Err(PositionError::FaceDown);
-                }
-                if pos.at_clock_limit() {
-                    return Err(PositionError::ClockLimit(pos.rules().clock_limit()));
-                }
-                let illegal = || PositionError::IllegalMove {
-                    mv: mv.to_owned(),
-                    position: pos.to_string(),
-                };
-                let parsed = Move::parse(mv, pos).ok_or_else(illegal)?;
-                Ok(match pos.play(parsed).map_err(|_| illegal())? {
-                    Outcome::Ongoing(next) => Played::Next(Self::of_family(next)),
-                    Outcome::Over { result, reason } => Played::End(GameEnd {
-                        result,
-                        mover: color_name(pos.turn()),
-                        reason: reason.to_string(),
-                    }),
-                })
-            }
-            AnyPosition::Gambit(pos) => {
-                let turn = pos
-                    .parse_turn(mv)
-                    .map_err(|e| PositionError::IllegalTurn(e.to_string()))?;
-                Ok(match pos.play(&turn) {
-                    Next::Continues(next) => Played::Next(AnyPosition::Gambit(next)),
-                    Next::Over(end) => Played::End(GameEnd {
-                        result: if end.mover_wins() {
-                            Wdl::Win
-                        } else {
-                            Wdl::Loss
-                        },
-                        mover: gambit_color_name(pos.turn()),
-                        reason: end.to_string(),
-                    }),
-                })
-            }
-        }
-    }
-}
-
-impl AnyPosition {
-    /// What the flip `mv` (`?a4`) may reveal (RULES.md 8): each animal of the hidden set, its
-    /// chance (one in the number given) and the position it gives, in canonical order.
-    ///
-    /// # Errors
-    /// `mv` is no flip of a face-down tile of this position, the game is over, or the hidden
-    /// set is not known (animals were captured and the text has no `?:` field).
-    pub fn flip_outcomes(
-        &self,
-        mv: &str,
-    ) -> Result<Vec<(char, usize, AnyPosition)>, PositionError> {
-        let not_a_flip = || PositionError::IllegalMove {
-            mv: mv.to_owned(),
-            position: self.to_string(),
-        };
-        let AnyPosition::Jungle(pos) = self else {
-            return Err(not_a_flip());
-        };
-        if !self.moves().iter().any(|m| m == mv) || !mv.starts_with('?') {
-            return Err(not_a_flip());
-        }
-        let sq = jtb_probe::Square::parse(&mv[1..], pos.board()).ok_or_else(not_a_flip)?;
-        let outcomes = pos.flip_outcomes(sq).ok_or(PositionError::NoHiddenSet)?;
-        Ok(outcomes
-            .into_iter()
-            .map(|o| (o.piece.letter(), o.of, AnyPosition::Jungle(o.position)))
-            .collect())
-    }
-}
-
-fn color_name(c: jtb_probe::Color) -> &'static str {
-    match c {
-        jtb_probe::Color::Red => "red",
-        jtb_probe::Color::Blue => "blue",
-    }
-}
-
-fn gambit_color_name(c: gambit::Color) -> &'static str {
-    match c {
-        gambit::Color::Gold => "gold",
-        gambit::Color::Silver => "silver",
+        each_game!(self, AnyPosition, |pos, G| G::play(pos, mv))
     }
 }
 
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => pos.fmt(f),
-            AnyPosition::Gambit(pos) => pos.fmt(f),
-        }
+        each_game!(self, AnyPosition, |pos, _G| pos.fmt(f))
     }
 }
 

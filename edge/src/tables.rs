@@ -7,12 +7,12 @@ use std::{
 };
 
 use jtb_probe::{
-    flip::ChanceTables, gambit, CacheStats, Clesto, ClestoValue, Indexed, Material, ProbeError,
-    RuleSet, Tablebase, Value, Wdl, DEFAULT_CACHE_BYTES,
+    flip::ChanceTables, gambit, CacheStats, Clesto, Indexed, Material, ProbeError, RuleSet,
+    Tablebase, Wdl, DEFAULT_CACHE_BYTES,
 };
 
 use crate::{
-    answer::{ChanceAnswer, ClestoAnswer, GambitAnswer, JungleAnswer},
+    games::{self, EdgeGame},
     Answer, AnyPosition, EdgeError, Rules, Verdict,
 };
 
@@ -55,11 +55,7 @@ impl AnyTablebase {
     /// The rule set whose tables these are.
     #[must_use]
     pub fn rules(&self) -> Rules {
-        match self {
-            AnyTablebase::Jungle(tb) => Rules::Jungle(tb.rules()),
-            AnyTablebase::Clesto(_) => Rules::Jungle(Clesto::RULES),
-            AnyTablebase::Gambit(_) => Rules::AnimalGambit,
-        }
+        each_game!(self, AnyTablebase, |tb, G| G::tables_rules(tb))
     }
 
     /// Win, draw or loss for the side to move of `pos` (the clock rule aside; Clesto's wins by
@@ -69,12 +65,7 @@ impl AnyTablebase {
     /// [`ProbeError::WrongRules`] for a position of another rule set; else as the game's
     /// `probe_wdl` ([`Tablebase::probe_wdl`]).
     pub fn wdl(&self, pos: &AnyPosition) -> Result<Wdl, ProbeError> {
-        match (self, pos) {
-            (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => tb.probe_wdl(pos),
-            (AnyTablebase::Clesto(tb), AnyPosition::Clesto(pos)) => tb.probe_wdl(pos),
-            (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => tb.probe_wdl(pos),
-            _ => Err(self.wrong_rules(pos)),
-        }
+        each_game!(pos, AnyPosition, |pos, G| G::wdl(self.of::<G>(pos)?, pos))
     }
 
     /// The distance to mate for the side to move of `pos`, signed: positive when it wins,
@@ -85,16 +76,7 @@ impl AnyTablebase {
     /// # Errors
     /// As [`AnyTablebase::wdl`].
     pub fn dtm(&self, pos: &AnyPosition) -> Result<Option<i32>, ProbeError> {
-        let value = match (self, pos) {
-            (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => tb.probe_dtm(pos)?,
-            (AnyTablebase::Clesto(tb), AnyPosition::Clesto(pos)) => match tb.probe_clesto(pos)? {
-                ClestoValue::Plain(v) => v,
-                _ => return Ok(None),
-            },
-            (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => tb.probe_dtm(pos)?,
-            _ => return Err(self.wrong_rules(pos)),
-        };
-        Ok(Some(signed(value)))
+        each_game!(pos, AnyPosition, |pos, G| G::dtm(self.of::<G>(pos)?, pos))
     }
 
     /// The best move (Animal Gambit's turn) of `pos` by the tables, in its text: the game's own
@@ -103,46 +85,39 @@ impl AnyTablebase {
     /// # Errors
     /// As [`AnyTablebase::wdl`].
     pub fn best_move(&self, pos: &AnyPosition) -> Result<Option<String>, ProbeError> {
-        Ok(match (self, pos) {
-            (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => {
-                tb.best_move(pos)?.map(|b| b.mv.to_string())
-            }
-            (AnyTablebase::Clesto(tb), AnyPosition::Clesto(pos)) => {
-                tb.clesto_best_move(pos)?.map(|(mv, _)| mv.to_string())
-            }
-            (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => {
-                tb.best_move(pos)?.map(|b| b.mv.to_string())
-            }
-            _ => return Err(self.wrong_rules(pos)),
-        })
+        each_game!(pos, AnyPosition, |pos, G| G::best_move(
+            self.of::<G>(pos)?,
+            pos
+        ))
     }
 
-    /// A position of another rule set than these tables'.
-    fn wrong_rules(&self, pos: &AnyPosition) -> ProbeError {
-        ProbeError::WrongRules {
-            tablebase: self.rules().name(),
-            position: pos.rules().name(),
-        }
+    /// These tables as the game `G`'s, for a position `pos` of it (the game's probe checks the
+    /// rule set within it).
+    ///
+    /// # Errors
+    /// [`ProbeError::WrongRules`] when they are another game's.
+    fn of<G: EdgeGame>(&self, pos: &G::Position) -> Result<&Tablebase<G::Tables>, ProbeError> {
+        G::tables(self)
+            .map(|tb| &**tb)
+            .ok_or_else(|| ProbeError::WrongRules {
+                tablebase: self.rules().name(),
+                position: G::rules(pos).name(),
+            })
     }
 
     /// The number of tables present, and the most pieces of any.
     #[must_use]
     pub fn size(&self) -> (usize, usize) {
-        match self {
-            AnyTablebase::Jungle(tb) => (tb.materials().len(), tb.max_pieces()),
-            AnyTablebase::Clesto(tb) => (tb.materials().len(), tb.max_pieces()),
-            AnyTablebase::Gambit(tb) => (tb.materials().len(), tb.max_pieces()),
-        }
+        each_game!(self, AnyTablebase, |tb, _G| (
+            tb.materials().len(),
+            tb.max_pieces()
+        ))
     }
 
     /// What the block caches and the files hold now.
     #[must_use]
     pub fn cache_stats(&self) -> CacheStats {
-        match self {
-            AnyTablebase::Jungle(tb) => tb.cache_stats(),
-            AnyTablebase::Clesto(tb) => tb.cache_stats(),
-            AnyTablebase::Gambit(tb) => tb.cache_stats(),
-        }
+        each_game!(self, AnyTablebase, |tb, _G| tb.cache_stats())
     }
 
     /// Jungle's or the flip game's tables; `None` for another game's.
@@ -241,15 +216,23 @@ impl Tables {
         .map_err(|e| EdgeError::Open(Arc::clone(e)))
     }
 
+    /// The tables of `rules`, opened on the first call, as the game `G`'s.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read, or its tables are another
+    /// game's.
+    pub(crate) fn of<G: EdgeGame>(&self, rules: Rules) -> Result<&Tablebase<G::Tables>, EdgeError> {
+        let tables = G::tables(self.any(rules)?);
+        tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
+    }
+
     /// The tables of a Jungle or flip rule set.
     ///
     /// # Errors
     /// [`EdgeError::Open`]: the rule set's directory cannot be read, or the rule set is
     /// Clesto's (whose tables are [`Tables::clesto`]).
     pub fn jungle(&self, rules: RuleSet) -> Result<&Tablebase, EdgeError> {
-        let rules = Rules::Jungle(rules);
-        let tables = self.any(rules)?.as_jungle();
-        tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
+        self.of::<games::jungle::Jungle>(Rules::Jungle(rules))
     }
 
     /// Clesto's tables.
@@ -257,9 +240,7 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the directory cannot be read.
     pub fn clesto(&self) -> Result<&Tablebase<Clesto>, EdgeError> {
-        let rules = Rules::Jungle(Clesto::RULES);
-        let tables = self.any(rules)?.as_clesto();
-        tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
+        self.of::<games::clesto::Clesto>(Rules::Jungle(Clesto::RULES))
     }
 
     /// The Animal Gambit tables.
@@ -267,9 +248,7 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the directory cannot be read.
     pub fn gambit(&self) -> Result<&Tablebase<gambit::Rules>, EdgeError> {
-        let rules = Rules::AnimalGambit;
-        let tables = self.any(rules)?.as_gambit();
-        tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
+        self.of::<games::gambit::Gambit>(Rules::AnimalGambit)
     }
 
     /// The flip game's tables for positions with face-down tiles (and the revealed ones a last
@@ -291,20 +270,7 @@ impl Tables {
     /// # Errors
     /// The tables cannot be opened, do not hold the position, or are damaged.
     pub fn probe(&self, pos: AnyPosition, line: bool) -> Result<Answer, EdgeError> {
-        Ok(match pos {
-            AnyPosition::Jungle(pos) if pos.hidden() != 0 => {
-                Answer::Chance(Box::new(ChanceAnswer::probe(self.chance()?, pos)?))
-            }
-            AnyPosition::Clesto(pos) => {
-                Answer::Clesto(ClestoAnswer::probe(self.clesto()?, pos, line)?)
-            }
-            AnyPosition::Jungle(pos) => {
-                Answer::Jungle(JungleAnswer::probe(self.jungle(pos.rules())?, pos, line)?)
-            }
-            AnyPosition::Gambit(pos) => {
-                Answer::Gambit(GambitAnswer::probe(self.gambit()?, pos, line)?)
-            }
-        })
+        each_game!(pos, AnyPosition, |pos, G| G::probe(self, pos, line))
     }
 
     /// Win, draw or loss for the side to move (the clock rule aside; Clesto's wins by the ban
@@ -332,13 +298,7 @@ impl Tables {
     /// [`EdgeError::NotCovered`] where no tables cover the position; a finished game, face-down
     /// tiles, damaged tables.
     pub fn adjudicate(&self, pos: AnyPosition) -> Result<Verdict, EdgeError> {
-        match pos {
-            // The flip game's one-animal-each check needs no tables: a missing directory only
-            // matters where the tables are asked.
-            AnyPosition::Jungle(pos) => Verdict::of_jungle(self.jungle(pos.rules()), pos),
-            AnyPosition::Clesto(pos) => Verdict::of_clesto(self.clesto(), pos),
-            AnyPosition::Gambit(pos) => Verdict::of_gambit(self.gambit(), pos),
-        }
+        each_game!(pos, AnyPosition, |pos, G| G::adjudicate(self, pos))
     }
 }
 
@@ -370,12 +330,3 @@ fn another_game(rules: Rules) -> EdgeError {
 }
 
 const ANOTHER_GAME: &str = "its tables are another game's";
-
-/// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.
-fn signed(value: Value) -> i32 {
-    match value {
-        Value::Win(n) => i32::from(n),
-        Value::Draw => 0,
-        Value::Loss(n) => -i32::from(n),
-    }
-}

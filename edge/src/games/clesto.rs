@@ -1,0 +1,184 @@
+//! Clesto at the edge (RULES.md 6): the Jungle family's position type with hungry animals, the
+//! repetition ban and no clock; tables with a plain value or a win by the ban.
+
+use std::sync::Arc;
+
+use jtb_probe::{ClestoValue, LineStep, Position, ProbeResult, Tablebase, Wdl};
+use serde_json::{json, Value as Json};
+
+use super::{jungle, signed, split_opened, EdgeGame, GameAnswer};
+use crate::{Answer, AnyTablebase, EdgeError, Played, PositionError, Rules, Tables, Verdict};
+
+/// Clesto.
+pub(crate) struct Clesto;
+
+impl EdgeGame for Clesto {
+    type Position = Position;
+    type Tables = jtb_probe::Clesto;
+
+    fn rules(pos: &Position) -> Rules {
+        Rules::Jungle(pos.rules())
+    }
+
+    fn side_to_move(pos: &Position) -> &'static str {
+        jungle::color_name(pos.turn())
+    }
+
+    fn moves(pos: &Position) -> Vec<String> {
+        jungle::moves(pos)
+    }
+
+    fn is_game_over(pos: &Position) -> bool {
+        jungle::is_game_over(pos)
+    }
+
+    fn play(pos: &Position, mv: &str) -> Result<Played, PositionError> {
+        jungle::play(pos, mv)
+    }
+
+    fn set_rule_clock(pos: &mut Position) -> Result<(), PositionError> {
+        Ok(pos.set_rule_clock(None)?)
+    }
+
+    fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase<jtb_probe::Clesto>>> {
+        match any {
+            AnyTablebase::Clesto(tb) => Some(tb),
+            _ => None,
+        }
+    }
+
+    fn tables_rules(_: &Tablebase<jtb_probe::Clesto>) -> Rules {
+        Rules::Jungle(jtb_probe::Clesto::RULES)
+    }
+
+    fn wdl(tb: &Tablebase<jtb_probe::Clesto>, pos: &Position) -> ProbeResult<Wdl> {
+        tb.probe_wdl(pos)
+    }
+
+    /// `None` where only the repetition ban decides (no distance to mate).
+    fn dtm(tb: &Tablebase<jtb_probe::Clesto>, pos: &Position) -> ProbeResult<Option<i32>> {
+        Ok(match tb.probe_clesto(pos)? {
+            ClestoValue::Plain(v) => Some(signed(v)),
+            _ => None,
+        })
+    }
+
+    fn best_move(tb: &Tablebase<jtb_probe::Clesto>, pos: &Position) -> ProbeResult<Option<String>> {
+        Ok(tb.clesto_best_move(pos)?.map(|(mv, _)| mv.to_string()))
+    }
+
+    fn probe(tables: &Tables, pos: Position, line: bool) -> Result<Answer, EdgeError> {
+        let tb = tables.of::<Clesto>(Clesto::rules(&pos))?;
+        Ok(Answer::Clesto(ClestoAnswer::probe(tb, pos, line)?))
+    }
+
+    fn adjudicate(tables: &Tables, pos: Position) -> Result<Verdict, EdgeError> {
+        Verdict::of_clesto(tables.of::<Clesto>(Clesto::rules(&pos)), pos)
+    }
+}
+
+/// A Clesto position's answer (RULES.md 6): no draws, no clock; the best line stops where the
+/// unbanned side wins only by the ban.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClestoAnswer {
+    /// The position.
+    pub pos: Position,
+    /// A plain win or loss with its distance to mate, or a win by the repetition ban.
+    pub value: ClestoValue,
+    /// The best move.
+    pub best: Option<String>,
+    /// The best line, when asked.
+    pub line: Option<Vec<String>>,
+    /// Whether the line stops at a position the ban alone decides.
+    pub line_stops_at_ban: bool,
+}
+
+impl ClestoAnswer {
+    /// Probes `pos` (with `line`, also the best line).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_clesto`].
+    pub fn probe(
+        tb: &Tablebase<jtb_probe::Clesto>,
+        pos: Position,
+        line: bool,
+    ) -> ProbeResult<ClestoAnswer> {
+        let value = tb.probe_clesto(&pos)?;
+        let best = tb.clesto_best_move(&pos)?.map(|(mv, _)| mv.to_string());
+        let (line, line_stops_at_ban) = if line {
+            let steps = tb.clesto_line(&pos)?;
+            let stops = line_stops_at_ban(value, &steps);
+            (
+                Some(steps.iter().map(|s| s.mv.to_string()).collect()),
+                stops,
+            )
+        } else {
+            (None, false)
+        };
+        Ok(ClestoAnswer {
+            pos,
+            value,
+            best,
+            line,
+            line_stops_at_ban,
+        })
+    }
+
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        let mut obj = json!({
+            "position": text,
+            "rules": self.pos.rules().name(),
+            "wdl": self.value.wdl().name(),
+            "dtm": self.value.dtm(),
+            "category": self.value.category(),
+            "exit": self.value.exit(),
+            "best": self.best,
+        });
+        if let Some(line) = &self.line {
+            obj["line"] = json!(line);
+            obj["line_stops_at_ban"] = json!(self.line_stops_at_ban);
+        }
+        obj
+    }
+}
+
+impl GameAnswer for ClestoAnswer {
+    fn json(&self, text: &str) -> Json {
+        ClestoAnswer::json(self, text)
+    }
+
+    fn best(&self) -> Option<&str> {
+        self.best.as_deref()
+    }
+}
+
+/// Whether a Clesto best line from a position of value `root` stops at a position that the
+/// unbanned side wins only by the ban (RULES.md 6.6), not at the end of the game: its last move
+/// leaves a position on the board, or it has no move because `root` is such a position.
+#[must_use]
+pub fn line_stops_at_ban(
+    root: ClestoValue,
+    line: &[LineStep<ClestoValue, jtb_probe::Clesto>],
+) -> bool {
+    match line.last() {
+        Some(step) => step.value.is_some(),
+        None => root.dtm().is_none(),
+    }
+}
+
+impl Verdict {
+    /// Adjudicates a Clesto position with `tables`, or the error that kept them from opening:
+    /// never a dead draw (Clesto has no draws), the forced result where the tables cover it.
+    ///
+    /// # Errors
+    /// As [`Verdict::of_jungle`].
+    pub fn of_clesto(
+        tables: Result<&Tablebase<jtb_probe::Clesto>, EdgeError>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
+        let (tables, open_error) = split_opened(tables);
+        Verdict::of_family(jtb_probe::adjudicate_clesto(tables, &pos), open_error, pos)
+    }
+}

@@ -1,0 +1,228 @@
+//! Animal Gambit at the edge: turns of up to four steps in Arimaa notation, distances in turns,
+//! no clock; the tables settle a position (win, loss or repetition) where they cover it.
+
+use std::sync::Arc;
+
+use jtb_probe::{
+    gambit::{self, Category, Next},
+    ProbeError, ProbeResult, Tablebase, Turns, Value, Wdl,
+};
+use serde_json::{json, Value as Json};
+
+use super::{signed, EdgeGame, GameAnswer};
+use crate::{
+    Answer, AnyPosition, AnyTablebase, EdgeError, GameEnd, Played, PositionError, Rules, Tables,
+    Verdict,
+};
+
+/// Animal Gambit.
+pub(crate) struct Gambit;
+
+impl EdgeGame for Gambit {
+    type Position = gambit::Position;
+    type Tables = gambit::Rules;
+
+    fn rules(_: &gambit::Position) -> Rules {
+        Rules::AnimalGambit
+    }
+
+    fn side_to_move(pos: &gambit::Position) -> &'static str {
+        color_name(pos.turn())
+    }
+
+    fn moves(pos: &gambit::Position) -> Vec<String> {
+        pos.turns().iter().map(ToString::to_string).collect()
+    }
+
+    fn is_game_over(pos: &gambit::Position) -> bool {
+        pos.turns().is_empty()
+    }
+
+    fn play(pos: &gambit::Position, mv: &str) -> Result<Played, PositionError> {
+        let turn = pos
+            .parse_turn(mv)
+            .map_err(|e| PositionError::IllegalTurn(e.to_string()))?;
+        Ok(match pos.play(&turn) {
+            Next::Continues(next) => Played::Next(AnyPosition::Gambit(next)),
+            Next::Over(end) => Played::End(GameEnd {
+                result: if end.mover_wins() {
+                    Wdl::Win
+                } else {
+                    Wdl::Loss
+                },
+                mover: color_name(pos.turn()),
+                reason: end.to_string(),
+            }),
+        })
+    }
+
+    fn set_rule_clock(_: &mut gambit::Position) -> Result<(), PositionError> {
+        Ok(())
+    }
+
+    fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase<gambit::Rules>>> {
+        match any {
+            AnyTablebase::Gambit(tb) => Some(tb),
+            _ => None,
+        }
+    }
+
+    fn tables_rules(_: &Tablebase<gambit::Rules>) -> Rules {
+        Rules::AnimalGambit
+    }
+
+    fn wdl(tb: &Tablebase<gambit::Rules>, pos: &gambit::Position) -> ProbeResult<Wdl> {
+        tb.probe_wdl(pos)
+    }
+
+    fn dtm(tb: &Tablebase<gambit::Rules>, pos: &gambit::Position) -> ProbeResult<Option<i32>> {
+        Ok(Some(signed(tb.probe_dtm(pos)?)))
+    }
+
+    fn best_move(
+        tb: &Tablebase<gambit::Rules>,
+        pos: &gambit::Position,
+    ) -> ProbeResult<Option<String>> {
+        Ok(tb.best_move(pos)?.map(|b| b.mv.to_string()))
+    }
+
+    fn probe(tables: &Tables, pos: gambit::Position, line: bool) -> Result<Answer, EdgeError> {
+        let tb = tables.of::<Gambit>(Rules::AnimalGambit)?;
+        Ok(Answer::Gambit(GambitAnswer::probe(tb, pos, line)?))
+    }
+
+    fn adjudicate(tables: &Tables, pos: gambit::Position) -> Result<Verdict, EdgeError> {
+        Verdict::of_gambit(tables.of::<Gambit>(Rules::AnimalGambit), pos)
+    }
+}
+
+/// A side's name (`gold`, `silver`).
+fn color_name(c: gambit::Color) -> &'static str {
+    match c {
+        gambit::Color::Gold => "gold",
+        gambit::Color::Silver => "silver",
+    }
+}
+
+/// An Animal Gambit position's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GambitAnswer {
+    /// The position.
+    pub pos: gambit::Position,
+    /// Win, draw (the repetition rule decides) or loss with the distance to mate in turns.
+    pub value: Value,
+    /// Win, loss or repetition.
+    pub category: Category,
+    /// The best turn, in its canonical text.
+    pub best: Option<String>,
+    /// The best line, when asked.
+    pub line: Option<Vec<String>>,
+}
+
+impl GambitAnswer {
+    /// Probes `pos` (with `line`, also the best line).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`].
+    pub fn probe(
+        tb: &Tablebase<gambit::Rules>,
+        pos: gambit::Position,
+        line: bool,
+    ) -> ProbeResult<GambitAnswer> {
+        let value = tb.probe_dtm(&pos)?;
+        let best = tb.best_move(&pos)?.map(|b| b.mv.to_string());
+        let line = if line {
+            Some(tb.line(&pos)?.iter().map(|t| t.mv.to_string()).collect())
+        } else {
+            None
+        };
+        Ok(GambitAnswer {
+            pos,
+            value,
+            category: Category::of(value),
+            best,
+            line,
+        })
+    }
+
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        let mut obj = json!({
+            "position": text,
+            "rules": gambit::Rules::NAME,
+            "wdl": self.value.wdl().name(),
+            "dtm": self.value.dtm(),
+            "category": self.category.name(),
+            "best": self.best,
+        });
+        if let Some(line) = &self.line {
+            obj["line"] = json!(line);
+        }
+        obj
+    }
+}
+
+impl GameAnswer for GambitAnswer {
+    fn json(&self, text: &str) -> Json {
+        GambitAnswer::json(self, text)
+    }
+
+    fn best(&self) -> Option<&str> {
+        self.best.as_deref()
+    }
+}
+
+impl Verdict {
+    /// Adjudicates an Animal Gambit position: whether the tables settle it.
+    ///
+    /// # Errors
+    /// [`EdgeError::NotCovered`] where no tables cover the position; damaged tables.
+    pub fn of_gambit(
+        tables: Result<&Tablebase<gambit::Rules>, EdgeError>,
+        pos: gambit::Position,
+    ) -> Result<Verdict, EdgeError> {
+        let not_covered =
+            |e: &dyn std::fmt::Display| EdgeError::NotCovered(format!("not covered: {e}"));
+        let verdict = match tables {
+            Ok(tb) => match tb.adjudicate(&pos) {
+                Ok(v) => v,
+                Err(e @ ProbeError::MissingTable { .. }) => return Err(not_covered(&e)),
+                Err(e) => return Err(e.into()),
+            },
+            Err(e) => return Err(not_covered(&e)),
+        };
+        Ok(Verdict::Gambit { pos, verdict })
+    }
+}
+
+/// Why the tables settle an Animal Gambit position, in words.
+pub(crate) fn verdict_reason(pos: &gambit::Position, verdict: &gambit::Verdict) -> String {
+    match verdict.category {
+        Category::Win => {
+            format!("{} wins in {}", pos.turn(), Turns(verdict.dtm.unwrap_or(0)))
+        }
+        Category::Loss => {
+            format!(
+                "{} loses in {}",
+                pos.turn(),
+                Turns(verdict.dtm.unwrap_or(0))
+            )
+        }
+        Category::Repetition => "neither side can force an end: the repetition rule decides \
+                                 (Animal Gambit has no move-count draw)"
+            .to_owned(),
+    }
+}
+
+/// The JSON object `jtb adjudicate --json` prints for the input `text`.
+pub(crate) fn verdict_json(text: &str, pos: &gambit::Position, v: &gambit::Verdict) -> Json {
+    json!({
+        "position": text,
+        "rules": gambit::Rules::NAME,
+        "settled": true,
+        "category": v.category.name(),
+        "dtm": v.dtm,
+        "reason": verdict_reason(pos, v),
+    })
+}

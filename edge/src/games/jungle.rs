@@ -1,0 +1,270 @@
+//! Jungle and the flip game (the Jungle family's rule sets but Clesto) at the edge: positions
+//! with the clock rule, tables with DTM and DTC, and the moves, play and verdicts of the
+//! family's position type that Clesto shares. A position with face-down tiles is the flip
+//! game's chance tables' ([`super::flip`]).
+
+use std::sync::Arc;
+
+use jtb_probe::{
+    Color, Move, Outcome, Position, ProbeResult, RuleSet, RuleValue, Tablebase, Value,
+    VerdictReason, Wdl,
+};
+use serde_json::{json, Value as Json};
+
+use super::{flip, signed, split_opened, EdgeGame, GameAnswer};
+use crate::{
+    Answer, AnyPosition, AnyTablebase, ChanceAnswer, EdgeError, GameEnd, Played, PositionError,
+    Rules, Tables, Verdict,
+};
+
+/// Jungle and the flip game.
+pub(crate) struct Jungle;
+
+impl EdgeGame for Jungle {
+    type Position = Position;
+    type Tables = RuleSet;
+
+    fn rules(pos: &Position) -> Rules {
+        Rules::Jungle(pos.rules())
+    }
+
+    fn side_to_move(pos: &Position) -> &'static str {
+        color_name(pos.turn())
+    }
+
+    fn moves(pos: &Position) -> Vec<String> {
+        moves(pos)
+    }
+
+    fn is_game_over(pos: &Position) -> bool {
+        is_game_over(pos)
+    }
+
+    fn play(pos: &Position, mv: &str) -> Result<Played, PositionError> {
+        play(pos, mv)
+    }
+
+    fn set_rule_clock(pos: &mut Position) -> Result<(), PositionError> {
+        Ok(pos.set_rule_clock(None)?)
+    }
+
+    fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase>> {
+        match any {
+            AnyTablebase::Jungle(tb) => Some(tb),
+            _ => None,
+        }
+    }
+
+    fn tables_rules(tb: &Tablebase) -> Rules {
+        Rules::Jungle(tb.rules())
+    }
+
+    fn wdl(tb: &Tablebase, pos: &Position) -> ProbeResult<Wdl> {
+        tb.probe_wdl(pos)
+    }
+
+    fn dtm(tb: &Tablebase, pos: &Position) -> ProbeResult<Option<i32>> {
+        Ok(Some(signed(tb.probe_dtm(pos)?)))
+    }
+
+    fn best_move(tb: &Tablebase, pos: &Position) -> ProbeResult<Option<String>> {
+        Ok(tb.best_move(pos)?.map(|b| b.mv.to_string()))
+    }
+
+    fn probe(tables: &Tables, pos: Position, line: bool) -> Result<Answer, EdgeError> {
+        if pos.hidden() != 0 {
+            let answer = ChanceAnswer::probe(tables.chance()?, pos)?;
+            return Ok(Answer::Chance(Box::new(answer)));
+        }
+        let tb = tables.of::<Jungle>(Jungle::rules(&pos))?;
+        Ok(Answer::Jungle(JungleAnswer::probe(tb, pos, line)?))
+    }
+
+    fn adjudicate(tables: &Tables, pos: Position) -> Result<Verdict, EdgeError> {
+        // The flip game's one-animal-each check needs no tables: a missing directory only
+        // matters where the tables are asked.
+        Verdict::of_jungle(tables.of::<Jungle>(Jungle::rules(&pos)), pos)
+    }
+}
+
+/// The legal moves of a position of the family's type, sorted as ASCII strings (with face-down
+/// tiles each tile's flip, `?a4`, beside the revealed animals' steps); none at the clock limit
+/// or once the game is over.
+pub(super) fn moves(pos: &Position) -> Vec<String> {
+    if pos.at_clock_limit() || pos.is_game_over() {
+        Vec::new()
+    } else if pos.hidden() != 0 {
+        flip::moves(pos)
+    } else {
+        pos.legal_moves().iter().map(Move::to_string).collect()
+    }
+}
+
+/// Whether no move can be played in a position of the family's type.
+pub(super) fn is_game_over(pos: &Position) -> bool {
+    pos.is_game_over() || moves(pos).is_empty()
+}
+
+/// Plays `mv` in a position of the family's type.
+pub(super) fn play(pos: &Position, mv: &str) -> Result<Played, PositionError> {
+    if pos.hidden() != 0 {
+        return Err(PositionError::FaceDown);
+    }
+    if pos.at_clock_limit() {
+        return Err(PositionError::ClockLimit(pos.rules().clock_limit()));
+    }
+    let illegal = || PositionError::IllegalMove {
+        mv: mv.to_owned(),
+        position: pos.to_string(),
+    };
+    let parsed = Move::parse(mv, pos).ok_or_else(illegal)?;
+    Ok(match pos.play(parsed).map_err(|_| illegal())? {
+        Outcome::Ongoing(next) => Played::Next(AnyPosition::of_family(next)),
+        Outcome::Over { result, reason } => Played::End(GameEnd {
+            result,
+            mover: color_name(pos.turn()),
+            reason: reason.to_string(),
+        }),
+    })
+}
+
+/// A side's name (`red`, `blue`).
+pub(super) fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "red",
+        Color::Blue => "blue",
+    }
+}
+
+/// A Jungle or flip-game position's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JungleAnswer {
+    /// The position, with the clock the rule value is for.
+    pub pos: Position,
+    /// Win, draw or loss with the distance to mate, ignoring the clock rule.
+    pub value: Value,
+    /// The value under the clock rule at the position's clock.
+    pub rule: RuleValue,
+    /// The best move (none in a draw).
+    pub best: Option<String>,
+    /// The whole best line, when asked.
+    pub line: Option<Vec<String>>,
+    /// The whole best line under the clock rule, when asked.
+    pub rule_line: Option<Vec<String>>,
+}
+
+impl JungleAnswer {
+    /// Probes `pos` (with `line`, also both best lines).
+    ///
+    /// # Errors
+    /// As [`Tablebase::probe_dtm`] and [`Tablebase::probe_rule`].
+    pub fn probe(tb: &Tablebase, pos: Position, line: bool) -> ProbeResult<JungleAnswer> {
+        let value = tb.probe_dtm(&pos)?;
+        let rule = tb.probe_rule(&pos)?;
+        let best = if value == Value::Draw {
+            None
+        } else {
+            tb.best_move(&pos)?.map(|m| m.mv.to_string())
+        };
+        let (line, rule_line) = if line {
+            let texts = |mvs: &mut dyn Iterator<Item = Move>| {
+                mvs.map(|m| m.to_string()).collect::<Vec<_>>()
+            };
+            (
+                Some(texts(&mut tb.line(&pos)?.iter().map(|s| s.mv))),
+                Some(texts(&mut tb.rule_line(&pos)?.iter().map(|s| s.mv))),
+            )
+        } else {
+            (None, None)
+        };
+        Ok(JungleAnswer {
+            pos,
+            value,
+            rule,
+            best,
+            line,
+            rule_line,
+        })
+    }
+
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    #[must_use]
+    pub fn json(&self, text: &str) -> Json {
+        let mut obj = json!({
+            "position": text,
+            "rules": self.pos.rules().name(),
+            "wdl": self.value.wdl().name(),
+            "dtm": self.value.dtm(),
+            "best": self.best,
+            "dtc": self.rule.dtc.dtm(),
+            "category": self.rule.category.name(),
+            "clock": self.rule.clock,
+            "rule_wdl": self.rule.wdl.name(),
+        });
+        if let Some(line) = &self.line {
+            obj["line"] = json!(line);
+        }
+        if let Some(line) = &self.rule_line {
+            obj["rule_line"] = json!(line);
+        }
+        obj
+    }
+}
+
+impl GameAnswer for JungleAnswer {
+    fn json(&self, text: &str) -> Json {
+        JungleAnswer::json(self, text)
+    }
+
+    fn best(&self) -> Option<&str> {
+        self.best.as_deref()
+    }
+}
+
+impl Verdict {
+    /// Adjudicates a Jungle or flip position with `tables` (the flip game's one-animal-each
+    /// check needs none), or the error that kept them from opening.
+    ///
+    /// # Errors
+    /// [`EdgeError::NotCovered`] where no tables cover the position, never "play on"; a
+    /// finished game, face-down tiles and damaged tables are errors too.
+    pub fn of_jungle(
+        tables: Result<&Tablebase, EdgeError>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
+        let (tables, open_error) = split_opened(tables);
+        Verdict::of_family(jtb_probe::adjudicate(tables, &pos), open_error, pos)
+    }
+
+    /// The library's verdict on a position of the Jungle family's type, a position no table
+    /// covers an error.
+    pub(super) fn of_family(
+        verdict: ProbeResult<jtb_probe::Verdict>,
+        open_error: Option<String>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
+        let verdict = verdict?;
+        if let VerdictReason::NotCovered(why) = &verdict.reason {
+            return Err(EdgeError::NotCovered(match (open_error, why) {
+                (Some(e), None) => format!("not covered: {e}"),
+                _ => verdict.reason.to_string(),
+            }));
+        }
+        Ok(Verdict::Jungle { pos, verdict })
+    }
+}
+
+/// The JSON object `jtb adjudicate --json` prints for the input `text`, of a position of the
+/// family's type.
+pub(crate) fn verdict_json(text: &str, pos: &Position, v: &jtb_probe::Verdict) -> Json {
+    json!({
+        "position": text,
+        "dead_draw": v.dead_draw,
+        "wdl": v.wdl().map(|w| w.name()),
+        "dtm": v.value.and_then(Value::dtm),
+        "dtc": v.dtc(),
+        "rule_wdl": v.rule_wdl().map(|w| w.name()),
+        "clock": pos.clock(),
+        "reason": v.reason.to_string(),
+    })
+}

@@ -1,0 +1,139 @@
+//! The games the edge serves, one module each. What the edge's enums ([`AnyPosition`](crate::AnyPosition),
+//! [`AnyTablebase`]) and [`Tables`] ask of a game is [`EdgeGame`]; [`each_game!`] is the one
+//! list of the games, and each question matches it once.
+
+use std::sync::Arc;
+
+use jtb_probe::{Indexed, ProbeResult, Tablebase, Wdl};
+
+use crate::{Answer, AnyTablebase, EdgeError, Played, PositionError, Rules, Tables, Verdict};
+
+/// Evaluates `$body` for the game of `$value`, a value of one of the edge's enums with a
+/// variant per game ([`AnyPosition`](crate::AnyPosition), [`AnyTablebase`]), with the variant's contents bound to
+/// `$x` and `$G` naming the game's [`EdgeGame`] type. The one list of the games: a game added
+/// to the edge is one line here and one variant in each of those enums.
+macro_rules! each_game {
+    ($value:expr, $Enum:ident, |$x:pat_param, $G:ident| $body:expr) => {
+        match $value {
+            $Enum::Jungle($x) => {
+                #[allow(dead_code)]
+                type $G = $crate::games::jungle::Jungle;
+                $body
+            }
+            $Enum::Clesto($x) => {
+                #[allow(dead_code)]
+                type $G = $crate::games::clesto::Clesto;
+                $body
+            }
+            $Enum::Gambit($x) => {
+                #[allow(dead_code)]
+                type $G = $crate::games::gambit::Gambit;
+                $body
+            }
+        }
+    };
+}
+
+pub(crate) mod clesto;
+pub(crate) mod flip;
+pub(crate) mod gambit;
+pub(crate) mod jungle;
+
+/// What the edge asks of one game: its positions as texts and moves, its tables' answers.
+/// Implemented once per game, in the game's module, on a type of its own (`Jungle` serves
+/// Jungle and the flip game, whose positions with face-down tiles it hands to [`flip`]).
+pub(crate) trait EdgeGame {
+    /// The game's position type.
+    type Position;
+    /// The type its tables are a [`Tablebase`] of.
+    type Tables: Indexed;
+
+    /// The position's rule set.
+    fn rules(pos: &Self::Position) -> Rules;
+
+    /// The side to move (`red`, `blue`; `gold`, `silver`).
+    fn side_to_move(pos: &Self::Position) -> &'static str;
+
+    /// The legal moves (turns) in their canonical text, sorted as ASCII strings; none once the
+    /// game is over.
+    fn moves(pos: &Self::Position) -> Vec<String>;
+
+    /// Whether no move can be played.
+    fn is_game_over(pos: &Self::Position) -> bool;
+
+    /// Plays the move or turn `mv`.
+    ///
+    /// # Errors
+    /// As [`AnyPosition::play`](crate::AnyPosition::play).
+    fn play(pos: &Self::Position, mv: &str) -> Result<Played, PositionError>;
+
+    /// Sets the clock the clock rule reads: the position's own, else 0 (a game without a clock
+    /// has nothing to set).
+    ///
+    /// # Errors
+    /// The clock is above the rule set's limit.
+    fn set_rule_clock(pos: &mut Self::Position) -> Result<(), PositionError>;
+
+    /// The game's tables among every rule set's; `None` for another game's.
+    fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase<Self::Tables>>>;
+
+    /// The rule set of `tb`.
+    fn tables_rules(tb: &Tablebase<Self::Tables>) -> Rules;
+
+    /// As [`AnyTablebase::wdl`].
+    ///
+    /// # Errors
+    /// As the game's probe.
+    fn wdl(tb: &Tablebase<Self::Tables>, pos: &Self::Position) -> ProbeResult<Wdl>;
+
+    /// As [`AnyTablebase::dtm`].
+    ///
+    /// # Errors
+    /// As the game's probe.
+    fn dtm(tb: &Tablebase<Self::Tables>, pos: &Self::Position) -> ProbeResult<Option<i32>>;
+
+    /// As [`AnyTablebase::best_move`].
+    ///
+    /// # Errors
+    /// As the game's probe.
+    fn best_move(tb: &Tablebase<Self::Tables>, pos: &Self::Position)
+        -> ProbeResult<Option<String>>;
+
+    /// As [`Tables::probe`].
+    ///
+    /// # Errors
+    /// As [`Tables::probe`].
+    fn probe(tables: &Tables, pos: Self::Position, line: bool) -> Result<Answer, EdgeError>;
+
+    /// As [`Tables::adjudicate`].
+    ///
+    /// # Errors
+    /// As [`Tables::adjudicate`].
+    fn adjudicate(tables: &Tables, pos: Self::Position) -> Result<Verdict, EdgeError>;
+}
+
+/// What every game's answer to `jtb probe` gives ([`Answer`] asks it).
+pub(crate) trait GameAnswer {
+    /// The JSON object `jtb probe --json` prints for the input `text`.
+    fn json(&self, text: &str) -> serde_json::Value;
+
+    /// The best move, where there is one.
+    fn best(&self) -> Option<&str>;
+}
+
+/// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.
+fn signed(value: jtb_probe::Value) -> i32 {
+    match value {
+        jtb_probe::Value::Win(n) => i32::from(n),
+        jtb_probe::Value::Draw => 0,
+        jtb_probe::Value::Loss(n) => -i32::from(n),
+    }
+}
+
+/// The tables if they opened, else none and why.
+fn split_opened<T>(opened: Result<&T, EdgeError>) -> (Option<&T>, Option<String>) {
+    match opened {
+        Ok(tb) => (Some(tb), None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
