@@ -11,8 +11,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{
-    api::{kind_name, move_kind},
     error::ApiError,
+    jungle::{self, kind_name, move_kind},
     source::{play, Library},
 };
 
@@ -225,12 +225,13 @@ pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError
     }))
 }
 
-/// `GET /api/v1/clesto/moves`: Clesto's fields added to the moves the other rule sets list
-/// (`listed`, their answer): the animals each move starves, and the mover's hungry set.
+/// `GET /api/v1/clesto/moves`: Clesto's fields added to the moves the family's rule sets list
+/// ([`jungle::moves`]): the animals each move starves, and the mover's hungry set.
 ///
 /// # Errors
 /// 500 if a listed move is not legal (it always is).
-pub fn moves(pos: &Position, listed: &mut serde_json::Value) -> Result<(), ApiError> {
+pub fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+    let mut listed = jungle::moves(pos)?;
     if let Some(moves) = listed["moves"].as_array_mut() {
         for (mv, entry) in pos.revealed_moves().into_iter().zip(moves) {
             entry["starves"] = json!(starves(pos, mv)?);
@@ -238,5 +239,5 @@ pub fn moves(pos: &Position, listed: &mut serde_json::Value) -> Result<(), ApiEr
     }
     listed["hungry"] = json!(square_names(pos, pos.hungry()));
     listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
-    Ok(())
+    Ok(listed)
 }

@@ -1,0 +1,298 @@
+//! Jungle and the flip game in the API (the Jungle family's rule sets but Clesto, whose answers
+//! add to these): a position's value with its distance to mate and its value under the clock
+//! rule at its clock, every move with both, the best line and the line under the clock rule,
+//! and the legal moves (with face-down tiles, the flips too: [`super::flip`]).
+
+use jtb_probe::{MoveKind, Outcome, Position, RuleStep, Value};
+use serde::Serialize;
+use serde_json::json;
+
+use super::{
+    error::ApiError,
+    flip,
+    source::{play, Library, Source},
+};
+
+/// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, the best move under
+/// the clock rule, and the moves.
+#[derive(Serialize)]
+pub struct ProbeAnswer {
+    position: String,
+    rules: &'static str,
+    wdl: &'static str,
+    dtm: Option<u16>,
+    best: Option<String>,
+    dtc: Option<u16>,
+    category: &'static str,
+    clock: u32,
+    rule_wdl: &'static str,
+    /// The best move under the clock rule at `clock` (`null` in a rule draw).
+    rule_best: Option<String>,
+    moves: Vec<MoveAnswer>,
+}
+
+/// A move and the position after it, seen by the side then to move.
+#[derive(Serialize)]
+pub struct MoveAnswer {
+    #[serde(rename = "move")]
+    mv: String,
+    /// The position after the move; `null` when the move ended the game.
+    position: Option<String>,
+    /// Whether the move takes a piece (or trades, in the flip game).
+    capture: bool,
+    /// `quiet`, `den-entry`, `capture` or `trade`.
+    kind: &'static str,
+    /// How the move ended the game, if it did.
+    end: Option<String>,
+    wdl: &'static str,
+    dtm: Option<u16>,
+    dtc: Option<u16>,
+    category: &'static str,
+    /// The clock after the move (0 after a capture); `null` when the game ended.
+    clock: Option<u32>,
+    rule_wdl: &'static str,
+}
+
+/// A step of a line: the move, what kind it is, and the position after it with both its
+/// distances (`null` once the game ended).
+#[derive(Serialize)]
+struct StepAnswer {
+    #[serde(rename = "move")]
+    mv: String,
+    kind: &'static str,
+    end: Option<String>,
+    position: Option<String>,
+    clock: Option<u32>,
+    wdl: Option<&'static str>,
+    dtm: Option<u16>,
+    rule_wdl: Option<&'static str>,
+    dtc: Option<u16>,
+}
+
+pub const fn kind_name(kind: MoveKind) -> &'static str {
+    match kind {
+        MoveKind::Quiet => "quiet",
+        MoveKind::DenEntry => "den-entry",
+        MoveKind::Capture => "capture",
+        MoveKind::Trade => "trade",
+    }
+}
+
+/// The answer of `GET /api/v1/{rules}` for a Jungle or revealed flip position.
+///
+/// # Errors
+/// A missing table (404) or a damaged one (500).
+pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
+    let source = lib.source(pos)?;
+    let value = source.value(pos)?;
+    let rule = source.rule(pos)?;
+    let ranked = source.ranked_moves(pos)?;
+    // As `jtb probe`: no best move in a draw, where every drawing move is as good.
+    let best = match value {
+        Value::Draw => None,
+        _ => ranked.first().map(|m| m.mv.to_string()),
+    };
+    let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
+    // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
+    let moves = if pos.at_clock_limit() {
+        Vec::new()
+    } else {
+        ranked
+            .iter()
+            .map(|m| move_answer(&source, pos, m.mv))
+            .collect::<Result<_, _>>()?
+    };
+    Ok(ProbeAnswer {
+        position: pos.to_string(),
+        rules: pos.rules().name(),
+        wdl: value.wdl().name(),
+        dtm: value.dtm(),
+        best,
+        dtc: rule.dtc.dtm(),
+        category: rule.category.name(),
+        clock: rule.clock,
+        rule_wdl: rule.wdl.name(),
+        rule_best,
+        moves,
+    })
+}
+
+pub fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
+    pos.move_kind(mv)
+        .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
+}
+
+fn move_answer(
+    source: &Source<'_>,
+    pos: &Position,
+    mv: jtb_probe::Move,
+) -> Result<MoveAnswer, ApiError> {
+    let kind = move_kind(pos, mv)?;
+    let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
+    Ok(match play(pos, mv)? {
+        Outcome::Over { result, reason } => {
+            // The game is over: the side that would move next has lost (or drawn) in 0.
+            let after = result.flipped();
+            let dtm = (after != jtb_probe::Wdl::Draw).then_some(0);
+            MoveAnswer {
+                mv: mv.to_string(),
+                position: None,
+                capture,
+                kind: kind_name(kind),
+                end: Some(reason.to_string()),
+                wdl: after.name(),
+                dtm,
+                dtc: dtm,
+                category: after.name(),
+                clock: None,
+                rule_wdl: after.name(),
+            }
+        }
+        Outcome::Ongoing(next) => {
+            let value = source.value(&next)?;
+            let rule = source.rule(&next)?;
+            MoveAnswer {
+                mv: mv.to_string(),
+                position: Some(next.to_string()),
+                capture,
+                kind: kind_name(kind),
+                end: None,
+                wdl: value.wdl().name(),
+                dtm: value.dtm(),
+                dtc: rule.dtc.dtm(),
+                category: rule.category.name(),
+                clock: Some(rule.clock),
+                rule_wdl: rule.wdl.name(),
+            }
+        }
+    })
+}
+
+/// The best line of a Jungle or flip position, and its line under the clock rule.
+///
+/// # Errors
+/// As [`probe`].
+pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+    let source = lib.source(pos)?;
+    let plain = source.line(pos)?.into_iter().map(|s| s.mv).collect();
+    let rule = source
+        .rule_line(pos)?
+        .into_iter()
+        .map(|s: RuleStep| s.mv)
+        .collect();
+    Ok(json!({
+        "position": pos.to_string(),
+        "rules": pos.rules().name(),
+        "clock": pos.clock().unwrap_or(0),
+        "line": steps(&source, pos, plain)?,
+        "rule_line": steps(&source, pos, rule)?,
+    }))
+}
+
+/// The steps of a line played from `pos` at its clock: each position with the clock it has
+/// then (the library's plain line carries none), so that a step can be opened as it stands in
+/// the game, and with both its values.
+///
+/// # Errors
+/// As [`Source::value`]; 500 if a move of the line is not legal (it always is).
+fn steps(
+    source: &Source<'_>,
+    pos: &Position,
+    moves: Vec<jtb_probe::Move>,
+) -> Result<Vec<StepAnswer>, ApiError> {
+    let mut current = pos.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let kind = kind_name(move_kind(&current, mv)?);
+        let step = match play(&current, mv)? {
+            Outcome::Over { reason, .. } => StepAnswer {
+                mv: mv.to_string(),
+                kind,
+                end: Some(reason.to_string()),
+                position: None,
+                clock: None,
+                wdl: None,
+                dtm: None,
+                rule_wdl: None,
+                dtc: None,
+            },
+            Outcome::Ongoing(next) => {
+                let value = source.value(&next)?;
+                let rule = source.rule(&next)?;
+                let step = StepAnswer {
+                    mv: mv.to_string(),
+                    kind,
+                    end: None,
+                    position: Some(next.to_string()),
+                    clock: Some(rule.clock),
+                    wdl: Some(value.wdl().name()),
+                    dtm: value.dtm(),
+                    rule_wdl: Some(rule.wdl.name()),
+                    dtc: rule.dtc.dtm(),
+                };
+                current = next;
+                step
+            }
+        };
+        out.push(step);
+    }
+    Ok(out)
+}
+
+/// The answer of `GET /api/v1/{rules}/moves` for a position of the family's type (Clesto's adds
+/// to it): the legal moves, in ASCII order, with the position after each; with face-down tiles
+/// the moves of the revealed pieces, the tiles that can be flipped and what each flip may
+/// reveal.
+///
+/// # Errors
+/// 500 if a listed move is not legal (it always is).
+pub fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+    let hidden = pos.hidden() != 0;
+    let mut moves = Vec::new();
+    let listed = if pos.at_clock_limit() {
+        Vec::new()
+    } else {
+        pos.revealed_moves()
+    };
+    for mv in listed {
+        let kind = if hidden {
+            // `move_kind` knows no moves while tiles are face down: ask the board.
+            match pos.piece_at(mv.to) {
+                Some(_) => MoveKind::Capture,
+                None => MoveKind::Quiet,
+            }
+        } else {
+            move_kind(pos, mv)?
+        };
+        let (after, end) = if hidden {
+            (None, None)
+        } else {
+            match play(pos, mv)? {
+                Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
+                Outcome::Ongoing(next) => (Some(next.to_string()), None),
+            }
+        };
+        let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
+        moves.push(
+            json!({"move": mv.to_string(), "position": after, "capture": capture,
+                          "kind": kind_name(kind), "end": end}),
+        );
+    }
+    let flipped: Vec<jtb_probe::Square> = if pos.at_clock_limit() || pos.is_game_over() {
+        Vec::new()
+    } else {
+        pos.flips()
+    };
+    let flips: Vec<String> = flipped.iter().map(ToString::to_string).collect();
+    let mut answer = json!({
+        "position": pos.to_string(),
+        "rules": pos.rules().name(),
+        "moves": moves,
+        "flips": flips,
+        "game_over": pos.is_game_over(),
+    });
+    if hidden {
+        answer["flip_outcomes"] = flip::outcomes(pos, &flipped);
+    }
+    Ok(answer)
+}
