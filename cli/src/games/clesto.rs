@@ -1,13 +1,15 @@
-//! The Clesto side of `jtb stats` and of the API's material index (RULES.md 6): no draws, so it
+//! The Clesto side of `jtb stats`, of `jtb probe` and of the API's material index (RULES.md 6): no draws, so it
 //! counts what the ban decides (the DTM file's draws, as the ban file's wins and losses, with
 //! B's longest way out) where the other rule sets count draws and the clock rule.
 
 use std::io::{self, Write};
 
-use jtb_probe::{Material, SideStats};
+use jtb_edge::ClestoAnswer;
+use jtb_probe::{ClestoValue, Material, Plies, SideStats};
 use serde_json::json;
 
 use super::{shown, FamilyStats};
+use crate::board;
 
 /// `jtb stats --rules clesto`: no draws column; the ban file's wins and losses, and B's longest
 /// way out.
@@ -72,4 +74,46 @@ impl FamilyStats for Stats {
         obj.insert("ban_wins".into(), json!([ban[0].wins, ban[1].wins]));
         obj.insert("ban_losses".into(), json!([ban[0].losses, ban[1].losses]));
     }
+}
+
+/// What `jtb probe` prints of a Clesto position (`text`, as given).
+pub fn probe_text(text: &str, a: &ClestoAnswer) -> String {
+    let exit = a.value.exit();
+    let mut s = format!("{text}\n{}rules: {}\n", board::draw(&a.pos), a.pos.rules());
+    let banned = jtb_probe::banned_side(jtb_probe::Material::of(&a.pos));
+    s += &match a.value {
+        ClestoValue::Plain(v) => format!(
+            "value: {} for {} to move, {} to the end\n",
+            v.wdl(),
+            a.pos.turn(),
+            Plies(v.dtm().unwrap_or(0))
+        ),
+        v => format!(
+            "value: {} for {} to move by the repetition ban ({}): {}\n",
+            v.wdl(),
+            a.pos.turn(),
+            v.category(),
+            match exit {
+                Some(e) => format!(
+                    "{banned}, the banned side, forces the game out of this material into a \
+                     position it wins in {}",
+                    Plies(e)
+                ),
+                None => format!(
+                    "{banned}, the banned side, can neither win nor repeat forever, so {} wins",
+                    banned.other()
+                ),
+            }
+        ),
+    };
+    if let Some(b) = &a.best {
+        s += &format!("best: {b}\n");
+    }
+    if let Some(line) = &a.line {
+        s += &format!("line: {}\n", line.join(" "));
+        if a.line_stops_at_ban {
+            s += "(the line stops where only the repetition ban decides)\n";
+        }
+    }
+    s
 }

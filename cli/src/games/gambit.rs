@@ -1,16 +1,17 @@
-//! The Animal Gambit side of the table commands (`stats`, `info`; `verify` is the generator's
-//! one driver, `probe` and `adjudicate` the edge's, [`jtb_edge`]): the same commands and
-//! printers' shapes as Jungle's, over [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
+//! The Animal Gambit side of the table commands (`stats`, `info`, what `probe` prints; `verify`
+//! is the generator's one driver, `probe` and `adjudicate` ask the edge, [`jtb_edge`]): the same
+//! commands and printers' shapes as Jungle's, over [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
 
 use std::{
     io::Write,
     path::{Path, PathBuf},
 };
 
+use jtb_edge::GambitAnswer;
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, Rules},
-    Family, Kind, SideStats, TableFile, Tablebase,
+    Family, Kind, SideStats, TableFile, Tablebase, Value,
 };
 use serde_json::json;
 
@@ -93,4 +94,28 @@ pub fn side_json(m: gambit::Material, side: &str, s: &SideStats) -> serde_json::
 /// The path of a table's `kind` file.
 fn table_path(root: &Path, m: gambit::Material, kind: Kind) -> PathBuf {
     family_table_path(root, Rules, m, kind)
+}
+
+/// What `jtb probe` prints of an Animal Gambit position (`text`, as given).
+pub fn probe_text(text: &str, a: &GambitAnswer) -> String {
+    let mut s = format!("{text}\nrules: {}\n", Rules::NAME);
+    s += &match a.value {
+        Value::Draw => "value: draw (repetition: neither side can force an end; the repetition \
+                        rule decides with the history)\n"
+            .to_owned(),
+        v => format!(
+            "value: {} for {} to move, {} to the end ({})\n",
+            v.wdl(),
+            a.pos.turn(),
+            jtb_probe::Turns(v.dtm().unwrap_or(0)),
+            a.category
+        ),
+    };
+    if let Some(b) = &a.best {
+        s += &format!("best: {b}\n");
+    }
+    if let Some(line) = &a.line {
+        s += &format!("line: {}\n", line.join(", "));
+    }
+    s.trim_end().to_owned()
 }

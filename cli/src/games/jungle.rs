@@ -1,12 +1,15 @@
-//! The Jungle and flip-game side of `jtb stats`: win, draw and loss counts with the longest win,
-//! and what the clock rule changes (the DTC file's cursed wins, blessed losses and longest DTC).
+//! The Jungle and flip-game side of `jtb stats` (win, draw and loss counts with the longest win,
+//! and what the clock rule changes: the DTC file's cursed wins, blessed losses and longest DTC)
+//! and of `jtb probe` (the value, the clock rule's value at the position's clock, the lines).
 
 use std::io::{self, Write};
 
-use jtb_probe::{Material, SideStats};
+use jtb_edge::JungleAnswer;
+use jtb_probe::{Material, Plies, SideStats, Value};
 use serde_json::json;
 
 use super::{shown, FamilyStats};
+use crate::board;
 
 /// `jtb stats` of Jungle and the flip game.
 pub struct Stats;
@@ -68,4 +71,39 @@ impl FamilyStats for Stats {
             "longest_dtc_position": shown(&dtc.longest_win_position),
         })
     }
+}
+
+/// What `jtb probe` prints of a Jungle or flip-game position (`text`, as given).
+pub fn probe_text(text: &str, a: &JungleAnswer) -> String {
+    let mut s = format!("{text}\n{}rules: {}\n", board::draw(&a.pos), a.pos.rules());
+    s += &match a.value {
+        Value::Draw => "value: draw\n".to_owned(),
+        v => format!(
+            "value: {} for {} to move, {} to the end\n",
+            v.wdl(),
+            a.pos.turn(),
+            Plies(v.dtm().unwrap_or(0))
+        ),
+    };
+    s += &format!(
+        "clock rule: {} at clock {} of {} ({}; {})\n",
+        a.rule.wdl,
+        a.rule.clock,
+        a.rule.limit,
+        a.rule.category,
+        match a.rule.dtc.dtm() {
+            Some(d) => format!("{} to the next capture or the end", Plies(d)),
+            None => "no capture can be forced".to_owned(),
+        }
+    );
+    if let Some(b) = &a.best {
+        s += &format!("best: {b}\n");
+    }
+    if let Some(line) = &a.line {
+        s += &format!("line: {}\n", line.join(" "));
+    }
+    if let Some(line) = &a.rule_line {
+        s += &format!("rule line: {}\n", line.join(" "));
+    }
+    s
 }

@@ -1,12 +1,15 @@
 //! What a game prints and puts in its JSON where the games differ: the statistics of a table of
 //! the Jungle family's type ([`FamilyStats`]: Jungle's and the flip game's in [`jungle`],
-//! Clesto's without draws in [`clesto`]), and Animal Gambit's side of the table commands.
+//! Clesto's without draws in [`clesto`]), Animal Gambit's side of the table commands, and what
+//! `jtb probe` prints of each game's answer (`probe_text` in each module, [`flip`]'s for the
+//! positions with face-down tiles).
 
 use std::io::{self, Write};
 
 use jtb_probe::{Material, RuleSet, SideStats};
 
 pub mod clesto;
+pub mod flip;
 pub mod gambit;
 pub mod jungle;
 
