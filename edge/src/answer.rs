@@ -38,6 +38,13 @@ impl Answer {
         self.game().best()
     }
 
+    /// The best line (Animal Gambit's turns), when it was asked; `None` for a position with
+    /// face-down tiles, whose flips are chance.
+    #[must_use]
+    pub fn line(&self) -> Option<&[String]> {
+        self.game().line()
+    }
+
     fn game(&self) -> &dyn GameAnswer {
         match self {
             Answer::Jungle(a) => a,

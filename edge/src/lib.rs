@@ -14,7 +14,7 @@
 //! variant in each enum.
 
 #[macro_use]
-mod games;
+pub mod games;
 
 mod answer;
 mod error;

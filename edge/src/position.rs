@@ -127,6 +127,12 @@ impl AnyPosition {
         each_game!(self, AnyPosition, |pos, G| G::side_to_move(pos))
     }
 
+    /// The half-move clock the text gave (`None` when it gave none, and in Animal Gambit).
+    #[must_use]
+    pub fn clock(&self) -> Option<u32> {
+        each_game!(self, AnyPosition, |pos, G| G::clock(pos))
+    }
+
     /// The legal moves (Animal Gambit: every distinct turn) in their canonical text, sorted
     /// as ASCII strings. A flip position with face-down tiles lists a flip of each tile
     /// (`?a4`, RULES.md 8) beside the revealed animals' steps. None once the game is over.

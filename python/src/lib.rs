@@ -120,10 +120,7 @@ impl Position {
     /// The half-move clock of the text (`None` when it gave none, and in Animal Gambit).
     #[getter]
     fn clock(&self) -> Option<u32> {
-        match &self.pos.0 {
-            AnyPosition::Jungle(p) | AnyPosition::Clesto(p) => p.clock(),
-            AnyPosition::Gambit(_) => None,
-        }
+        self.pos.0.clock()
     }
 
     /// The legal moves (Animal Gambit: every distinct turn) in their canonical text, sorted in
@@ -425,14 +422,8 @@ impl Tablebase {
         let (pos, _) = position_of(pos, rules)?;
         let tables = self.tables()?;
         let answer = py.detach(|| tables.probe(pos, true)).map_err(py_err)?;
-        Ok(match answer {
-            jtb_edge::Answer::Jungle(a) => a.line,
-            jtb_edge::Answer::Clesto(a) => a.line,
-            jtb_edge::Answer::Gambit(a) => a.line,
-            // A flip's outcome is chance: there is no single line.
-            jtb_edge::Answer::Chance(_) => None,
-        }
-        .unwrap_or_default())
+        // A flip's outcome is chance: a position with face-down tiles has no single line.
+        Ok(answer.line().map(<[String]>::to_vec).unwrap_or_default())
     }
 
     /// Whether the game can be stopped at the position's clock, as `jtb adjudicate --json`

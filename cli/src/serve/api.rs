@@ -11,18 +11,43 @@ use std::sync::Arc;
 use axum::{
     extract::State,
     http::{Method, Uri},
+    response::Response,
     Json,
 };
-use jtb_edge::AnyPosition;
-use serde::Serialize;
+use jtb_edge::{each_game, AnyPosition};
 
 use super::{
-    clesto,
     error::{ApiError, Problem},
-    flip, gambit, jungle,
+    gambit,
     query::{any_position, blocking, gambit_position, Game, PositionParams, Rules},
     source::Library,
 };
+
+/// What the position routes ask of a game: implemented once per game, in its module
+/// (`jungle`, `clesto`, `gambit`), on the edge's type for it, and reached through the edge's
+/// one list of the games ([`jtb_edge::each_game!`]).
+pub trait Routes {
+    /// The game's position type.
+    type Position;
+
+    /// The answer of `GET /api/v1/{rules}`.
+    ///
+    /// # Errors
+    /// A missing table (404), a damaged one (500).
+    fn probe(lib: &Library, pos: &Self::Position) -> Result<Response, ApiError>;
+
+    /// The answer of `GET /api/v1/{rules}/line`.
+    ///
+    /// # Errors
+    /// As [`Routes::probe`].
+    fn line(lib: &Library, pos: &Self::Position) -> Result<serde_json::Value, ApiError>;
+
+    /// The answer of `GET /api/v1/{rules}/moves` (no tables needed).
+    ///
+    /// # Errors
+    /// 500 if a listed move is not legal (it always is).
+    fn moves(pos: &Self::Position) -> Result<serde_json::Value, ApiError>;
+}
 
 /// `GET /api/v1/{rules}?position=...[&clock=N]`.
 ///
@@ -32,31 +57,12 @@ pub async fn probe(
     State(lib): State<Arc<Library>>,
     Rules(game): Rules,
     params: PositionParams,
-) -> Result<Json<Probed>, ApiError> {
+) -> Result<Response, ApiError> {
     let pos = any_position(game, &params)?;
-    blocking(lib, move |lib| match &pos {
-        AnyPosition::Jungle(pos) if pos.hidden() != 0 => flip::probe(lib, pos).map(Probed::Chance),
-        AnyPosition::Jungle(pos) => jungle::probe(lib, pos).map(Probed::Jungle),
-        AnyPosition::Clesto(pos) => clesto::probe(lib, pos).map(Probed::Clesto),
-        AnyPosition::Gambit(pos) => gambit::probe(lib, pos).map(Probed::Gambit),
+    blocking(lib, move |lib| {
+        each_game!(&pos, AnyPosition, |pos, G| G::probe(lib, pos))
     })
     .await
-    .map(Json)
-}
-
-/// The answer of `GET /api/v1/{rules}`: the clock rule's fields, or Clesto's.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum Probed {
-    /// A rule set with draws and the clock rule.
-    Jungle(jungle::ProbeAnswer),
-    /// Clesto: win or loss, by DTM or by the repetition ban.
-    Clesto(clesto::ClestoAnswer),
-    /// Animal Gambit: distances in turns, every turn with its steps.
-    Gambit(gambit::ProbeAnswer),
-    /// The flip game with face-down tiles: `jtb probe --json`'s object (exact fractions, every
-    /// move's worth, each flip's outcomes).
-    Chance(serde_json::Value),
 }
 
 /// `GET /api/v1/{rules}/line?position=...[&clock=N]`: the best line, and the line under the
@@ -70,10 +76,8 @@ pub async fn line(
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let pos = any_position(game, &params)?;
-    blocking(lib, move |lib| match &pos {
-        AnyPosition::Jungle(pos) => jungle::line(lib, pos),
-        AnyPosition::Clesto(pos) => clesto::line(lib, pos),
-        AnyPosition::Gambit(pos) => gambit::line(lib, pos),
+    blocking(lib, move |lib| {
+        each_game!(&pos, AnyPosition, |pos, G| G::line(lib, pos))
     })
     .await
     .map(Json)
@@ -89,11 +93,8 @@ pub async fn moves(
     Rules(game): Rules,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    Ok(Json(match any_position(game, &params)? {
-        AnyPosition::Jungle(pos) => jungle::moves(&pos)?,
-        AnyPosition::Clesto(pos) => clesto::moves(&pos)?,
-        AnyPosition::Gambit(pos) => gambit::moves(&pos),
-    }))
+    let pos = any_position(game, &params)?;
+    each_game!(&pos, AnyPosition, |pos, G| G::moves(pos)).map(Json)
 }
 
 /// `GET /api/v1/animal-gambit/steps?position=...&steps=...`: a turn played one step at a time

@@ -10,11 +10,33 @@ use jtb_probe::{
 use serde::Serialize;
 use serde_json::json;
 
+use axum::{
+    response::{IntoResponse, Response},
+    Json,
+};
+
 use super::{
+    api::Routes,
     error::ApiError,
     jungle::{self, kind_name, move_kind},
     source::{play, Library},
 };
+
+impl Routes for jtb_edge::games::Clesto {
+    type Position = Position;
+
+    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
+        Ok(Json(probe(lib, pos)?).into_response())
+    }
+
+    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+        line(lib, pos)
+    }
+
+    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+        moves(pos)
+    }
+}
 
 /// A Clesto value as the API writes it, for the side to move: `wdl` always win or loss, `dtm`
 /// for a plain value (null where the ban decides), `category` `win`, `loss`, `ban-win` or

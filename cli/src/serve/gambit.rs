@@ -14,10 +14,32 @@ use jtb_probe::{
 use serde::Serialize;
 use serde_json::json;
 
+use axum::{
+    response::{IntoResponse, Response},
+    Json,
+};
+
 use super::{
+    api::Routes,
     error::{ApiError, Problem},
     source::Library,
 };
+
+impl Routes for jtb_edge::games::Gambit {
+    type Position = Position;
+
+    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
+        Ok(Json(probe(lib, pos)?).into_response())
+    }
+
+    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+        line(lib, pos)
+    }
+
+    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+        Ok(moves(pos))
+    }
+}
 
 /// Longer `steps` text is refused before it is read.
 const MAX_STEPS_BYTES: usize = 64;

@@ -7,11 +7,38 @@ use jtb_probe::{MoveKind, Outcome, Position, RuleStep, Value};
 use serde::Serialize;
 use serde_json::json;
 
+use axum::{
+    response::{IntoResponse, Response},
+    Json,
+};
+
 use super::{
+    api::Routes,
     error::ApiError,
     flip,
     source::{play, Library, Source},
 };
+
+impl Routes for jtb_edge::games::Jungle {
+    type Position = Position;
+
+    /// A position with face-down tiles is answered by the flip game's chance tables.
+    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
+        Ok(if pos.hidden() != 0 {
+            Json(flip::probe(lib, pos)?).into_response()
+        } else {
+            Json(probe(lib, pos)?).into_response()
+        })
+    }
+
+    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+        line(lib, pos)
+    }
+
+    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+        moves(pos)
+    }
+}
 
 /// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, the best move under
 /// the clock rule, and the moves.

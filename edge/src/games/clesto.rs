@@ -10,7 +10,8 @@ use super::{jungle, signed, split_opened, EdgeGame, GameAnswer};
 use crate::{Answer, AnyTablebase, EdgeError, Played, PositionError, Rules, Tables, Verdict};
 
 /// Clesto.
-pub(crate) struct Clesto;
+#[derive(Debug, Clone, Copy)]
+pub struct Clesto;
 
 impl EdgeGame for Clesto {
     type Position = Position;
@@ -22,6 +23,10 @@ impl EdgeGame for Clesto {
 
     fn side_to_move(pos: &Position) -> &'static str {
         jungle::color_name(pos.turn())
+    }
+
+    fn clock(pos: &Position) -> Option<u32> {
+        pos.clock()
     }
 
     fn moves(pos: &Position) -> Vec<String> {
@@ -151,6 +156,10 @@ impl GameAnswer for ClestoAnswer {
 
     fn best(&self) -> Option<&str> {
         self.best.as_deref()
+    }
+
+    fn line(&self) -> Option<&[String]> {
+        self.line.as_deref()
     }
 }
 

@@ -169,6 +169,11 @@ impl GameAnswer for ChanceAnswer {
     fn best(&self) -> Option<&str> {
         self.best.as_ref().map(|m| m.text.as_str())
     }
+
+    /// A flip's outcome is chance: there is no single line.
+    fn line(&self) -> Option<&[String]> {
+        None
+    }
 }
 
 /// Adds the fields of the object `more` to the object `obj`, in their order.

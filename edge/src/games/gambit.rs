@@ -16,7 +16,8 @@ use crate::{
 };
 
 /// Animal Gambit.
-pub(crate) struct Gambit;
+#[derive(Debug, Clone, Copy)]
+pub struct Gambit;
 
 impl EdgeGame for Gambit {
     type Position = gambit::Position;
@@ -28,6 +29,10 @@ impl EdgeGame for Gambit {
 
     fn side_to_move(pos: &gambit::Position) -> &'static str {
         color_name(pos.turn())
+    }
+
+    fn clock(_: &gambit::Position) -> Option<u32> {
+        None
     }
 
     fn moves(pos: &gambit::Position) -> Vec<String> {
@@ -170,6 +175,10 @@ impl GameAnswer for GambitAnswer {
 
     fn best(&self) -> Option<&str> {
         self.best.as_deref()
+    }
+
+    fn line(&self) -> Option<&[String]> {
+        self.line.as_deref()
     }
 }
 

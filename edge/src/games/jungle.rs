@@ -18,7 +18,8 @@ use crate::{
 };
 
 /// Jungle and the flip game.
-pub(crate) struct Jungle;
+#[derive(Debug, Clone, Copy)]
+pub struct Jungle;
 
 impl EdgeGame for Jungle {
     type Position = Position;
@@ -30,6 +31,10 @@ impl EdgeGame for Jungle {
 
     fn side_to_move(pos: &Position) -> &'static str {
         color_name(pos.turn())
+    }
+
+    fn clock(pos: &Position) -> Option<u32> {
+        pos.clock()
     }
 
     fn moves(pos: &Position) -> Vec<String> {
@@ -218,6 +223,10 @@ impl GameAnswer for JungleAnswer {
 
     fn best(&self) -> Option<&str> {
         self.best.as_deref()
+    }
+
+    fn line(&self) -> Option<&[String]> {
+        self.line.as_deref()
     }
 }
 

@@ -1,6 +1,9 @@
-//! The games the edge serves, one module each. What the edge's enums ([`AnyPosition`](crate::AnyPosition),
-//! [`AnyTablebase`]) and [`Tables`] ask of a game is [`EdgeGame`]; [`each_game!`] is the one
-//! list of the games, and each question matches it once.
+//! The games the edge serves, one module each. What the edge's enums
+//! ([`AnyPosition`](crate::AnyPosition), [`AnyTablebase`]) and [`Tables`] ask of a game is
+//! [`EdgeGame`], implemented by [`Jungle`], [`Clesto`] and [`Gambit`];
+//! [`each_game!`](crate::each_game) is the one list of the games, and each question matches it
+//! once. A front end with questions of its own (the server's routes) implements a trait of its
+//! own on the same types and dispatches through the same macro.
 
 use std::sync::Arc;
 
@@ -9,25 +12,35 @@ use jtb_probe::{Indexed, ProbeResult, Tablebase, Wdl};
 use crate::{Answer, AnyTablebase, EdgeError, Played, PositionError, Rules, Tables, Verdict};
 
 /// Evaluates `$body` for the game of `$value`, a value of one of the edge's enums with a
-/// variant per game ([`AnyPosition`](crate::AnyPosition), [`AnyTablebase`]), with the variant's contents bound to
-/// `$x` and `$G` naming the game's [`EdgeGame`] type. The one list of the games: a game added
-/// to the edge is one line here and one variant in each of those enums.
+/// variant per game ([`AnyPosition`](crate::AnyPosition), [`AnyTablebase`](crate::AnyTablebase)),
+/// with the variant's contents bound to `$x` and `$G` naming the game's
+/// [`EdgeGame`](crate::games::EdgeGame) type. The one list of the games: a game added to the
+/// edge is one line here and one variant in each of those enums.
+///
+/// ```
+/// use jtb_edge::{each_game, games::EdgeGame, AnyPosition};
+///
+/// let pos = AnyPosition::parse("7/7/7/7/7/3l3/7/3E3/7 r", None, None).unwrap();
+/// let side = each_game!(&pos, AnyPosition, |p, G| G::side_to_move(p));
+/// assert_eq!(side, "red");
+/// ```
+#[macro_export]
 macro_rules! each_game {
     ($value:expr, $Enum:ident, |$x:pat_param, $G:ident| $body:expr) => {
         match $value {
             $Enum::Jungle($x) => {
                 #[allow(dead_code)]
-                type $G = $crate::games::jungle::Jungle;
+                type $G = $crate::games::Jungle;
                 $body
             }
             $Enum::Clesto($x) => {
                 #[allow(dead_code)]
-                type $G = $crate::games::clesto::Clesto;
+                type $G = $crate::games::Clesto;
                 $body
             }
             $Enum::Gambit($x) => {
                 #[allow(dead_code)]
-                type $G = $crate::games::gambit::Gambit;
+                type $G = $crate::games::Gambit;
                 $body
             }
         }
@@ -39,10 +52,15 @@ pub(crate) mod flip;
 pub(crate) mod gambit;
 pub(crate) mod jungle;
 
+pub use clesto::Clesto;
+pub use gambit::Gambit;
+pub use jungle::Jungle;
+
 /// What the edge asks of one game: its positions as texts and moves, its tables' answers.
-/// Implemented once per game, in the game's module, on a type of its own (`Jungle` serves
-/// Jungle and the flip game, whose positions with face-down tiles it hands to [`flip`]).
-pub(crate) trait EdgeGame {
+/// Implemented once per game, in the game's module, on a type of its own ([`Jungle`] serves
+/// Jungle and the flip game, whose positions with face-down tiles it hands to the flip game's
+/// chance tables).
+pub trait EdgeGame {
     /// The game's position type.
     type Position;
     /// The type its tables are a [`Tablebase`] of.
@@ -53,6 +71,10 @@ pub(crate) trait EdgeGame {
 
     /// The side to move (`red`, `blue`; `gold`, `silver`).
     fn side_to_move(pos: &Self::Position) -> &'static str;
+
+    /// The half-move clock of the position (`None` where its text gave none, and in a game
+    /// without a clock).
+    fn clock(pos: &Self::Position) -> Option<u32>;
 
     /// The legal moves (turns) in their canonical text, sorted as ASCII strings; none once the
     /// game is over.
@@ -113,12 +135,15 @@ pub(crate) trait EdgeGame {
 }
 
 /// What every game's answer to `jtb probe` gives ([`Answer`] asks it).
-pub(crate) trait GameAnswer {
+pub trait GameAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`.
     fn json(&self, text: &str) -> serde_json::Value;
 
     /// The best move, where there is one.
     fn best(&self) -> Option<&str>;
+
+    /// The best line, when it was asked and the game has one.
+    fn line(&self) -> Option<&[String]>;
 }
 
 /// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.
