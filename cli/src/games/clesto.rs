@@ -4,11 +4,14 @@
 
 use std::io::{self, Write};
 
-use jtb_edge::ClestoAnswer;
-use jtb_probe::{ClestoValue, Material, Plies, SideStats};
+use jtb_edge::{
+    games::{Clesto, EdgeGame},
+    ClestoAnswer,
+};
+use jtb_probe::{ClestoValue, IllegalMove, Material, Move, Plies, Position, SideStats};
 use serde_json::json;
 
-use super::{shown, FamilyStats};
+use super::{shown, FamilyStats, MovesText};
 use crate::board;
 
 /// `jtb stats --rules clesto`: no draws column; the ban file's wins and losses, and B's longest
@@ -74,6 +77,11 @@ impl FamilyStats for Stats {
         obj.insert("ban_wins".into(), json!([ban[0].wins, ban[1].wins]));
         obj.insert("ban_losses".into(), json!([ban[0].losses, ban[1].losses]));
     }
+
+    /// Hungry animals (RULES.md 6): the page shows who must capture.
+    fn board_fields(&self, board: &mut serde_json::Value) {
+        board["hunger"] = json!(true);
+    }
 }
 
 /// What `jtb probe` prints of a Clesto position (`text`, as given).
@@ -116,4 +124,50 @@ pub fn probe_text(text: &str, a: &ClestoAnswer) -> String {
         }
     }
     s
+}
+
+/// The animals that `mv` starves, each as its letter and its square after the move (`Cb1`).
+///
+/// # Errors
+/// `mv` is not legal in `pos`.
+pub fn starvations(pos: &Position, mv: Move) -> Result<Vec<String>, IllegalMove> {
+    Ok(pos
+        .starvations(mv)?
+        .into_iter()
+        .map(|(piece, sq)| format!("{}{sq}", piece.letter()))
+        .collect())
+}
+
+/// A Clesto position's moves, a move that starves animals printed `e3e4(starves:Le5,Dd4)`; the
+/// JSON adds `starvations`, each move that starves with the animals it starves.
+impl MovesText for Clesto {
+    fn moves_text(text: &str, pos: &Position, json: bool) -> String {
+        let moves = Clesto::moves(pos);
+        let starves: Vec<Vec<String>> = moves
+            .iter()
+            .map(|m| {
+                let mv = Move::parse(m, pos).expect("a listed move parses");
+                starvations(pos, mv).expect("a listed move is legal")
+            })
+            .collect();
+        if json {
+            let starvations: Vec<serde_json::Value> = moves
+                .iter()
+                .zip(&starves)
+                .filter(|(_, s)| !s.is_empty())
+                .map(|(m, s)| json!({"move": m, "starves": s}))
+                .collect();
+            return json!({"position": text, "moves": moves, "starvations": starvations})
+                .to_string();
+        }
+        let shown: Vec<String> = moves
+            .iter()
+            .zip(&starves)
+            .map(|(m, s)| match s.is_empty() {
+                true => m.clone(),
+                false => format!("{m}(starves:{})", s.join(",")),
+            })
+            .collect();
+        shown.join(" ")
+    }
 }

@@ -1,8 +1,12 @@
-//! The flip game's positions with face-down tiles in `jtb probe` (RULES.md 8): exact chance
-//! values as fractions and percentages.
+//! The flip game's positions with face-down tiles (RULES.md 8) in `jtb probe` (exact chance
+//! values as fractions and percentages) and in `jtb moves` (each flip's outcomes).
 
 use jtb_edge::ChanceAnswer;
-use jtb_probe::flip::{ChanceValue, Fraction};
+use jtb_probe::{
+    flip::{ChanceValue, Fraction},
+    Position, Square,
+};
+use serde_json::json;
 
 /// A chance value as text: `score 5/8 (62.5%): win 1/2 (50.0%), draw 1/4 (25.0%), loss 1/4
 /// (25.0%)`.
@@ -38,4 +42,62 @@ pub fn probe_text(text: &str, a: &ChanceAnswer) -> String {
         }
     }
     s.trim_end().to_owned()
+}
+
+/// A flip's outcomes, where the hidden set is known: the animal's letter, its chance and the
+/// position it gives, each equally likely (RULES.md 8).
+type Outcomes = Option<Vec<(String, String, String)>>;
+
+/// What `jtb moves` prints of a position with face-down tiles, the game not over (`moves`: a
+/// flip of each tile, `?a4`, and the revealed animals' steps, in ASCII order): the moves, then
+/// a line per flip with its outcomes where the hidden set is known (the `?:` field, or nothing
+/// captured yet); the JSON adds `flips`, each with its outcomes or `null`.
+pub fn moves_text(text: &str, pos: &Position, moves: &[String], json: bool) -> String {
+    let flips: Vec<(&str, Outcomes)> = moves
+        .iter()
+        .filter_map(|mv| {
+            Some((
+                mv.as_str(),
+                Square::parse(mv.strip_prefix('?')?, pos.board())?,
+            ))
+        })
+        .map(|(mv, sq)| {
+            let outcomes = pos.flip_outcomes(sq).map(|o| {
+                o.into_iter()
+                    .map(|o| {
+                        let chance = jtb_probe::chance_text(o.of);
+                        (o.piece.letter().to_string(), chance, o.position.to_string())
+                    })
+                    .collect()
+            });
+            (mv, outcomes)
+        })
+        .collect();
+    if json {
+        let flips: Vec<serde_json::Value> = flips
+            .iter()
+            .map(|(mv, outcomes)| {
+                let outcomes: Option<Vec<serde_json::Value>> = outcomes.as_ref().map(|o| {
+                    o.iter()
+                        .map(|(piece, p, pos)| {
+                            json!({"animal": piece, "probability": p, "position": pos})
+                        })
+                        .collect()
+                });
+                json!({"move": mv, "outcomes": outcomes})
+            })
+            .collect();
+        return json!({"position": text, "moves": moves, "flips": flips}).to_string();
+    }
+    let mut out = moves.join(" ");
+    for (mv, outcomes) in flips {
+        if let Some(o) = outcomes {
+            let shown: Vec<String> = o
+                .iter()
+                .map(|(piece, p, pos)| format!("{piece} {p} {pos}"))
+                .collect();
+            out += &format!("\n  {mv}: {}", shown.join("; "));
+        }
+    }
+    out
 }

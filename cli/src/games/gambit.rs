@@ -7,7 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use jtb_edge::GambitAnswer;
+use jtb_edge::{games::EdgeGame, GambitAnswer};
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, Rules},
@@ -15,6 +15,7 @@ use jtb_probe::{
 };
 use serde_json::json;
 
+use super::{plain_moves_text, MovesText};
 use crate::CliResult;
 
 /// `jtb stats --rules animal-gambit`: per material and side to move, wins, draws (the
@@ -118,4 +119,11 @@ pub fn probe_text(text: &str, a: &GambitAnswer) -> String {
         s += &format!("line: {}\n", line.join(", "));
     }
     s.trim_end().to_owned()
+}
+
+/// An Animal Gambit position's turns, separated by `, ` (a turn's text has spaces).
+impl MovesText for jtb_edge::games::Gambit {
+    fn moves_text(text: &str, pos: &gambit::Position, json: bool) -> String {
+        plain_moves_text(text, &Self::moves(pos), ", ", json)
+    }
 }

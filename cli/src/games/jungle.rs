@@ -4,11 +4,14 @@
 
 use std::io::{self, Write};
 
-use jtb_edge::JungleAnswer;
+use jtb_edge::{
+    games::{EdgeGame, Jungle},
+    JungleAnswer,
+};
 use jtb_probe::{Material, Plies, SideStats, Value};
 use serde_json::json;
 
-use super::{shown, FamilyStats};
+use super::{flip, plain_moves_text, shown, FamilyStats, MovesText};
 use crate::board;
 
 /// `jtb stats` of Jungle and the flip game.
@@ -106,4 +109,16 @@ pub fn probe_text(text: &str, a: &JungleAnswer) -> String {
         s += &format!("rule line: {}\n", line.join(" "));
     }
     s
+}
+
+/// A Jungle or flip-game position's moves, separated by spaces; a flip position with face-down
+/// tiles hands its moves and flips to [`flip`].
+impl MovesText for Jungle {
+    fn moves_text(text: &str, pos: &jtb_probe::Position, json: bool) -> String {
+        let moves = Jungle::moves(pos);
+        if pos.hidden() != 0 && !pos.is_game_over() {
+            return flip::moves_text(text, pos, &moves, json);
+        }
+        plain_moves_text(text, &moves, " ", json)
+    }
 }

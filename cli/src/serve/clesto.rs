@@ -119,7 +119,7 @@ fn square_names(pos: &Position, set: SquareSet) -> Vec<String> {
 }
 
 fn starves(pos: &Position, mv: jtb_probe::Move) -> Result<Vec<String>, ApiError> {
-    crate::moves::starvations(pos, mv).map_err(|e| ApiError::internal(e.to_string()))
+    crate::games::clesto::starvations(pos, mv).map_err(|e| ApiError::internal(e.to_string()))
 }
 
 /// `GET /api/v1/clesto?position=...`: the value, the best move, the banned side, the hungry

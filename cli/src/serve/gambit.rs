@@ -23,6 +23,7 @@ use super::{
     api::Routes,
     error::{ApiError, Problem},
     source::Library,
+    tables::{damaged, index_entry, TableRoutes},
 };
 
 impl Routes for jtb_edge::games::Gambit {
@@ -277,13 +278,57 @@ pub fn steps(pos: &Position, text: &str) -> Result<serde_json::Value, ApiError> 
     }))
 }
 
-/// The statistics of a material's DTM file, Gold to move first, as `jtb stats --rules
-/// animal-gambit --json` writes them, in the orientation of `asked` (`RvER` answers for Gold
-/// with one rabbit, although the table is `ERvR`).
-///
-/// # Errors
-/// 404 for a table that is not there, 500 for a damaged one.
-pub fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, ApiError> {
+/// Animal Gambit's tables.
+pub struct GambitTables;
+
+impl TableRoutes for GambitTables {
+    /// 8x8, the four traps, no water and no den; the sides Gold (upper case, moves first) and
+    /// Silver, and distances in turns.
+    fn board(&self) -> serde_json::Value {
+        let traps: Vec<String> = gambit::TRAPS.map(|sq| sq.to_string()).collect();
+        json!({
+            "game": gambit::Rules::NAME, "width": 8, "height": 8, "water": [], "traps": traps,
+            "sides": <gambit::Rules as Family>::SIDES, "pieces": "EMHDCR", "clock_limit": 0,
+            "hunger": false, "distance_unit": "turns",
+        })
+    }
+
+    /// Gold to move, then Silver.
+    fn materials(&self, lib: &Library) -> Result<serde_json::Value, ApiError> {
+        let tb = lib.gambit_tables()?;
+        let mut names = Vec::new();
+        let mut tables = Vec::new();
+        for m in tb.materials() {
+            names.push(m.to_string());
+            // A table whose header cannot be read is listed as damaged; the others still are.
+            match crate::gambit::side_stats(lib.root(), m) {
+                Ok(sides) => tables.push(index_entry(
+                    &m.to_string(),
+                    m.total(),
+                    [&sides[0], &sides[1]],
+                )),
+                Err(e) => {
+                    let why = lib.error(ProbeError::from(e), Rules);
+                    tables.push(damaged(&m.to_string(), m.total(), &why));
+                }
+            }
+        }
+        Ok(json!({"rules": gambit::Rules::NAME, "materials": names, "tables": tables}))
+    }
+
+    /// The DTM file's statistics, Gold to move first, as `jtb stats --rules animal-gambit
+    /// --json` writes them (`RvER` answers for Gold with one rabbit, although the table is
+    /// `ERvR`); no histograms yet.
+    fn stats(&self, lib: &Library, material: &str) -> Result<serde_json::Value, ApiError> {
+        let asked: gambit::Material = material
+            .parse()
+            .map_err(|e: gambit::BadMaterial| ApiError::new(Problem::BadMaterial, e.to_string()))?;
+        stats(lib, asked)
+    }
+}
+
+/// [`GambitTables::stats`] of `asked`.
+fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, ApiError> {
     let table = asked.canonical();
     lib.gambit_tables()?;
     let sides = crate::gambit::side_stats(lib.root(), table)
@@ -324,53 +369,4 @@ fn colour_flip(text: &str) -> Result<String, ApiError> {
                 format!("a table header's {text}: {e}"),
             )
         })
-}
-
-/// `GET /api/v1/animal-gambit/materials`: the materials present, fewest pieces first, and for
-/// the material index each one's counts and longest wins (Gold to move, then Silver).
-///
-/// # Errors
-/// 404 without tables. A table whose header cannot be read is listed with `damaged` (why)
-/// instead of its counts.
-pub fn materials(lib: &Library) -> Result<serde_json::Value, ApiError> {
-    let tb = lib.gambit_tables()?;
-    let mut names = Vec::new();
-    let mut tables = Vec::new();
-    for m in tb.materials() {
-        names.push(m.to_string());
-        // A table whose header cannot be read is listed as damaged; the others still are.
-        let sides = match crate::gambit::side_stats(lib.root(), m) {
-            Ok(sides) => sides,
-            Err(e) => {
-                let why = lib.error(ProbeError::from(e), Rules);
-                tables.push(super::tables::damaged(&m.to_string(), m.total(), &why));
-                continue;
-            }
-        };
-        let pair = |f: &dyn Fn(&jtb_probe::SideStats) -> serde_json::Value| {
-            json!([f(&sides[0]), f(&sides[1])])
-        };
-        let position =
-            |s: &jtb_probe::SideStats| json!(crate::games::shown(&s.longest_win_position));
-        tables.push(json!({
-            "material": m.to_string(), "pieces": m.total(),
-            "wins": pair(&|s| json!(s.wins)), "draws": pair(&|s| json!(s.draws)),
-            "losses": pair(&|s| json!(s.losses)),
-            "longest_win": pair(&|s| json!(s.longest_win)),
-            "longest_win_position": pair(&position),
-        }));
-    }
-    Ok(json!({"rules": gambit::Rules::NAME, "materials": names, "tables": tables}))
-}
-
-/// The board as the page draws it: 8x8, the four traps, no water and no den; the sides Gold
-/// (upper case, moves first) and Silver, and distances in turns.
-#[must_use]
-pub fn board_json() -> serde_json::Value {
-    let traps: Vec<String> = gambit::TRAPS.map(|sq| sq.to_string()).collect();
-    json!({
-        "game": gambit::Rules::NAME, "width": 8, "height": 8, "water": [], "traps": traps,
-        "sides": <gambit::Rules as Family>::SIDES, "pieces": "EMHDCR", "clock_limit": 0,
-        "hunger": false, "distance_unit": "turns",
-    })
 }

@@ -27,6 +27,7 @@ mod api;
 mod cache;
 mod clesto;
 mod error;
+mod family;
 mod flip;
 mod gambit;
 mod jungle;
