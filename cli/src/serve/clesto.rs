@@ -18,25 +18,9 @@ use axum::{
 use super::{
     api::Routes,
     error::ApiError,
-    jungle::{self, kind_name, move_kind},
+    jungle::{kind_name, move_kind},
     source::{play, Library},
 };
-
-impl Routes for jtb_edge::games::Clesto {
-    type Position = Position;
-
-    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
-        Ok(Json(probe(lib, pos)?).into_response())
-    }
-
-    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-        line(lib, pos)
-    }
-
-    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-        moves(pos)
-    }
-}
 
 /// A Clesto value as the API writes it, for the side to move: `wdl` always win or loss, `dtm`
 /// for a plain value (null where the ban decides), `category` `win`, `loss`, `ban-win` or
@@ -122,63 +106,6 @@ fn starves(pos: &Position, mv: jtb_probe::Move) -> Result<Vec<String>, ApiError>
     crate::games::clesto::starvations(pos, mv).map_err(|e| ApiError::internal(e.to_string()))
 }
 
-/// `GET /api/v1/clesto?position=...`: the value, the best move, the banned side, the hungry
-/// set and every move, best first.
-///
-/// # Errors
-/// As the other rule sets' answers: 404 for a missing table, 500 for a damaged one.
-pub fn probe(lib: &Library, pos: &Position) -> Result<ClestoAnswer, ApiError> {
-    let source = lib.clesto_source(pos)?;
-    let value = source.clesto(|tb| tb.probe_clesto(pos))?;
-    let best = source.clesto(|tb| tb.clesto_best_move(pos))?;
-    let mut scored = source.clesto(|tb| tb.clesto_moves(pos))?;
-    // Best first for the mover; equal values stay in ASCII order (the library's order).
-    scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
-    let mut moves = Vec::with_capacity(scored.len());
-    for (mv, mover) in scored {
-        let kind = move_kind(pos, mv)?;
-        let (position, after, banned, end) = match play(pos, mv)? {
-            Outcome::Over { result, reason } => (
-                None,
-                // The side that would move next has lost (or won, after the mover's own last
-                // animal starved) in 0.
-                ClestoValue::Plain(match result.flipped() {
-                    jtb_probe::Wdl::Win => Value::Win(0),
-                    jtb_probe::Wdl::Loss => Value::Loss(0),
-                    jtb_probe::Wdl::Draw => Value::Draw,
-                }),
-                None,
-                Some(reason.to_string()),
-            ),
-            Outcome::Ongoing(next) => {
-                let v = source.clesto(|tb| tb.probe_clesto(&next))?;
-                (Some(next.to_string()), v, Some(banned_of(&next)), None)
-            }
-        };
-        moves.push(ClestoMoveAnswer {
-            mv: mv.to_string(),
-            position,
-            capture: matches!(kind, MoveKind::Capture | MoveKind::Trade),
-            kind: kind_name(kind),
-            end,
-            starves: starves(pos, mv)?,
-            after: after.into(),
-            banned,
-            mover: mover.into(),
-        });
-    }
-    Ok(ClestoAnswer {
-        position: pos.to_string(),
-        rules: pos.rules().name(),
-        value: value.into(),
-        best: best.map(|(mv, _)| mv.to_string()),
-        banned: banned_of(pos),
-        hungry: square_names(pos, pos.hungry()),
-        hungry_canonical: pos.hungry_is_canonical(),
-        moves,
-    })
-}
-
 /// A step of a Clesto line: the move, the animals it starves, and the position after it with
 /// its value, its banned side and its hungry set (`null` once the game ended).
 #[derive(Serialize)]
@@ -197,69 +124,131 @@ struct ClestoStep {
     hungry: Option<Vec<String>>,
 }
 
-/// `GET /api/v1/clesto/line`: the best line (RULES.md 6.6), which stops at the first position
-/// the unbanned side wins only by the ban (`line_stops_at_ban`, as `jtb probe --line`).
-///
-/// # Errors
-/// As [`probe`].
-pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-    let source = lib.clesto_source(pos)?;
-    let value = source.clesto(|tb| tb.probe_clesto(pos))?;
-    let line: Vec<LineStep<ClestoValue, Clesto>> = source.clesto(|tb| tb.clesto_line(pos))?;
-    let stops = jtb_edge::line_stops_at_ban(value, &line);
-    let mut before = pos.clone();
-    let mut steps = Vec::with_capacity(line.len());
-    for step in &line {
-        let kind = kind_name(move_kind(&before, step.mv)?);
-        let starves = starves(&before, step.mv)?;
-        let end = match &step.position {
-            Some(_) => None,
-            None => match play(&before, step.mv)? {
-                Outcome::Over { reason, .. } => Some(reason.to_string()),
-                Outcome::Ongoing(_) => {
-                    return Err(ApiError::internal("a line step without a position"))
-                }
-            },
-        };
-        let fields = step.value.map(ClestoFields::from);
-        steps.push(ClestoStep {
-            mv: step.mv.to_string(),
-            kind,
-            end,
-            starves,
-            position: step.position.as_ref().map(ToString::to_string),
-            wdl: fields.as_ref().map(|f| f.wdl),
-            dtm: fields.as_ref().and_then(|f| f.dtm),
-            category: fields.as_ref().map(|f| f.category),
-            exit: fields.as_ref().and_then(|f| f.exit),
-            banned: step.position.as_ref().map(banned_of),
-            hungry: step.position.as_ref().map(|p| square_names(p, p.hungry())),
-        });
-        if let Some(next) = &step.position {
-            before = next.clone();
-        }
-    }
-    Ok(json!({
-        "position": pos.to_string(),
-        "rules": pos.rules().name(),
-        "line": steps,
-        "line_stops_at_ban": stops,
-    }))
-}
+impl Routes for jtb_edge::games::Clesto {
+    type Position = Position;
 
-/// `GET /api/v1/clesto/moves`: Clesto's fields added to the moves the family's rule sets list
-/// ([`jungle::moves`]): the animals each move starves, and the mover's hungry set.
-///
-/// # Errors
-/// 500 if a listed move is not legal (it always is).
-pub fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-    let mut listed = jungle::moves(pos)?;
-    if let Some(moves) = listed["moves"].as_array_mut() {
-        for (mv, entry) in pos.revealed_moves().into_iter().zip(moves) {
-            entry["starves"] = json!(starves(pos, mv)?);
+    /// `GET /api/v1/clesto?position=...`: the value, the best move, the banned side, the hungry
+    /// set and every move, best first.
+    ///
+    /// # Errors
+    /// As the other rule sets' answers: 404 for a missing table, 500 for a damaged one.
+    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
+        let source = lib.clesto_source(pos)?;
+        let value = source.clesto(|tb| tb.probe_clesto(pos))?;
+        let best = source.clesto(|tb| tb.clesto_best_move(pos))?;
+        let mut scored = source.clesto(|tb| tb.clesto_moves(pos))?;
+        // Best first for the mover; equal values stay in ASCII order (the library's order).
+        scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        let mut moves = Vec::with_capacity(scored.len());
+        for (mv, mover) in scored {
+            let kind = move_kind(pos, mv)?;
+            let (position, after, banned, end) = match play(pos, mv)? {
+                Outcome::Over { result, reason } => (
+                    None,
+                    // The side that would move next has lost (or won, after the mover's own last
+                    // animal starved) in 0.
+                    ClestoValue::Plain(match result.flipped() {
+                        jtb_probe::Wdl::Win => Value::Win(0),
+                        jtb_probe::Wdl::Loss => Value::Loss(0),
+                        jtb_probe::Wdl::Draw => Value::Draw,
+                    }),
+                    None,
+                    Some(reason.to_string()),
+                ),
+                Outcome::Ongoing(next) => {
+                    let v = source.clesto(|tb| tb.probe_clesto(&next))?;
+                    (Some(next.to_string()), v, Some(banned_of(&next)), None)
+                }
+            };
+            moves.push(ClestoMoveAnswer {
+                mv: mv.to_string(),
+                position,
+                capture: matches!(kind, MoveKind::Capture | MoveKind::Trade),
+                kind: kind_name(kind),
+                end,
+                starves: starves(pos, mv)?,
+                after: after.into(),
+                banned,
+                mover: mover.into(),
+            });
         }
+        Ok(Json(ClestoAnswer {
+            position: pos.to_string(),
+            rules: pos.rules().name(),
+            value: value.into(),
+            best: best.map(|(mv, _)| mv.to_string()),
+            banned: banned_of(pos),
+            hungry: square_names(pos, pos.hungry()),
+            hungry_canonical: pos.hungry_is_canonical(),
+            moves,
+        })
+        .into_response())
     }
-    listed["hungry"] = json!(square_names(pos, pos.hungry()));
-    listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
-    Ok(listed)
+
+    /// `GET /api/v1/clesto/line`: the best line (RULES.md 6.6), which stops at the first position
+    /// the unbanned side wins only by the ban (`line_stops_at_ban`, as `jtb probe --line`).
+    ///
+    /// # Errors
+    /// As [`Routes::probe`].
+    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+        let source = lib.clesto_source(pos)?;
+        let value = source.clesto(|tb| tb.probe_clesto(pos))?;
+        let line: Vec<LineStep<ClestoValue, Clesto>> = source.clesto(|tb| tb.clesto_line(pos))?;
+        let stops = jtb_edge::line_stops_at_ban(value, &line);
+        let mut before = pos.clone();
+        let mut steps = Vec::with_capacity(line.len());
+        for step in &line {
+            let kind = kind_name(move_kind(&before, step.mv)?);
+            let starves = starves(&before, step.mv)?;
+            let end = match &step.position {
+                Some(_) => None,
+                None => match play(&before, step.mv)? {
+                    Outcome::Over { reason, .. } => Some(reason.to_string()),
+                    Outcome::Ongoing(_) => {
+                        return Err(ApiError::internal("a line step without a position"))
+                    }
+                },
+            };
+            let fields = step.value.map(ClestoFields::from);
+            steps.push(ClestoStep {
+                mv: step.mv.to_string(),
+                kind,
+                end,
+                starves,
+                position: step.position.as_ref().map(ToString::to_string),
+                wdl: fields.as_ref().map(|f| f.wdl),
+                dtm: fields.as_ref().and_then(|f| f.dtm),
+                category: fields.as_ref().map(|f| f.category),
+                exit: fields.as_ref().and_then(|f| f.exit),
+                banned: step.position.as_ref().map(banned_of),
+                hungry: step.position.as_ref().map(|p| square_names(p, p.hungry())),
+            });
+            if let Some(next) = &step.position {
+                before = next.clone();
+            }
+        }
+        Ok(json!({
+            "position": pos.to_string(),
+            "rules": pos.rules().name(),
+            "line": steps,
+            "line_stops_at_ban": stops,
+        }))
+    }
+
+    /// `GET /api/v1/clesto/moves`: Clesto's fields added to the moves the family's rule sets list
+    /// (Jungle's [`Routes::moves`]): the animals each move starves, and the mover's hungry set.
+    ///
+    /// # Errors
+    /// 500 if a listed move is not legal (it always is).
+    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+        let mut listed = <jtb_edge::games::Jungle as Routes>::moves(pos)?;
+        if let Some(moves) = listed["moves"].as_array_mut() {
+            for (mv, entry) in pos.revealed_moves().into_iter().zip(moves) {
+                entry["starves"] = json!(starves(pos, mv)?);
+            }
+        }
+        listed["hungry"] = json!(square_names(pos, pos.hungry()));
+        listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
+        Ok(listed)
+    }
 }

@@ -26,22 +26,6 @@ use super::{
     tables::{damaged, index_entry, TableRoutes},
 };
 
-impl Routes for jtb_edge::games::Gambit {
-    type Position = Position;
-
-    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
-        Ok(Json(probe(lib, pos)?).into_response())
-    }
-
-    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-        line(lib, pos)
-    }
-
-    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-        Ok(moves(pos))
-    }
-}
-
 /// Longer `steps` text is refused before it is read.
 const MAX_STEPS_BYTES: usize = 64;
 
@@ -146,75 +130,6 @@ fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase<Rules>>, Ap
         Ok(tb) if material.total() <= tb.max_pieces() => Ok(tb),
         _ => Err(missing()),
     }
-}
-
-/// `GET /api/v1/animal-gambit?position=...`.
-///
-/// # Errors
-/// 404 for a missing table, 500 for a damaged or inconsistent one.
-pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
-    let tb = tables_for(lib, pos)?;
-    let fail = |e| lib.error(e, Rules);
-    let value = tb.probe_dtm(pos).map_err(fail)?;
-    // Best first, the best turn first among equals.
-    let scored = tb.ranked_moves(pos).map_err(fail)?;
-    let turns = scored
-        .iter()
-        .map(|t| {
-            let after = match pos.play(&t.mv) {
-                Next::Continues(next) => tb.probe_dtm(&next).map_err(fail)?,
-                Next::Over(end) if end.mover_wins() => Value::Loss(0),
-                Next::Over(_) => Value::Win(0),
-            };
-            Ok(ScoredAnswer {
-                turn: turn_answer(pos, &t.mv),
-                after: after.into(),
-                mover: t.value.into(),
-            })
-        })
-        .collect::<Result<_, ApiError>>()?;
-    Ok(ProbeAnswer {
-        position: pos.to_string(),
-        rules: gambit::Rules::NAME,
-        value: value.into(),
-        best: scored.first().map(|b| b.mv.to_string()),
-        turns,
-    })
-}
-
-/// `GET /api/v1/animal-gambit/line?position=...`: the best line to the end of the game (empty
-/// where the repetition rule decides), each turn with the position after it and its value.
-///
-/// # Errors
-/// As [`probe`].
-pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-    let tb = tables_for(lib, pos)?;
-    let line = tb.line(pos).map_err(|e| lib.error(e, Rules))?;
-    let mut at = *pos;
-    let mut steps = Vec::with_capacity(line.len());
-    for step in &line {
-        let turn = turn_answer(&at, &step.mv);
-        let value = step.value.map(Fields::from);
-        steps.push(json!({
-            "turn": turn.turn, "steps": turn.steps, "step_count": turn.step_count,
-            "board": turn.board, "position": turn.position, "end": turn.end,
-            "winner": turn.winner,
-            "wdl": value.as_ref().map(|v| v.wdl), "dtm": value.as_ref().and_then(|v| v.dtm),
-            "category": value.as_ref().map(|v| v.category),
-        }));
-        if let Some(next) = step.position {
-            at = next;
-        }
-    }
-    Ok(json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "line": steps}))
-}
-
-/// `GET /api/v1/animal-gambit/moves?position=...`: every turn in the ASCII order of its text
-/// (as `jtb moves`) with the position it gives; no tables needed.
-#[must_use]
-pub fn moves(pos: &Position) -> serde_json::Value {
-    let turns: Vec<TurnAnswer> = pos.turns().iter().map(|t| turn_answer(pos, t)).collect();
-    json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "turns": turns})
 }
 
 /// `GET /api/v1/animal-gambit/steps?position=...&steps=...`: a turn played one step at a time
@@ -369,4 +284,77 @@ fn colour_flip(text: &str) -> Result<String, ApiError> {
                 format!("a table header's {text}: {e}"),
             )
         })
+}
+
+impl Routes for jtb_edge::games::Gambit {
+    type Position = Position;
+
+    /// `GET /api/v1/animal-gambit?position=...`.
+    ///
+    /// # Errors
+    /// 404 for a missing table, 500 for a damaged or inconsistent one.
+    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
+        let tb = tables_for(lib, pos)?;
+        let fail = |e| lib.error(e, Rules);
+        let value = tb.probe_dtm(pos).map_err(fail)?;
+        // Best first, the best turn first among equals.
+        let scored = tb.ranked_moves(pos).map_err(fail)?;
+        let turns = scored
+            .iter()
+            .map(|t| {
+                let after = match pos.play(&t.mv) {
+                    Next::Continues(next) => tb.probe_dtm(&next).map_err(fail)?,
+                    Next::Over(end) if end.mover_wins() => Value::Loss(0),
+                    Next::Over(_) => Value::Win(0),
+                };
+                Ok(ScoredAnswer {
+                    turn: turn_answer(pos, &t.mv),
+                    after: after.into(),
+                    mover: t.value.into(),
+                })
+            })
+            .collect::<Result<_, ApiError>>()?;
+        Ok(Json(ProbeAnswer {
+            position: pos.to_string(),
+            rules: gambit::Rules::NAME,
+            value: value.into(),
+            best: scored.first().map(|b| b.mv.to_string()),
+            turns,
+        })
+        .into_response())
+    }
+
+    /// `GET /api/v1/animal-gambit/line?position=...`: the best line to the end of the game (empty
+    /// where the repetition rule decides), each turn with the position after it and its value.
+    ///
+    /// # Errors
+    /// As [`Routes::probe`].
+    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+        let tb = tables_for(lib, pos)?;
+        let line = tb.line(pos).map_err(|e| lib.error(e, Rules))?;
+        let mut at = *pos;
+        let mut steps = Vec::with_capacity(line.len());
+        for step in &line {
+            let turn = turn_answer(&at, &step.mv);
+            let value = step.value.map(Fields::from);
+            steps.push(json!({
+                "turn": turn.turn, "steps": turn.steps, "step_count": turn.step_count,
+                "board": turn.board, "position": turn.position, "end": turn.end,
+                "winner": turn.winner,
+                "wdl": value.as_ref().map(|v| v.wdl), "dtm": value.as_ref().and_then(|v| v.dtm),
+                "category": value.as_ref().map(|v| v.category),
+            }));
+            if let Some(next) = step.position {
+                at = next;
+            }
+        }
+        Ok(json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "line": steps}))
+    }
+
+    /// `GET /api/v1/animal-gambit/moves?position=...`: every turn in the ASCII order of its text
+    /// (as `jtb moves`) with the position it gives; no tables needed.
+    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+        let turns: Vec<TurnAnswer> = pos.turns().iter().map(|t| turn_answer(pos, t)).collect();
+        Ok(json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "turns": turns}))
+    }
 }

@@ -19,27 +19,6 @@ use super::{
     source::{play, Library, Source},
 };
 
-impl Routes for jtb_edge::games::Jungle {
-    type Position = Position;
-
-    /// A position with face-down tiles is answered by the flip game's chance tables.
-    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
-        Ok(if pos.hidden() != 0 {
-            Json(flip::probe(lib, pos)?).into_response()
-        } else {
-            Json(probe(lib, pos)?).into_response()
-        })
-    }
-
-    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-        line(lib, pos)
-    }
-
-    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-        moves(pos)
-    }
-}
-
 /// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, the best move under
 /// the clock rule, and the moves.
 #[derive(Serialize)]
@@ -105,45 +84,6 @@ pub const fn kind_name(kind: MoveKind) -> &'static str {
     }
 }
 
-/// The answer of `GET /api/v1/{rules}` for a Jungle or revealed flip position.
-///
-/// # Errors
-/// A missing table (404) or a damaged one (500).
-pub fn probe(lib: &Library, pos: &Position) -> Result<ProbeAnswer, ApiError> {
-    let source = lib.source(pos)?;
-    let value = source.value(pos)?;
-    let rule = source.rule(pos)?;
-    let ranked = source.ranked_moves(pos)?;
-    // As `jtb probe`: no best move in a draw, where every drawing move is as good.
-    let best = match value {
-        Value::Draw => None,
-        _ => ranked.first().map(|m| m.mv.to_string()),
-    };
-    let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
-    // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
-    let moves = if pos.at_clock_limit() {
-        Vec::new()
-    } else {
-        ranked
-            .iter()
-            .map(|m| move_answer(&source, pos, m.mv))
-            .collect::<Result<_, _>>()?
-    };
-    Ok(ProbeAnswer {
-        position: pos.to_string(),
-        rules: pos.rules().name(),
-        wdl: value.wdl().name(),
-        dtm: value.dtm(),
-        best,
-        dtc: rule.dtc.dtm(),
-        category: rule.category.name(),
-        clock: rule.clock,
-        rule_wdl: rule.wdl.name(),
-        rule_best,
-        moves,
-    })
-}
-
 pub fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
     pos.move_kind(mv)
         .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
@@ -193,27 +133,6 @@ fn move_answer(
             }
         }
     })
-}
-
-/// The best line of a Jungle or flip position, and its line under the clock rule.
-///
-/// # Errors
-/// As [`probe`].
-pub fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
-    let source = lib.source(pos)?;
-    let plain = source.line(pos)?.into_iter().map(|s| s.mv).collect();
-    let rule = source
-        .rule_line(pos)?
-        .into_iter()
-        .map(|s: RuleStep| s.mv)
-        .collect();
-    Ok(json!({
-        "position": pos.to_string(),
-        "rules": pos.rules().name(),
-        "clock": pos.clock().unwrap_or(0),
-        "line": steps(&source, pos, plain)?,
-        "rule_line": steps(&source, pos, rule)?,
-    }))
 }
 
 /// The steps of a line played from `pos` at its clock: each position with the clock it has
@@ -266,60 +185,129 @@ fn steps(
     Ok(out)
 }
 
-/// The answer of `GET /api/v1/{rules}/moves` for a position of the family's type (Clesto's adds
-/// to it): the legal moves, in ASCII order, with the position after each; with face-down tiles
-/// the moves of the revealed pieces, the tiles that can be flipped and what each flip may
-/// reveal.
-///
-/// # Errors
-/// 500 if a listed move is not legal (it always is).
-pub fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-    let hidden = pos.hidden() != 0;
-    let mut moves = Vec::new();
-    let listed = if pos.at_clock_limit() {
-        Vec::new()
-    } else {
-        pos.revealed_moves()
-    };
-    for mv in listed {
-        let kind = if hidden {
-            // `move_kind` knows no moves while tiles are face down: ask the board.
-            match pos.piece_at(mv.to) {
-                Some(_) => MoveKind::Capture,
-                None => MoveKind::Quiet,
-            }
-        } else {
-            move_kind(pos, mv)?
+impl Routes for jtb_edge::games::Jungle {
+    type Position = Position;
+
+    /// The answer of `GET /api/v1/{rules}` for a Jungle or flip position; one with face-down
+    /// tiles is answered by the flip game's chance tables ([`flip::probe`]).
+    ///
+    /// # Errors
+    /// A missing table (404) or a damaged one (500).
+    fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
+        if pos.hidden() != 0 {
+            return Ok(Json(flip::probe(lib, pos)?).into_response());
+        }
+        let source = lib.source(pos)?;
+        let value = source.value(pos)?;
+        let rule = source.rule(pos)?;
+        let ranked = source.ranked_moves(pos)?;
+        // As `jtb probe`: no best move in a draw, where every drawing move is as good.
+        let best = match value {
+            Value::Draw => None,
+            _ => ranked.first().map(|m| m.mv.to_string()),
         };
-        let (after, end) = if hidden {
-            (None, None)
+        let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
+        // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
+        let moves = if pos.at_clock_limit() {
+            Vec::new()
         } else {
-            match play(pos, mv)? {
-                Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
-                Outcome::Ongoing(next) => (Some(next.to_string()), None),
-            }
+            ranked
+                .iter()
+                .map(|m| move_answer(&source, pos, m.mv))
+                .collect::<Result<_, _>>()?
         };
-        let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
-        moves.push(
-            json!({"move": mv.to_string(), "position": after, "capture": capture,
-                          "kind": kind_name(kind), "end": end}),
-        );
+        Ok(Json(ProbeAnswer {
+            position: pos.to_string(),
+            rules: pos.rules().name(),
+            wdl: value.wdl().name(),
+            dtm: value.dtm(),
+            best,
+            dtc: rule.dtc.dtm(),
+            category: rule.category.name(),
+            clock: rule.clock,
+            rule_wdl: rule.wdl.name(),
+            rule_best,
+            moves,
+        })
+        .into_response())
     }
-    let flipped: Vec<jtb_probe::Square> = if pos.at_clock_limit() || pos.is_game_over() {
-        Vec::new()
-    } else {
-        pos.flips()
-    };
-    let flips: Vec<String> = flipped.iter().map(ToString::to_string).collect();
-    let mut answer = json!({
-        "position": pos.to_string(),
-        "rules": pos.rules().name(),
-        "moves": moves,
-        "flips": flips,
-        "game_over": pos.is_game_over(),
-    });
-    if hidden {
-        answer["flip_outcomes"] = flip::outcomes(pos, &flipped);
+
+    /// The best line of a Jungle or flip position, and its line under the clock rule.
+    ///
+    /// # Errors
+    /// As [`Routes::probe`].
+    fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+        let source = lib.source(pos)?;
+        let plain = source.line(pos)?.into_iter().map(|s| s.mv).collect();
+        let rule = source
+            .rule_line(pos)?
+            .into_iter()
+            .map(|s: RuleStep| s.mv)
+            .collect();
+        Ok(json!({
+            "position": pos.to_string(),
+            "rules": pos.rules().name(),
+            "clock": pos.clock().unwrap_or(0),
+            "line": steps(&source, pos, plain)?,
+            "rule_line": steps(&source, pos, rule)?,
+        }))
     }
-    Ok(answer)
+
+    /// The answer of `GET /api/v1/{rules}/moves` for a position of the family's type (Clesto's adds
+    /// to it): the legal moves, in ASCII order, with the position after each; with face-down tiles
+    /// the moves of the revealed pieces, the tiles that can be flipped and what each flip may
+    /// reveal.
+    ///
+    /// # Errors
+    /// 500 if a listed move is not legal (it always is).
+    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
+        let hidden = pos.hidden() != 0;
+        let mut moves = Vec::new();
+        let listed = if pos.at_clock_limit() {
+            Vec::new()
+        } else {
+            pos.revealed_moves()
+        };
+        for mv in listed {
+            let kind = if hidden {
+                // `move_kind` knows no moves while tiles are face down: ask the board.
+                match pos.piece_at(mv.to) {
+                    Some(_) => MoveKind::Capture,
+                    None => MoveKind::Quiet,
+                }
+            } else {
+                move_kind(pos, mv)?
+            };
+            let (after, end) = if hidden {
+                (None, None)
+            } else {
+                match play(pos, mv)? {
+                    Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
+                    Outcome::Ongoing(next) => (Some(next.to_string()), None),
+                }
+            };
+            let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
+            moves.push(
+                json!({"move": mv.to_string(), "position": after, "capture": capture,
+                              "kind": kind_name(kind), "end": end}),
+            );
+        }
+        let flipped: Vec<jtb_probe::Square> = if pos.at_clock_limit() || pos.is_game_over() {
+            Vec::new()
+        } else {
+            pos.flips()
+        };
+        let flips: Vec<String> = flipped.iter().map(ToString::to_string).collect();
+        let mut answer = json!({
+            "position": pos.to_string(),
+            "rules": pos.rules().name(),
+            "moves": moves,
+            "flips": flips,
+            "game_over": pos.is_game_over(),
+        });
+        if hidden {
+            answer["flip_outcomes"] = flip::outcomes(pos, &flipped);
+        }
+        Ok(answer)
+    }
 }
