@@ -452,3 +452,66 @@ fn any_tablebase_probes_answer_as_each_game_does() {
         }
     }
 }
+
+/// `jtb moves` and the API's `/moves` list the same moves for every game, each printed by its
+/// own game: the flip game's face-down tiles as flips (`jtb moves` refused them while the API
+/// listed them), Clesto's starving moves with what they starve, Animal Gambit's turns. No
+/// tables needed.
+#[test]
+fn jtb_moves_and_the_api_list_the_same_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = serve_support::Server::start(dir.path());
+    let hidden = ("flip4x4", "?3/1e2/4/L2R r", true);
+    // Clesto: the red cat a1 is hungry for the blue rat a2; stepping away starves it.
+    let starving = ("clesto", "7/7/7/7/7/7/7/r6/C5E r", false);
+    for (rules, position, _) in GAMES.into_iter().chain([hidden, starving]) {
+        let cli = jtb(&["moves", "--json", "--rules", rules, position]);
+        assert!(cli.status.success(), "{rules}: {}", stdout(&cli));
+        let listed: serde_json::Value = serde_json::from_str(stdout(&cli).trim()).unwrap();
+        let mut cli_moves: Vec<String> = listed["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect();
+        assert!(!cli_moves.is_empty(), "{rules} {position}");
+        let api = serve_support::get(
+            server.addr,
+            &serve_support::probe_url(rules, "/moves", position),
+        );
+        assert_eq!(api.status, 200, "{rules}");
+        let answer = api.json();
+        let field = |list: &str, key: &str| -> Vec<String> {
+            answer[list]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|m| m[key].as_str().unwrap().to_owned())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut api_moves = if rules == "animal-gambit" {
+            field("turns", "turn")
+        } else {
+            field("moves", "move")
+        };
+        if let Some(flips) = answer["flips"].as_array() {
+            api_moves.extend(flips.iter().map(|sq| format!("?{}", sq.as_str().unwrap())));
+        }
+        cli_moves.sort();
+        api_moves.sort();
+        assert_eq!(cli_moves, api_moves, "{rules} {position}");
+        // What only one game adds, in its own field.
+        assert_eq!(
+            listed.get("flips").is_some(),
+            position.contains('?'),
+            "{rules}"
+        );
+        assert_eq!(
+            listed.get("starvations").is_some(),
+            rules == "clesto",
+            "{rules}"
+        );
+    }
+}
