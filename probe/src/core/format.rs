@@ -208,8 +208,10 @@ impl Kind {
         }
     }
 
-    /// A small number per kind (0, 1, 2; Clesto's ban file shares the DTC file's 2, a chance
-    /// table's one file the WDL file's 0), for arrays indexed by the kinds of one table.
+    /// The kind's slot among a table's files (at most three): 0 the WDL file (or a chance
+    /// table's one file), 1 the DTM file, 2 the second file of value codes, which is the DTC
+    /// file or, in Clesto, the ban file (no family has both). Slots of their own for every
+    /// kind cost 5-9% on a cached probe (docs/benchmarks.md), so the slots are shared.
     #[must_use]
     pub const fn slot(self) -> usize {
         match self {
