@@ -1,6 +1,7 @@
 //! The flip game's positions with face-down tiles in the API (RULES.md 8): a position's exact
 //! chance value at its clock, and what each flip may reveal.
 
+use jtb_edge::games::GameAnswer;
 use jtb_probe::{Position, Square};
 use serde_json::json;
 

@@ -128,10 +128,11 @@ impl ClestoAnswer {
             line_stops_at_ban,
         })
     }
+}
 
+impl GameAnswer for ClestoAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`.
-    #[must_use]
-    pub fn json(&self, text: &str) -> Json {
+    fn json(&self, text: &str) -> Json {
         let mut obj = json!({
             "position": text,
             "rules": self.pos.rules().name(),
@@ -146,12 +147,6 @@ impl ClestoAnswer {
             obj["line_stops_at_ban"] = json!(self.line_stops_at_ban);
         }
         obj
-    }
-}
-
-impl GameAnswer for ClestoAnswer {
-    fn json(&self, text: &str) -> Json {
-        ClestoAnswer::json(self, text)
     }
 
     fn best(&self) -> Option<&str> {

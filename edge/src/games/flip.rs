@@ -123,12 +123,13 @@ impl ChanceAnswer {
             moves,
         })
     }
+}
 
+impl GameAnswer for ChanceAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`: `score`, `win`, `draw`
     /// and `loss` as exact fractions in lowest terms written as strings, the best move, and
     /// every move's worth (a flip's with its outcomes).
-    #[must_use]
-    pub fn json(&self, text: &str) -> Json {
+    fn json(&self, text: &str) -> Json {
         json!({
             "position": text,
             "rules": self.pos.rules().name(),
@@ -158,12 +159,6 @@ impl ChanceAnswer {
                 obj
             }).collect::<Vec<_>>(),
         })
-    }
-}
-
-impl GameAnswer for ChanceAnswer {
-    fn json(&self, text: &str) -> Json {
-        ChanceAnswer::json(self, text)
     }
 
     fn best(&self) -> Option<&str> {

@@ -149,10 +149,11 @@ impl GambitAnswer {
             line,
         })
     }
+}
 
+impl GameAnswer for GambitAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`.
-    #[must_use]
-    pub fn json(&self, text: &str) -> Json {
+    fn json(&self, text: &str) -> Json {
         let mut obj = json!({
             "position": text,
             "rules": gambit::Rules::NAME,
@@ -165,12 +166,6 @@ impl GambitAnswer {
             obj["line"] = json!(line);
         }
         obj
-    }
-}
-
-impl GameAnswer for GambitAnswer {
-    fn json(&self, text: &str) -> Json {
-        GambitAnswer::json(self, text)
     }
 
     fn best(&self) -> Option<&str> {

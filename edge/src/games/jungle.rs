@@ -191,10 +191,11 @@ impl JungleAnswer {
             rule_line,
         })
     }
+}
 
+impl GameAnswer for JungleAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`.
-    #[must_use]
-    pub fn json(&self, text: &str) -> Json {
+    fn json(&self, text: &str) -> Json {
         let mut obj = json!({
             "position": text,
             "rules": self.pos.rules().name(),
@@ -213,12 +214,6 @@ impl JungleAnswer {
             obj["rule_line"] = json!(line);
         }
         obj
-    }
-}
-
-impl GameAnswer for JungleAnswer {
-    fn json(&self, text: &str) -> Json {
-        JungleAnswer::json(self, text)
     }
 
     fn best(&self) -> Option<&str> {
