@@ -23,7 +23,8 @@ enum jtb_status {
     JTB_ERR_GAME_OVER = 3,       /* a side has no piece left */
     JTB_ERR_NOT_COVERED = 4,     /* more pieces than the tables cover, or a missing table */
     JTB_ERR_WRONG_RULES = 5,     /* position of another rule set, a table file of another, or a
-                                    value the rule set lacks (clesto: DTM of ban values, DTC) */
+                                    value the rule set lacks (clesto: DTM of ban values, DTC;
+                                    animal-gambit: DTC) */
     JTB_ERR_TABLE = 6,           /* unreadable, truncated or corrupted table file */
     JTB_ERR_DIRECTORY = 7,       /* the table directory cannot be read */
     JTB_ERR_INTERNAL = 8         /* a bug: please report */
@@ -49,7 +50,7 @@ enum jtb_clesto_category {
 };
 
 /* Opens the tables of rule set `rules` ("mistboard", "tiger-lengthwise", "leiden", "flip4x4",
- * "clesto") under `root` (files in root/<rules>/). */
+ * "clesto", "animal-gambit") under `root` (files in root/<rules>/). */
 int jtb_open(const char *root, const char *rules, jtb_tablebase **out);
 
 /* Closes a tablebase (NULL is allowed). */
@@ -58,7 +59,8 @@ void jtb_close(jtb_tablebase *tb);
 /* Win (1), draw (0) or loss (-1) for the side to move. */
 int jtb_probe_wdl(const jtb_tablebase *tb, const char *position, int *wdl);
 
-/* Value and distance to mate in plies (0 for a draw). */
+/* Value and distance to mate in plies (0 for a draw); Animal Gambit's in turns (0 where the
+ * repetition rule decides). */
 int jtb_probe_dtm(const jtb_tablebase *tb, const char *position, int *wdl, int *dtm);
 
 /* Clesto (RULES.md 6): *wdl win (1) or loss (-1), never a draw; *dtm the distance to mate of a
@@ -71,7 +73,8 @@ int jtb_probe_clesto(const jtb_tablebase *tb, const char *position,
                      int *wdl, int *dtm, int *category, int *exit);
 
 /* The best move as text ("b3b7"), NUL-terminated, into buf of len bytes (at least 5); an empty
- * string when the side to move has no move. */
+ * string when the side to move has no move. Animal Gambit: the best turn in its canonical text
+ * ("Re2n Re3n Re4e Rf4n", up to 4 steps and their removals: 64 bytes are enough). */
 int jtb_best_move(const jtb_tablebase *tb, const char *position, char *buf, size_t len);
 
 /* The value under the clock rule (drawn after 100 half-moves without a capture in Jungle, 40 in
@@ -97,12 +100,17 @@ int jtb_rule_best_move(const jtb_tablebase *tb, const char *position, int clock,
  * *known = 0. Face-down tiles are JTB_ERR_NOT_COVERED; a finished game JTB_ERR_GAME_OVER.
  * Clesto positions, with Clesto's tables (tb opened on "clesto"): never a dead draw (Clesto has
  * no draws); *known = 1 for a plain win or loss, 0 where the repetition ban decides (see
- * jtb_probe_clesto). */
+ * jtb_probe_clesto).
+ * Animal Gambit positions, with its tables (tb opened on "animal-gambit"): no clock (clock >= 0
+ * is JTB_ERR_POSITION) and never a dead draw; *known = 1 for a forced win or loss (*dtm in
+ * turns), 0 where the repetition rule decides. */
 int jtb_adjudicate(const jtb_tablebase *tb, const char *position, int clock,
                    int *dead_draw, int *known, int *wdl, int *dtm);
 
-/* Animal Gambit (RULES.md 7) has tables of its own kind: a jtb_gambit, opened with
- * jtb_gambit_open (jtb_open refuses "animal-gambit"). Distances count turns. */
+/* Animal Gambit (RULES.md 7) through a handle of its own kind too: a jtb_gambit, opened with
+ * jtb_gambit_open, whose probe also gives the category. Distances count turns. A jtb_tablebase
+ * opened on "animal-gambit" answers jtb_probe_wdl, jtb_probe_dtm, jtb_best_move and
+ * jtb_adjudicate; the clock-rule and Clesto functions give JTB_ERR_WRONG_RULES. */
 typedef struct jtb_gambit jtb_gambit;
 
 /* What an Animal Gambit value means: a draw is a game neither side can force to an end,

@@ -88,8 +88,8 @@ unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, Failure> {
 }
 
 /// What `jtb_open` hands out (`jtb_tablebase` in C): one rule set's tables, opened by the edge
-/// as its game's own tablebase type ([`AnyTablebase::open`]): Jungle's or the flip game's, or
-/// Clesto's (`jtb_open` refuses Animal Gambit's, which have functions of their own).
+/// as its game's own tablebase type ([`AnyTablebase::open`]): Jungle's or the flip game's,
+/// Clesto's or Animal Gambit's (which also have `jtb_gambit_` functions of their own).
 pub type Handle = AnyTablebase;
 
 /// `text` read as a position of the rule set of `tb`.
@@ -119,17 +119,14 @@ fn not_for(rules: Rules, what: &'static str) -> Failure {
 }
 
 unsafe fn handle<'a, T>(tb: *const T) -> Result<&'a T, Failure> {
-    // Safety: a non-null `tb` comes from jtb_open (or jtb_gambit_open for Animal Gambit's
-    // tables) and has not been closed (jtb.h).
+    // Safety: a non-null `tb` comes from jtb_open (or jtb_gambit_open, jtb_chance_open for
+    // those functions' own handles) and has not been closed (jtb.h).
     unsafe { tb.as_ref() }
         .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
 }
 
-/// Why Animal Gambit's tables answer none of the `jtb_tablebase` functions.
-const GAMBIT_OWN: &str = "its tables answer through the jtb_gambit_ functions";
-
-/// Why Clesto's tables answer no clock-rule question.
-const NO_CLOCK: &str = "no clock rule (Clesto has no draws and no move-count rule)";
+/// Why Clesto's and Animal Gambit's tables answer no clock-rule question.
+const NO_CLOCK: &str = "no clock rule (Clesto and Animal Gambit have no move-count rule)";
 
 /// Sets the clock of `pos` to `clock`, or keeps the text's (0 without one) when it is negative.
 fn with_clock(mut pos: Position, clock: c_int) -> Result<Position, Failure> {
@@ -192,12 +189,6 @@ pub unsafe extern "C" fn jtb_open(
         // Safety: see `text`.
         let root = unsafe { text(root, "root") }?;
         let rules = unsafe { text(rules, "rules") }?;
-        if rules == gambit::Rules::NAME {
-            return Err(Failure(
-                ERR_ARGUMENT,
-                "animal-gambit tables open with jtb_gambit_open".into(),
-            ));
-        }
         let rules: Rules = rules
             .parse()
             .map_err(|e: jtb_probe::UnknownRuleSet| Failure(ERR_ARGUMENT, e.to_string()))?;
@@ -244,13 +235,17 @@ pub unsafe extern "C" fn jtb_probe_dtm(
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
         let pos = self::position(tb, unsafe { text(position, "position") }?)?;
-        let (tb, pos) = jungle(
-            tb,
-            pos,
-            "no distance to mate for every position (its values are win or loss, with a distance \
-             to mate or by the repetition ban: jtb_probe_clesto)",
-        )?;
-        let v = tb.probe_dtm(&pos).map_err(|e| probe_failure(&e))?;
+        let v =
+            match (tb, pos) {
+                (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => tb.probe_dtm(&pos),
+                (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => tb.probe_dtm(&pos),
+                _ => return Err(not_for(
+                    tb.rules(),
+                    "no distance to mate for every position (its values are win or loss, with a \
+                     distance to mate or by the repetition ban: jtb_probe_clesto)",
+                )),
+            };
+        let v = v.map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(v.wdl()))?;
         out(dtm, c_int::from(v.dtm().unwrap_or(0)))
     })
@@ -370,13 +365,21 @@ pub unsafe extern "C" fn jtb_adjudicate(
         // Safety: see `text`; a null `tb` means no tables (jtb.h).
         let text_in = unsafe { text(position, "position") }?;
         let tables = unsafe { tb.as_ref() };
+        if let Some(AnyTablebase::Gambit(tb)) = tables {
+            let v = adjudicate_gambit(tb, text_in, clock)?;
+            out(dead, 0)?;
+            out(
+                known,
+                c_int::from(v.category != gambit::Category::Repetition),
+            )?;
+            out(wdl, gambit_category_int(v.category))?;
+            return out(dtm, v.dtm.map_or(0, c_int::from));
+        }
         // The text is read under the tables' rule set where it is on that rule set's board,
         // else as its board says (a one-animal-each flip position needs no tables).
         let rules = match tables.map(AnyTablebase::rules) {
             Some(Rules::Jungle(rules)) => Some(rules),
-            // jtb_open hands out no Animal Gambit tables; were one here, it is no verdict's.
-            Some(Rules::AnimalGambit) => return Err(not_for(Rules::AnimalGambit, GAMBIT_OWN)),
-            None => None,
+            _ => None,
         };
         let pos = match Position::parse(text_in, rules) {
             Err(ParseError::WrongShape { .. }) => Position::parse(text_in, None),
@@ -398,6 +401,34 @@ pub unsafe extern "C" fn jtb_adjudicate(
         out(wdl, value.map_or(0, |v| wdl_int(v.wdl())))?;
         out(dtm, value.and_then(Value::dtm).map_or(0, c_int::from))
     })
+}
+
+/// Animal Gambit's verdict on the position `text` (no move-count rule, so no clock: `clock`
+/// must be negative).
+fn adjudicate_gambit(
+    tb: &Tablebase<gambit::Rules>,
+    text: &str,
+    clock: c_int,
+) -> Result<gambit::Verdict, Failure> {
+    if let Ok(clock) = u32::try_from(clock) {
+        let refused = jtb_probe::ClockError {
+            rules: gambit::Rules::NAME,
+            clock,
+            limit: 0,
+        };
+        return Err(Failure(ERR_POSITION, refused.to_string()));
+    }
+    tb.adjudicate(&gambit_position(text)?)
+        .map_err(|e| probe_failure(&e))
+}
+
+/// An Animal Gambit category as `enum jtb_gambit_category`: 1 win, 0 repetition, -1 loss.
+fn gambit_category_int(c: gambit::Category) -> c_int {
+    match c {
+        gambit::Category::Win => 1,
+        gambit::Category::Repetition => 0,
+        gambit::Category::Loss => -1,
+    }
 }
 
 fn gambit_position(text: &str) -> Result<gambit::Position, Failure> {
@@ -444,14 +475,7 @@ pub unsafe extern "C" fn jtb_gambit_probe(
         let v = tb.probe_dtm(&pos).map_err(|e| probe_failure(&e))?;
         out(wdl, wdl_int(v.wdl()))?;
         out(dtm, v.dtm().map_or(-1, c_int::from))?;
-        out(
-            category,
-            match gambit::Category::of(v) {
-                gambit::Category::Win => 1,
-                gambit::Category::Repetition => 0,
-                gambit::Category::Loss => -1,
-            },
-        )
+        out(category, gambit_category_int(gambit::Category::of(v)))
     })
 }
 
