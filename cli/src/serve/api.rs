@@ -1,7 +1,8 @@
 //! The position endpoints of the JSON API, modelled on the lichess tablebase API: a position's
 //! value with every move (each describing the position after it, from the view of its side to
-//! move, best first), the best lines, and the legal moves. Each route matches the position's
-//! game once; each game's answers are in its module (`jungle`, `flip`, `clesto`, `gambit`).
+//! move, best first), the best lines, and the legal moves. Each route asks the position's game
+//! through [`Routes`], implemented in the game's module (`jungle`, which hands positions with
+//! face-down tiles to `flip`; `clesto`; `gambit`) and reached through [`jtb_edge::each_game!`].
 //!
 //! Every table read runs on tokio's blocking threads ([`blocking`]): a cold block is a file
 //! read, and an answer may read many.
