@@ -514,4 +514,17 @@ fn jtb_moves_and_the_api_list_the_same_moves() {
             "{rules}"
         );
     }
+    // RULES.md 8: a position at clock 40 is drawn, face-down tiles or not; neither lists a
+    // move or a flip.
+    let limit = "?3/4/1?2/c2L r 40 ?:Tw";
+    let cli = jtb(&["moves", "--json", limit]);
+    let listed: serde_json::Value = serde_json::from_str(stdout(&cli).trim()).unwrap();
+    let none = serde_json::json!([]);
+    assert_eq!((&listed["moves"], &listed["flips"]), (&none, &none));
+    let api = serve_support::get(
+        server.addr,
+        &serve_support::probe_url("flip4x4", "/moves", limit),
+    );
+    let answer = api.json();
+    assert_eq!((&answer["moves"], &answer["flips"]), (&none, &none));
 }

@@ -4,7 +4,7 @@
 use jtb_edge::ChanceAnswer;
 use jtb_probe::{
     flip::{ChanceValue, Fraction},
-    Position, Square,
+    FlipOutcome, Position, Square,
 };
 use serde_json::json;
 
@@ -44,48 +44,37 @@ pub fn probe_text(text: &str, a: &ChanceAnswer) -> String {
     s.trim_end().to_owned()
 }
 
-/// A flip's outcomes, where the hidden set is known: the animal's letter, its chance and the
-/// position it gives, each equally likely (RULES.md 8).
-type Outcomes = Option<Vec<(String, String, String)>>;
+/// A flip's outcomes as the JSON answers give them: each animal, its chance as an exact
+/// fraction and the position it gives (`jtb moves --json`'s `flips`, the API's
+/// `flip_outcomes`).
+pub fn outcomes_json(outcomes: &[FlipOutcome]) -> serde_json::Value {
+    outcomes
+        .iter()
+        .map(|o| {
+            json!({
+                "animal": o.piece.letter().to_string(),
+                "probability": o.probability(),
+                "position": o.position.to_string(),
+            })
+        })
+        .collect()
+}
 
 /// What `jtb moves` prints of a position with face-down tiles, the game not over (`moves`: a
 /// flip of each tile, `?a4`, and the revealed animals' steps, in ASCII order): the moves, then
-/// a line per flip with its outcomes where the hidden set is known (the `?:` field, or nothing
-/// captured yet); the JSON adds `flips`, each with its outcomes or `null`.
+/// a line per flip with its outcomes, each equally likely (RULES.md 8), where the hidden set is
+/// known (the `?:` field, or nothing captured yet); the JSON adds `flips`, each with its
+/// outcomes or `null`.
 pub fn moves_text(text: &str, pos: &Position, moves: &[String], json: bool) -> String {
-    let flips: Vec<(&str, Outcomes)> = moves
+    let flips: Vec<(&str, Option<Vec<FlipOutcome>>)> = moves
         .iter()
-        .filter_map(|mv| {
-            Some((
-                mv.as_str(),
-                Square::parse(mv.strip_prefix('?')?, pos.board())?,
-            ))
-        })
-        .map(|(mv, sq)| {
-            let outcomes = pos.flip_outcomes(sq).map(|o| {
-                o.into_iter()
-                    .map(|o| {
-                        let chance = jtb_probe::chance_text(o.of);
-                        (o.piece.letter().to_string(), chance, o.position.to_string())
-                    })
-                    .collect()
-            });
-            (mv, outcomes)
-        })
+        .filter_map(|mv| Square::parse(mv.strip_prefix('?')?, pos.board()).map(|sq| (mv, sq)))
+        .map(|(mv, sq)| (mv.as_str(), pos.flip_outcomes(sq)))
         .collect();
     if json {
         let flips: Vec<serde_json::Value> = flips
             .iter()
-            .map(|(mv, outcomes)| {
-                let outcomes: Option<Vec<serde_json::Value>> = outcomes.as_ref().map(|o| {
-                    o.iter()
-                        .map(|(piece, p, pos)| {
-                            json!({"animal": piece, "probability": p, "position": pos})
-                        })
-                        .collect()
-                });
-                json!({"move": mv, "outcomes": outcomes})
-            })
+            .map(|(mv, o)| json!({"move": mv, "outcomes": o.as_deref().map(outcomes_json)}))
             .collect();
         return json!({"position": text, "moves": moves, "flips": flips}).to_string();
     }
@@ -94,7 +83,7 @@ pub fn moves_text(text: &str, pos: &Position, moves: &[String], json: bool) -> S
         if let Some(o) = outcomes {
             let shown: Vec<String> = o
                 .iter()
-                .map(|(piece, p, pos)| format!("{piece} {p} {pos}"))
+                .map(|o| format!("{} {} {}", o.piece.letter(), o.probability(), o.position))
                 .collect();
             out += &format!("\n  {mv}: {}", shown.join("; "));
         }

@@ -31,7 +31,8 @@ pub trait Routes {
     /// The game's position type.
     type Position;
 
-    /// The answer of `GET /api/v1/{rules}`.
+    /// The answer of `GET /api/v1/{rules}`: a response, so that each game serializes its own
+    /// typed answer without building a JSON value first.
     ///
     /// # Errors
     /// A missing table (404), a damaged one (500).

@@ -28,17 +28,9 @@ pub fn outcomes(pos: &Position, flipped: &[Square]) -> serde_json::Value {
     flipped
         .iter()
         .map(|&sq| {
-            let outcomes = pos.flip_outcomes(sq).map(|o| {
-                o.iter()
-                    .map(|o| {
-                        json!({
-                            "animal": o.piece.letter().to_string(),
-                            "probability": o.probability(),
-                            "position": o.position.to_string(),
-                        })
-                    })
-                    .collect::<Vec<_>>()
-            });
+            let outcomes = pos
+                .flip_outcomes(sq)
+                .map(|o| crate::games::flip::outcomes_json(&o));
             json!({"flip": format!("?{sq}"), "outcomes": outcomes})
         })
         .collect()
