@@ -13,11 +13,8 @@ mod games;
 mod input;
 mod serve;
 
-// Each command's module, and each game's printers, by their names in the crate.
-use self::{
-    commands::{adjudicate, gen, info, moves, plan, probe, stats, verify},
-    games::gambit,
-};
+// Each command's module by its name in the crate.
+use self::commands::{adjudicate, gen, info, moves, plan, probe, stats, verify};
 
 use std::process::ExitCode;
 

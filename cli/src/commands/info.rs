@@ -3,10 +3,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use jtb_probe::{flip::Chance, gambit, Family, Header, Kind, TableErrorKind, TableFile};
+use jtb_edge::Rules;
+use jtb_probe::{
+    flip::Chance, Family, Header, Kind, RuleSet, TableError, TableErrorKind, TableFile,
+};
 use serde_json::json;
 
-use crate::CliResult;
+use crate::{games, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -112,19 +115,7 @@ pub fn run(args: &Args) -> CliResult {
     }
     let mut ok = true;
     for path in files {
-        // A file names its game in its header: Jungle's reader first, then Animal Gambit's
-        // for a file of its rule set; the flip game's chance tables by their extension.
-        let chance = path
-            .extension()
-            .is_some_and(|e| e == Kind::Chance.extension());
-        let shown = match checked::<jtb_probe::RuleSet>(&path) {
-            _ if chance => checked::<Chance>(&path).map(|t| show(&mut out, &path, &t, args.json)),
-            Err(e) if matches!(&e.kind, TableErrorKind::UnknownRuleSet(id) if id == gambit::Rules::NAME) => {
-                checked::<gambit::Rules>(&path).map(|t| show(&mut out, &path, &t, args.json))
-            }
-            opened => opened.map(|t| show(&mut out, &path, &t, args.json)),
-        };
-        match shown {
+        match show_any(&mut out, &path, args.json) {
             Ok(written) => written?,
             Err(e) => {
                 ok = false;
@@ -143,6 +134,37 @@ pub fn run(args: &Args) -> CliResult {
     Ok(ok)
 }
 
+/// What `jtb info` made of a file: written (or writing failed), or why the file cannot be shown.
+pub type Shown = Result<std::io::Result<()>, TableError>;
+
+/// Shows the file at `path` of any game. A file names its rule set in its header: the Jungle
+/// family's reader takes its own, and a rule set of another type of tables is read by that
+/// type's reader ([`games::TableSet::info`]); the flip game's chance tables go by their
+/// extension.
+fn show_any(out: &mut dyn Write, path: &Path, json: bool) -> Shown {
+    if path
+        .extension()
+        .is_some_and(|e| e == Kind::Chance.extension())
+    {
+        return show_file::<Chance>(out, path, json);
+    }
+    match show_file::<RuleSet>(out, path, json) {
+        Err(e) => match &e.kind {
+            TableErrorKind::UnknownRuleSet(id) => match id.parse::<Rules>() {
+                Ok(rules) => games::tables_of(rules, |t| t.info(out, path, json)),
+                _ => Err(e),
+            },
+            _ => Err(e),
+        },
+        shown => shown,
+    }
+}
+
+/// Shows the file at `path`, read as a table of `R`'s rule sets, if it is one and intact.
+pub fn show_file<R: Family>(out: &mut dyn Write, path: &Path, json: bool) -> Shown {
+    checked::<R>(path).map(|t| show(out, path, &t, json))
+}
+
 /// The table file at `path`, its header checked on opening and every byte against the trailing
 /// checksum: a file `info` shows is intact.
 fn checked<R: Family>(path: &Path) -> Result<TableFile<R>, jtb_probe::TableError> {
@@ -153,7 +175,7 @@ fn checked<R: Family>(path: &Path) -> Result<TableFile<R>, jtb_probe::TableError
 
 /// Prints what one table file holds.
 fn show<R: Family>(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     path: &Path,
     t: &TableFile<R>,
     json: bool,

@@ -1,19 +1,13 @@
-//! `jtb verify`: checksums, then every entry against the best of its successors.
+//! `jtb verify`: checksums, then every entry against the best of its successors, for every
+//! game through its type of tables ([`games::TableSet::verify`]).
 
 use std::{io::Write, path::Path};
 
-use jtb_gen::{
-    driver::{self, Unchecked, Verify},
-    gambit::KINDS,
-    run,
-};
-use jtb_probe::{
-    flip::{Chance, ChanceMaterial},
-    format::family_table_path,
-    gambit, Family, Kind, Material, RuleSet, TableFile, Tablebase,
-};
+use jtb_edge::TableName;
+use jtb_gen::driver::{self, Unchecked, Verify};
+use jtb_probe::{format::family_table_path, Family, Kind, TableFile};
 
-use crate::{input, CliResult};
+use crate::{games, input, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,7 +26,7 @@ pub struct Args {
 
 /// Why verification could not run at all.
 #[derive(Debug)]
-pub struct NoTables(&'static str, std::path::PathBuf);
+pub struct NoTables(pub &'static str, pub std::path::PathBuf);
 
 impl std::fmt::Display for NoTables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -50,86 +44,43 @@ pub fn run(args: &Args) -> CliResult {
         .iter()
         .map(|m| args.set.rules.table_name(m))
         .collect::<Result<Vec<_>, _>>()?;
-    let root = &args.set.tables.dir;
-    let rules = match args.set.rules {
-        input::Rules::Jungle(r) => r,
-        input::Rules::AnimalGambit => {
-            let materials: Vec<gambit::Material> = if args.materials.is_empty() {
-                Tablebase::open(root, gambit::Rules)?.materials()
-            } else {
-                named
-                    .iter()
-                    .filter_map(|n| Some(n.gambit()?.canonical()))
-                    .collect()
-            };
-            if materials.is_empty() {
-                return Err(NoTables(gambit::Rules::NAME, root.clone()).into());
-            }
-            let game = jtb_gen::gambit::OnDisk::new(root);
-            return verify_set(&mut out, &game, gambit::Rules, &materials, &KINDS, args);
-        }
+    let asked = Asked {
+        root: &args.set.tables.dir,
+        named: &named,
+        checksums_only: args.checksums_only,
     };
-    let (materials, chance): (Vec<Material>, Vec<ChanceMaterial>) = if args.materials.is_empty() {
-        let chance = if rules == RuleSet::Flip4x4 {
-            Tablebase::open(root, Chance)?.materials()
-        } else {
-            Vec::new()
-        };
-        (jtb_edge::jungle_materials(root, rules)?, chance)
-    } else {
-        // Under flip4x4 a material with `-` names a chance table (RULES.md 8).
-        (
-            named
-                .iter()
-                .filter_map(|n| Some(n.jungle()?.table_of(rules)))
-                .collect(),
-            named
-                .iter()
-                .filter_map(|n| Some(n.chance()?.canonical()))
-                .collect(),
-        )
-    };
-    if materials.is_empty() && chance.is_empty() {
-        return Err(NoTables(rules.name(), root.clone()).into());
-    }
-    let mut ok = true;
-    if !materials.is_empty() {
-        let game = run::Family::new(root, rules);
-        ok &= verify_set(
-            &mut out,
-            &game,
-            rules,
-            &materials,
-            &rules.table_kinds(),
-            args,
-        )?;
-    }
-    if !chance.is_empty() {
-        let game = jtb_gen::chance::OnDisk::new(root);
-        ok &= verify_set(&mut out, &game, Chance, &chance, &[Kind::Chance], args)?;
-    }
-    Ok(ok)
+    games::tables_of(args.set.rules, |t| t.verify(&mut out, &asked))
+}
+
+/// What `jtb verify` was asked to check.
+pub struct Asked<'a> {
+    /// The tables' directory.
+    pub root: &'a Path,
+    /// The tables named (`--material`); none for every table present.
+    pub named: &'a [TableName],
+    /// Only the checksums, not the values.
+    pub checksums_only: bool,
 }
 
 /// Checks the checksums of every file of `tables`, then (unless `--checksums-only`) every entry
 /// of each intact one one ply deep ([`jtb_gen::driver::verify`]): one report for every game.
 /// A table that cannot be checked because tables it needs are missing or damaged, or because
 /// it does not fit in memory, stops the run with no verdict.
-fn verify_set<G, R>(
-    out: &mut impl Write,
+pub fn verify_set<G, R>(
+    out: &mut dyn Write,
     game: &G,
     rules: R,
     tables: &[G::Table],
     kinds: &[Kind],
-    args: &Args,
+    asked: &Asked,
 ) -> CliResult
 where
     G: Verify,
     R: Family<Material = G::Table>,
 {
-    let intact = check_checksums(out, &args.set.tables.dir, rules, tables, kinds)?;
+    let intact = check_checksums(out, asked.root, rules, tables, kinds)?;
     let mut ok = intact.len() == tables.len();
-    if args.checksums_only {
+    if asked.checksums_only {
         return Ok(ok);
     }
     for table in intact {
@@ -161,8 +112,8 @@ where
 
 /// Checks the checksums of every `kinds` file of each of `materials` under `root`, for a table
 /// of any game, reporting each failure and the count; returns the intact tables, in order.
-pub(crate) fn check_checksums<R: Family>(
-    out: &mut impl Write,
+fn check_checksums<R: Family>(
+    out: &mut dyn Write,
     root: &Path,
     rules: R,
     materials: &[R::Material],

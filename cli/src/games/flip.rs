@@ -1,12 +1,17 @@
 //! The flip game's positions with face-down tiles (RULES.md 8) in `jtb probe` (exact chance
-//! values as fractions and percentages) and in `jtb moves` (each flip's outcomes).
+//! values as fractions and percentages), in `jtb moves` (each flip's outcomes) and in
+//! `jtb stats --chance` (each chance table's figures).
+
+use std::{io::Write, path::Path};
 
 use jtb_edge::ChanceAnswer;
 use jtb_probe::{
-    flip::{ChanceValue, Fraction},
+    flip::{ChanceTables, ChanceValue, Fraction, DENOMINATOR},
     FlipOutcome, Position, Square,
 };
 use serde_json::json;
+
+use crate::CliResult;
 
 /// A chance value as text: `score 5/8 (62.5%): win 1/2 (50.0%), draw 1/4 (25.0%), loss 1/4
 /// (25.0%)`.
@@ -89,4 +94,91 @@ pub fn moves_text(text: &str, pos: &Position, moves: &[String], json: bool) -> S
         }
     }
     out
+}
+
+/// `jtb stats --chance`: the figures of every chance table ([`jtb_gen::chance::analyse`]).
+pub fn chance_stats(out: &mut dyn Write, root: &Path, json: bool) -> CliResult {
+    let tables = ChanceTables::open(root)?;
+    let materials = tables.chance().materials();
+    if materials.is_empty() {
+        return Err(format!("no chance tables under {}", root.join("flip4x4").display()).into());
+    }
+    if !json {
+        writeln!(
+            out,
+            "{:<10} {:>9} {:>7} {:>9} {:>9} {:>9} {:>10}  largest swing of one flip",
+            "material", "positions", "mean", "wins", "draws", "losses", "flip best"
+        )?;
+    }
+    let mut ok = true;
+    for m in materials {
+        let r = match jtb_gen::chance::analyse(&tables, root, m) {
+            Ok(r) if r.mismatch.is_none() => r,
+            Ok(r) => {
+                ok = false;
+                if let Some((p, stored, best)) = r.mismatch {
+                    eprintln!("inconsistent: {m}: {p}: stored {stored}, its moves give {best}");
+                }
+                continue;
+            }
+            Err(e) => {
+                ok = false;
+                eprintln!("damaged: {e}");
+                continue;
+            }
+        };
+        let n = r.positions.max(1) as f64;
+        let mean = r.score_sum as f64 / f64::from(DENOMINATOR) / n;
+        let swing = fraction(r.largest_swing.0);
+        if json {
+            writeln!(
+                out,
+                "{}",
+                json!({
+                    "material": m.to_string(),
+                    "positions": r.positions,
+                    "mean_score": mean,
+                    "certain_wins": r.certain[0],
+                    "certain_draws": r.certain[1],
+                    "certain_losses": r.certain[2],
+                    "flip_best": r.flip_best,
+                    "largest_swing": swing,
+                    "largest_swing_position": r.largest_swing.1,
+                    "largest_flip_gap": fraction(r.largest_gap.0),
+                    "largest_flip_gap_position": super::shown(&r.largest_gap.1),
+                })
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{:<10} {:>9} {:>7.4} {:>9} {:>9} {:>9} {:>9.1}%  {swing} ({})",
+                m.to_string(),
+                r.positions,
+                mean,
+                r.certain[0],
+                r.certain[1],
+                r.certain[2],
+                100.0 * r.flip_best as f64 / n,
+                r.largest_swing.1
+            )?;
+        }
+    }
+    Ok(ok)
+}
+
+/// A score over [`DENOMINATOR`] as a fraction in lowest terms.
+fn fraction(over: u32) -> String {
+    let g = gcd(over, DENOMINATOR);
+    match DENOMINATOR / g {
+        1 => (over / g).to_string(),
+        d => format!("{}/{d}", over / g),
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }

@@ -1,6 +1,8 @@
-//! The Animal Gambit side of the table commands (`stats`, `info`, what `probe` prints; `verify`
-//! is the generator's one driver, `probe` and `adjudicate` ask the edge, [`jtb_edge`]): the same
-//! commands and printers' shapes as Jungle's, over [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
+//! Animal Gambit in the CLI: its table commands (`stats`, `verify` through the generator's one
+//! driver, `info`) and the server's table routes on [`GambitTables`], what `jtb probe` prints
+//! of its answers and what `jtb moves` lists (`probe` and `adjudicate` ask the edge,
+//! [`jtb_edge`]): the same commands and printers' shapes as Jungle's, over
+//! [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
 
 use std::{
     io::Write,
@@ -15,55 +17,101 @@ use jtb_probe::{
 };
 use serde_json::json;
 
-use super::{plain_moves_text, MovesText};
-use crate::CliResult;
+use super::{plain_moves_text, MovesText, TableSet};
+use crate::{
+    commands::{info, verify},
+    CliResult,
+};
 
-/// `jtb stats --rules animal-gambit`: per material and side to move, wins, draws (the
-/// repetition rule decides them), losses and the longest win in turns with its smallest
-/// position text, from the DTM files' headers.
-pub fn stats(out: &mut impl Write, root: &Path, json: bool) -> CliResult {
-    let tb = Tablebase::open(root, Rules)?;
-    if !json {
-        writeln!(
-            out,
-            "{:<10} {:<6} {:>14} {:>14} {:>14} {:>8}  longest win",
-            "material", "move", "wins", "draws", "losses", "longest"
-        )?;
-    }
-    let mut ok = true;
-    for m in tb.materials() {
-        let sides = match side_stats(root, m).and_then(|sides| {
-            // `jtb stats` shows only intact tables: every byte against the checksum.
-            let path = table_path(root, m, Kind::Dtm);
-            TableFile::<Rules>::open(&path)?.verify_checksum()?;
-            Ok(sides)
-        }) {
-            Ok(s) => s,
-            Err(e) => {
-                ok = false;
-                eprintln!("damaged: {e}");
-                continue;
-            }
-        };
-        for (side, s) in Rules::SIDES.iter().zip(&sides) {
-            if json {
-                writeln!(out, "{}", side_json(m, side, s))?;
-            } else {
-                writeln!(
-                    out,
-                    "{:<10} {:<6} {:>14} {:>14} {:>14} {:>8}  {}",
-                    m.to_string(),
-                    side,
-                    s.wins,
-                    s.draws,
-                    s.losses,
-                    s.longest_win,
-                    s.longest_win_position
-                )?;
+/// Animal Gambit's tables.
+pub struct GambitTables;
+
+impl TableSet for GambitTables {
+    /// Per material and side to move, wins, draws (the repetition rule decides them), losses
+    /// and the longest win in turns with its smallest position text, from the DTM files'
+    /// headers; no histograms yet.
+    fn print_stats(
+        &self,
+        out: &mut dyn Write,
+        root: &Path,
+        json: bool,
+        histogram: bool,
+    ) -> CliResult {
+        if histogram {
+            return Err("--histogram is not available for animal-gambit yet".into());
+        }
+        let tb = Tablebase::open(root, Rules)?;
+        if !json {
+            writeln!(
+                out,
+                "{:<10} {:<6} {:>14} {:>14} {:>14} {:>8}  longest win",
+                "material", "move", "wins", "draws", "losses", "longest"
+            )?;
+        }
+        let mut ok = true;
+        for m in tb.materials() {
+            let sides = match side_stats(root, m).and_then(|sides| {
+                // `jtb stats` shows only intact tables: every byte against the checksum.
+                let path = table_path(root, m, Kind::Dtm);
+                TableFile::<Rules>::open(&path)?.verify_checksum()?;
+                Ok(sides)
+            }) {
+                Ok(s) => s,
+                Err(e) => {
+                    ok = false;
+                    eprintln!("damaged: {e}");
+                    continue;
+                }
+            };
+            for (side, s) in Rules::SIDES.iter().zip(&sides) {
+                if json {
+                    writeln!(out, "{}", side_json(m, side, s))?;
+                } else {
+                    writeln!(
+                        out,
+                        "{:<10} {:<6} {:>14} {:>14} {:>14} {:>8}  {}",
+                        m.to_string(),
+                        side,
+                        s.wins,
+                        s.draws,
+                        s.losses,
+                        s.longest_win,
+                        s.longest_win_position
+                    )?;
+                }
             }
         }
+        Ok(ok)
     }
-    Ok(ok)
+
+    fn verify(&self, out: &mut dyn Write, asked: &verify::Asked) -> CliResult {
+        let root = asked.root;
+        let materials: Vec<gambit::Material> = if asked.named.is_empty() {
+            Tablebase::open(root, Rules)?.materials()
+        } else {
+            asked
+                .named
+                .iter()
+                .filter_map(|n| Some(n.gambit()?.canonical()))
+                .collect()
+        };
+        if materials.is_empty() {
+            return Err(verify::NoTables(Rules::NAME, root.to_owned()).into());
+        }
+        let game = jtb_gen::gambit::OnDisk::new(root);
+        verify::verify_set(
+            out,
+            &game,
+            Rules,
+            &materials,
+            &jtb_gen::gambit::KINDS,
+            asked,
+        )
+    }
+
+    fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown {
+        info::show_file::<Rules>(out, path, json)
+    }
 }
 
 /// The statistics of a material's DTM file header, Gold to move first.

@@ -1,18 +1,70 @@
-//! What a game prints and puts in its JSON where the games differ: the statistics of a table of
-//! the Jungle family's type ([`FamilyStats`]: Jungle's and the flip game's in [`jungle`],
-//! Clesto's without draws in [`clesto`]), Animal Gambit's side of the table commands, what
-//! `jtb probe` prints of each game's answer (`probe_text` in each module, [`flip`]'s for the
-//! positions with face-down tiles), and what `jtb moves` prints ([`MovesText`]).
+//! What a game prints and puts in its JSON where the games differ: the table commands of each
+//! type of tables ([`TableSet`]: the Jungle family's in [`family`], Animal Gambit's in
+//! [`gambit`], reached through [`tables_of`]), the statistics of a rule set of the Jungle
+//! family's type ([`FamilyStats`]: Jungle's and the flip game's in [`jungle`], Clesto's without
+//! draws in [`clesto`]), what `jtb probe` prints of each game's answer (`probe_text` in each
+//! module, [`flip`]'s for the positions with face-down tiles), and what `jtb moves` prints
+//! ([`MovesText`]).
 
-use std::io::{self, Write};
+use std::{
+    io::{self, Write},
+    path::Path,
+};
 
-use jtb_edge::games::EdgeGame;
+use jtb_edge::{games::EdgeGame, Rules};
 use jtb_probe::{Material, RuleSet, SideStats};
 
+use crate::{
+    commands::{info, verify},
+    serve::tables::TableRoutes,
+    CliResult,
+};
+
 pub mod clesto;
+pub mod family;
 pub mod flip;
 pub mod gambit;
 pub mod jungle;
+
+/// What the table commands (`jtb stats`, `jtb verify`, `jtb info`) and the server's table
+/// routes ([`TableRoutes`]) ask of one type of tables. Implemented once per type, in its
+/// game's module ([`family::FamilyTables`] for the Jungle family's rule sets,
+/// [`gambit::GambitTables`]); [`tables_of`] is the one place a rule set meets its type.
+pub trait TableSet: TableRoutes {
+    /// `jtb stats`: per material present under `root` and side to move, the statistics in its
+    /// files' headers (with `histogram` also the positions per distance), as text or one JSON
+    /// object each. Tables that are damaged are reported on standard error and skipped.
+    ///
+    /// # Errors
+    /// The tables cannot be listed, or writing failed. `Ok(false)` when a table was damaged.
+    fn print_stats(
+        &self,
+        out: &mut dyn Write,
+        root: &Path,
+        json: bool,
+        histogram: bool,
+    ) -> CliResult;
+
+    /// `jtb verify` of the tables `asked` names (every one present without names): checksums,
+    /// then each entry one ply deep ([`verify::verify_set`]).
+    ///
+    /// # Errors
+    /// No tables to check, or a table that cannot be checked: tables it needs are missing or
+    /// damaged, or it does not fit in memory. `Ok(false)` when a check failed.
+    fn verify(&self, out: &mut dyn Write, asked: &verify::Asked) -> CliResult;
+
+    /// `jtb info` of the file at `path`, whose header names a rule set of this type.
+    fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown;
+}
+
+/// Evaluates `f` with the type of tables of `rules`: the one place the table commands and
+/// routes tell the games apart.
+pub fn tables_of<T>(rules: Rules, f: impl FnOnce(&dyn TableSet) -> T) -> T {
+    match rules {
+        Rules::Jungle(rules) => f(&family::FamilyTables(rules)),
+        Rules::AnimalGambit => f(&gambit::GambitTables),
+    }
+}
 
 /// How `jtb stats`, the API's material index and its board description show a rule set of the
 /// Jungle family's type: a table from the statistics in the headers of its DTM file (`plain`)

@@ -13,10 +13,7 @@ use super::{
     source::{Library, Memo},
     tables::{damaged, index_entry, TableRoutes},
 };
-use crate::stats::{self, Histograms, MaterialStats};
-
-/// The tables of a rule set of the Jungle family.
-pub struct FamilyTables(pub RuleSet);
+use crate::games::family::{self, FamilyTables, Histograms, MaterialStats};
 
 impl TableRoutes for FamilyTables {
     /// The board's size, water, traps and dens, its clock limit, and what the rule set adds
@@ -100,7 +97,7 @@ fn headers(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<MaterialSta
 /// Positions per distance of a material's DTM and DTC files, counted once per scan.
 fn histograms(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<Histograms>, ApiError> {
     memo(&lib.histograms, rules, m, || {
-        stats::histograms(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
+        family::histograms(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
     })
 }
 

@@ -19,6 +19,8 @@ use axum::{
     Json,
 };
 
+use crate::games::{self, gambit::GambitTables};
+
 use super::{
     api::Routes,
     error::{ApiError, Problem},
@@ -193,9 +195,6 @@ pub fn steps(pos: &Position, text: &str) -> Result<serde_json::Value, ApiError> 
     }))
 }
 
-/// Animal Gambit's tables.
-pub struct GambitTables;
-
 impl TableRoutes for GambitTables {
     /// 8x8, the four traps, no water and no den; the sides Gold (upper case, moves first) and
     /// Silver, and distances in turns.
@@ -216,7 +215,7 @@ impl TableRoutes for GambitTables {
         for m in tb.materials() {
             names.push(m.to_string());
             // A table whose header cannot be read is listed as damaged; the others still are.
-            match crate::gambit::side_stats(lib.root(), m) {
+            match games::gambit::side_stats(lib.root(), m) {
                 Ok(sides) => tables.push(index_entry(
                     &m.to_string(),
                     m.total(),
@@ -246,7 +245,7 @@ impl TableRoutes for GambitTables {
 fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, ApiError> {
     let table = asked.canonical();
     lib.gambit_tables()?;
-    let sides = crate::gambit::side_stats(lib.root(), table)
+    let sides = games::gambit::side_stats(lib.root(), table)
         .map_err(|e| lib.error(ProbeError::from(e), gambit::Rules))?;
     let flipped = asked != table;
     // Side `i` of the answer is side `order[i]` of the table.
@@ -257,7 +256,7 @@ fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, Ap
         if flipped && !s.longest_win_position.is_empty() {
             s.longest_win_position = colour_flip(&s.longest_win_position)?;
         }
-        stats.push(crate::gambit::side_json(asked, to_move, &s));
+        stats.push(games::gambit::side_json(asked, to_move, &s));
     }
     let mut depends: Vec<String> = asked.smaller().iter().map(ToString::to_string).collect();
     depends.sort_unstable();

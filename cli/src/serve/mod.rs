@@ -36,7 +36,7 @@ mod metrics;
 mod page;
 mod query;
 mod source;
-mod tables;
+pub(crate) mod tables;
 
 use std::{io::Write, net::SocketAddr, sync::Arc};
 

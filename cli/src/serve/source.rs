@@ -105,9 +105,9 @@ pub struct Library {
     /// The flip game's chance tables (positions with face-down tiles) as last found.
     chance: RwLock<Found<Arc<ChanceTables>>>,
     /// Per material, the statistics of its file headers, read once per scan.
-    pub headers: Memo<crate::stats::MaterialStats>,
+    pub headers: Memo<crate::games::family::MaterialStats>,
     /// Per material, its DTM and DTC files' histograms, counted once per scan.
-    pub histograms: Memo<crate::stats::Histograms>,
+    pub histograms: Memo<crate::games::family::Histograms>,
     /// When the directories were last looked at ([`Library::due_for_check`]), in milliseconds
     /// since `opened`.
     checked_ms: AtomicU64,

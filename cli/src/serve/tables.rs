@@ -2,8 +2,8 @@
 //! their counts for the material index, and per material its statistics and distance
 //! histograms, in the orientation asked. Each route answers through [`TableRoutes`], implemented
 //! once per type of tables ([`super::family`] for the Jungle family's rule sets,
-//! [`super::gambit`] for Animal Gambit's), and [`routes_of`] is the one place a rule set meets
-//! its type.
+//! [`super::gambit`] for Animal Gambit's), and [`tables_of`] (shared with the table commands) is
+//! the one place a rule set meets its type.
 
 use std::sync::Arc;
 
@@ -16,11 +16,10 @@ use serde_json::json;
 
 use super::{
     error::{ApiError, Problem},
-    family::FamilyTables,
-    gambit::GambitTables,
     query::{blocking, path_error, rule_set, Game, Rules},
     source::Library,
 };
+use crate::games::tables_of;
 
 /// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
 const MAX_MATERIAL_BYTES: usize = 24;
@@ -49,14 +48,6 @@ pub trait TableRoutes {
     fn stats(&self, lib: &Library, material: &str) -> Result<serde_json::Value, ApiError>;
 }
 
-/// The tables' routes of `game`: the one place the table routes tell the games apart.
-fn routes_of<T>(game: Game, answer: impl FnOnce(&dyn TableRoutes) -> T) -> T {
-    match game {
-        Game::Jungle(rules) => answer(&FamilyTables(rules)),
-        Game::AnimalGambit => answer(&GambitTables),
-    }
-}
-
 /// `GET /api/v1`: the rule sets, their boards and what tables each has.
 ///
 /// # Errors
@@ -77,7 +68,7 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
                 entry(
                     game.name(),
                     lib.size(game.name()),
-                    routes_of(game, |t| t.board()),
+                    tables_of(game, |t| t.board()),
                 )
             })
             .collect();
@@ -97,7 +88,7 @@ pub async fn materials(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     blocking(lib, move |lib| {
         lib.refresh();
-        routes_of(game, |t| t.materials(lib))
+        tables_of(game, |t| t.materials(lib))
     })
     .await
     .map(Json)
@@ -143,7 +134,7 @@ pub async fn stats(
             ),
         ));
     }
-    blocking(lib, move |lib| routes_of(game, |t| t.stats(lib, &material)))
+    blocking(lib, move |lib| tables_of(game, |t| t.stats(lib, &material)))
         .await
         .map(Json)
 }
