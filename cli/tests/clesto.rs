@@ -84,6 +84,24 @@ fn clesto_tables_in_every_command() {
     assert_eq!(blue["longest_exit"], 20);
     assert!(rows.iter().all(|r| r.get("draws").is_none()));
 
+    // `jtb info` of the directory shows the ban files with the rest, in the ban's words.
+    let o = jtb(&["info", root]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info = stdout(&o);
+    let ban_file = info
+        .split("\n/")
+        .find(|f| f.contains("DvCR.ban"))
+        .unwrap_or_else(|| panic!("{info}"));
+    assert!(
+        ban_file.contains("ban table of DvCR under clesto"),
+        "{ban_file}"
+    );
+    assert!(
+        ban_file.contains("by the repetition ban; longest exit 20 plies"),
+        "{ban_file}"
+    );
+    assert_eq!(info.matches(".ban\n").count(), 3, "{info}");
+
     // One-ply verification of every entry, then a damaged ban file.
     let o = jtb(&["verify", "--rules", "clesto", "--tables", root]);
     assert!(o.status.success(), "{}", stdout(&o));

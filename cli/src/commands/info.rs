@@ -20,8 +20,9 @@ pub struct Args {
     json: bool,
 }
 
-/// Table files at `path`: the file itself, or the `.wdl`/`.dtm`/`.dtc`/`.chance` files of a
-/// directory and of its subdirectories, sorted.
+/// Table files at `path`: the file itself, or the files of a directory and of its
+/// subdirectories whose extension is a kind of table file's (`.wdl`, `.dtm`, `.dtc`, `.ban`,
+/// `.chance`), sorted.
 pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         std::fs::metadata(path)?;
@@ -32,10 +33,12 @@ pub fn table_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
         let p = entry?.path();
         if p.is_dir() {
             out.extend(table_files(&p)?);
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("wdl" | "dtm" | "dtc" | "chance")
-        ) {
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(Kind::from_extension)
+            .is_some()
+        {
             out.push(p);
         }
     }
@@ -219,6 +222,13 @@ fn show<R: Family>(
                 "  {side} to move at clock 0: {} certain wins, {} certain draws, {} certain \
                  losses (the other positions turn on a flip)",
                 s.wins, s.draws, s.losses
+            )?;
+        } else if h.kind == Kind::Ban {
+            writeln!(
+                out,
+                "  {side} to move: {} wins and {} losses by the repetition ban; longest exit {} \
+                 {unit}{at}",
+                s.wins, s.losses, s.longest_win
             )?;
         } else if h.kind == Kind::Dtc {
             writeln!(out, "  {side} to move, clock rule at clock 0: {} wins, {} draws ({} cursed wins, {} blessed losses), {} losses; longest DTC win {} plies{at}",

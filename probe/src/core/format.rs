@@ -208,6 +208,23 @@ impl Kind {
         }
     }
 
+    /// The kind whose files have the extension `ext` (`dtm`), if one has.
+    ///
+    /// ```
+    /// use jtb_probe::Kind;
+    ///
+    /// for kind in [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance] {
+    ///     assert_eq!(Kind::from_extension(kind.extension()), Some(kind));
+    /// }
+    /// assert_eq!(Kind::from_extension("txt"), None);
+    /// ```
+    #[must_use]
+    pub fn from_extension(ext: &str) -> Option<Kind> {
+        [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance]
+            .into_iter()
+            .find(|k| k.extension() == ext)
+    }
+
     /// The kind's slot among a table's files (at most three): 0 the WDL file (or a chance
     /// table's one file), 1 the DTM file, 2 the second file of value codes, which is the DTC
     /// file or, in Clesto, the ban file (no family has both). Slots of their own for every
