@@ -9,7 +9,7 @@ mod serve_support;
 use std::{collections::BTreeSet, path::Path, process::Command};
 
 use jtb_probe::gambit::{
-    Board, Category, Color, Next, Piece, Position, Rules, Square, Token, Turn,
+    AnimalGambit, Board, Category, Color, Next, Piece, Position, Square, Token, Turn,
 };
 use jtb_probe::{Tablebase, Value};
 use serde_json::{json, Value as Json};
@@ -102,7 +102,7 @@ fn turn_fields(pos: &Position, t: &Turn) -> Json {
 /// Checks every field of a probe answer against the library: the value, the best turn, and
 /// every turn (read back from its text) with the position it gives, the value after it for
 /// the side then to move and its value for the mover, best first with ties in ASCII order.
-fn check_answer(tb: &Tablebase<Rules>, pos: &Position, answer: &Json) {
+fn check_answer(tb: &Tablebase<AnimalGambit>, pos: &Position, answer: &Json) {
     let value = tb.probe_dtm(pos).unwrap();
     let best = tb.best_move(pos).unwrap();
     let mut want = fields(value);
@@ -173,7 +173,7 @@ fn every_field_agrees_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), Rules).unwrap();
+    let tb = Tablebase::open(dir.path(), AnimalGambit).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut categories = BTreeSet::new();
     let mut ends = BTreeSet::new();
@@ -222,7 +222,7 @@ fn fields_and_lines_mean_what_jtb_probe_says() {
     tables(dir.path());
     let root = dir.path().to_str().unwrap();
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), Rules).unwrap();
+    let tb = Tablebase::open(dir.path(), AnimalGambit).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut ended = 0;
     for pos in sample(&mut Rng(0x11e), 6) {
@@ -442,7 +442,7 @@ fn stats_agree_with_jtb_stats() {
     tables(dir.path());
     let root = dir.path().to_str().unwrap();
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), Rules).unwrap();
+    let tb = Tablebase::open(dir.path(), AnimalGambit).unwrap();
     let mut conn = Conn::open(server.addr);
     let out = jtb(&["stats", "--rules", AG, "--json", "--tables", root]);
     assert!(out.status.success());

@@ -58,7 +58,7 @@ impl AnyPosition {
             Some(Rules::AnimalGambit) => {
                 if let Some(clock) = clock {
                     return Err(PositionError::Clock(jtb_probe::ClockError {
-                        rules: gambit::Rules::NAME,
+                        rules: gambit::AnimalGambit::NAME,
                         clock,
                         limit: 0,
                     }));

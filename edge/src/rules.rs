@@ -5,7 +5,7 @@ use std::{fmt, str::FromStr};
 use jtb_probe::{gambit, RuleSet, UnknownRuleSet};
 
 /// The id of the Animal Gambit rule set.
-pub const ANIMAL_GAMBIT: &str = gambit::Rules::NAME;
+pub const ANIMAL_GAMBIT: &str = gambit::AnimalGambit::NAME;
 
 /// A rule set as `--rules` names it: one of the Jungle family's (Jungle, the flip game and
 /// Clesto), or Animal Gambit's.

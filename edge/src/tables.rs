@@ -26,7 +26,7 @@ pub enum AnyTablebase {
     /// Clesto's.
     Clesto(Arc<Tablebase<Clesto>>),
     /// Animal Gambit's.
-    Gambit(Arc<Tablebase<gambit::Rules>>),
+    Gambit(Arc<Tablebase<gambit::AnimalGambit>>),
 }
 
 impl AnyTablebase {
@@ -44,7 +44,9 @@ impl AnyTablebase {
             Tablebase::with_cache(root, game, cache).map(Arc::new)
         }
         Ok(match rules {
-            Rules::AnimalGambit => AnyTablebase::Gambit(open(root, gambit::Rules, cache_bytes)?),
+            Rules::AnimalGambit => {
+                AnyTablebase::Gambit(open(root, gambit::AnimalGambit, cache_bytes)?)
+            }
             Rules::Jungle(RuleSet::Clesto) => {
                 AnyTablebase::Clesto(open(root, Clesto, cache_bytes)?)
             }
@@ -140,7 +142,7 @@ impl AnyTablebase {
 
     /// Animal Gambit's tables; `None` for another game's.
     #[must_use]
-    pub fn as_gambit(&self) -> Option<&Arc<Tablebase<gambit::Rules>>> {
+    pub fn as_gambit(&self) -> Option<&Arc<Tablebase<gambit::AnimalGambit>>> {
         match self {
             AnyTablebase::Gambit(tb) => Some(tb),
             _ => None,
@@ -247,7 +249,7 @@ impl Tables {
     ///
     /// # Errors
     /// [`EdgeError::Open`]: the directory cannot be read.
-    pub fn gambit(&self) -> Result<&Tablebase<gambit::Rules>, EdgeError> {
+    pub fn gambit(&self) -> Result<&Tablebase<gambit::AnimalGambit>, EdgeError> {
         self.of::<games::gambit::Gambit>(Rules::AnimalGambit)
     }
 

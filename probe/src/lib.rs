@@ -50,13 +50,13 @@
 //! with the repetition ban, Animal Gambit's verdicts. Animal Gambit (Arimaa under another
 //! name) has its own game model in [`gambit`]: position text, turns of one to four steps with
 //! their canonical text, and the end-of-turn checks; its tables are probed as
-//! `Tablebase<gambit::Rules>`, with distances in turns.
+//! `Tablebase<gambit::AnimalGambit>`, with distances in turns.
 //!
 //! ```no_run
-//! use jtb_probe::gambit::{Category, Position, Rules};
+//! use jtb_probe::gambit::{AnimalGambit, Category, Position};
 //! use jtb_probe::{Tablebase, Value};
 //!
-//! let tb = Tablebase::open("tables", Rules)?; // tables/animal-gambit/*.{wdl,dtm}
+//! let tb = Tablebase::open("tables", AnimalGambit)?; // tables/animal-gambit/*.{wdl,dtm}
 //! let pos: Position = "8/3r4/8/8/8/8/4R3/8 g".parse()?;
 //! assert_eq!(tb.probe_dtm(&pos)?, Value::Win(3)); // three turns: Gold, Silver, Gold
 //! assert_eq!(tb.adjudicate(&pos)?.category, Category::Win);

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use jtb_probe::gambit::{Board, Color, Kind, Next, Piece, Position, Square, TurnGenerator};
+use jtb_probe::gambit::{Animal, Board, Color, Next, Piece, Position, Square, TurnGenerator};
 use proptest::prelude::*;
 
 /// A random legal position: a rabbit each side, then up to 10 more pieces tried on random
@@ -17,14 +17,18 @@ fn arb_position() -> impl Strategy<Value = Position> {
     )
         .prop_filter_map("a legal position", |(silver, crowd, tries)| {
             let mut board = Board::EMPTY;
-            for (i, (gold, kind, sq)) in tries.into_iter().enumerate() {
+            for (i, (gold, animal, sq)) in tries.into_iter().enumerate() {
                 let color = match i {
                     0 => Color::Gold,
                     1 => Color::Silver,
                     _ if gold => Color::Gold,
                     _ => Color::Silver,
                 };
-                let kind = if i < 2 { Kind::Rabbit } else { Kind::ALL[kind] };
+                let animal = if i < 2 {
+                    Animal::Rabbit
+                } else {
+                    Animal::ALL[animal]
+                };
                 // Crowded: files c..f, ranks 2..5 (around the traps c3 and f3).
                 let sq = if crowd {
                     Square::new(2 + sq % 4, 1 + (sq / 4) % 4)
@@ -32,7 +36,7 @@ fn arb_position() -> impl Strategy<Value = Position> {
                     Square::from_index(sq)
                 };
                 if board.piece_at(sq).is_none() {
-                    board.put(Piece::new(color, kind), sq);
+                    board.put(Piece::new(color, animal), sq);
                 }
             }
             let turn = if silver { Color::Silver } else { Color::Gold };

@@ -160,11 +160,11 @@ proptest! {
             bytes[8..12].copy_from_slice(&[1, 0, 2, 1]);
         }
         let _ = jtb_probe::Header::<jtb_probe::RuleSet>::decode(&bytes);
-        let _ = jtb_probe::Header::<jtb_probe::gambit::Rules>::decode(&bytes);
+        let _ = jtb_probe::Header::<jtb_probe::gambit::AnimalGambit>::decode(&bytes);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.dtm");
         std::fs::write(&path, &bytes).unwrap();
-        let _ = jtb_probe::TableFile::<jtb_probe::gambit::Rules>::open(&path);
+        let _ = jtb_probe::TableFile::<jtb_probe::gambit::AnimalGambit>::open(&path);
         let files = [
             jtb_probe::TableFile::<jtb_probe::RuleSet>::open(&path),
             // Safety: nothing changes the file while it is mapped.

@@ -201,7 +201,8 @@ fn benches(c: &mut Criterion) {
             p
         })
         .collect();
-    let gtb = jtb_probe::Tablebase::open(gambit_dir.path(), jtb_probe::gambit::Rules).unwrap();
+    let gtb =
+        jtb_probe::Tablebase::open(gambit_dir.path(), jtb_probe::gambit::AnimalGambit).unwrap();
     for p in &gambit_positions {
         gtb.probe_wdl(p).unwrap();
         gtb.probe_dtm(p).unwrap();

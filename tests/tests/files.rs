@@ -260,7 +260,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
 
     // The leiden file copied over the mistboard one.
     let m = "LvE".parse().unwrap();
-    for kind in Kind::ALL {
+    for kind in RuleSet::Mistboard.table_kinds() {
         fs::copy(
             table_path(dir.path(), RuleSet::Leiden, m, kind),
             table_path(dir.path(), RuleSet::Mistboard, m, kind),
@@ -275,7 +275,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
 
     // Truncated files.
     gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
-    for kind in Kind::ALL {
+    for kind in RuleSet::Mistboard.table_kinds() {
         let p = table_path(dir.path(), RuleSet::Mistboard, m, kind);
         let b = fs::read(&p).unwrap();
         fs::write(&p, &b[..b.len() - 5]).unwrap();
@@ -318,7 +318,7 @@ fn random_damage_is_always_an_error_never_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
     let m: Material = "LvE".parse().unwrap();
-    for kind in Kind::ALL {
+    for kind in RuleSet::Mistboard.table_kinds() {
         let good = table_path(dir.path(), RuleSet::Mistboard, m, kind);
         let bytes = fs::read(&good).unwrap();
         let bad = dir.path().join(format!("bad.{}", kind.extension()));

@@ -10,7 +10,7 @@ use jtb_gen::{
     gambit::{generate, load, path, solve_all, verify, SubTables},
 };
 use jtb_probe::{
-    gambit::{Category, Material, Next, Position, Rules},
+    gambit::{AnimalGambit, Category, Material, Next, Position},
     Kind, ProbeError, RuleSet, TableErrorKind, TableFile, Tablebase, Value,
 };
 
@@ -24,7 +24,7 @@ fn generate_quietly(dir: &Path, targets: &[Material]) -> Summary<Material> {
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join(Rules::NAME))
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join(AnimalGambit::NAME))
         .unwrap()
         .map(|e| {
             let p = e.unwrap().path();
@@ -103,7 +103,7 @@ fn the_one_ply_check_catches_a_wrong_value() {
 fn probes_give_the_tables_values_best_turns_and_lines() {
     let dir = tempfile::tempdir().unwrap();
     generate_quietly(dir.path(), &set());
-    let tb = Tablebase::open(dir.path(), Rules).unwrap();
+    let tb = Tablebase::open(dir.path(), AnimalGambit).unwrap();
     assert_eq!(tb.materials(), set());
     assert_eq!(tb.max_pieces(), 3);
     let tables = solve_all(&set()).unwrap();
@@ -165,7 +165,7 @@ fn probes_give_the_tables_values_best_turns_and_lines() {
 fn the_best_turn_is_the_smallest_text_among_the_optimal_ones() {
     let dir = tempfile::tempdir().unwrap();
     generate_quietly(dir.path(), &["RvR".parse().unwrap()]);
-    let tb = Tablebase::open(dir.path(), Rules).unwrap();
+    let tb = Tablebase::open(dir.path(), AnimalGambit).unwrap();
     // Gold's rabbit on a7 reaches a8 in one step; longer texts also win at once.
     let pos: Position = "8/R7/8/8/8/8/7r/8 g".parse().unwrap();
     let scored = tb.scored_moves(&pos).unwrap();
@@ -195,7 +195,7 @@ fn damaged_truncated_and_foreign_files_are_refused() {
     let m: Material = "RRvR".parse().unwrap();
     generate_quietly(root, &[m]);
     let dtm = path(root, m, Kind::Dtm);
-    let open = |p: &Path, kind| TableFile::open_expecting(p, Rules, m, kind);
+    let open = |p: &Path, kind| TableFile::open_expecting(p, AnimalGambit, m, kind);
     assert!(open(&dtm, Kind::Dtm).is_ok());
 
     // A Jungle reader refuses an Animal Gambit file by its rule set, and the reverse.
@@ -210,7 +210,7 @@ fn damaged_truncated_and_foreign_files_are_refused() {
     jtb_gen::write::write_table(jungle.path(), solved.get(lve).unwrap()).unwrap();
     let jungle_file =
         jtb_probe::format::table_path(jungle.path(), RuleSet::Mistboard, lve, Kind::Dtm);
-    let err = TableFile::<Rules>::open(&jungle_file).unwrap_err();
+    let err = TableFile::<AnimalGambit>::open(&jungle_file).unwrap_err();
     assert!(
         matches!(&err.kind, TableErrorKind::UnknownRuleSet(id) if id == "mistboard"),
         "{err}"
@@ -251,7 +251,7 @@ fn damaged_truncated_and_foreign_files_are_refused() {
         TableErrorKind::FileChecksum
     ));
     assert!(load(root, m).is_err());
-    let tb = Tablebase::open(root, Rules).unwrap();
+    let tb = Tablebase::open(root, AnimalGambit).unwrap();
     let mut refused = 0;
     let table = solve_all(&[m]).unwrap();
     let layout = &table.get(m).unwrap().layout;
@@ -277,7 +277,7 @@ fn damaged_truncated_and_foreign_files_are_refused() {
     assert!(open(&dtm, Kind::Dtm).is_err());
     // A missing file is named; more pieces than any table are said so.
     std::fs::remove_file(path(root, m, Kind::Wdl)).unwrap();
-    let tb = Tablebase::open(root, Rules).unwrap();
+    let tb = Tablebase::open(root, AnimalGambit).unwrap();
     let pos: Position = "8/3r4/8/8/8/8/3RR3/8 g".parse().unwrap();
     let err = tb.probe_wdl(&pos).unwrap_err();
     assert!(

@@ -207,7 +207,7 @@ impl Plan {
             }
         }
         Plan {
-            rules: gambit::Rules::NAME,
+            rules: gambit::AnimalGambit::NAME,
             jtb,
             out,
             levels,

@@ -2,7 +2,7 @@
 //! driver, `info`) and the server's table routes on [`GambitTables`], what `jtb probe` prints
 //! of its answers and what `jtb moves` lists (`probe` and `adjudicate` ask the edge,
 //! [`jtb_edge`]): the same commands and printers' shapes as Jungle's, over
-//! [`jtb_probe::Tablebase`]`<`[`Rules`]`>`.
+//! [`jtb_probe::Tablebase`]`<`[`AnimalGambit`]`>`.
 
 use std::{
     io::Write,
@@ -12,7 +12,7 @@ use std::{
 use jtb_edge::{games::EdgeGame, GambitAnswer};
 use jtb_probe::{
     format::family_table_path,
-    gambit::{self, Rules},
+    gambit::{self, AnimalGambit},
     Family, Kind, SideStats, TableFile, Tablebase, Value,
 };
 use serde_json::json;
@@ -40,7 +40,7 @@ impl TableSet for GambitTables {
         if histogram {
             return Err("--histogram is not available for animal-gambit yet".into());
         }
-        let tb = Tablebase::open(root, Rules)?;
+        let tb = Tablebase::open(root, AnimalGambit)?;
         if !json {
             writeln!(
                 out,
@@ -53,7 +53,7 @@ impl TableSet for GambitTables {
             let sides = match side_stats(root, m).and_then(|sides| {
                 // `jtb stats` shows only intact tables: every byte against the checksum.
                 let path = table_path(root, m, Kind::Dtm);
-                TableFile::<Rules>::open(&path)?.verify_checksum()?;
+                TableFile::<AnimalGambit>::open(&path)?.verify_checksum()?;
                 Ok(sides)
             }) {
                 Ok(s) => s,
@@ -63,7 +63,7 @@ impl TableSet for GambitTables {
                     continue;
                 }
             };
-            for (side, s) in Rules::SIDES.iter().zip(&sides) {
+            for (side, s) in AnimalGambit::SIDES.iter().zip(&sides) {
                 if json {
                     writeln!(out, "{}", side_json(m, side, s))?;
                 } else {
@@ -87,7 +87,7 @@ impl TableSet for GambitTables {
     fn verify(&self, out: &mut dyn Write, asked: &verify::Asked) -> CliResult {
         let root = asked.root;
         let materials: Vec<gambit::Material> = if asked.named.is_empty() {
-            Tablebase::open(root, Rules)?.materials()
+            Tablebase::open(root, AnimalGambit)?.materials()
         } else {
             asked
                 .named
@@ -96,13 +96,13 @@ impl TableSet for GambitTables {
                 .collect()
         };
         if materials.is_empty() {
-            return Err(verify::NoTables(Rules::NAME, root.to_owned()).into());
+            return Err(verify::NoTables(AnimalGambit::NAME, root.to_owned()).into());
         }
         let game = jtb_gen::gambit::OnDisk::new(root);
         verify::verify_set(
             out,
             &game,
-            Rules,
+            AnimalGambit,
             &materials,
             &jtb_gen::gambit::KINDS,
             asked,
@@ -110,7 +110,7 @@ impl TableSet for GambitTables {
     }
 
     fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown {
-        info::show_file::<Rules>(out, path, json)
+        info::show_file::<AnimalGambit>(out, path, json)
     }
 }
 
@@ -124,7 +124,7 @@ pub fn side_stats(
 ) -> Result<[SideStats; 2], jtb_probe::TableError> {
     let m = m.canonical();
     let path = table_path(root, m, Kind::Dtm);
-    let file = TableFile::open_expecting(&path, Rules, m, Kind::Dtm)?;
+    let file = TableFile::open_expecting(&path, AnimalGambit, m, Kind::Dtm)?;
     Ok(file.header().stats.clone())
 }
 
@@ -142,12 +142,12 @@ pub fn side_json(m: gambit::Material, side: &str, s: &SideStats) -> serde_json::
 
 /// The path of a table's `kind` file.
 fn table_path(root: &Path, m: gambit::Material, kind: Kind) -> PathBuf {
-    family_table_path(root, Rules, m, kind)
+    family_table_path(root, AnimalGambit, m, kind)
 }
 
 /// What `jtb probe` prints of an Animal Gambit position (`text`, as given).
 pub fn probe_text(text: &str, a: &GambitAnswer) -> String {
-    let mut s = format!("{text}\nrules: {}\n", Rules::NAME);
+    let mut s = format!("{text}\nrules: {}\n", AnimalGambit::NAME);
     s += &match a.value {
         Value::Draw => "value: draw (repetition: neither side can force an end; the repetition \
                         rule decides with the history)\n"

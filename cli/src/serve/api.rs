@@ -15,12 +15,12 @@ use axum::{
     response::Response,
     Json,
 };
-use jtb_edge::{each_game, AnyPosition};
+use jtb_edge::{each_game, AnyPosition, Rules};
 
 use super::{
     error::{ApiError, Problem},
     gambit,
-    query::{any_position, blocking, gambit_position, Game, PositionParams, Rules},
+    query::{any_position, blocking, gambit_position, PositionParams, RulesPath},
     source::Library,
 };
 
@@ -57,10 +57,10 @@ pub trait Routes {
 /// 400 for bad input, 404 for a missing table, 500 for a damaged one.
 pub async fn probe(
     State(lib): State<Arc<Library>>,
-    Rules(game): Rules,
+    RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Response, ApiError> {
-    let pos = any_position(game, &params)?;
+    let pos = any_position(rules, &params)?;
     blocking(lib, move |lib| {
         each_game!(&pos, AnyPosition, |pos, G| G::probe(lib, pos))
     })
@@ -74,10 +74,10 @@ pub async fn probe(
 /// As [`probe`].
 pub async fn line(
     State(lib): State<Arc<Library>>,
-    Rules(game): Rules,
+    RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pos = any_position(game, &params)?;
+    let pos = any_position(rules, &params)?;
     blocking(lib, move |lib| {
         each_game!(&pos, AnyPosition, |pos, G| G::line(lib, pos))
     })
@@ -92,10 +92,10 @@ pub async fn line(
 /// # Errors
 /// 400 for bad input, 404 for an unknown rule set.
 pub async fn moves(
-    Rules(game): Rules,
+    RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pos = any_position(game, &params)?;
+    let pos = any_position(rules, &params)?;
     each_game!(&pos, AnyPosition, |pos, G| G::moves(pos)).map(Json)
 }
 
@@ -106,10 +106,10 @@ pub async fn moves(
 /// 400 for bad input or steps that are no legal beginning of a turn, and for the other rule
 /// sets (a move there is one step); 404 for an unknown rule set.
 pub async fn turn_steps(
-    Rules(game): Rules,
+    RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    if let Game::Jungle(rules) = game {
+    if let Rules::Jungle(rules) = rules {
         return Err(ApiError::new(
             Problem::NotForRules,
             format!(

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use jtb_probe::{
     format::family_table_path,
-    gambit::{self, Category, Next, Position, Rules, Turn},
+    gambit::{self, AnimalGambit, Category, Next, Position, Turn},
     Family, Kind, ProbeError, Tablebase, Value,
 };
 use serde::Serialize;
@@ -121,12 +121,12 @@ pub struct ProbeAnswer {
 
 /// The tables for `pos`, or the missing-table error naming its own table (whether the
 /// directory or the file is missing).
-fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase<Rules>>, ApiError> {
+fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase<AnimalGambit>>, ApiError> {
     let tb = lib.gambit_tables();
     let material = gambit::Material::of(pos.board()).canonical();
     let missing = || {
-        let path = family_table_path(lib.root(), gambit::Rules, material, Kind::Dtm);
-        lib.missing(gambit::Rules, material, &path)
+        let path = family_table_path(lib.root(), gambit::AnimalGambit, material, Kind::Dtm);
+        lib.missing(gambit::AnimalGambit, material, &path)
     };
     match tb {
         Ok(tb) if material.total() <= tb.max_pieces() => Ok(tb),
@@ -184,7 +184,7 @@ pub fn steps(pos: &Position, text: &str) -> Result<serde_json::Value, ApiError> 
     };
     Ok(json!({
         "position": pos.to_string(),
-        "rules": gambit::Rules::NAME,
+        "rules": gambit::AnimalGambit::NAME,
         "steps": words.join(" "),
         "step_count": partial.steps,
         "board": partial.board.to_string(),
@@ -201,8 +201,8 @@ impl TableRoutes for GambitTables {
     fn board(&self) -> serde_json::Value {
         let traps: Vec<String> = gambit::TRAPS.map(|sq| sq.to_string()).collect();
         json!({
-            "game": gambit::Rules::NAME, "width": 8, "height": 8, "water": [], "traps": traps,
-            "sides": <gambit::Rules as Family>::SIDES, "pieces": "EMHDCR", "clock_limit": 0,
+            "game": gambit::AnimalGambit::NAME, "width": 8, "height": 8, "water": [], "traps": traps,
+            "sides": <gambit::AnimalGambit as Family>::SIDES, "pieces": "EMHDCR", "clock_limit": 0,
             "hunger": false, "distance_unit": "turns",
         })
     }
@@ -222,12 +222,12 @@ impl TableRoutes for GambitTables {
                     [&sides[0], &sides[1]],
                 )),
                 Err(e) => {
-                    let why = lib.error(ProbeError::from(e), Rules);
+                    let why = lib.error(ProbeError::from(e), AnimalGambit);
                     tables.push(damaged(&m.to_string(), m.total(), &why));
                 }
             }
         }
-        Ok(json!({"rules": gambit::Rules::NAME, "materials": names, "tables": tables}))
+        Ok(json!({"rules": gambit::AnimalGambit::NAME, "materials": names, "tables": tables}))
     }
 
     /// The DTM file's statistics, Gold to move first, as `jtb stats --rules animal-gambit
@@ -246,12 +246,12 @@ fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, Ap
     let table = asked.canonical();
     lib.gambit_tables()?;
     let sides = games::gambit::side_stats(lib.root(), table)
-        .map_err(|e| lib.error(ProbeError::from(e), gambit::Rules))?;
+        .map_err(|e| lib.error(ProbeError::from(e), gambit::AnimalGambit))?;
     let flipped = asked != table;
     // Side `i` of the answer is side `order[i]` of the table.
     let order = if flipped { [1, 0] } else { [0, 1] };
     let mut stats = Vec::with_capacity(2);
-    for (&i, to_move) in order.iter().zip(<gambit::Rules as Family>::SIDES) {
+    for (&i, to_move) in order.iter().zip(<gambit::AnimalGambit as Family>::SIDES) {
         let mut s = sides[i].clone();
         if flipped && !s.longest_win_position.is_empty() {
             s.longest_win_position = colour_flip(&s.longest_win_position)?;
@@ -261,7 +261,7 @@ fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, Ap
     let mut depends: Vec<String> = asked.smaller().iter().map(ToString::to_string).collect();
     depends.sort_unstable();
     Ok(json!({
-        "rules": gambit::Rules::NAME,
+        "rules": gambit::AnimalGambit::NAME,
         "material": asked.to_string(),
         "table": table.to_string(),
         "flipped": flipped,
@@ -294,7 +294,7 @@ impl Routes for jtb_edge::games::Gambit {
     /// 404 for a missing table, 500 for a damaged or inconsistent one.
     fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
         let tb = tables_for(lib, pos)?;
-        let fail = |e| lib.error(e, Rules);
+        let fail = |e| lib.error(e, AnimalGambit);
         let value = tb.probe_dtm(pos).map_err(fail)?;
         // Best first, the best turn first among equals.
         let scored = tb.ranked_moves(pos).map_err(fail)?;
@@ -315,7 +315,7 @@ impl Routes for jtb_edge::games::Gambit {
             .collect::<Result<_, ApiError>>()?;
         Ok(Json(ProbeAnswer {
             position: pos.to_string(),
-            rules: gambit::Rules::NAME,
+            rules: gambit::AnimalGambit::NAME,
             value: value.into(),
             best: scored.first().map(|b| b.mv.to_string()),
             turns,
@@ -330,7 +330,7 @@ impl Routes for jtb_edge::games::Gambit {
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         let tb = tables_for(lib, pos)?;
-        let line = tb.line(pos).map_err(|e| lib.error(e, Rules))?;
+        let line = tb.line(pos).map_err(|e| lib.error(e, AnimalGambit))?;
         let mut at = *pos;
         let mut steps = Vec::with_capacity(line.len());
         for step in &line {
@@ -347,13 +347,15 @@ impl Routes for jtb_edge::games::Gambit {
                 at = next;
             }
         }
-        Ok(json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "line": steps}))
+        Ok(json!({"position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "line": steps}))
     }
 
     /// `GET /api/v1/animal-gambit/moves?position=...`: every turn in the ASCII order of its text
     /// (as `jtb moves`) with the position it gives; no tables needed.
     fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
         let turns: Vec<TurnAnswer> = pos.turns().iter().map(|t| turn_answer(pos, t)).collect();
-        Ok(json!({"position": pos.to_string(), "rules": gambit::Rules::NAME, "turns": turns}))
+        Ok(
+            json!({"position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "turns": turns}),
+        )
     }
 }

@@ -15,7 +15,7 @@ use super::{
     error::{ApiError, Problem},
     source::Library,
 };
-pub use crate::input::Rules as Game;
+use crate::input::Rules;
 
 /// Longer position text is refused before it is parsed: the longest canonical text of a Jungle
 /// position with its clocks is under 100 bytes.
@@ -36,19 +36,19 @@ pub async fn blocking<T: Send + 'static>(
 }
 
 /// The rule set named in the path (`{rules}`): one of the Jungle family's, or Animal Gambit.
-pub struct Rules(pub Game);
+pub struct RulesPath(pub Rules);
 
-impl<S: Send + Sync> FromRequestParts<S> for Rules {
+impl<S: Send + Sync> FromRequestParts<S> for RulesPath {
     type Rejection = ApiError;
 
     /// # Errors
     /// 400 for a path that is not UTF-8, 404 for a name that is no rule set (whatever it holds:
     /// it is only compared with the names, never used as a path).
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Rules, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<RulesPath, ApiError> {
         let Path(name) = Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(path_error)?;
-        rule_set(&name).map(Rules)
+        rule_set(&name).map(RulesPath)
     }
 }
 
@@ -62,10 +62,9 @@ pub fn path_error(_: PathRejection) -> ApiError {
 ///
 /// # Errors
 /// 404 when there is none.
-pub fn rule_set(name: &str) -> Result<Game, ApiError> {
+pub fn rule_set(name: &str) -> Result<Rules, ApiError> {
     name.parse().map_err(|_| {
-        let mut known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
-        known.push(gambit::Rules::NAME);
+        let known: Vec<&str> = Rules::all().into_iter().map(Rules::name).collect();
         let shown: String = name.chars().take(40).collect();
         ApiError::new(
             Problem::UnknownRules,
@@ -157,7 +156,7 @@ pub fn gambit_position(params: &PositionParams) -> Result<gambit::Position, ApiE
             Problem::BadClock,
             format!(
                 "rule set {} has no clock rule: no `clock` parameter",
-                gambit::Rules::NAME
+                gambit::AnimalGambit::NAME
             ),
         ));
     }
@@ -171,10 +170,10 @@ pub fn gambit_position(params: &PositionParams) -> Result<gambit::Position, ApiE
 ///
 /// # Errors
 /// As [`gambit_position`] and [`position`].
-pub fn any_position(game: Game, params: &PositionParams) -> Result<AnyPosition, ApiError> {
-    match game {
-        Game::AnimalGambit => gambit_position(params).map(AnyPosition::Gambit),
-        Game::Jungle(rules) => position(rules, params).map(AnyPosition::of_family),
+pub fn any_position(rules: Rules, params: &PositionParams) -> Result<AnyPosition, ApiError> {
+    match rules {
+        Rules::AnimalGambit => gambit_position(params).map(AnyPosition::Gambit),
+        Rules::Jungle(rules) => position(rules, params).map(AnyPosition::of_family),
     }
 }
 

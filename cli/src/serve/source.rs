@@ -313,8 +313,8 @@ impl Library {
     ///
     /// # Errors
     /// As [`Library::tables`].
-    pub fn gambit_tables(&self) -> Result<Arc<Tablebase<gambit::Rules>>, ApiError> {
-        let id = gambit::Rules::NAME;
+    pub fn gambit_tables(&self) -> Result<Arc<Tablebase<gambit::AnimalGambit>>, ApiError> {
+        let id = gambit::AnimalGambit::NAME;
         self.shelf(id)?
             .as_gambit()
             .cloned()

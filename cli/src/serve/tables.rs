@@ -16,10 +16,10 @@ use serde_json::json;
 
 use super::{
     error::{ApiError, Problem},
-    query::{blocking, path_error, rule_set, Game, Rules},
+    query::{blocking, path_error, rule_set, RulesPath},
     source::Library,
 };
-use crate::games::tables_of;
+use crate::{games::tables_of, input::Rules};
 
 /// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
 const MAX_MATERIAL_BYTES: usize = 24;
@@ -62,13 +62,13 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
             Err(e) => json!({"rules": name, "tables": 0, "max_pieces": 0, "error": e.message,
                              "board": board}),
         };
-        let sets: Vec<_> = Game::all()
+        let sets: Vec<_> = Rules::all()
             .into_iter()
-            .map(|game| {
+            .map(|rules| {
                 entry(
-                    game.name(),
-                    lib.size(game.name()),
-                    tables_of(game, |t| t.board()),
+                    rules.name(),
+                    lib.size(rules.name()),
+                    tables_of(rules, |t| t.board()),
                 )
             })
             .collect();
@@ -84,11 +84,11 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
 /// 404 for an unknown rule set or one without tables.
 pub async fn materials(
     State(lib): State<Arc<Library>>,
-    Rules(game): Rules,
+    RulesPath(rules): RulesPath,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     blocking(lib, move |lib| {
         lib.refresh();
-        tables_of(game, |t| t.materials(lib))
+        tables_of(rules, |t| t.materials(lib))
     })
     .await
     .map(Json)
@@ -124,7 +124,7 @@ pub async fn stats(
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Path((rules, material)) = path.map_err(path_error)?;
-    let game = rule_set(&rules)?;
+    let asked = rule_set(&rules)?;
     if material.len() > MAX_MATERIAL_BYTES {
         return Err(ApiError::new(
             Problem::BadMaterial,
@@ -134,7 +134,9 @@ pub async fn stats(
             ),
         ));
     }
-    blocking(lib, move |lib| tables_of(game, |t| t.stats(lib, &material)))
-        .await
-        .map(Json)
+    blocking(lib, move |lib| {
+        tables_of(asked, |t| t.stats(lib, &material))
+    })
+    .await
+    .map(Json)
 }

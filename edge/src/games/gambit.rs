@@ -21,7 +21,7 @@ pub struct Gambit;
 
 impl EdgeGame for Gambit {
     type Position = gambit::Position;
-    type Tables = gambit::Rules;
+    type Tables = gambit::AnimalGambit;
 
     fn rules(_: &gambit::Position) -> Rules {
         Rules::AnimalGambit
@@ -65,27 +65,30 @@ impl EdgeGame for Gambit {
         Ok(())
     }
 
-    fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase<gambit::Rules>>> {
+    fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase<gambit::AnimalGambit>>> {
         match any {
             AnyTablebase::Gambit(tb) => Some(tb),
             _ => None,
         }
     }
 
-    fn tables_rules(_: &Tablebase<gambit::Rules>) -> Rules {
+    fn tables_rules(_: &Tablebase<gambit::AnimalGambit>) -> Rules {
         Rules::AnimalGambit
     }
 
-    fn wdl(tb: &Tablebase<gambit::Rules>, pos: &gambit::Position) -> ProbeResult<Wdl> {
+    fn wdl(tb: &Tablebase<gambit::AnimalGambit>, pos: &gambit::Position) -> ProbeResult<Wdl> {
         tb.probe_wdl(pos)
     }
 
-    fn dtm(tb: &Tablebase<gambit::Rules>, pos: &gambit::Position) -> ProbeResult<Option<i32>> {
+    fn dtm(
+        tb: &Tablebase<gambit::AnimalGambit>,
+        pos: &gambit::Position,
+    ) -> ProbeResult<Option<i32>> {
         Ok(Some(signed(tb.probe_dtm(pos)?)))
     }
 
     fn best_move(
-        tb: &Tablebase<gambit::Rules>,
+        tb: &Tablebase<gambit::AnimalGambit>,
         pos: &gambit::Position,
     ) -> ProbeResult<Option<String>> {
         Ok(tb.best_move(pos)?.map(|b| b.mv.to_string()))
@@ -130,7 +133,7 @@ impl GambitAnswer {
     /// # Errors
     /// As [`Tablebase::probe_dtm`].
     pub fn probe(
-        tb: &Tablebase<gambit::Rules>,
+        tb: &Tablebase<gambit::AnimalGambit>,
         pos: gambit::Position,
         line: bool,
     ) -> ProbeResult<GambitAnswer> {
@@ -156,7 +159,7 @@ impl GameAnswer for GambitAnswer {
     fn json(&self, text: &str) -> Json {
         let mut obj = json!({
             "position": text,
-            "rules": gambit::Rules::NAME,
+            "rules": gambit::AnimalGambit::NAME,
             "wdl": self.value.wdl().name(),
             "dtm": self.value.dtm(),
             "category": self.category.name(),
@@ -183,7 +186,7 @@ impl Verdict {
     /// # Errors
     /// [`EdgeError::NotCovered`] where no tables cover the position; damaged tables.
     pub fn of_gambit(
-        tables: Result<&Tablebase<gambit::Rules>, EdgeError>,
+        tables: Result<&Tablebase<gambit::AnimalGambit>, EdgeError>,
         pos: gambit::Position,
     ) -> Result<Verdict, EdgeError> {
         let not_covered =
@@ -223,7 +226,7 @@ pub(crate) fn verdict_reason(pos: &gambit::Position, verdict: &gambit::Verdict) 
 pub(crate) fn verdict_json(text: &str, pos: &gambit::Position, v: &gambit::Verdict) -> Json {
     json!({
         "position": text,
-        "rules": gambit::Rules::NAME,
+        "rules": gambit::AnimalGambit::NAME,
         "settled": true,
         "category": v.category.name(),
         "dtm": v.dtm,

@@ -24,7 +24,7 @@ use std::{
 
 use jtb_probe::{
     format::{self, family_table_path, Encoding, Family, Header, Kind, SideStats, INDEX_SCHEME},
-    gambit::{Board, Color, Layout, Material, Position, Rules, TurnGenerator},
+    gambit::{AnimalGambit, Board, Color, Layout, Material, Position, TurnGenerator},
     TableError, TableFile, Value,
 };
 use rayon::prelude::*;
@@ -483,7 +483,7 @@ pub fn encode(table: &Solved) -> io::Result<Vec<(Kind, Vec<u8>)>> {
         .map(|(kind, encoding, blocks)| {
             let header = Header {
                 kind,
-                rules: Rules,
+                rules: AnimalGambit,
                 material: table.layout.material(),
                 index_scheme: INDEX_SCHEME,
                 encoding,
@@ -501,7 +501,7 @@ pub fn encode(table: &Solved) -> io::Result<Vec<(Kind, Vec<u8>)>> {
 /// The path of a table's `kind` file under `root`.
 #[must_use]
 pub fn path(root: &Path, material: Material, kind: Kind) -> PathBuf {
-    family_table_path(root, Rules, material, kind)
+    family_table_path(root, AnimalGambit, material, kind)
 }
 
 /// Reads a table back from its DTM file under `root`, checking both files (header, entry
@@ -517,7 +517,8 @@ pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableErro
     }
     let mut files = Vec::new();
     for kind in KINDS {
-        let file = TableFile::open_expecting(&path(root, material, kind), Rules, material, kind)?;
+        let file =
+            TableFile::open_expecting(&path(root, material, kind), AnimalGambit, material, kind)?;
         file.verify_checksum()?;
         files.push(file);
     }
@@ -623,7 +624,7 @@ impl driver::Solver for Solver<'_> {
     type Error = GambitError;
 
     fn dir(&self) -> PathBuf {
-        self.root.join(Rules.id())
+        self.root.join(AnimalGambit.id())
     }
 
     fn solve_group(

@@ -365,7 +365,7 @@ pub(crate) fn compress_raw(encoding: Encoding, raw: &[u8]) -> io::Result<Vec<Vec
         .collect()
 }
 
-/// The bytes of the files of a solved table, in the order [`Kind::ALL`] writes them: DTC, DTM,
+/// The bytes of the files of a solved table, in the order of [`RuleSet::table_kinds`]: DTC, DTM,
 /// WDL. The same table always gives the same bytes.
 ///
 /// # Errors
@@ -378,7 +378,7 @@ pub fn encode(solved: &Solved) -> io::Result<[(Kind, Vec<u8>); 3]> {
 }
 
 /// The bytes of the files of a solved table from their compressed blocks (of both metrics, in
-/// either order), in the order [`Kind::ALL`] writes them: the headers need the whole table.
+/// either order), in the order of [`RuleSet::table_kinds`]: the headers need the whole table.
 ///
 /// # Errors
 /// Compressing a WDL file made from both metrics ([`crate::game::FamilyGame::summarize`])

@@ -405,13 +405,13 @@ pub unsafe extern "C" fn jtb_adjudicate(
 /// Animal Gambit's verdict on the position `text` (no move-count rule, so no clock: `clock`
 /// must be negative).
 fn adjudicate_gambit(
-    tb: &Tablebase<gambit::Rules>,
+    tb: &Tablebase<gambit::AnimalGambit>,
     text: &str,
     clock: c_int,
 ) -> Result<gambit::Verdict, Failure> {
     if let Ok(clock) = u32::try_from(clock) {
         let refused = jtb_probe::ClockError {
-            rules: gambit::Rules::NAME,
+            rules: gambit::AnimalGambit::NAME,
             clock,
             limit: 0,
         };
@@ -439,19 +439,19 @@ fn gambit_position(text: &str) -> Result<gambit::Position, Failure> {
 #[no_mangle]
 pub unsafe extern "C" fn jtb_gambit_open(
     root: *const c_char,
-    tb_out: *mut *mut Tablebase<gambit::Rules>,
+    tb_out: *mut *mut Tablebase<gambit::AnimalGambit>,
 ) -> c_int {
     guard(|| {
         // Safety: see `text`.
         let root = unsafe { text(root, "root") }?;
-        let tb = Tablebase::open(root, gambit::Rules).map_err(|e| probe_failure(&e))?;
+        let tb = Tablebase::open(root, gambit::AnimalGambit).map_err(|e| probe_failure(&e))?;
         out(tb_out, Box::into_raw(Box::new(tb)))
     })
 }
 
 /// Closes Animal Gambit tables.
 #[no_mangle]
-pub unsafe extern "C" fn jtb_gambit_close(tb: *mut Tablebase<gambit::Rules>) {
+pub unsafe extern "C" fn jtb_gambit_close(tb: *mut Tablebase<gambit::AnimalGambit>) {
     if !tb.is_null() {
         // Safety: `tb` came from jtb_gambit_open and is closed once (jtb.h).
         drop(unsafe { Box::from_raw(tb) });
@@ -461,7 +461,7 @@ pub unsafe extern "C" fn jtb_gambit_close(tb: *mut Tablebase<gambit::Rules>) {
 /// An Animal Gambit value: win, draw or loss, the distance to mate in turns, the category.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_gambit_probe(
-    tb: *const Tablebase<gambit::Rules>,
+    tb: *const Tablebase<gambit::AnimalGambit>,
     position: *const c_char,
     wdl: *mut c_int,
     dtm: *mut c_int,
@@ -481,7 +481,7 @@ pub unsafe extern "C" fn jtb_gambit_probe(
 /// The best Animal Gambit turn in its canonical text.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_gambit_best_turn(
-    tb: *const Tablebase<gambit::Rules>,
+    tb: *const Tablebase<gambit::AnimalGambit>,
     position: *const c_char,
     buf: *mut c_char,
     len: usize,

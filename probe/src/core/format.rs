@@ -26,7 +26,7 @@ use crate::{material::Material, rules::RuleSet, value::Wdl};
 
 /// What a game family's rule sets tell the one table format: their ids, their material
 /// names, and how many entries a material's table holds. The rule-set type names the family
-/// ([`RuleSet`] for Jungle, the flip game and Clesto; [`crate::gambit::Rules`] for Animal
+/// ([`RuleSet`] for Jungle, the flip game and Clesto; [`crate::gambit::AnimalGambit`] for Animal
 /// Gambit). Everything else of a file (header, block index, blocks, checksums) is the same
 /// bytes for every game: the reader, the writer and the probe caches are written once, over
 /// this trait.
@@ -192,10 +192,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The kinds of a Jungle or flip table, in the order its files are written (the WDL file
-    /// last: a table is complete once it is there).
-    pub const ALL: [Kind; 3] = [Kind::Dtc, Kind::Dtm, Kind::Wdl];
-
     /// The file-name extension.
     #[must_use]
     pub const fn extension(self) -> &'static str {

@@ -1,5 +1,5 @@
 //! The index of an Animal Gambit table: where each position of a material is stored, and the
-//! game family the shared table format reads (its [`Rules`]).
+//! game family the shared table format reads (its [`AnimalGambit`]).
 //!
 //! An entry is the side to move and, per group of identical pieces (Gold's strongest first,
 //! then Silver's), the set of squares the group stands on, ranked combinatorially: a placement
@@ -276,32 +276,32 @@ impl Layout {
 
 /// The rule set of Animal Gambit tables: one, with the id `animal-gambit`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Rules;
+pub struct AnimalGambit;
 
-impl Rules {
+impl AnimalGambit {
     /// The rule-set id stored in table headers and accepted by `--rules`.
     pub const NAME: &'static str = "animal-gambit";
 }
 
-impl fmt::Display for Rules {
+impl fmt::Display for AnimalGambit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(Rules::NAME)
+        f.write_str(AnimalGambit::NAME)
     }
 }
 
 /// Animal Gambit's family of the shared table format: materials [`Material`], index
 /// [`Layout`].
-impl Family for Rules {
+impl Family for AnimalGambit {
     type Material = Material;
     const SIDES: [&'static str; 2] = ["gold", "silver"];
     const DISTANCE_UNIT: Option<&'static str> = Some("turns");
 
-    fn from_id(id: &str) -> Option<Rules> {
-        (id == Rules::NAME).then_some(Rules)
+    fn from_id(id: &str) -> Option<AnimalGambit> {
+        (id == AnimalGambit::NAME).then_some(AnimalGambit)
     }
 
     fn id(self) -> &'static str {
-        Rules::NAME
+        AnimalGambit::NAME
     }
 
     fn material_named(name: &str) -> Option<Material> {

@@ -1,14 +1,14 @@
-//! Animal Gambit materials: how many pieces of each kind each side has, written `ERvRR`
+//! Animal Gambit materials: how many pieces of each animal each side has, written `ERvRR`
 //! (Gold's pieces strongest first, `v`, Silver's, all in upper case).
 
 use std::{error::Error, fmt, str::FromStr};
 
 use super::{
-    piece::{Color, Kind, Piece},
+    piece::{Animal, Color, Piece},
     position::Board,
 };
 
-/// How many pieces of each kind each side has. A table holds one material with both sides to
+/// How many pieces of each animal each side has. A table holds one material with both sides to
 /// move; a material and its colour flip (`ERvR`, `RvER`) are the same table, named by the
 /// orientation [`Material::canonical`] gives.
 ///
@@ -16,7 +16,7 @@ use super::{
 /// pieces a side has (RULES.md section 7); [`Material::from_str`] refuses anything else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Material {
-    /// Per colour, the count of each kind, rabbit first.
+    /// Per colour, the count of each animal, rabbit first.
     counts: [[u8; 6]; 2],
 }
 
@@ -26,9 +26,10 @@ impl Material {
     pub fn of(board: &Board) -> Material {
         let mut counts = [[0; 6]; 2];
         for color in Color::ALL {
-            for kind in Kind::ALL {
+            for animal in Animal::ALL {
                 // At most 64 pieces stand on a board.
-                counts[color.index()][kind.index()] = board.count(Piece::new(color, kind)) as u8;
+                counts[color.index()][animal.index()] =
+                    board.count(Piece::new(color, animal)) as u8;
             }
         }
         Material { counts }
@@ -37,7 +38,7 @@ impl Material {
     /// How many `piece`s there are.
     #[must_use]
     pub const fn count(self, piece: Piece) -> u8 {
-        self.counts[piece.color.index()][piece.kind.index()]
+        self.counts[piece.color.index()][piece.animal.index()]
     }
 
     /// Pieces of `color`.
@@ -91,8 +92,8 @@ impl Material {
     /// strongest first; each with how many there are.
     pub fn groups(self) -> impl Iterator<Item = (Piece, u8)> {
         Color::ALL.into_iter().flat_map(move |color| {
-            Kind::ALL.into_iter().rev().filter_map(move |kind| {
-                let piece = Piece::new(color, kind);
+            Animal::ALL.into_iter().rev().filter_map(move |animal| {
+                let piece = Piece::new(color, animal);
                 let n = self.count(piece);
                 (n > 0).then_some((piece, n))
             })
@@ -105,10 +106,10 @@ impl Material {
     pub fn smaller(self) -> Vec<Material> {
         let mut out: Vec<Material> = self
             .groups()
-            .filter(|&(piece, n)| piece.kind != Kind::Rabbit || n > 1)
+            .filter(|&(piece, n)| piece.animal != Animal::Rabbit || n > 1)
             .map(|(piece, _)| {
                 let mut m = self;
-                m.counts[piece.color.index()][piece.kind.index()] -= 1;
+                m.counts[piece.color.index()][piece.animal.index()] -= 1;
                 m
             })
             .collect();
@@ -123,7 +124,7 @@ impl Material {
         self.groups()
             .map(|(piece, _)| {
                 let mut m = self;
-                m.counts[piece.color.index()][piece.kind.index()] -= 1;
+                m.counts[piece.color.index()][piece.animal.index()] -= 1;
                 m
             })
             .collect()
@@ -134,20 +135,20 @@ impl Material {
     #[must_use]
     pub fn all(min: usize, max: usize) -> Vec<Material> {
         let mut sides: Vec<[u8; 6]> = vec![[0; 6]];
-        for kind in Kind::ALL {
+        for animal in Animal::ALL {
             sides = sides
                 .into_iter()
                 .flat_map(|side| {
-                    (0..=kind.max_count() as u8).map(move |n| {
+                    (0..=animal.max_count() as u8).map(move |n| {
                         let mut s = side;
-                        s[kind.index()] = n;
+                        s[animal.index()] = n;
                         s
                     })
                 })
                 .filter(|s| s.iter().map(|&c| usize::from(c)).sum::<usize>() < max)
                 .collect();
         }
-        sides.retain(|s| s[Kind::Rabbit.index()] > 0);
+        sides.retain(|s| s[Animal::Rabbit.index()] > 0);
         let mut out: Vec<Material> = sides
             .iter()
             .flat_map(|&gold| {
@@ -168,9 +169,9 @@ impl fmt::Display for Material {
             if color == Color::Silver {
                 f.write_str("v")?;
             }
-            for kind in Kind::ALL.into_iter().rev() {
-                for _ in 0..self.count(Piece::new(color, kind)) {
-                    write!(f, "{}", kind.letter())?;
+            for animal in Animal::ALL.into_iter().rev() {
+                for _ in 0..self.count(Piece::new(color, animal)) {
+                    write!(f, "{}", animal.letter())?;
                 }
             }
         }
@@ -214,19 +215,19 @@ impl FromStr for Material {
         let mut counts = [[0u8; 6]; 2];
         for (color, side) in Color::ALL.into_iter().zip([gold, silver]) {
             for c in side.chars() {
-                let kind = Kind::from_letter(c)
+                let animal = Animal::from_letter(c)
                     .ok_or_else(|| bad(format!("`{c}` is no piece letter (use E M H D C R)")))?;
-                let n = &mut counts[color.index()][kind.index()];
+                let n = &mut counts[color.index()][animal.index()];
                 *n += 1;
-                if u32::from(*n) > kind.max_count() {
+                if u32::from(*n) > animal.max_count() {
                     return Err(bad(format!(
                         "more than {} {}s of {color}",
-                        kind.max_count(),
-                        kind.name()
+                        animal.max_count(),
+                        animal.name()
                     )));
                 }
             }
-            if counts[color.index()][Kind::Rabbit.index()] == 0 {
+            if counts[color.index()][Animal::Rabbit.index()] == 0 {
                 return Err(bad(format!(
                     "{color} has no rabbit (the game would be over)"
                 )));
@@ -266,7 +267,7 @@ mod tests {
     #[test]
     fn counts_of_all_materials() {
         assert_eq!(Material::all(2, 2).len(), 1);
-        // Gold a rabbit and any of six kinds against a rabbit.
+        // Gold a rabbit and any of six animals against a rabbit.
         assert_eq!(Material::all(3, 3).len(), 6);
         let m: Material = "ERvR".parse().unwrap();
         assert_eq!(m.smaller(), vec!["RvR".parse().unwrap()]);

@@ -1,9 +1,10 @@
 //! Animal Gambit (Arimaa under another name), rule set `animal-gambit` (RULES.md section 7):
 //! the 8x8 board with its traps, pieces, position text, steps, pushes and pulls, turns with
 //! their canonical text, and the end-of-turn checks; its materials ([`Material`]), its table
-//! index ([`Layout`]), its rule set in the shared table format ([`Rules`]) and what its probes
-//! ([`crate::Tablebase`]`<`[`Rules`]`>`) need. Everything about Animal Gambit is in this folder; the file format, the
-//! block caches and the CLI are the ones every game shares.
+//! index ([`Layout`]), its rule set in the shared table format ([`AnimalGambit`]) and what its
+//! probes ([`crate::Tablebase`]`<`[`AnimalGambit`]`>`) need. Everything about Animal Gambit is
+//! in this folder; the file format, the block caches and the CLI are the ones every game
+//! shares.
 //!
 //! ```
 //! use jtb_probe::gambit::{Next, Position, TurnEnd};
@@ -50,10 +51,10 @@ mod turn;
 
 pub use self::{
     board::{neighbours, Bitboard, Direction, Square, TRAPS},
-    index::{Layout, Rules},
+    index::{AnimalGambit, Layout},
     material::{BadMaterial, Material},
     notation::{NextStep, PartialTurn, TurnError},
-    piece::{Color, Kind, Piece},
+    piece::{Animal, Color, Piece},
     position::{Board, Position, PositionError},
     step::{Action, Removal, Step, Token},
     tablebase::{Category, Verdict},

@@ -1,4 +1,4 @@
-//! Colours, kinds and pieces of Animal Gambit.
+//! Colours, animals and pieces of Animal Gambit.
 
 use std::fmt;
 
@@ -75,9 +75,9 @@ impl fmt::Display for Color {
     }
 }
 
-/// The six kinds, weakest first, so that a stronger kind compares greater.
+/// The six animals, weakest first, so that a stronger animal compares greater.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
+pub enum Animal {
     /// `R`: the weakest; never steps toward its own side; reaching the far rank wins.
     Rabbit = 0,
     /// `C`.
@@ -92,15 +92,15 @@ pub enum Kind {
     Elephant = 5,
 }
 
-impl Kind {
-    /// All kinds, weakest first.
-    pub const ALL: [Kind; 6] = [
-        Kind::Rabbit,
-        Kind::Cat,
-        Kind::Dog,
-        Kind::Horse,
-        Kind::Camel,
-        Kind::Elephant,
+impl Animal {
+    /// All animals, weakest first.
+    pub const ALL: [Animal; 6] = [
+        Animal::Rabbit,
+        Animal::Cat,
+        Animal::Dog,
+        Animal::Horse,
+        Animal::Camel,
+        Animal::Elephant,
     ];
 
     /// 0 (rabbit) to 5 (elephant).
@@ -110,13 +110,13 @@ impl Kind {
         self as usize
     }
 
-    /// The kind of index `i` (0 = rabbit … 5 = elephant).
+    /// The animal of index `i` (0 = rabbit … 5 = elephant).
     ///
     /// # Panics
     /// If `i > 5`.
     #[must_use]
-    pub const fn from_index(i: usize) -> Kind {
-        Kind::ALL[i]
+    pub const fn from_index(i: usize) -> Animal {
+        Animal::ALL[i]
     }
 
     /// Upper-case letter (`R C D H M E`).
@@ -127,17 +127,17 @@ impl Kind {
 
     /// Parses an upper-case letter.
     #[must_use]
-    pub fn from_letter(c: char) -> Option<Kind> {
-        "RCDHME".find(c).map(Kind::from_index)
+    pub fn from_letter(c: char) -> Option<Animal> {
+        "RCDHME".find(c).map(Animal::from_index)
     }
 
     /// How many a side may have: 8 rabbits; 2 cats, dogs and horses; 1 camel and elephant.
     #[must_use]
     pub const fn max_count(self) -> u32 {
         match self {
-            Kind::Rabbit => 8,
-            Kind::Cat | Kind::Dog | Kind::Horse => 2,
-            Kind::Camel | Kind::Elephant => 1,
+            Animal::Rabbit => 8,
+            Animal::Cat | Animal::Dog | Animal::Horse => 2,
+            Animal::Camel | Animal::Elephant => 1,
         }
     }
 
@@ -145,36 +145,36 @@ impl Kind {
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            Kind::Rabbit => "rabbit",
-            Kind::Cat => "cat",
-            Kind::Dog => "dog",
-            Kind::Horse => "horse",
-            Kind::Camel => "camel",
-            Kind::Elephant => "elephant",
+            Animal::Rabbit => "rabbit",
+            Animal::Cat => "cat",
+            Animal::Dog => "dog",
+            Animal::Horse => "horse",
+            Animal::Camel => "camel",
+            Animal::Elephant => "elephant",
         }
     }
 }
 
-/// A kind of a colour.
+/// An animal of a colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece {
     /// Its side.
     pub color: Color,
-    /// Its kind.
-    pub kind: Kind,
+    /// Its animal.
+    pub animal: Animal,
 }
 
 impl Piece {
-    /// A piece of `color` and `kind`.
+    /// A piece of `color` and `animal`.
     #[must_use]
-    pub const fn new(color: Color, kind: Kind) -> Piece {
-        Piece { color, kind }
+    pub const fn new(color: Color, animal: Animal) -> Piece {
+        Piece { color, animal }
     }
 
     /// Its letter: upper case for Gold, lower case for Silver.
     #[must_use]
     pub const fn letter(self) -> char {
-        let c = self.kind.letter();
+        let c = self.animal.letter();
         match self.color {
             Color::Gold => c,
             Color::Silver => c.to_ascii_lowercase(),
@@ -189,15 +189,15 @@ impl Piece {
         } else {
             Color::Silver
         };
-        Kind::from_letter(c.to_ascii_uppercase())
+        Animal::from_letter(c.to_ascii_uppercase())
             .filter(|_| c.is_ascii_alphabetic())
-            .map(|kind| Piece::new(color, kind))
+            .map(|animal| Piece::new(color, animal))
     }
 }
 
 impl fmt::Display for Piece {
     /// `gold elephant`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.color, self.kind.name())
+        write!(f, "{} {}", self.color, self.animal.name())
     }
 }

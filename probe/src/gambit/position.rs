@@ -5,21 +5,21 @@ use std::{error::Error, fmt, hash};
 
 use super::{
     board::{Bitboard, Square, TRAPS},
-    piece::{Color, Kind, Piece},
+    piece::{Animal, Color, Piece},
 };
 
-/// Where the pieces stand: one bitboard per colour and one per kind.
+/// Where the pieces stand: one bitboard per colour and one per animal.
 ///
 /// Any placement is a board, also one a game never reaches between turns (a rabbit on its goal,
-/// a side without rabbits): turns end on such boards. [`Position`] is the checked kind.
+/// a side without rabbits): turns end on such boards. [`Position`] is the checked animal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Board {
     color: [Bitboard; 2],
-    kind: [Bitboard; 6],
+    animal: [Bitboard; 6],
 }
 
 impl hash::Hash for Board {
-    /// Gold's squares and the kinds say everything (Silver's squares follow). They are
+    /// Gold's squares and the animals say everything (Silver's squares follow). They are
     /// folded into one word by independent multiplications, which run side by side, where a
     /// chain of seven would wait on each other; the hasher mixes the word further.
     fn hash<H: hash::Hasher>(&self, state: &mut H) {
@@ -33,7 +33,7 @@ impl hash::Hash for Board {
             0x8ebc_6af0_9c88_c6e3,
         ];
         let mut folded = self.color[0].0.wrapping_mul(K[0]);
-        for (k, bb) in K[1..].iter().zip(&self.kind) {
+        for (k, bb) in K[1..].iter().zip(&self.animal) {
             folded ^= bb.0.rotate_left(17).wrapping_mul(*k);
         }
         state.write_u64(folded);
@@ -44,7 +44,7 @@ impl Board {
     /// The empty board.
     pub const EMPTY: Board = Board {
         color: [Bitboard::EMPTY; 2],
-        kind: [Bitboard::EMPTY; 6],
+        animal: [Bitboard::EMPTY; 6],
     };
 
     /// Every occupied square.
@@ -61,37 +61,37 @@ impl Board {
         self.color[color.index()]
     }
 
-    /// The squares of the pieces of `kind`, both colours.
+    /// The squares of the pieces of `animal`, both colours.
     #[must_use]
     #[inline]
-    pub const fn kind(&self, kind: Kind) -> Bitboard {
-        self.kind[kind.index()]
+    pub const fn animal(&self, animal: Animal) -> Bitboard {
+        self.animal[animal.index()]
     }
 
     /// The squares of `piece`.
     #[must_use]
     #[inline]
     pub const fn pieces(&self, piece: Piece) -> Bitboard {
-        Bitboard(self.color[piece.color.index()].0 & self.kind[piece.kind.index()].0)
+        Bitboard(self.color[piece.color.index()].0 & self.animal[piece.animal.index()].0)
     }
 
-    /// The squares of `color`'s pieces stronger than `kind`.
+    /// The squares of `color`'s pieces stronger than `animal`.
     #[must_use]
     #[inline]
-    pub fn stronger(&self, color: Color, kind: Kind) -> Bitboard {
+    pub fn stronger(&self, color: Color, animal: Animal) -> Bitboard {
         let mut set = Bitboard::EMPTY;
-        for k in &self.kind[kind.index() + 1..] {
+        for k in &self.animal[animal.index() + 1..] {
             set |= *k;
         }
         set & self.color(color)
     }
 
-    /// The squares of `color`'s pieces weaker than `kind`.
+    /// The squares of `color`'s pieces weaker than `animal`.
     #[must_use]
     #[inline]
-    pub fn weaker(&self, color: Color, kind: Kind) -> Bitboard {
+    pub fn weaker(&self, color: Color, animal: Animal) -> Bitboard {
         let mut set = Bitboard::EMPTY;
-        for k in &self.kind[..kind.index()] {
+        for k in &self.animal[..animal.index()] {
             set |= *k;
         }
         set & self.color(color)
@@ -103,8 +103,10 @@ impl Board {
         let color = Color::ALL
             .into_iter()
             .find(|&c| self.color(c).contains(sq))?;
-        let kind = Kind::ALL.into_iter().find(|&k| self.kind(k).contains(sq))?;
-        Some(Piece::new(color, kind))
+        let animal = Animal::ALL
+            .into_iter()
+            .find(|&k| self.animal(k).contains(sq))?;
+        Some(Piece::new(color, animal))
     }
 
     /// Puts `piece` on `sq`, replacing what stood there.
@@ -112,7 +114,7 @@ impl Board {
         self.remove(sq);
         let bit = Bitboard::from_square(sq);
         self.color[piece.color.index()] |= bit;
-        self.kind[piece.kind.index()] |= bit;
+        self.animal[piece.animal.index()] |= bit;
     }
 
     /// Takes the piece off `sq`, if there is one.
@@ -127,7 +129,7 @@ impl Board {
     pub(super) fn toggle(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
         self.color[piece.color.index()] ^= bit;
-        self.kind[piece.kind.index()] ^= bit;
+        self.animal[piece.animal.index()] ^= bit;
     }
 
     /// How many pieces of `piece` stand on the board.
@@ -150,7 +152,7 @@ impl Board {
             return false;
         };
         let around = super::board::neighbours(sq);
-        (around & self.stronger(p.color.other(), p.kind)).is_nonempty()
+        (around & self.stronger(p.color.other(), p.animal)).is_nonempty()
             && (around & self.color(p.color)).is_empty()
     }
 
@@ -169,7 +171,7 @@ impl Board {
     pub fn mirror(&self) -> Board {
         Board {
             color: self.color.map(Bitboard::mirror),
-            kind: self.kind.map(Bitboard::mirror),
+            animal: self.animal.map(Bitboard::mirror),
         }
     }
 
@@ -179,20 +181,20 @@ impl Board {
     pub fn flip(&self) -> Board {
         Board {
             color: [self.color[1].flip(), self.color[0].flip()],
-            kind: self.kind.map(Bitboard::flip),
+            animal: self.animal.map(Bitboard::flip),
         }
     }
 
     /// The squares of `color`'s rabbits on their goal rank.
     #[must_use]
     pub fn rabbits_on_goal(&self, color: Color) -> Bitboard {
-        self.pieces(Piece::new(color, Kind::Rabbit)) & Bitboard::rank(color.goal_rank())
+        self.pieces(Piece::new(color, Animal::Rabbit)) & Bitboard::rank(color.goal_rank())
     }
 
     /// Whether `color` has a rabbit left.
     #[must_use]
     pub fn has_rabbit(&self, color: Color) -> bool {
-        self.pieces(Piece::new(color, Kind::Rabbit)).is_nonempty()
+        self.pieces(Piece::new(color, Animal::Rabbit)).is_nonempty()
     }
 }
 
@@ -200,7 +202,7 @@ impl Board {
 /// piece and the square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PositionError {
-    /// More pieces of one kind than a side has.
+    /// More pieces of one animal than a side has.
     TooMany {
         /// The piece.
         piece: Piece,
@@ -232,9 +234,9 @@ impl fmt::Display for PositionError {
             PositionError::TooMany { piece, count } => write!(
                 f,
                 "{count} {}s of {}: a side has at most {}",
-                piece.kind.name(),
+                piece.animal.name(),
                 piece.color,
-                piece.kind.max_count()
+                piece.animal.max_count()
             ),
             PositionError::UnguardedTrap { piece, square } => write!(
                 f,
@@ -268,14 +270,14 @@ impl Position {
     /// The position of `board` with `turn` to move.
     ///
     /// # Errors
-    /// The first [`PositionError`] found: too many pieces of a kind (Gold's first, strongest
+    /// The first [`PositionError`] found: too many pieces of an animal (Gold's first, strongest
     /// first), an unguarded piece on a trap, a rabbit on its goal, a side without rabbits.
     pub fn new(board: Board, turn: Color) -> Result<Position, PositionError> {
         for color in Color::ALL {
-            for kind in Kind::ALL.into_iter().rev() {
-                let piece = Piece::new(color, kind);
+            for animal in Animal::ALL.into_iter().rev() {
+                let piece = Piece::new(color, animal);
                 let count = board.count(piece);
-                if count > kind.max_count() {
+                if count > animal.max_count() {
                     return Err(PositionError::TooMany { piece, count });
                 }
             }

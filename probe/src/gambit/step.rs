@@ -10,7 +10,7 @@ use std::fmt;
 
 use super::{
     board::{neighbours, Bitboard, Direction, Square, TRAPS},
-    piece::{Color, Kind, Piece},
+    piece::{Animal, Color, Piece},
     position::Board,
 };
 
@@ -87,12 +87,12 @@ impl Token {
     pub const fn flip(self) -> Token {
         match self {
             Token::Step(s) => Token::Step(Step {
-                piece: Piece::new(s.piece.color.other(), s.piece.kind),
+                piece: Piece::new(s.piece.color.other(), s.piece.animal),
                 from: s.from.flip(),
                 dir: s.dir.flip(),
             }),
             Token::Removal(r) => Token::Removal(Removal {
-                piece: Piece::new(r.piece.color.other(), r.piece.kind),
+                piece: Piece::new(r.piece.color.other(), r.piece.animal),
                 square: r.square.flip(),
             }),
         }
@@ -109,7 +109,7 @@ impl fmt::Display for Token {
 
 /// A removal token that stands for "none" in fixed arrays; never shown.
 pub(super) const FILLER: Token = Token::Removal(Removal {
-    piece: Piece::new(Color::Gold, Kind::Rabbit),
+    piece: Piece::new(Color::Gold, Animal::Rabbit),
     square: Square::new(0, 0),
 });
 
@@ -177,10 +177,10 @@ impl Board {
     pub fn frozen(&self, color: Color) -> Bitboard {
         let guarded = self.color(color).neighbours();
         let mut frozen = Bitboard::EMPTY;
-        for kind in Kind::ALL {
-            let mine = self.pieces(Piece::new(color, kind)) & !guarded;
+        for animal in Animal::ALL {
+            let mine = self.pieces(Piece::new(color, animal)) & !guarded;
             if mine.is_nonempty() {
-                frozen |= mine & self.stronger(color.other(), kind).neighbours();
+                frozen |= mine & self.stronger(color.other(), animal).neighbours();
             }
         }
         frozen
@@ -209,22 +209,22 @@ impl Board {
             Color::Gold => Direction::South,
             Color::Silver => Direction::North,
         };
-        for kind in Kind::ALL {
-            let piece = Piece::new(mover, kind);
+        for animal in Animal::ALL {
+            let piece = Piece::new(mover, animal);
             let movers = self.pieces(piece) & !frozen;
             if movers.is_empty() {
                 continue;
             }
             // Pushes and pulls take two steps; a rabbit has no weaker enemy.
             let weaker = if two {
-                self.weaker(enemy, kind)
+                self.weaker(enemy, animal)
             } else {
                 Bitboard::EMPTY
             };
             for from in movers {
                 for dir in Direction::ALL.into_iter().filter(|_| one) {
                     let Some(to) = from.step(dir) else { continue };
-                    if !empty.contains(to) || (kind == Kind::Rabbit && dir == back) {
+                    if !empty.contains(to) || (animal == Animal::Rabbit && dir == back) {
                         continue;
                     }
                     let mut board = *self;
@@ -318,7 +318,7 @@ impl Board {
     pub fn has_action(&self, mover: Color) -> bool {
         let empty = !self.occupied();
         let active = self.color(mover) & !self.frozen(mover);
-        let rabbits = self.pieces(Piece::new(mover, Kind::Rabbit));
+        let rabbits = self.pieces(Piece::new(mover, Animal::Rabbit));
         let back = match mover {
             Color::Gold => Direction::South,
             Color::Silver => Direction::North,
@@ -334,8 +334,8 @@ impl Board {
         // A piece with no empty square next to it can still push a weaker enemy that has one.
         stepping
             || (active & !rabbits).any(|from| {
-                let kind = self.piece_at(from).map_or(Kind::Rabbit, |p| p.kind);
-                let victims = neighbours(from) & self.weaker(mover.other(), kind);
+                let animal = self.piece_at(from).map_or(Animal::Rabbit, |p| p.animal);
+                let victims = neighbours(from) & self.weaker(mover.other(), animal);
                 (victims.neighbours() & empty).is_nonempty()
             })
     }

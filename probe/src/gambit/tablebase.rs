@@ -1,11 +1,11 @@
-//! Animal Gambit's probes: how its positions find their tables ([`Game`] for [`Rules`]) and
+//! Animal Gambit's probes: how its positions find their tables ([`Game`] for [`AnimalGambit`]) and
 //! its verdicts (a table draw is a game the repetition rule decides). The probe path itself,
 //! the files and the block caches are the ones every game shares ([`crate::Tablebase`]).
 
 use std::{collections::HashMap, fmt};
 
 use super::{
-    index::{Layout, Rules},
+    index::{AnimalGambit, Layout},
     material::Material,
     position::Position,
     turn::{Next, Turn},
@@ -15,7 +15,7 @@ use crate::{
     value::{Value, Wdl},
 };
 
-impl Indexed for Rules {
+impl Indexed for AnimalGambit {
     type Position = Position;
     type Layout = Layout;
     type Slots = HashMap<Material, usize>;
@@ -53,7 +53,7 @@ impl Indexed for Rules {
     }
 }
 
-impl Moves for Rules {
+impl Moves for AnimalGambit {
     type Move = Turn;
 
     const MOVE_NOUN: &'static str = "turn";
@@ -75,7 +75,7 @@ impl Moves for Rules {
     }
 }
 
-impl Game for Rules {}
+impl Game for AnimalGambit {}
 
 /// A turn's outcome as the probe path sees it.
 fn successor(next: Next) -> Successor<Position> {
@@ -137,7 +137,7 @@ pub struct Verdict {
     pub dtm: Option<u16>,
 }
 
-impl Tablebase<Rules> {
+impl Tablebase<AnimalGambit> {
     /// Whether the tables settle `pos` and how ([`Verdict`]); the one adjudication of Animal
     /// Gambit positions the CLI (and any program) uses.
     ///

@@ -96,8 +96,8 @@ impl RuleSet {
     }
 
     /// The kinds of a table's files, in the order they are written (the WDL file last: a
-    /// table is complete once it is there): [`Kind::ALL`], or in Clesto the ban file instead of
-    /// the DTC file (Clesto has no clock).
+    /// table is complete once it is there): DTC, DTM and WDL, or in Clesto the ban file instead
+    /// of the DTC file (Clesto has no clock).
     #[must_use]
     pub const fn table_kinds(self) -> [Kind; 3] {
         [self.second_kind(), Kind::Dtm, Kind::Wdl]
