@@ -1,13 +1,13 @@
 //! What the tables say of a position: [`Answer`] for `jtb probe`, [`Verdict`] for
 //! `jtb adjudicate`, each with the JSON object the CLI prints (the Python package returns the
-//! same objects). Each game's answer is in its module of `games/`.
+//! same objects). Each game's answer and verdict are in its module of `games/`.
 
-use jtb_probe::{gambit, Position};
 use serde_json::Value as Json;
 
 use crate::{
-    games::{gambit as gambit_game, jungle, GameAnswer},
-    AnyPosition, ChanceAnswer, ClestoAnswer, GambitAnswer, JungleAnswer,
+    games::{GameAnswer, GameVerdict},
+    AnyPosition, ChanceAnswer, ClestoAnswer, GambitAnswer, GambitVerdict, JungleAnswer,
+    JungleVerdict,
 };
 
 /// The answer of `jtb probe` for a position of one of the games.
@@ -62,56 +62,47 @@ impl Answer {
 pub enum Verdict {
     /// A position of the Jungle family's type (Jungle, the flip game, Clesto): whether it is a
     /// dead draw at its clock, and why.
-    Jungle {
-        /// The position, with its clock.
-        pos: Position,
-        /// The library's verdict.
-        verdict: jtb_probe::Verdict,
-    },
+    Jungle(JungleVerdict),
     /// An Animal Gambit position the tables settle (it has no move-count draw).
-    Gambit {
-        /// The position.
-        pos: gambit::Position,
-        /// Win, loss or repetition, with the turns to the end.
-        verdict: gambit::Verdict,
-    },
+    Gambit(GambitVerdict),
 }
 
 impl Verdict {
     /// The position adjudicated.
     #[must_use]
     pub fn position(&self) -> AnyPosition {
-        match self {
-            Verdict::Jungle { pos, .. } => AnyPosition::of_family(pos.clone()),
-            Verdict::Gambit { pos, .. } => AnyPosition::Gambit(*pos),
-        }
+        self.game().position()
     }
 
     /// Whether the game can be stopped now: a dead draw at the clock, or (Animal Gambit) a
     /// result the tables settle.
     #[must_use]
     pub fn is_settled(&self) -> bool {
-        match self {
-            Verdict::Jungle { verdict, .. } => verdict.dead_draw,
-            Verdict::Gambit { .. } => true,
-        }
+        self.game().is_settled()
+    }
+
+    /// The verdict in a few words: `dead draw` or `play on`; `settled by the tables`.
+    #[must_use]
+    pub fn status(&self) -> &'static str {
+        self.game().status()
     }
 
     /// Why, in words.
     #[must_use]
     pub fn reason(&self) -> String {
-        match self {
-            Verdict::Jungle { verdict, .. } => verdict.reason.to_string(),
-            Verdict::Gambit { pos, verdict } => gambit_game::verdict_reason(pos, verdict),
-        }
+        self.game().reason()
     }
 
     /// The JSON object `jtb adjudicate --json` prints for the input `text`.
     #[must_use]
     pub fn json(&self, text: &str) -> Json {
+        self.game().json(text)
+    }
+
+    fn game(&self) -> &dyn GameVerdict {
         match self {
-            Verdict::Jungle { pos, verdict } => jungle::verdict_json(text, pos, verdict),
-            Verdict::Gambit { pos, verdict } => gambit_game::verdict_json(text, pos, verdict),
+            Verdict::Jungle(v) => v,
+            Verdict::Gambit(v) => v,
         }
     }
 }

@@ -28,8 +28,8 @@ pub use error::{EdgeError, PositionError};
 pub use games::{
     clesto::{line_stops_at_ban, ClestoAnswer},
     flip::{chance_json, ChanceAnswer, ChanceMoveAnswer},
-    gambit::GambitAnswer,
-    jungle::JungleAnswer,
+    gambit::{GambitAnswer, GambitVerdict},
+    jungle::{JungleAnswer, JungleVerdict},
 };
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};

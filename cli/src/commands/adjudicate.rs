@@ -2,7 +2,7 @@
 //! ([`jtb_probe::adjudicate`], Animal Gambit's [`jtb_probe::Tablebase::adjudicate`]), through
 //! the edge ([`jtb_edge::Tables::adjudicate`]); this prints it.
 
-use jtb_edge::{AnyPosition, Tables, Verdict};
+use jtb_edge::{AnyPosition, Tables};
 
 use crate::{
     input::{self, AnswerError},
@@ -26,17 +26,7 @@ fn judge(tables: &Tables, text: &str, args: &Args) -> Result<String, AnswerError
     Ok(if args.input.json {
         v.json(text).to_string()
     } else {
-        match &v {
-            Verdict::Jungle { verdict, .. } => {
-                let said = if verdict.dead_draw {
-                    "dead draw"
-                } else {
-                    "play on"
-                };
-                format!("{text}: {said}: {}", v.reason())
-            }
-            Verdict::Gambit { .. } => format!("{text}: settled by the tables: {}", v.reason()),
-        }
+        format!("{text}: {}: {}", v.status(), v.reason())
     })
 }
 

@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{signed, EdgeGame, GameAnswer};
+use super::{signed, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     Answer, AnyPosition, AnyTablebase, EdgeError, GameEnd, Played, PositionError, Rules, Tables,
     Verdict,
@@ -199,37 +199,59 @@ impl Verdict {
             },
             Err(e) => return Err(not_covered(&e)),
         };
-        Ok(Verdict::Gambit { pos, verdict })
+        Ok(Verdict::Gambit(GambitVerdict { pos, verdict }))
     }
 }
 
-/// Why the tables settle an Animal Gambit position, in words.
-pub(crate) fn verdict_reason(pos: &gambit::Position, verdict: &gambit::Verdict) -> String {
-    match verdict.category {
-        Category::Win => {
-            format!("{} wins in {}", pos.turn(), Turns(verdict.dtm.unwrap_or(0)))
-        }
-        Category::Loss => {
-            format!(
-                "{} loses in {}",
-                pos.turn(),
-                Turns(verdict.dtm.unwrap_or(0))
-            )
-        }
-        Category::Repetition => "neither side can force an end: the repetition rule decides \
-                                 (Animal Gambit has no move-count draw)"
-            .to_owned(),
-    }
+/// The verdict on an Animal Gambit position the tables settle (it has no move-count draw).
+#[derive(Debug)]
+pub struct GambitVerdict {
+    /// The position.
+    pub pos: gambit::Position,
+    /// Win, loss or repetition, with the turns to the end.
+    pub verdict: gambit::Verdict,
 }
 
-/// The JSON object `jtb adjudicate --json` prints for the input `text`.
-pub(crate) fn verdict_json(text: &str, pos: &gambit::Position, v: &gambit::Verdict) -> Json {
-    json!({
-        "position": text,
-        "rules": gambit::AnimalGambit::NAME,
-        "settled": true,
-        "category": v.category.name(),
-        "dtm": v.dtm,
-        "reason": verdict_reason(pos, v),
-    })
+impl GameVerdict for GambitVerdict {
+    fn position(&self) -> AnyPosition {
+        AnyPosition::Gambit(self.pos)
+    }
+
+    fn is_settled(&self) -> bool {
+        true
+    }
+
+    fn status(&self) -> &'static str {
+        "settled by the tables"
+    }
+
+    fn reason(&self) -> String {
+        let (pos, verdict) = (&self.pos, &self.verdict);
+        match verdict.category {
+            Category::Win => {
+                format!("{} wins in {}", pos.turn(), Turns(verdict.dtm.unwrap_or(0)))
+            }
+            Category::Loss => {
+                format!(
+                    "{} loses in {}",
+                    pos.turn(),
+                    Turns(verdict.dtm.unwrap_or(0))
+                )
+            }
+            Category::Repetition => "neither side can force an end: the repetition rule \
+                                     decides (Animal Gambit has no move-count draw)"
+                .to_owned(),
+        }
+    }
+
+    fn json(&self, text: &str) -> Json {
+        json!({
+            "position": text,
+            "rules": gambit::AnimalGambit::NAME,
+            "settled": true,
+            "category": self.verdict.category.name(),
+            "dtm": self.verdict.dtm,
+            "reason": self.reason(),
+        })
+    }
 }

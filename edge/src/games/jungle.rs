@@ -11,7 +11,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{flip, signed, split_opened, EdgeGame, GameAnswer};
+use super::{flip, signed, split_opened, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     Answer, AnyPosition, AnyTablebase, ChanceAnswer, EdgeError, GameEnd, Played, PositionError,
     Rules, Tables, Verdict,
@@ -254,21 +254,52 @@ impl Verdict {
                 _ => verdict.reason.to_string(),
             }));
         }
-        Ok(Verdict::Jungle { pos, verdict })
+        Ok(Verdict::Jungle(JungleVerdict { pos, verdict }))
     }
 }
 
-/// The JSON object `jtb adjudicate --json` prints for the input `text`, of a position of the
-/// family's type.
-pub(crate) fn verdict_json(text: &str, pos: &Position, v: &jtb_probe::Verdict) -> Json {
-    json!({
-        "position": text,
-        "dead_draw": v.dead_draw,
-        "wdl": v.wdl().map(|w| w.name()),
-        "dtm": v.value.and_then(Value::dtm),
-        "dtc": v.dtc(),
-        "rule_wdl": v.rule_wdl().map(|w| w.name()),
-        "clock": pos.clock(),
-        "reason": v.reason.to_string(),
-    })
+/// The verdict on a position of the Jungle family's type (Jungle, the flip game, Clesto):
+/// whether it is a dead draw at its clock, and why.
+#[derive(Debug)]
+pub struct JungleVerdict {
+    /// The position, with its clock.
+    pub pos: Position,
+    /// The library's verdict.
+    pub verdict: jtb_probe::Verdict,
+}
+
+impl GameVerdict for JungleVerdict {
+    fn position(&self) -> AnyPosition {
+        AnyPosition::of_family(self.pos.clone())
+    }
+
+    fn is_settled(&self) -> bool {
+        self.verdict.dead_draw
+    }
+
+    fn status(&self) -> &'static str {
+        if self.verdict.dead_draw {
+            "dead draw"
+        } else {
+            "play on"
+        }
+    }
+
+    fn reason(&self) -> String {
+        self.verdict.reason.to_string()
+    }
+
+    fn json(&self, text: &str) -> Json {
+        let v = &self.verdict;
+        json!({
+            "position": text,
+            "dead_draw": v.dead_draw,
+            "wdl": v.wdl().map(|w| w.name()),
+            "dtm": v.value.and_then(Value::dtm),
+            "dtc": v.dtc(),
+            "rule_wdl": v.rule_wdl().map(|w| w.name()),
+            "clock": self.pos.clock(),
+            "reason": v.reason.to_string(),
+        })
+    }
 }

@@ -146,6 +146,24 @@ pub trait GameAnswer {
     fn line(&self) -> Option<&[String]>;
 }
 
+/// What every game's verdict for `jtb adjudicate` gives ([`Verdict`] asks it).
+pub trait GameVerdict {
+    /// The position adjudicated.
+    fn position(&self) -> crate::AnyPosition;
+
+    /// Whether the game can be stopped now.
+    fn is_settled(&self) -> bool;
+
+    /// The verdict in a few words (`dead draw`, `play on`, `settled by the tables`).
+    fn status(&self) -> &'static str;
+
+    /// Why, in words.
+    fn reason(&self) -> String;
+
+    /// The JSON object `jtb adjudicate --json` prints for the input `text`.
+    fn json(&self, text: &str) -> serde_json::Value;
+}
+
 /// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.
 fn signed(value: jtb_probe::Value) -> i32 {
     match value {
