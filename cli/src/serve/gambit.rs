@@ -119,10 +119,15 @@ pub struct ProbeAnswer {
     turns: Vec<ScoredAnswer>,
 }
 
+/// Animal Gambit's tables, or why there are none.
+fn tables(lib: &Library) -> Result<Arc<Tablebase<AnimalGambit>>, ApiError> {
+    lib.game_tables::<jtb_edge::games::Gambit>(jtb_edge::Rules::AnimalGambit)
+}
+
 /// The tables for `pos`, or the missing-table error naming its own table (whether the
 /// directory or the file is missing).
 fn tables_for(lib: &Library, pos: &Position) -> Result<Arc<Tablebase<AnimalGambit>>, ApiError> {
-    let tb = lib.gambit_tables();
+    let tb = tables(lib);
     let material = gambit::Material::of(pos.board()).canonical();
     let missing = || {
         let path = family_table_path(lib.root(), gambit::AnimalGambit, material, Kind::Dtm);
@@ -209,7 +214,7 @@ impl TableRoutes for GambitTables {
 
     /// Gold to move, then Silver.
     fn materials(&self, lib: &Library) -> Result<serde_json::Value, ApiError> {
-        let tb = lib.gambit_tables()?;
+        let tb = tables(lib)?;
         let mut names = Vec::new();
         let mut tables = Vec::new();
         for m in tb.materials() {
@@ -244,7 +249,7 @@ impl TableRoutes for GambitTables {
 /// [`GambitTables::stats`] of `asked`.
 fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, ApiError> {
     let table = asked.canonical();
-    lib.gambit_tables()?;
+    tables(lib)?;
     let sides = games::gambit::side_stats(lib.root(), table)
         .map_err(|e| lib.error(ProbeError::from(e), gambit::AnimalGambit))?;
     let flipped = asked != table;

@@ -12,11 +12,14 @@ use std::{
     time::{Instant, SystemTime},
 };
 
-use jtb_edge::{AnyTablebase, Rules};
+use jtb_edge::{
+    games::{EdgeGame, Jungle},
+    AnyTablebase, Rules,
+};
 use jtb_probe::{
-    dead_draw, flip::ChanceTables, format::table_path, gambit, Adjudication, Category, Clesto,
-    Indexed, LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, RuleSet,
-    RuleStep, RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
+    dead_draw, flip::ChanceTables, format::table_path, Adjudication, Category, Clesto, Indexed,
+    LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, RuleSet, RuleStep,
+    RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
 };
 
 use super::error::{ApiError, Problem};
@@ -285,40 +288,27 @@ impl Library {
             .map_err(|why| ApiError::new(Problem::MissingTable, why))
     }
 
+    /// The tables of `rules`, of its game `G`'s type, or why there are none.
+    ///
+    /// # Errors
+    /// 404 naming the missing directory and the command that makes the tables; 500 for a rule
+    /// set that is not `G`'s.
+    pub fn game_tables<G: EdgeGame>(
+        &self,
+        rules: Rules,
+    ) -> Result<Arc<Tablebase<G::Tables>>, ApiError> {
+        let id = rules.name();
+        G::tables(&self.shelf(id)?)
+            .cloned()
+            .ok_or_else(|| not_shelved(id))
+    }
+
     /// The tables of a Jungle or flip rule set, or why there are none.
     ///
     /// # Errors
-    /// 404 naming the missing directory and the command that makes the tables.
+    /// As [`Library::game_tables`].
     pub fn tables(&self, rules: RuleSet) -> Result<Arc<Tablebase>, ApiError> {
-        let id = rules.name();
-        self.shelf(id)?
-            .as_jungle()
-            .cloned()
-            .ok_or_else(|| not_shelved(id))
-    }
-
-    /// Clesto's tables, or why there are none.
-    ///
-    /// # Errors
-    /// As [`Library::tables`].
-    pub fn clesto_tables(&self) -> Result<Arc<Tablebase<Clesto>>, ApiError> {
-        let id = Clesto::RULES.name();
-        self.shelf(id)?
-            .as_clesto()
-            .cloned()
-            .ok_or_else(|| not_shelved(id))
-    }
-
-    /// Animal Gambit's tables, or why there are none.
-    ///
-    /// # Errors
-    /// As [`Library::tables`].
-    pub fn gambit_tables(&self) -> Result<Arc<Tablebase<gambit::AnimalGambit>>, ApiError> {
-        let id = gambit::AnimalGambit::NAME;
-        self.shelf(id)?
-            .as_gambit()
-            .cloned()
-            .ok_or_else(|| not_shelved(id))
+        self.game_tables::<Jungle>(Rules::Jungle(rules))
     }
 
     /// The materials of a Jungle-family rule set's tables (Clesto's included), fewest pieces
@@ -507,7 +497,11 @@ impl Library {
     /// As [`Library::source`].
     pub fn clesto_source(&self, pos: &Position) -> Result<ClestoSource<'_>, ApiError> {
         self.check_probeable(pos)?;
-        let tb = self.holding(pos, self.clesto_tables(), |tb| tb.max_pieces())?;
+        let tb = self.holding(
+            pos,
+            self.game_tables::<jtb_edge::games::Clesto>(Rules::Jungle(Clesto::RULES)),
+            |tb| tb.max_pieces(),
+        )?;
         Ok(ClestoSource { lib: self, tb })
     }
 
