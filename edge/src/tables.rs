@@ -122,33 +122,6 @@ impl AnyTablebase {
         each_game!(self, AnyTablebase, |tb, _G| tb.cache_stats())
     }
 
-    /// Jungle's or the flip game's tables; `None` for another game's.
-    #[must_use]
-    pub fn as_jungle(&self) -> Option<&Arc<Tablebase>> {
-        match self {
-            AnyTablebase::Jungle(tb) => Some(tb),
-            _ => None,
-        }
-    }
-
-    /// Clesto's tables; `None` for another game's.
-    #[must_use]
-    pub fn as_clesto(&self) -> Option<&Arc<Tablebase<Clesto>>> {
-        match self {
-            AnyTablebase::Clesto(tb) => Some(tb),
-            _ => None,
-        }
-    }
-
-    /// Animal Gambit's tables; `None` for another game's.
-    #[must_use]
-    pub fn as_gambit(&self) -> Option<&Arc<Tablebase<gambit::AnimalGambit>>> {
-        match self {
-            AnyTablebase::Gambit(tb) => Some(tb),
-            _ => None,
-        }
-    }
-
     /// The materials of the tables of a rule set of the Jungle family's type (Clesto's
     /// included), fewest pieces first, then by name; `None` for Animal Gambit's.
     #[must_use]
