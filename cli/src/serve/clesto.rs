@@ -3,9 +3,11 @@
 //! distance to mate, or a win or loss by the repetition ban with the banned side's exit
 //! distance. Every move carries the animals it starves, and a position its hungry set.
 
+use std::sync::Arc;
+
 use jtb_probe::{
-    banned_side, Clesto, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, SquareSet,
-    Value,
+    banned_side, Clesto, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, ProbeError,
+    SquareSet, Tablebase, Value,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -250,5 +252,41 @@ impl Routes for jtb_edge::games::Clesto {
         listed["hungry"] = json!(square_names(pos, pos.hungry()));
         listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
         Ok(listed)
+    }
+}
+
+impl Library {
+    /// Clesto's tables for `pos`, a Clesto position.
+    ///
+    /// # Errors
+    /// As [`Library::source`].
+    pub fn clesto_source(&self, pos: &Position) -> Result<ClestoSource<'_>, ApiError> {
+        self.check_probeable(pos)?;
+        let tb = self.holding(
+            pos,
+            self.game_tables::<jtb_edge::games::Clesto>(jtb_edge::Rules::Jungle(Clesto::RULES)),
+            |tb| tb.max_pieces(),
+        )?;
+        Ok(ClestoSource { lib: self, tb })
+    }
+}
+
+/// Clesto's tables, for one position and every position reached from it.
+pub struct ClestoSource<'a> {
+    lib: &'a Library,
+    tb: Arc<Tablebase<Clesto>>,
+}
+
+impl ClestoSource<'_> {
+    /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
+    /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
+    ///
+    /// # Errors
+    /// `probe`'s error.
+    pub fn clesto<T>(
+        &self,
+        probe: impl FnOnce(&Tablebase<Clesto>) -> Result<T, ProbeError>,
+    ) -> Result<T, ApiError> {
+        probe(&self.tb).map_err(|e| self.lib.error(e, Clesto))
     }
 }

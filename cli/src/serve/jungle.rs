@@ -1,9 +1,16 @@
 //! Jungle and the flip game in the API (the Jungle family's rule sets but Clesto, whose answers
 //! add to these): a position's value with its distance to mate and its value under the clock
 //! rule at its clock, every move with both, the best line and the line under the clock rule,
-//! and the legal moves (with face-down tiles, the flips too: [`super::flip`]).
+//! and the legal moves (with face-down tiles, the flips too: [`super::flip`]); and where the
+//! values of a position and of the positions after it come from ([`Source`]: the tables, or
+//! the flip game's built-in check of one animal each).
 
-use jtb_probe::{MoveKind, Outcome, Position, RuleStep, Value};
+use std::sync::Arc;
+
+use jtb_probe::{
+    dead_draw, Adjudication, Category, LineStep, Move, MoveKind, NotApplicable, Outcome, Position,
+    RuleSet, RuleStep, RuleValue, ScoredMove, Tablebase, Value,
+};
 use serde::Serialize;
 use serde_json::json;
 
@@ -16,7 +23,7 @@ use super::{
     api::Routes,
     error::ApiError,
     flip,
-    source::{play, Library, Source},
+    source::{play, Library},
 };
 
 /// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, the best move under
@@ -310,4 +317,191 @@ impl Routes for jtb_edge::games::Jungle {
         }
         Ok(answer)
     }
+}
+
+impl Library {
+    /// Where the values of `pos` come from: the built-in check for a one-animal-each flip
+    /// position, else the tables of its rule set.
+    ///
+    /// # Errors
+    /// 400 for a finished game or face-down tiles; 404 when its table is not there.
+    pub fn source(&self, pos: &Position) -> Result<Source<'_>, ApiError> {
+        let rules = pos.rules();
+        self.check_probeable(pos)?;
+        let one_each = rules == RuleSet::Flip4x4
+            && !matches!(
+                dead_draw(pos, Some(0)),
+                Adjudication::NotApplicable(NotApplicable::NotOneEach { .. })
+            );
+        let origin = if one_each {
+            Origin::OneEach
+        } else {
+            let tb = self.tables(rules);
+            Origin::Tables(self.holding(pos, tb, |tb| tb.max_pieces())?)
+        };
+        Ok(Source { lib: self, origin })
+    }
+}
+
+/// Where a [`Source`]'s values come from.
+enum Origin {
+    Tables(Arc<Tablebase>),
+    /// The flip game's one-animal-each positions: every capture ends the game, so the built-in
+    /// check's distance is the DTM and the DTC alike (RULES.md 5.7).
+    OneEach,
+}
+
+/// The values of one position and of every position reached from it.
+pub struct Source<'a> {
+    lib: &'a Library,
+    origin: Origin,
+}
+
+impl Source<'_> {
+    /// The plain value with its distance to mate.
+    ///
+    /// # Errors
+    /// The probe's error, as [`Library::error`] maps it.
+    pub fn value(&self, pos: &Position) -> Result<Value, ApiError> {
+        match &self.origin {
+            Origin::Tables(tb) => tb
+                .probe_dtm(pos)
+                .map_err(|e| self.lib.error(e, pos.rules())),
+            Origin::OneEach => one_each_value(pos),
+        }
+    }
+
+    /// The value under the clock rule at the position's clock, with DTC and category.
+    ///
+    /// # Errors
+    /// As [`Source::value`].
+    pub fn rule(&self, pos: &Position) -> Result<RuleValue, ApiError> {
+        match &self.origin {
+            Origin::Tables(tb) => tb
+                .probe_rule(pos)
+                .map_err(|e| self.lib.error(e, pos.rules())),
+            Origin::OneEach => {
+                let dtc = one_each_value(pos)?;
+                let category = Category::of(dtc.wdl(), dtc, RuleSet::Flip4x4.clock_limit());
+                let clock = pos.clock().unwrap_or(0);
+                Ok(RuleValue::new(RuleSet::Flip4x4, clock, dtc, category))
+            }
+        }
+    }
+
+    /// Every legal move with its value for the mover, best first (the library's order).
+    ///
+    /// # Errors
+    /// As [`Source::value`], for the position or a successor.
+    pub fn ranked_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ApiError> {
+        let Origin::Tables(tb) = &self.origin else {
+            let mut moves = Vec::new();
+            let mut failed = None;
+            pos.for_each_outcome(|mv, outcome| {
+                let value = match outcome {
+                    Outcome::Over { result, .. } => Ok(result.of_final_move()),
+                    Outcome::Ongoing(next) => one_each_value(&next).map(Value::back_one_ply),
+                };
+                match value {
+                    Ok(value) => moves.push(ScoredMove { mv, value }),
+                    Err(e) => failed = Some(e),
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            moves.sort_unstable_by_key(|m| m.mv);
+            ScoredMove::sort_best_first(&mut moves);
+            return Ok(moves);
+        };
+        tb.ranked_moves(pos)
+            .map_err(|e| self.lib.error(e, pos.rules()))
+    }
+
+    /// The best move under the clock rule at the position's clock: `None` in a rule draw
+    /// (every drawing move is as good) and when the side to move has no move.
+    ///
+    /// # Errors
+    /// As [`Source::ranked_moves`].
+    pub fn rule_best(&self, pos: &Position) -> Result<Option<Move>, ApiError> {
+        if self.rule(pos)?.is_draw() {
+            return Ok(None);
+        }
+        match &self.origin {
+            Origin::Tables(tb) => tb
+                .rule_best_move(pos)
+                .map(|m| m.map(|m| m.mv))
+                .map_err(|e| self.lib.error(e, pos.rules())),
+            // One animal each: DTC is DTM (see `rule_line`).
+            Origin::OneEach => Ok(self.ranked_moves(pos)?.first().map(|m| m.mv)),
+        }
+    }
+
+    /// The best line to the end of the game (empty for a draw).
+    ///
+    /// # Errors
+    /// As [`Source::ranked_moves`].
+    pub fn line(&self, pos: &Position) -> Result<Vec<LineStep>, ApiError> {
+        match &self.origin {
+            Origin::Tables(tb) => tb.line(pos).map_err(|e| self.lib.error(e, pos.rules())),
+            Origin::OneEach if self.value(pos)? == Value::Draw => Ok(Vec::new()),
+            Origin::OneEach => self.one_each_line(pos.without_clocks(), |p| self.value(p)),
+        }
+    }
+
+    /// The line under the clock rule from the position at its clock (empty for a rule draw).
+    ///
+    /// # Errors
+    /// As [`Source::ranked_moves`].
+    pub fn rule_line(&self, pos: &Position) -> Result<Vec<RuleStep>, ApiError> {
+        match &self.origin {
+            Origin::Tables(tb) => tb
+                .rule_line(pos)
+                .map_err(|e| self.lib.error(e, pos.rules())),
+            Origin::OneEach if self.rule(pos)?.is_draw() => Ok(Vec::new()),
+            // One animal each: DTC is DTM, so in a rule win or loss the rule's best move (the
+            // smallest DTC for the winner, the largest for the loser) is the plain best move.
+            Origin::OneEach => self.one_each_line(pos.clone(), |p| self.rule(p)),
+        }
+    }
+
+    /// Plays best moves from `start` to the end of the game, each step with the `value` of the
+    /// position after it.
+    fn one_each_line<V>(
+        &self,
+        start: Position,
+        value: impl Fn(&Position) -> Result<V, ApiError>,
+    ) -> Result<Vec<LineStep<V>>, ApiError> {
+        let mut line = Vec::new();
+        let mut current = start;
+        while let Some(best) = self.ranked_moves(&current)?.first().map(|m| m.mv) {
+            match play(&current, best)? {
+                Outcome::Over { .. } => {
+                    line.push(LineStep {
+                        mv: best,
+                        position: None,
+                        value: None,
+                    });
+                    break;
+                }
+                Outcome::Ongoing(next) => {
+                    line.push(LineStep {
+                        mv: best,
+                        value: Some(value(&next)?),
+                        position: Some(next.clone()),
+                    });
+                    current = next;
+                }
+            }
+        }
+        Ok(line)
+    }
+}
+
+/// The plain value of a one-animal-each flip position from the built-in check at clock 0 (no
+/// such position needs more than 31 plies, so at clock 0 the check is the plain value).
+fn one_each_value(pos: &Position) -> Result<Value, ApiError> {
+    dead_draw(pos, Some(0)).value_for(pos).ok_or_else(|| {
+        ApiError::internal(format!("the one-animal-each check does not apply to {pos}"))
+    })
 }

@@ -1,6 +1,8 @@
-//! Where the server's values come from: each rule set's tables under one directory (Animal
-//! Gambit's included), opened once and shared by every request, or for the flip game's
-//! one-animal-each positions the library's built-in check, which needs no table file.
+//! The server's tables: each rule set's under one directory, opened once and shared by every
+//! request, found again when the directories change, with the flip game's chance tables, and
+//! the API's words for what is missing or damaged. Where a game's answers take their values
+//! is its own module's ([`super::jungle`]'s `Source`, with the flip game's built-in check of
+//! one animal each; [`super::clesto`]'s `ClestoSource`).
 
 use std::{
     collections::HashMap,
@@ -17,9 +19,8 @@ use jtb_edge::{
     AnyTablebase, Rules,
 };
 use jtb_probe::{
-    dead_draw, flip::ChanceTables, format::table_path, Adjudication, Category, Clesto, Indexed,
-    LineStep, Material, Move, NotApplicable, Outcome, Position, ProbeError, RuleSet, RuleStep,
-    RuleValue, ScoredMove, TableError, TableErrorKind, Tablebase, Value,
+    flip::ChanceTables, format::table_path, Indexed, Material, Move, Outcome, Position, ProbeError,
+    RuleSet, TableError, TableErrorKind, Tablebase,
 };
 
 use super::error::{ApiError, Problem};
@@ -469,44 +470,8 @@ impl Library {
         }
     }
 
-    /// Where the values of `pos` come from: the built-in check for a one-animal-each flip
-    /// position, else the tables of its rule set.
-    ///
-    /// # Errors
-    /// 400 for a finished game or face-down tiles; 404 when its table is not there.
-    pub fn source(&self, pos: &Position) -> Result<Source<'_>, ApiError> {
-        let rules = pos.rules();
-        self.check_probeable(pos)?;
-        let one_each = rules == RuleSet::Flip4x4
-            && !matches!(
-                dead_draw(pos, Some(0)),
-                Adjudication::NotApplicable(NotApplicable::NotOneEach { .. })
-            );
-        let kind = if one_each {
-            Kind::OneEach
-        } else {
-            let tb = self.tables(rules);
-            Kind::Tables(self.holding(pos, tb, |tb| tb.max_pieces())?)
-        };
-        Ok(Source { lib: self, kind })
-    }
-
-    /// Clesto's tables for `pos`, a Clesto position.
-    ///
-    /// # Errors
-    /// As [`Library::source`].
-    pub fn clesto_source(&self, pos: &Position) -> Result<ClestoSource<'_>, ApiError> {
-        self.check_probeable(pos)?;
-        let tb = self.holding(
-            pos,
-            self.game_tables::<jtb_edge::games::Clesto>(Rules::Jungle(Clesto::RULES)),
-            |tb| tb.max_pieces(),
-        )?;
-        Ok(ClestoSource { lib: self, tb })
-    }
-
     /// 400 for a finished game or face-down tiles: no table holds such a position.
-    fn check_probeable(&self, pos: &Position) -> Result<(), ApiError> {
+    pub(super) fn check_probeable(&self, pos: &Position) -> Result<(), ApiError> {
         if pos.is_game_over() {
             return Err(self.error(ProbeError::GameOver, pos.rules()));
         }
@@ -518,7 +483,7 @@ impl Library {
 
     /// `tables` if they may hold the table of `pos` (of `max_pieces` or fewer pieces); else, or
     /// when there are none, 404 naming the position's own table.
-    fn holding<T>(
+    pub(super) fn holding<T>(
         &self,
         pos: &Position,
         tables: Result<T, ApiError>,
@@ -542,192 +507,10 @@ impl Library {
     }
 }
 
-/// Clesto's tables, for one position and every position reached from it.
-pub struct ClestoSource<'a> {
-    lib: &'a Library,
-    tb: Arc<Tablebase<Clesto>>,
-}
-
-impl ClestoSource<'_> {
-    /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
-    /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
-    ///
-    /// # Errors
-    /// `probe`'s error.
-    pub fn clesto<T>(
-        &self,
-        probe: impl FnOnce(&Tablebase<Clesto>) -> Result<T, ProbeError>,
-    ) -> Result<T, ApiError> {
-        probe(&self.tb).map_err(|e| self.lib.error(e, Clesto))
-    }
-}
-
-enum Kind {
-    Tables(Arc<Tablebase>),
-    /// The flip game's one-animal-each positions: every capture ends the game, so the built-in
-    /// check's distance is the DTM and the DTC alike (RULES.md 5.7).
-    OneEach,
-}
-
-/// The values of one position and of every position reached from it.
-pub struct Source<'a> {
-    lib: &'a Library,
-    kind: Kind,
-}
-
-impl Source<'_> {
-    /// The plain value with its distance to mate.
-    ///
-    /// # Errors
-    /// The probe's error, as [`Library::error`] maps it.
-    pub fn value(&self, pos: &Position) -> Result<Value, ApiError> {
-        match &self.kind {
-            Kind::Tables(tb) => tb
-                .probe_dtm(pos)
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            Kind::OneEach => one_each_value(pos),
-        }
-    }
-
-    /// The value under the clock rule at the position's clock, with DTC and category.
-    ///
-    /// # Errors
-    /// As [`Source::value`].
-    pub fn rule(&self, pos: &Position) -> Result<RuleValue, ApiError> {
-        match &self.kind {
-            Kind::Tables(tb) => tb
-                .probe_rule(pos)
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            Kind::OneEach => {
-                let dtc = one_each_value(pos)?;
-                let category = Category::of(dtc.wdl(), dtc, RuleSet::Flip4x4.clock_limit());
-                let clock = pos.clock().unwrap_or(0);
-                Ok(RuleValue::new(RuleSet::Flip4x4, clock, dtc, category))
-            }
-        }
-    }
-
-    /// Every legal move with its value for the mover, best first (the library's order).
-    ///
-    /// # Errors
-    /// As [`Source::value`], for the position or a successor.
-    pub fn ranked_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ApiError> {
-        let Kind::Tables(tb) = &self.kind else {
-            let mut moves = Vec::new();
-            let mut failed = None;
-            pos.for_each_outcome(|mv, outcome| {
-                let value = match outcome {
-                    Outcome::Over { result, .. } => Ok(result.of_final_move()),
-                    Outcome::Ongoing(next) => one_each_value(&next).map(Value::back_one_ply),
-                };
-                match value {
-                    Ok(value) => moves.push(ScoredMove { mv, value }),
-                    Err(e) => failed = Some(e),
-                }
-            });
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            moves.sort_unstable_by_key(|m| m.mv);
-            ScoredMove::sort_best_first(&mut moves);
-            return Ok(moves);
-        };
-        tb.ranked_moves(pos)
-            .map_err(|e| self.lib.error(e, pos.rules()))
-    }
-
-    /// The best move under the clock rule at the position's clock: `None` in a rule draw
-    /// (every drawing move is as good) and when the side to move has no move.
-    ///
-    /// # Errors
-    /// As [`Source::ranked_moves`].
-    pub fn rule_best(&self, pos: &Position) -> Result<Option<Move>, ApiError> {
-        if self.rule(pos)?.is_draw() {
-            return Ok(None);
-        }
-        match &self.kind {
-            Kind::Tables(tb) => tb
-                .rule_best_move(pos)
-                .map(|m| m.map(|m| m.mv))
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            // One animal each: DTC is DTM (see `rule_line`).
-            Kind::OneEach => Ok(self.ranked_moves(pos)?.first().map(|m| m.mv)),
-        }
-    }
-
-    /// The best line to the end of the game (empty for a draw).
-    ///
-    /// # Errors
-    /// As [`Source::ranked_moves`].
-    pub fn line(&self, pos: &Position) -> Result<Vec<LineStep>, ApiError> {
-        match &self.kind {
-            Kind::Tables(tb) => tb.line(pos).map_err(|e| self.lib.error(e, pos.rules())),
-            Kind::OneEach if self.value(pos)? == Value::Draw => Ok(Vec::new()),
-            Kind::OneEach => self.one_each_line(pos.without_clocks(), |p| self.value(p)),
-        }
-    }
-
-    /// The line under the clock rule from the position at its clock (empty for a rule draw).
-    ///
-    /// # Errors
-    /// As [`Source::ranked_moves`].
-    pub fn rule_line(&self, pos: &Position) -> Result<Vec<RuleStep>, ApiError> {
-        match &self.kind {
-            Kind::Tables(tb) => tb
-                .rule_line(pos)
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            Kind::OneEach if self.rule(pos)?.is_draw() => Ok(Vec::new()),
-            // One animal each: DTC is DTM, so in a rule win or loss the rule's best move (the
-            // smallest DTC for the winner, the largest for the loser) is the plain best move.
-            Kind::OneEach => self.one_each_line(pos.clone(), |p| self.rule(p)),
-        }
-    }
-
-    /// Plays best moves from `start` to the end of the game, each step with the `value` of the
-    /// position after it.
-    fn one_each_line<V>(
-        &self,
-        start: Position,
-        value: impl Fn(&Position) -> Result<V, ApiError>,
-    ) -> Result<Vec<LineStep<V>>, ApiError> {
-        let mut line = Vec::new();
-        let mut current = start;
-        while let Some(best) = self.ranked_moves(&current)?.first().map(|m| m.mv) {
-            match play(&current, best)? {
-                Outcome::Over { .. } => {
-                    line.push(LineStep {
-                        mv: best,
-                        position: None,
-                        value: None,
-                    });
-                    break;
-                }
-                Outcome::Ongoing(next) => {
-                    line.push(LineStep {
-                        mv: best,
-                        value: Some(value(&next)?),
-                        position: Some(next.clone()),
-                    });
-                    current = next;
-                }
-            }
-        }
-        Ok(line)
-    }
-}
-
 /// Plays a move the library listed as legal.
 ///
 /// # Errors
 /// 500 if it is not legal after all (it always is).
 pub fn play(pos: &Position, mv: Move) -> Result<Outcome, ApiError> {
     pos.play(mv).map_err(|e| ApiError::internal(e.to_string()))
-}
-
-/// The plain value of a one-animal-each flip position from the built-in check at clock 0 (no
-/// such position needs more than 31 plies, so at clock 0 the check is the plain value).
-fn one_each_value(pos: &Position) -> Result<Value, ApiError> {
-    dead_draw(pos, Some(0)).value_for(pos).ok_or_else(|| {
-        ApiError::internal(format!("the one-animal-each check does not apply to {pos}"))
-    })
 }
