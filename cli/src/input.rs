@@ -7,7 +7,7 @@ use std::{
     path::PathBuf,
 };
 
-use jtb_probe::{gambit, Layout, ParseError, ProbeError};
+use jtb_probe::Layout;
 use serde_json::json;
 
 pub use jtb_edge::Rules;
@@ -142,14 +142,8 @@ pub fn for_each_input(args: &[String], mut f: impl FnMut(&str)) -> io::Result<()
 /// Why one input line got no answer.
 #[derive(Debug)]
 pub enum AnswerError {
-    /// The position text is malformed.
-    Parse(ParseError),
-    /// The Animal Gambit position text is malformed.
-    Gambit(gambit::ParseError),
     /// `jtb adjudicate`: no tables cover the position (the message says why).
     NotCovered(String),
-    /// A probe failed.
-    Probe(ProbeError),
     /// The edge's answer failed (bad position, tables missing or damaged).
     Edge(jtb_edge::EdgeError),
 }
@@ -157,10 +151,7 @@ pub enum AnswerError {
 impl fmt::Display for AnswerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AnswerError::Parse(e) => e.fmt(f),
-            AnswerError::Gambit(e) => e.fmt(f),
             AnswerError::NotCovered(why) => f.write_str(why),
-            AnswerError::Probe(e) => e.fmt(f),
             AnswerError::Edge(e) => e.fmt(f),
         }
     }
@@ -169,24 +160,9 @@ impl fmt::Display for AnswerError {
 impl Error for AnswerError {
     fn source(&self) -> Option<&(dyn Error + 'static)> {
         match self {
-            AnswerError::Parse(e) => Some(e),
             AnswerError::NotCovered(_) => None,
-            AnswerError::Gambit(e) => Some(e),
-            AnswerError::Probe(e) => Some(e),
             AnswerError::Edge(e) => Some(e),
         }
-    }
-}
-
-impl From<ParseError> for AnswerError {
-    fn from(e: ParseError) -> AnswerError {
-        AnswerError::Parse(e)
-    }
-}
-
-impl From<ProbeError> for AnswerError {
-    fn from(e: ProbeError) -> AnswerError {
-        AnswerError::Probe(e)
     }
 }
 
@@ -203,12 +179,6 @@ impl From<jtb_edge::EdgeError> for AnswerError {
 impl From<jtb_edge::PositionError> for AnswerError {
     fn from(e: jtb_edge::PositionError) -> AnswerError {
         AnswerError::Edge(e.into())
-    }
-}
-
-impl From<gambit::ParseError> for AnswerError {
-    fn from(e: gambit::ParseError) -> AnswerError {
-        AnswerError::Gambit(e)
     }
 }
 
