@@ -81,6 +81,39 @@ fn generate_probe_adjudicate_stats_info_and_verify() {
     for r in &rows {
         assert!(r["wins"].as_u64().unwrap() > 0, "{r}");
     }
+    // With the positions per distance in turns: as many as the header counts.
+    let o = jtb(&[
+        "stats",
+        "--rules",
+        AG,
+        "--tables",
+        root,
+        "--json",
+        "--histogram",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for r in &json_lines(&o) {
+        let h = &r["histogram"]["dtm"];
+        let sum = |v: &serde_json::Value| -> u64 {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+                .sum()
+        };
+        assert_eq!(sum(&h["wins"]), r["wins"].as_u64().unwrap(), "{r}");
+        assert_eq!(sum(&h["losses"]), r["losses"].as_u64().unwrap(), "{r}");
+        assert_eq!(h["draws"], r["draws"], "{r}");
+        let longest = h["wins"].as_array().unwrap().len() - 1;
+        assert_eq!(longest as u64, r["longest_win"].as_u64().unwrap(), "{r}");
+    }
+    let o = jtb(&["stats", "--rules", AG, "--tables", root, "--histogram"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("RRvR       silver DTM wins   "),
+        "{}",
+        stdout(&o)
+    );
 
     let o = jtb(&["info", "--json", &format!("{root}/{AG}/RRvR.dtm")]);
     assert!(o.status.success(), "{}", stdout(&o));

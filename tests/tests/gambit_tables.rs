@@ -7,11 +7,11 @@ use std::path::Path;
 
 use jtb_gen::{
     driver::{Silent, Summary},
-    gambit::{generate, load, path, solve_all, verify, SubTables},
+    gambit::{generate, histogram, load, path, solve_all, summarize, verify, SubTables},
 };
 use jtb_probe::{
-    gambit::{AnimalGambit, Category, Material, Next, Position},
-    Kind, ProbeError, RuleSet, TableErrorKind, TableFile, Tablebase, Value,
+    gambit::{AnimalGambit, Board, Category, Color, Material, Next, Piece, Position, Square},
+    Kind, ProbeError, RuleSet, SideHistogram, TableErrorKind, TableFile, Tablebase, Value,
 };
 
 /// Every table of 2 and 3 pieces.
@@ -82,6 +82,67 @@ fn every_table_agrees_one_ply_deep_and_its_files_read_back() {
 }
 
 /// A table whose stored value is changed is caught by the one-ply check.
+/// Calls `f` with every board holding `pieces` on distinct squares, identical pieces in one
+/// order only (each after the one before it).
+fn each_placement(pieces: &[Piece], board: Board, from: usize, f: &mut impl FnMut(&Board)) {
+    let Some((&piece, rest)) = pieces.split_first() else {
+        f(&board);
+        return;
+    };
+    for i in from..64 {
+        let sq = Square::from_index(i as u8);
+        if board.piece_at(sq).is_some() {
+            continue;
+        }
+        let mut next = board;
+        next.put(piece, sq);
+        let from = if rest.first() == Some(&piece) {
+            i + 1
+        } else {
+            0
+        };
+        each_placement(rest, next, from, f);
+    }
+}
+
+#[test]
+fn histograms_count_every_legal_position_once_by_its_distance() {
+    // Against a count of every legal position placed square by square: no index and no
+    // mirror pairs, so the histogram's weights are checked as well as its distances.
+    let tables = solve_all(&set()).unwrap();
+    for m in set() {
+        let solved = tables.get(m).unwrap();
+        let m = solved.layout.material();
+        let pieces: Vec<Piece> = m
+            .groups()
+            .flat_map(|(p, n)| std::iter::repeat_n(p, n.into()))
+            .collect();
+        let mut counted: [SideHistogram; 2] = Default::default();
+        each_placement(&pieces, Board::EMPTY, 0, &mut |board| {
+            for (side, turn) in [Color::Gold, Color::Silver].into_iter().enumerate() {
+                if Position::new(*board, turn).is_ok() {
+                    counted[side].add(solved.value(board, turn).unwrap(), 1);
+                }
+            }
+        });
+        let sides = histogram(solved);
+        assert_eq!(sides, counted, "{m}");
+        // And the header's counts are the histogram's totals.
+        for (h, s) in sides.iter().zip(summarize(solved)) {
+            let sum = |v: &[u64]| v.iter().sum::<u64>();
+            assert_eq!(
+                (sum(&h.wins), h.draws, sum(&h.losses)),
+                (s.wins, s.draws, s.losses)
+            );
+            assert_eq!(
+                h.wins.len().saturating_sub(1),
+                usize::from(s.longest_win),
+                "{m}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_one_ply_check_catches_a_wrong_value() {
     let tables = solve_all(&["RRvR".parse().unwrap()]).unwrap();

@@ -13,8 +13,9 @@ pub struct Args {
     /// One JSON object per material and side to move.
     #[arg(long)]
     json: bool,
-    /// Also count the positions per distance, DTM and DTC (reads every entry of every table:
-    /// a minute or more for a large set).
+    /// Also count the positions per distance: DTM and DTC (Clesto: DTM and the ban's exit;
+    /// Animal Gambit: DTM in turns). Reads every entry of every table: a minute or more for a
+    /// large set.
     #[arg(long)]
     histogram: bool,
     /// The flip game's chance tables (positions with face-down tiles, RULES.md 8) instead: per

@@ -14,7 +14,7 @@ use jtb_probe::{
 };
 use serde_json::json;
 
-use super::{family_stats, TableSet};
+use super::{family_stats, histogram_json, spread, TableSet};
 use crate::{
     commands::{info, verify},
     CliResult,
@@ -160,27 +160,6 @@ pub fn histograms(
             .and_then(|file| histogram(&file, &layout))
     };
     Ok([count(Kind::Dtm)?, count(rules.second_kind())?])
-}
-
-/// One side's histogram as JSON: `wins[d]` and `losses[d]` positions in `d` plies, and draws.
-#[must_use]
-fn histogram_json(h: &SideHistogram) -> serde_json::Value {
-    json!({"wins": h.wins, "losses": h.losses, "draws": h.draws})
-}
-
-/// Non-zero counts as `d:n`, for the text output.
-fn spread(counts: &[u64]) -> String {
-    let cells: Vec<String> = counts
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n != 0)
-        .map(|(d, n)| format!("{d}:{n}"))
-        .collect();
-    if cells.is_empty() {
-        "-".to_owned()
-    } else {
-        cells.join(" ")
-    }
 }
 
 /// One material's statistics, Red to move first: what its DTM file and its DTC file say (in

@@ -13,11 +13,11 @@ use jtb_edge::{games::EdgeGame, GambitAnswer};
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, AnimalGambit},
-    Family, Kind, SideStats, TableFile, Tablebase, Value,
+    Family, Kind, SideHistogram, SideStats, TableFile, Tablebase, Value,
 };
 use serde_json::json;
 
-use super::{plain_moves_text, MovesText, TableSet};
+use super::{histogram_json, plain_moves_text, spread, MovesText, TableSet};
 use crate::{
     commands::{info, verify},
     CliResult,
@@ -29,7 +29,7 @@ pub struct GambitTables;
 impl TableSet for GambitTables {
     /// Per material and side to move, wins, draws (the repetition rule decides them), losses
     /// and the longest win in turns with its smallest position text, from the DTM files'
-    /// headers; no histograms yet.
+    /// headers; with `histogram` the positions per distance in turns, from every entry.
     fn print_stats(
         &self,
         out: &mut dyn Write,
@@ -37,9 +37,6 @@ impl TableSet for GambitTables {
         json: bool,
         histogram: bool,
     ) -> CliResult {
-        if histogram {
-            return Err("--histogram is not available for animal-gambit yet".into());
-        }
         let tb = Tablebase::open(root, AnimalGambit)?;
         if !json {
             writeln!(
@@ -63,9 +60,25 @@ impl TableSet for GambitTables {
                     continue;
                 }
             };
-            for (side, s) in AnimalGambit::SIDES.iter().zip(&sides) {
+            let counted = if histogram {
+                match histograms(root, m) {
+                    Ok(h) => Some(h),
+                    Err(e) => {
+                        ok = false;
+                        eprintln!("{e}");
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
+            for (i, (side, s)) in AnimalGambit::SIDES.iter().zip(&sides).enumerate() {
                 if json {
-                    writeln!(out, "{}", side_json(m, side, s))?;
+                    let mut obj = side_json(m, side, s);
+                    if let Some(h) = &counted {
+                        obj["histogram"] = json!({"dtm": histogram_json(&h[i])});
+                    }
+                    writeln!(out, "{obj}")?;
                 } else {
                     writeln!(
                         out,
@@ -78,6 +91,13 @@ impl TableSet for GambitTables {
                         s.longest_win,
                         s.longest_win_position
                     )?;
+                }
+            }
+            if let (Some(counted), false) = (&counted, json) {
+                for (side, h) in AnimalGambit::SIDES.iter().zip(counted) {
+                    let m = m.to_string();
+                    writeln!(out, "{m:<10} {side:<6} DTM wins   {}", spread(&h.wins))?;
+                    writeln!(out, "{m:<10} {side:<6} DTM losses {}", spread(&h.losses))?;
                 }
             }
         }
@@ -111,6 +131,33 @@ impl TableSet for GambitTables {
 
     fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown {
         info::show_file::<AnimalGambit>(out, path, json)
+    }
+}
+
+/// Positions per distance in turns of a material's table, Gold to move first, from every entry
+/// of its files (both read back and checked whole: [`jtb_gen::gambit::load`]).
+///
+/// # Errors
+/// A file is missing, unreadable, damaged or of another table.
+pub fn histograms(
+    root: &Path,
+    m: gambit::Material,
+) -> Result<[SideHistogram; 2], jtb_probe::TableError> {
+    let m = m.canonical();
+    match jtb_gen::gambit::load(root, m)? {
+        Some(solved) => Ok(jtb_gen::gambit::histogram(&solved)),
+        // A file was removed since the tables were listed: name it.
+        None => {
+            let path = jtb_gen::gambit::KINDS
+                .iter()
+                .map(|&kind| table_path(root, m, kind))
+                .find(|p| !p.exists())
+                .unwrap_or_else(|| table_path(root, m, Kind::Dtm));
+            Err(jtb_probe::TableError::new(
+                &path,
+                jtb_probe::TableErrorKind::Io(std::io::ErrorKind::NotFound.into()),
+            ))
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use std::{
 };
 
 use jtb_edge::{games::EdgeGame, Rules};
-use jtb_probe::{Material, RuleSet, SideStats};
+use jtb_probe::{Material, RuleSet, SideHistogram, SideStats};
 
 use crate::{
     commands::{info, verify},
@@ -126,6 +126,28 @@ fn plain_moves_text(text: &str, moves: &[String], separator: &str, json: bool) -
         serde_json::json!({"position": text, "moves": moves}).to_string()
     } else {
         moves.join(separator)
+    }
+}
+
+/// One side's histogram as JSON: `wins[d]` and `losses[d]` positions at distance `d` (in the
+/// game's unit), and draws.
+#[must_use]
+pub(crate) fn histogram_json(h: &SideHistogram) -> serde_json::Value {
+    serde_json::json!({"wins": h.wins, "losses": h.losses, "draws": h.draws})
+}
+
+/// Non-zero counts as `d:n`, for the text output.
+pub(crate) fn spread(counts: &[u64]) -> String {
+    let cells: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n != 0)
+        .map(|(d, n)| format!("{d}:{n}"))
+        .collect();
+    if cells.is_empty() {
+        "-".to_owned()
+    } else {
+        cells.join(" ")
     }
 }
 

@@ -25,7 +25,7 @@ use std::{
 use jtb_probe::{
     format::{self, family_table_path, Encoding, Family, Header, Kind, SideStats, INDEX_SCHEME},
     gambit::{AnimalGambit, Board, Color, Layout, Material, Position, TurnGenerator},
-    TableError, TableFile, Value,
+    SideHistogram, TableError, TableFile, Value,
 };
 use rayon::prelude::*;
 
@@ -422,16 +422,7 @@ pub fn summarize(table: &Solved) -> [SideStats; 2] {
     let layout = &table.layout;
     let mut stats: [SideStats; 2] = Default::default();
     let mut longest: [Vec<usize>; 2] = Default::default();
-    for (idx, &code) in table.codes.iter().enumerate() {
-        if code == UNUSED {
-            continue;
-        }
-        let side = idx / layout.side_len();
-        let value = Value::from_code(code).expect("a solved entry");
-        let weight = match layout.position(idx) {
-            Some(p) if p.mirror() == p => 1,
-            _ => 2,
-        };
+    for (idx, side, value, weight) in weighted_values(table) {
         let s = &mut stats[side];
         match value {
             Value::Win(d) => {
@@ -457,6 +448,37 @@ pub fn summarize(table: &Solved) -> [SideStats; 2] {
             .unwrap_or_default();
     }
     stats
+}
+
+/// Positions per distance in turns of a solved table, Gold to move first, counted as
+/// [`summarize`] counts the header's wins, draws and losses (a position and its mirror image
+/// share an entry).
+#[must_use]
+pub fn histogram(table: &Solved) -> [SideHistogram; 2] {
+    let mut sides: [SideHistogram; 2] = Default::default();
+    for (_, side, value, weight) in weighted_values(table) {
+        sides[side].add(value, weight);
+    }
+    sides
+}
+
+/// Every used entry of `table`: its index, its side to move (0 Gold), its value, and how many
+/// positions it stands for (2 for a mirror pair, 1 for a position that is its own mirror).
+fn weighted_values(table: &Solved) -> impl Iterator<Item = (usize, usize, Value, u64)> + '_ {
+    let layout = &table.layout;
+    table
+        .codes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &code)| code != UNUSED)
+        .map(move |(idx, &code)| {
+            let value = Value::from_code(code).expect("a solved entry");
+            let weight = match layout.position(idx) {
+                Some(p) if p.mirror() == p => 1,
+                _ => 2,
+            };
+            (idx, idx / layout.side_len(), value, weight)
+        })
 }
 
 /// The bytes of a solved table's files, in the order of [`KINDS`]. The same table always

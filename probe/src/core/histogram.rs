@@ -21,7 +21,8 @@ pub struct SideHistogram {
 }
 
 impl SideHistogram {
-    fn add(&mut self, value: Value, weight: u64) {
+    /// Counts `weight` positions of `value`.
+    pub fn add(&mut self, value: Value, weight: u64) {
         let (counts, d) = match value {
             Value::Draw => {
                 self.draws += weight;
