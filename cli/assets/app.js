@@ -1704,8 +1704,10 @@ function histograms(stats) {
   h.textContent = 'Positions per distance';
   const choose = document.createElement('div');
   choose.className = 'metric';
+  const gambit = stats.rules === 'animal-gambit';
+  const unit = gambit ? 'turns' : 'plies';
   const labels = {
-    dtm: 'DTM (plies to the end)',
+    dtm: `DTM (${unit} to the end)`,
     dtc: 'DTC (plies to the next capture)',
     ban: 'Exit (the banned side\u2019s plies out of the material)',
   };
@@ -1726,14 +1728,15 @@ function histograms(stats) {
     choose.append(b);
   }
   box.append(h, choose);
-  const [red, blue] = stats.material.split('v');
+  const pieces = stats.material.split('v');
   const width = Math.max(300, Math.min(1100, $('#stats-out').clientWidth || 600));
   const clesto = Boolean(stats.histogram.ban);
-  const rest = { dtm: 'decided by the ban', ban: 'without an exit' }[state.metric];
+  const rest = clesto ? { dtm: 'decided by the ban', ban: 'without an exit' }[state.metric]
+    : gambit ? 'draws (repetition)' : 'draws';
   stats.histogram[state.metric].forEach((side, i) => {
-    const who = i === 0 ? `Red (${red}) to move` : `Blue (${blue}) to move`;
     const per = state.metric === 'ban' ? 'exit distance' : state.metric.toUpperCase();
-    box.append(histogramChart(side, `${who}: positions per ${per}`, state.metric, width, clesto ? rest : 'draws'));
+    const who = `${side.to_move[0].toUpperCase()}${side.to_move.slice(1)} (${pieces[i]}) to move`;
+    box.append(histogramChart(side, `${who}: positions per ${per}`, state.metric, width, rest, unit));
   });
   return box;
 }

@@ -34,9 +34,10 @@ export function wdlBar(wins, draws, losses, label, ban = null) {
  * ply; a logarithmic scale, so that the few longest wins still show beside the many short ones.
  * `side` is `{ wins: [...], losses: [...], draws }` of `/stats`'s histogram; `width` is the room
  * it has in CSS pixels, so that its text keeps its size; `rest` names the positions with no
- * distance (draws, or in Clesto those the ban decides).
+ * distance (draws, or in Clesto those the ban decides); `unit` is what a distance counts (`plies`,
+ * or Animal Gambit's `turns`).
  */
-export function histogramChart(side, title, metric, width = 600, rest = 'draws') {
+export function histogramChart(side, title, metric, width = 600, rest = 'draws', unit = 'plies') {
   const half = 70;
   const top = 30;
   const longest = Math.max(side.wins.length, side.losses.length, 1);
@@ -64,7 +65,7 @@ export function histogramChart(side, title, metric, width = 600, rest = 'draws')
   };
   bars(side.wins, 'win', true);
   bars(side.losses, 'loss', false);
-  // Ticks every 10 plies (every 20 when long).
+  // Ticks every 10 (every 20 when long).
   const every = longest > 120 ? 20 : 10;
   for (let d = 0; d < longest; d += every) {
     const t = svg('text', { x: 30 + d * step, y: axis + half + 18, class: 'chart-tick' }, chart);
@@ -73,6 +74,6 @@ export function histogramChart(side, title, metric, width = 600, rest = 'draws')
   svg('text', { x: 0, y: top + 10, class: 'chart-tick' }, chart).textContent = 'wins';
   svg('text', { x: 0, y: axis + half, class: 'chart-tick' }, chart).textContent = 'losses';
   const note = svg('text', { x: 0, y: 24, class: 'chart-note' }, chart);
-  note.textContent = `${fmt(side.draws)} ${rest}; plies along, positions up (wins) and down (losses), log scale`;
+  note.textContent = `${fmt(side.draws)} ${rest}; ${unit} along, positions up (wins) and down (losses), log scale`;
   return chart;
 }

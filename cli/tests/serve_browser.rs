@@ -1604,6 +1604,26 @@ fn gambit(b: &mut Browser, base: &str, server: &Server) {
         b.eval("Boolean(document.querySelector('#stats-out tr[data-row=\"draws (repetition)\"]'))")
             == json!(true)
     );
+    // Its histograms: one chart per side, in turns, the bars the API's counts.
+    b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
+    let charts = b.eval(
+        "[...document.querySelectorAll('#stats-out svg.histogram')].map(c => [c.getAttribute('aria-label'), c.querySelector('.chart-note').textContent, [...c.querySelectorAll('rect.bar-win')].reduce((n, r) => n + Number(r.dataset.count), 0)])",
+    );
+    for (i, side) in ["Gold", "Silver"].into_iter().enumerate() {
+        assert_eq!(
+            charts[i][0],
+            json!(format!("{side} (R) to move: positions per DTM"))
+        );
+        assert!(charts[i][1]
+            .as_str()
+            .unwrap()
+            .contains("draws (repetition); turns along"));
+        assert_eq!(charts[i][2], stats["stats"][i]["wins"]);
+    }
+    assert_eq!(
+        b.eval("document.querySelector('#stats-out .metric button').textContent"),
+        json!("DTM (turns to the end)")
+    );
 
     // A Jungle position under animal-gambit, and a position whose table is not there.
     b.open(&url("7/7/7/7/7/7/2L4/1e5/R6 r"));

@@ -450,6 +450,20 @@ fn stats_agree_with_jtb_stats() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    let out = jtb(&[
+        "stats",
+        "--rules",
+        AG,
+        "--json",
+        "--histogram",
+        "--tables",
+        root,
+    ]);
+    assert!(out.status.success());
+    let counted: Vec<Json> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let index = conn.get(&format!("/api/v1/{AG}/materials")).json();
     let names: Vec<String> = tb.materials().iter().map(ToString::to_string).collect();
     assert_eq!(index["materials"], json!(names));
@@ -460,6 +474,16 @@ fn stats_agree_with_jtb_stats() {
         assert_eq!(s["stats"], json!(sides), "{m}");
         assert_eq!((&s["table"], &s["flipped"]), (&json!(m), &json!(false)));
         assert_index_matches_stats(table, &sides, m);
+        // The positions per distance in turns are `jtb stats --histogram`'s.
+        let hist: Vec<&Json> = counted
+            .iter()
+            .filter(|o| o["material"] == m.as_str())
+            .collect();
+        for (i, to_move) in ["gold", "silver"].into_iter().enumerate() {
+            let mut h = hist[i]["histogram"]["dtm"].clone();
+            h["to_move"] = json!(to_move);
+            assert_eq!(s["histogram"]["dtm"][i], h, "{m}");
+        }
         // The other way round: Gold's pieces are the table's Silver's.
         let (gold, silver) = m.split_once('v').unwrap();
         let other = format!("{silver}v{gold}");
@@ -476,6 +500,11 @@ fn stats_agree_with_jtb_stats() {
             );
             for k in ["wins", "draws", "losses", "longest_win"] {
                 assert_eq!(asked[k], stored[k], "{k} of {other}");
+            }
+            let (h, stored_h) = (&f["histogram"]["dtm"][i], &s["histogram"]["dtm"][1 - i]);
+            assert_eq!(h["to_move"], json!(to_move));
+            for k in ["wins", "draws", "losses"] {
+                assert_eq!(h[k], stored_h[k], "histogram {k} of {other}");
             }
             let text = asked["longest_win_position"].as_str().unwrap();
             let pos: Position = text.parse().unwrap();

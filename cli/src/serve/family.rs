@@ -3,14 +3,16 @@
 //! a material's statistics and distance histograms. Where Clesto's differ (no draws, its ban
 //! file), its [`crate::games::FamilyStats`] says so.
 
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
+
+use jtb_edge::Rules;
 
 use jtb_probe::{Color, Layout, Material, Position, RuleSet, SideHistogram};
 use serde_json::json;
 
 use super::{
     error::{ApiError, Problem},
-    source::{Library, Memo},
+    source::Library,
     tables::{damaged, index_entry, TableRoutes},
 };
 use crate::games::family::{self, FamilyTables, Histograms, MaterialStats};
@@ -89,34 +91,16 @@ impl TableRoutes for FamilyTables {
 /// # Errors
 /// As [`Library::table_error`].
 fn headers(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<MaterialStats>, ApiError> {
-    memo(&lib.headers, rules, m, || {
+    lib.memo.get(Rules::Jungle(rules), "headers", &m, || {
         MaterialStats::read(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
     })
 }
 
 /// Positions per distance of a material's DTM and DTC files, counted once per scan.
 fn histograms(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<Histograms>, ApiError> {
-    memo(&lib.histograms, rules, m, || {
+    lib.memo.get(Rules::Jungle(rules), "histograms", &m, || {
         family::histograms(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
     })
-}
-
-fn memo<T>(
-    map: &Memo<T>,
-    rules: RuleSet,
-    m: Material,
-    compute: impl FnOnce() -> Result<T, ApiError>,
-) -> Result<Arc<T>, ApiError> {
-    let key = (rules, m);
-    if let Some(found) = map.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
-        return Ok(Arc::clone(found));
-    }
-    // Computed without the lock: two requests may both compute it, and either copy serves.
-    let value = Arc::new(compute()?);
-    map.lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(key, Arc::clone(&value));
-    Ok(value)
 }
 
 /// The `/stats/{material}` answer of `asked` under `rules`.

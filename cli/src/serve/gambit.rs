@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use jtb_edge::Rules;
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, AnimalGambit, Category, Next, Position, Turn},
@@ -121,7 +122,7 @@ pub struct ProbeAnswer {
 
 /// Animal Gambit's tables, or why there are none.
 fn tables(lib: &Library) -> Result<Arc<Tablebase<AnimalGambit>>, ApiError> {
-    lib.game_tables::<jtb_edge::games::Gambit>(jtb_edge::Rules::AnimalGambit)
+    lib.game_tables::<jtb_edge::games::Gambit>(Rules::AnimalGambit)
 }
 
 /// The tables for `pos`, or the missing-table error naming its own table (whether the
@@ -237,7 +238,7 @@ impl TableRoutes for GambitTables {
 
     /// The DTM file's statistics, Gold to move first, as `jtb stats --rules animal-gambit
     /// --json` writes them (`RvER` answers for Gold with one rabbit, although the table is
-    /// `ERvR`); no histograms yet.
+    /// `ERvR`), and the positions per distance in turns.
     fn stats(&self, lib: &Library, material: &str) -> Result<serde_json::Value, ApiError> {
         let asked: gambit::Material = material
             .parse()
@@ -263,6 +264,20 @@ fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, Ap
         }
         stats.push(games::gambit::side_json(asked, to_move, &s));
     }
+    let counted = lib
+        .memo
+        .get(Rules::AnimalGambit, "histograms", &table, || {
+            games::gambit::histograms(lib.root(), table)
+                .map_err(|e| lib.error(ProbeError::from(e), gambit::AnimalGambit))
+        })?;
+    let histogram: Vec<serde_json::Value> = order
+        .iter()
+        .zip(<gambit::AnimalGambit as Family>::SIDES)
+        .map(|(&i, to_move)| {
+            let h = &counted[i];
+            json!({"to_move": to_move, "wins": h.wins, "losses": h.losses, "draws": h.draws})
+        })
+        .collect();
     let mut depends: Vec<String> = asked.smaller().iter().map(ToString::to_string).collect();
     depends.sort_unstable();
     Ok(json!({
@@ -271,9 +286,7 @@ fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, Ap
         "table": table.to_string(),
         "flipped": flipped,
         "stats": stats,
-        // Positions per distance are not counted for Animal Gambit yet (`jtb stats
-        // --histogram` neither).
-        "histogram": null,
+        "histogram": {"dtm": histogram},
         "depends_on": depends,
     }))
 }

@@ -5,7 +5,9 @@
 //! one animal each; [`super::clesto`]'s `ClestoSource`).
 
 use std::{
+    any::Any,
     collections::HashMap,
+    fmt,
     path::{Path, PathBuf},
     sync::{
         atomic::{AtomicU64, Ordering},
@@ -84,14 +86,48 @@ fn fingerprint(dir: &Path) -> u64 {
     h.digest()
 }
 
-/// What the server keeps of a material's files besides its blocks: computed once per scan.
-pub type Memo<T> = Mutex<HashMap<(RuleSet, Material), Arc<T>>>;
+/// What the server keeps of a table besides its blocks (its headers' statistics, its
+/// histograms), computed once per scan of its rule set, for every game: each under its rule
+/// set, what it is, and the table's name.
+#[derive(Default)]
+pub struct Memo(Mutex<Memos>);
 
-/// Drops what `memo` holds of `rules`' tables.
-fn forget<T>(memo: &Memo<T>, rules: RuleSet) {
-    memo.lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .retain(|(r, _), _| *r != rules);
+/// What [`Memo`] holds: by rule set, what, and table.
+type Memos = HashMap<(Rules, &'static str, String), Arc<dyn Any + Send + Sync>>;
+
+impl Memo {
+    /// What `compute` gives for `what` of table `table` under `rules`, computed on the first
+    /// ask after each scan of the rule set.
+    ///
+    /// # Errors
+    /// `compute`'s error (not kept: the next ask computes again).
+    pub fn get<T: Send + Sync + 'static>(
+        &self,
+        rules: Rules,
+        what: &'static str,
+        table: &dyn fmt::Display,
+        compute: impl FnOnce() -> Result<T, ApiError>,
+    ) -> Result<Arc<T>, ApiError> {
+        let key = (rules, what, table.to_string());
+        let found = self.lock().get(&key).cloned();
+        if let Some(found) = found.and_then(|f| f.downcast::<T>().ok()) {
+            return Ok(found);
+        }
+        // Computed without the lock: two requests may both compute it, and either copy serves.
+        let value = Arc::new(compute()?);
+        self.lock()
+            .insert(key, Arc::clone(&value) as Arc<dyn Any + Send + Sync>);
+        Ok(value)
+    }
+
+    /// Drops what is kept of `rules`' tables.
+    fn forget(&self, rules: Rules) {
+        self.lock().retain(|(r, _, _), _| *r != rules);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Memos> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// A rule set's tables asked for as another game's ([`AnyTablebase::open`] opens each as its
@@ -108,10 +144,8 @@ pub struct Library {
     shelves: Vec<(Rules, RwLock<Found<AnyTablebase>>)>,
     /// The flip game's chance tables (positions with face-down tiles) as last found.
     chance: RwLock<Found<Arc<ChanceTables>>>,
-    /// Per material, the statistics of its file headers, read once per scan.
-    pub headers: Memo<crate::games::family::MaterialStats>,
-    /// Per material, its DTM and DTC files' histograms, counted once per scan.
-    pub histograms: Memo<crate::games::family::Histograms>,
+    /// What each game keeps of its tables per scan ([`Memo::get`]).
+    pub memo: Memo,
     /// When the directories were last looked at ([`Library::due_for_check`]), in milliseconds
     /// since `opened`.
     checked_ms: AtomicU64,
@@ -137,8 +171,7 @@ impl Library {
                 stamp: None,
                 fingerprint: 0,
             }),
-            headers: Mutex::default(),
-            histograms: Mutex::default(),
+            memo: Memo::default(),
             checked_ms: AtomicU64::new(0),
             opened: Instant::now(),
         };
@@ -225,10 +258,7 @@ impl Library {
         let mut changed = false;
         for &(rules, ref set) in &self.shelves {
             if self.rescan(rules, set) {
-                if let Rules::Jungle(rules) = rules {
-                    forget(&self.headers, rules);
-                    forget(&self.histograms, rules);
-                }
+                self.memo.forget(rules);
                 changed = true;
             }
         }
