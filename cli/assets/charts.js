@@ -31,7 +31,7 @@ export function wdlBar(wins, draws, losses, label, ban = null) {
 
 /**
  * Positions per distance of one side to move: wins up (green), losses down (red), one bar per
- * ply; a logarithmic scale, so that the few longest wins still show beside the many short ones.
+ * distance (plies, or Animal Gambit's turns); a logarithmic scale, so that the few longest wins still show beside the many short ones.
  * `side` is `{ wins: [...], losses: [...], draws }` of `/stats`'s histogram; `width` is the room
  * it has in CSS pixels, so that its text keeps its size; `rest` names the positions with no
  * distance (draws, or in Clesto those the ban decides); `unit` is what a distance counts (`plies`,

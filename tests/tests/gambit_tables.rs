@@ -81,7 +81,6 @@ fn every_table_agrees_one_ply_deep_and_its_files_read_back() {
     }
 }
 
-/// A table whose stored value is changed is caught by the one-ply check.
 /// Calls `f` with every board holding `pieces` on distinct squares, identical pieces in one
 /// order only (each after the one before it).
 fn each_placement(pieces: &[Piece], board: Board, from: usize, f: &mut impl FnMut(&Board)) {
@@ -143,6 +142,7 @@ fn histograms_count_every_legal_position_once_by_its_distance() {
     }
 }
 
+/// A table whose stored value is changed is caught by the one-ply check.
 #[test]
 fn the_one_ply_check_catches_a_wrong_value() {
     let tables = solve_all(&["RRvR".parse().unwrap()]).unwrap();

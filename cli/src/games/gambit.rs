@@ -1,5 +1,6 @@
-//! Animal Gambit in the CLI: its table commands (`stats`, `verify` through the generator's one
-//! driver, `info`) and the server's table routes on [`GambitTables`], what `jtb probe` prints
+//! Animal Gambit in the CLI: its table commands on [`GambitTables`] (`stats` with its
+//! histograms, `verify` through the generator's one driver, `info`; the server's table routes
+//! are on the same type, in `serve/gambit.rs`), what `jtb probe` prints
 //! of its answers and what `jtb moves` lists (`probe` and `adjudicate` ask the edge,
 //! [`jtb_edge`]): the same commands and printers' shapes as Jungle's, over
 //! [`jtb_probe::Tablebase`]`<`[`AnimalGambit`]`>`.
@@ -135,29 +136,22 @@ impl TableSet for GambitTables {
 }
 
 /// Positions per distance in turns of a material's table, Gold to move first, from every entry
-/// of its files (both read back and checked whole: [`jtb_gen::gambit::load`]).
+/// of its DTM file (read back and checked whole: [`jtb_gen::gambit::load_dtm`]).
 ///
 /// # Errors
-/// A file is missing, unreadable, damaged or of another table.
+/// The file is missing, unreadable, damaged or of another table.
 pub fn histograms(
     root: &Path,
     m: gambit::Material,
 ) -> Result<[SideHistogram; 2], jtb_probe::TableError> {
     let m = m.canonical();
-    match jtb_gen::gambit::load(root, m)? {
+    match jtb_gen::gambit::load_dtm(root, m)? {
         Some(solved) => Ok(jtb_gen::gambit::histogram(&solved)),
-        // A file was removed since the tables were listed: name it.
-        None => {
-            let path = jtb_gen::gambit::KINDS
-                .iter()
-                .map(|&kind| table_path(root, m, kind))
-                .find(|p| !p.exists())
-                .unwrap_or_else(|| table_path(root, m, Kind::Dtm));
-            Err(jtb_probe::TableError::new(
-                &path,
-                jtb_probe::TableErrorKind::Io(std::io::ErrorKind::NotFound.into()),
-            ))
-        }
+        // Removed since the tables were listed.
+        None => Err(jtb_probe::TableError::new(
+            table_path(root, m, Kind::Dtm),
+            jtb_probe::TableErrorKind::Io(std::io::ErrorKind::NotFound.into()),
+        )),
     }
 }
 

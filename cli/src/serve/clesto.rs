@@ -1,7 +1,8 @@
 //! Clesto in the API (RULES.md 6), on the same routes as the other games
 //! (`/api/v1/clesto...`): no draws and no clock; a value is a plain win or loss with its
 //! distance to mate, or a win or loss by the repetition ban with the banned side's exit
-//! distance. Every move carries the animals it starves, and a position its hungry set.
+//! distance. Every move carries the animals it starves, and a position its hungry set. Its
+//! values come from Clesto's tables through [`ClestoSource`].
 
 use std::sync::Arc;
 

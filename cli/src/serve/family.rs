@@ -13,7 +13,7 @@ use serde_json::json;
 use super::{
     error::{ApiError, Problem},
     source::Library,
-    tables::{damaged, index_entry, TableRoutes},
+    tables::{damaged, index_entry, oriented_histogram, TableRoutes},
 };
 use crate::games::family::{self, FamilyTables, Histograms, MaterialStats};
 
@@ -136,16 +136,7 @@ fn stats_answer(
             Ok(o)
         })
         .collect::<Result<_, ApiError>>()?;
-    let sides = |h: &[SideHistogram; 2]| -> Vec<serde_json::Value> {
-        order
-            .iter()
-            .zip(["red", "blue"])
-            .map(|(&i, to_move)| {
-                json!({"to_move": to_move, "wins": h[i].wins, "losses": h[i].losses,
-                       "draws": h[i].draws})
-            })
-            .collect()
-    };
+    let sides = |h: &[SideHistogram; 2]| oriented_histogram(h, order, ["red", "blue"]);
     // Where captures lead, each seen with the colours of the material asked.
     let within = |m: Material| {
         [Color::Red, Color::Blue]

@@ -26,7 +26,7 @@ use super::{
     api::Routes,
     error::{ApiError, Problem},
     source::Library,
-    tables::{damaged, index_entry, TableRoutes},
+    tables::{damaged, index_entry, oriented_histogram, TableRoutes},
 };
 
 /// Longer `steps` text is refused before it is read.
@@ -270,14 +270,7 @@ fn stats(lib: &Library, asked: gambit::Material) -> Result<serde_json::Value, Ap
             games::gambit::histograms(lib.root(), table)
                 .map_err(|e| lib.error(ProbeError::from(e), gambit::AnimalGambit))
         })?;
-    let histogram: Vec<serde_json::Value> = order
-        .iter()
-        .zip(<gambit::AnimalGambit as Family>::SIDES)
-        .map(|(&i, to_move)| {
-            let h = &counted[i];
-            json!({"to_move": to_move, "wins": h.wins, "losses": h.losses, "draws": h.draws})
-        })
-        .collect();
+    let histogram = oriented_histogram(&counted, order, <gambit::AnimalGambit as Family>::SIDES);
     let mut depends: Vec<String> = asked.smaller().iter().map(ToString::to_string).collect();
     depends.sort_unstable();
     Ok(json!({

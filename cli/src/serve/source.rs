@@ -1,8 +1,10 @@
 //! The server's tables: each rule set's under one directory, opened once and shared by every
-//! request, found again when the directories change, with the flip game's chance tables, and
-//! the API's words for what is missing or damaged. Where a game's answers take their values
-//! is its own module's ([`super::jungle`]'s `Source`, with the flip game's built-in check of
-//! one animal each; [`super::clesto`]'s `ClestoSource`).
+//! request, found again when the directories change, with the flip game's chance tables; what
+//! each game keeps of its tables per scan ([`Memo`]); and the API's words for what is missing
+//! or damaged. Where a game's answers take their values is its own module's
+//! ([`super::jungle`]'s `Source`, with the flip game's built-in check of one animal each;
+//! [`super::clesto`]'s `ClestoSource`), with the checks of a position of the Jungle family's
+//! type they share here ([`Library::check_probeable`], [`Library::holding`]).
 
 use std::{
     any::Any,
@@ -109,9 +111,12 @@ impl Memo {
         compute: impl FnOnce() -> Result<T, ApiError>,
     ) -> Result<Arc<T>, ApiError> {
         let key = (rules, what, table.to_string());
-        let found = self.lock().get(&key).cloned();
-        if let Some(found) = found.and_then(|f| f.downcast::<T>().ok()) {
-            return Ok(found);
+        if let Some(found) = self.lock().get(&key).cloned() {
+            // `what` names one type of value: another type under it is a bug.
+            match found.downcast::<T>() {
+                Ok(found) => return Ok(found),
+                Err(_) => debug_assert!(false, "memo {what} asked as two types"),
+            }
         }
         // Computed without the lock: two requests may both compute it, and either copy serves.
         let value = Arc::new(compute()?);

@@ -11,7 +11,7 @@ use axum::{
     extract::{rejection::PathRejection, Path, State},
     Json,
 };
-use jtb_probe::SideStats;
+use jtb_probe::{SideHistogram, SideStats};
 use serde_json::json;
 
 use super::{
@@ -105,6 +105,23 @@ pub fn index_entry(material: &str, pieces: usize, sides: [&SideStats; 2]) -> ser
         "longest_win": pair(&|s| json!(s.longest_win)),
         "longest_win_position": pair(&|s| json!(crate::games::shown(&s.longest_win_position))),
     })
+}
+
+/// A table's histogram `h` (each side to move in turn) as the `/stats` answers give it, in the
+/// orientation asked: side `i` of the answer is side `order[i]` of the table, named `sides[i]`.
+pub fn oriented_histogram(
+    h: &[SideHistogram; 2],
+    order: [usize; 2],
+    sides: [&str; 2],
+) -> Vec<serde_json::Value> {
+    order
+        .iter()
+        .zip(sides)
+        .map(|(&i, to_move)| {
+            let h = &h[i];
+            json!({"to_move": to_move, "wins": h.wins, "losses": h.losses, "draws": h.draws})
+        })
+        .collect()
 }
 
 /// A material index's entry for a table that cannot be read: its name, its piece count, and

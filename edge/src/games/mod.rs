@@ -3,7 +3,8 @@
 //! [`EdgeGame`], implemented by [`Jungle`], [`Clesto`] and [`Gambit`];
 //! [`each_game!`](crate::each_game) is the one list of the games, and each question matches it
 //! once. A front end with questions of its own (the server's routes) implements a trait of its
-//! own on the same types and dispatches through the same macro.
+//! own on the same types and dispatches through the same macro. Each game's answers to
+//! `jtb probe` and `jtb adjudicate` implement [`GameAnswer`] and [`GameVerdict`].
 
 use std::sync::Arc;
 

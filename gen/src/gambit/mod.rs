@@ -526,35 +526,54 @@ pub fn path(root: &Path, material: Material, kind: Kind) -> PathBuf {
     family_table_path(root, AnimalGambit, material, kind)
 }
 
-/// Reads a table back from its DTM file under `root`, checking both files (header, entry
-/// count, every block and the whole-file checksums). `Ok(None)` when a file is absent.
+/// Reads a table's values back from its DTM file alone under `root`, checking it (header,
+/// entry count, every block and the whole-file checksum). `Ok(None)` when the file is absent.
 ///
 /// # Errors
 /// A [`TableError`] for a file that is present but unusable.
-pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableError> {
+pub fn load_dtm(root: &Path, material: Material) -> Result<Option<Solved>, TableError> {
     let layout = Layout::new(material);
     let material = layout.material();
-    if KINDS.iter().any(|&k| !path(root, material, k).exists()) {
+    let at = path(root, material, Kind::Dtm);
+    if !at.exists() {
         return Ok(None);
     }
-    let mut files = Vec::new();
-    for kind in KINDS {
-        let file =
-            TableFile::open_expecting(&path(root, material, kind), AnimalGambit, material, kind)?;
-        file.verify_checksum()?;
-        files.push(file);
-    }
-    let (dtm, wdl) = (&files[0], &files[1]);
+    let dtm = TableFile::open_expecting(&at, AnimalGambit, material, Kind::Dtm)?;
+    dtm.verify_checksum()?;
     let mut codes = Vec::with_capacity(layout.len());
     for b in 0..dtm.header().blocks {
         dtm.for_each_code(&dtm.block(b)?, |c| codes.push(c))?;
     }
     // Unused entries read back as the codes around them; the solver's marks are restored.
-    // Every used entry's WDL file value must be its DTM file value's.
-    let mut block = (u32::MAX, Vec::new());
     for (idx, code) in codes.iter_mut().enumerate() {
         if layout.position(idx).is_none() {
             *code = UNUSED;
+        }
+    }
+    Ok(Some(Solved { layout, codes }))
+}
+
+/// Reads a table back from its DTM file under `root`, checking both files (header, entry
+/// count, every block and the whole-file checksums) and that every used entry's WDL file
+/// value is its DTM file value's. `Ok(None)` when a file is absent.
+///
+/// # Errors
+/// A [`TableError`] for a file that is present but unusable.
+pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableError> {
+    let material = material.canonical();
+    if KINDS.iter().any(|&k| !path(root, material, k).exists()) {
+        return Ok(None);
+    }
+    let Some(solved) = load_dtm(root, material)? else {
+        return Ok(None);
+    };
+    let wdl_path = path(root, material, Kind::Wdl);
+    let wdl = TableFile::open_expecting(&wdl_path, AnimalGambit, material, Kind::Wdl)?;
+    wdl.verify_checksum()?;
+    let mut block = (u32::MAX, Vec::new());
+    for (idx, &code) in solved.codes.iter().enumerate() {
+        // No file holds the unused mark: it is where `load_dtm` restored it.
+        if code == UNUSED {
             continue;
         }
         let (b, at) = wdl.locate(idx);
@@ -562,17 +581,17 @@ pub fn load(root: &Path, material: Material) -> Result<Option<Solved>, TableErro
             block = (b, wdl.block(b)?);
         }
         // The codes were checked as they were read.
-        if Value::from_code(*code).map(Value::wdl) != Some(wdl.wdl_entry(&block.1, at)?) {
+        if Value::from_code(code).map(Value::wdl) != Some(wdl.wdl_entry(&block.1, at)?) {
             return Err(TableError::new(
                 wdl.path(),
                 jtb_probe::TableErrorKind::Disagrees {
                     entry: idx as u64,
-                    other: dtm.path().to_owned(),
+                    other: path(root, material, Kind::Dtm),
                 },
             ));
         }
     }
-    Ok(Some(Solved { layout, codes }))
+    Ok(Some(solved))
 }
 
 /// Generates `targets` and every table they need under `root`: tables whose files are present

@@ -1,5 +1,6 @@
-//! Positions per distance: how many positions of a table are won or lost in each number of
-//! plies, for each side to move, counted as the header's statistics count them (every legal
+//! Positions per distance: how many positions of a table are won or lost at each distance (in
+//! the game's unit: plies, or Animal Gambit's turns, whose tables `jtb_gen::gambit::histogram`
+//! counts), for each side to move, counted as the header's statistics count them (every legal
 //! position before symmetry).
 
 use crate::{
@@ -9,12 +10,14 @@ use crate::{
     value::Value,
 };
 
-/// The distances of one side to move in one DTM or DTC file.
+/// The distances of one side to move in one file of value codes (DTM, DTC, Clesto's ban file),
+/// in the game's unit.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SideHistogram {
-    /// `wins[d]`: positions the side to move wins in `d` plies.
+    /// `wins[d]`: positions the side to move wins in `d` plies (turns).
     pub wins: Vec<u64>,
-    /// `losses[d]`: positions the side to move loses in `d` plies (`d` = 0: it has no move).
+    /// `losses[d]`: positions the side to move loses in `d` plies or turns (`d` = 0: it has no
+    /// move).
     pub losses: Vec<u64>,
     /// Drawn positions (in a DTC file: no conversion can be forced).
     pub draws: u64,

@@ -11,7 +11,7 @@ use super::{
 /// Where the pieces stand: one bitboard per colour and one per animal.
 ///
 /// Any placement is a board, also one a game never reaches between turns (a rabbit on its goal,
-/// a side without rabbits): turns end on such boards. [`Position`] is the checked animal.
+/// a side without rabbits): turns end on such boards. [`Position`] is the checked form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Board {
     color: [Bitboard; 2],
