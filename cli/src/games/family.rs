@@ -16,7 +16,7 @@ use jtb_probe::{
 };
 use serde_json::json;
 
-use super::{family_stats, histogram_json, spread, TableSet};
+use super::{family_stats, histogram_json, histogram_lines, histograms_if, TableSet};
 use crate::{
     commands::{info, verify},
     CliResult,
@@ -49,17 +49,9 @@ impl TableSet for FamilyTables {
                     continue;
                 }
             };
-            let counted = if histogram {
-                match histograms(root, rules, m) {
-                    Ok(h) => Some(h),
-                    Err(e) => {
-                        ok = false;
-                        eprintln!("{e}");
-                        continue;
-                    }
-                }
-            } else {
-                None
+            let Ok(counted) = histograms_if(histogram, || histograms(root, rules, m)) else {
+                ok = false;
+                continue;
             };
             if json {
                 for (side, mut obj) in stats.json().into_iter().enumerate() {
@@ -79,15 +71,7 @@ impl TableSet for FamilyTables {
             if let Some(counted) = &counted {
                 let second = rules.second_kind().extension().to_uppercase();
                 for (metric, h) in ["DTM", second.as_str()].iter().zip(counted) {
-                    for (side, h) in ["red", "blue"].iter().zip(h) {
-                        let m = m.to_string();
-                        writeln!(out, "{m:<10} {side:<5} {metric} wins   {}", spread(&h.wins))?;
-                        writeln!(
-                            out,
-                            "{m:<10} {side:<5} {metric} losses {}",
-                            spread(&h.losses)
-                        )?;
-                    }
+                    histogram_lines(out, &m.to_string(), ["red", "blue"], 5, metric, h)?;
                 }
             }
         }

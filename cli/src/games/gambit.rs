@@ -18,7 +18,9 @@ use jtb_probe::{
 };
 use serde_json::json;
 
-use super::{histogram_json, plain_moves_text, spread, MovesText, TableSet};
+use super::{
+    histogram_json, histogram_lines, histograms_if, plain_moves_text, MovesText, TableSet,
+};
 use crate::{
     commands::{info, verify},
     CliResult,
@@ -61,17 +63,9 @@ impl TableSet for GambitTables {
                     continue;
                 }
             };
-            let counted = if histogram {
-                match histograms(root, m) {
-                    Ok(h) => Some(h),
-                    Err(e) => {
-                        ok = false;
-                        eprintln!("{e}");
-                        continue;
-                    }
-                }
-            } else {
-                None
+            let Ok(counted) = histograms_if(histogram, || histograms(root, m)) else {
+                ok = false;
+                continue;
             };
             for (i, (side, s)) in AnimalGambit::SIDES.iter().zip(&sides).enumerate() {
                 if json {
@@ -95,11 +89,7 @@ impl TableSet for GambitTables {
                 }
             }
             if let (Some(counted), false) = (&counted, json) {
-                for (side, h) in AnimalGambit::SIDES.iter().zip(counted) {
-                    let m = m.to_string();
-                    writeln!(out, "{m:<10} {side:<6} DTM wins   {}", spread(&h.wins))?;
-                    writeln!(out, "{m:<10} {side:<6} DTM losses {}", spread(&h.losses))?;
-                }
+                histogram_lines(out, &m.to_string(), AnimalGambit::SIDES, 6, "DTM", counted)?;
             }
         }
         Ok(ok)

@@ -136,8 +136,44 @@ pub(crate) fn histogram_json(h: &SideHistogram) -> serde_json::Value {
     serde_json::json!({"wins": h.wins, "losses": h.losses, "draws": h.draws})
 }
 
+/// `count()` when `wanted` (`jtb stats --histogram`), else nothing. A table it cannot count is
+/// reported on standard error and gives `Err`, for the caller to skip it.
+pub(crate) fn histograms_if<T>(
+    wanted: bool,
+    count: impl FnOnce() -> Result<T, jtb_probe::TableError>,
+) -> Result<Option<T>, ()> {
+    if !wanted {
+        return Ok(None);
+    }
+    count().map(Some).map_err(|e| eprintln!("{e}"))
+}
+
+/// `jtb stats --histogram`'s text lines of one file's histograms `h` of `material`: per side to
+/// move (`sides`, in a column `width` wide), its wins' and its losses' `d:n` pairs.
+///
+/// # Errors
+/// Writing failed.
+pub(crate) fn histogram_lines(
+    out: &mut dyn Write,
+    material: &str,
+    sides: [&str; 2],
+    width: usize,
+    metric: &str,
+    h: &[SideHistogram; 2],
+) -> io::Result<()> {
+    for (side, h) in sides.iter().zip(h) {
+        let (wins, losses) = (spread(&h.wins), spread(&h.losses));
+        writeln!(out, "{material:<10} {side:<width$} {metric} wins   {wins}")?;
+        writeln!(
+            out,
+            "{material:<10} {side:<width$} {metric} losses {losses}"
+        )?;
+    }
+    Ok(())
+}
+
 /// Non-zero counts as `d:n`, for the text output.
-pub(crate) fn spread(counts: &[u64]) -> String {
+fn spread(counts: &[u64]) -> String {
     let cells: Vec<String> = counts
         .iter()
         .enumerate()
