@@ -394,3 +394,23 @@ fn a_single_table_task_refuses_missing_or_damaged_needs_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--material"), "{}", stderr(&o));
 }
+
+#[test]
+fn the_slurm_script_counts_each_level_in_words() {
+    let o = jtb(&["plan", "--format", "slurm", "--material", "LvE"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let script = stdout(&o);
+    // One table: "1 table", never "1 tables".
+    assert!(script.contains("(1 table)\""), "{script}");
+    assert!(!script.contains("(1 tables)"), "{script}");
+    assert!(script.contains("(1 in 1 level)"), "{script}");
+    let o = jtb(&["plan", "--format", "slurm", "--max-pieces", "3"]);
+    let levels = list(&["--max-pieces", "3"]);
+    let twos = levels.iter().filter(|(n, _, _)| *n == 2).count();
+    assert!(twos > 1);
+    assert!(
+        stdout(&o).contains(&format!("2 pieces, gen: job $gen2_0 ({twos} tables)")),
+        "{}",
+        stdout(&o)
+    );
+}
