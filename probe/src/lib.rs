@@ -109,8 +109,7 @@ pub use crate::{
     },
     file::TableFile,
     flip::{
-        chance_text, dead_draw, Adjudication, DeadReason, FlipOutcome, HiddenSet, HiddenSetError,
-        NotApplicable,
+        dead_draw, Adjudication, DeadReason, FlipOutcome, HiddenSet, HiddenSetError, NotApplicable,
     },
     format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
     histogram::{histogram, SideHistogram},

@@ -2,7 +2,7 @@
 //! the clock rule changes: the longest DTC, cursed wins and blessed losses. `jtb serve` answers
 //! the same objects per material ([`games::family::MaterialStats`]).
 
-use jtb_probe::RuleSet;
+use std::path::Path;
 
 use crate::{games, input, CliResult};
 
@@ -30,14 +30,23 @@ pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
     let root = &args.set.tables.dir;
     if args.chance {
-        if args.set.rules != input::Rules::Jungle(RuleSet::Flip4x4) {
-            return Err(
-                "--chance is for --rules flip4x4 (only the flip game has face-down tiles)".into(),
-            );
-        }
-        return games::flip::chance_stats(&mut out, root, args.json);
+        return games::flip::chance_stats(&mut out, args.set.rules, root, args.json);
     }
-    games::tables_of(args.set.rules, |t| {
-        t.print_stats(&mut out, root, args.json, args.histogram)
-    })
+    let asked = Asked {
+        root,
+        json: args.json,
+        histogram: args.histogram,
+    };
+    games::tables_of(args.set.rules, |t| t.print_stats(&mut out, &asked))
+}
+
+/// What `jtb stats` was asked to show.
+#[derive(Clone, Copy)]
+pub struct Asked<'a> {
+    /// The tables' directory.
+    pub root: &'a Path,
+    /// One JSON object per material and side to move, else text.
+    pub json: bool,
+    /// The positions per distance too (every entry read).
+    pub histogram: bool,
 }

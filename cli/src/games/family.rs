@@ -18,7 +18,7 @@ use serde_json::json;
 
 use super::{family_stats, histogram_json, histogram_lines, histograms_if, TableSet};
 use crate::{
-    commands::{info, verify},
+    commands::{info, stats, verify},
     CliResult,
 };
 
@@ -26,13 +26,12 @@ use crate::{
 pub struct FamilyTables(pub RuleSet);
 
 impl TableSet for FamilyTables {
-    fn print_stats(
-        &self,
-        out: &mut dyn Write,
-        root: &Path,
-        json: bool,
-        histogram: bool,
-    ) -> CliResult {
+    fn print_stats(&self, out: &mut dyn Write, asked: &stats::Asked) -> CliResult {
+        let stats::Asked {
+            root,
+            json,
+            histogram,
+        } = *asked;
         let rules = self.0;
         let materials = jtb_edge::jungle_materials(root, rules)?;
         let printer = family_stats(rules);

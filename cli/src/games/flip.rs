@@ -4,10 +4,10 @@
 
 use std::{io::Write, path::Path};
 
-use jtb_edge::ChanceAnswer;
+use jtb_edge::{ChanceAnswer, Rules};
 use jtb_probe::{
     flip::{ChanceTables, ChanceValue, Fraction, DENOMINATOR},
-    FlipOutcome, Position, Square,
+    FlipOutcome, Position, RuleSet, Square,
 };
 use serde_json::json;
 
@@ -97,7 +97,15 @@ pub fn moves_text(text: &str, pos: &Position, moves: &[String], json: bool) -> S
 }
 
 /// `jtb stats --chance`: the figures of every chance table ([`jtb_gen::chance::analyse`]).
-pub fn chance_stats(out: &mut dyn Write, root: &Path, json: bool) -> CliResult {
+///
+/// # Errors
+/// `rules` is not the flip game's (only it has face-down tiles), or no chance tables are there.
+pub fn chance_stats(out: &mut dyn Write, rules: Rules, root: &Path, json: bool) -> CliResult {
+    if rules != Rules::Jungle(RuleSet::Flip4x4) {
+        return Err(
+            "--chance is for --rules flip4x4 (only the flip game has face-down tiles)".into(),
+        );
+    }
     let tables = ChanceTables::open(root)?;
     let materials = tables.chance().materials();
     if materials.is_empty() {

@@ -22,7 +22,7 @@ use super::{
     histogram_json, histogram_lines, histograms_if, plain_moves_text, MovesText, TableSet,
 };
 use crate::{
-    commands::{info, verify},
+    commands::{info, stats, verify},
     CliResult,
 };
 
@@ -33,13 +33,12 @@ impl TableSet for GambitTables {
     /// Per material and side to move, wins, draws (the repetition rule decides them), losses
     /// and the longest win in turns with its smallest position text, from the DTM files'
     /// headers; with `histogram` the positions per distance in turns, from every entry.
-    fn print_stats(
-        &self,
-        out: &mut dyn Write,
-        root: &Path,
-        json: bool,
-        histogram: bool,
-    ) -> CliResult {
+    fn print_stats(&self, out: &mut dyn Write, asked: &stats::Asked) -> CliResult {
+        let stats::Asked {
+            root,
+            json,
+            histogram,
+        } = *asked;
         let tb = Tablebase::open(root, AnimalGambit)?;
         if !json {
             writeln!(

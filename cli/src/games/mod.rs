@@ -15,7 +15,7 @@ use jtb_edge::{games::EdgeGame, Rules};
 use jtb_probe::{Material, RuleSet, SideHistogram, SideStats};
 
 use crate::{
-    commands::{info, verify},
+    commands::{info, stats, verify},
     serve::tables::TableRoutes,
     CliResult,
 };
@@ -37,13 +37,7 @@ pub trait TableSet: TableRoutes {
     ///
     /// # Errors
     /// The tables cannot be listed, or writing failed. `Ok(false)` when a table was damaged.
-    fn print_stats(
-        &self,
-        out: &mut dyn Write,
-        root: &Path,
-        json: bool,
-        histogram: bool,
-    ) -> CliResult;
+    fn print_stats(&self, out: &mut dyn Write, asked: &stats::Asked) -> CliResult;
 
     /// `jtb verify` of the tables `asked` names (every one present without names): checksums,
     /// then each entry one ply deep ([`verify::verify_set`]).

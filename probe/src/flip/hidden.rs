@@ -201,16 +201,10 @@ impl FlipOutcome {
     /// The chance as an exact fraction in lowest terms: `1/2`, or `1` for the last tile.
     #[must_use]
     pub fn probability(&self) -> String {
-        chance_text(self.of)
-    }
-}
-
-/// One chance in `of` as text: `1/of`, or `1` for a single outcome.
-#[must_use]
-pub fn chance_text(of: usize) -> String {
-    match of {
-        1 => "1".to_owned(),
-        n => format!("1/{n}"),
+        match self.of {
+            1 => "1".to_owned(),
+            n => format!("1/{n}"),
+        }
     }
 }
 

@@ -14,7 +14,7 @@ pub use chance::{
     ChanceMove, ChanceSlots, ChanceTables, ChanceValue, Fraction, ScoredChanceMove, CLOCKS,
     DENOMINATOR, MAX_TILES,
 };
-pub use hidden::{chance_text, FlipOutcome, HiddenSet, HiddenSetError};
+pub use hidden::{FlipOutcome, HiddenSet, HiddenSetError};
 
 use std::{fmt, sync::OnceLock};
 
