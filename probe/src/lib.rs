@@ -104,8 +104,8 @@ pub use crate::{
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     core::{
-        CacheStats, Game, Indexed, LineStep, MaterialSlots, Moves, ProbeError, ProbeResult,
-        ScoredMove, Successor, Tablebase, DEFAULT_CACHE_BYTES,
+        in_memory_only, CacheStats, Game, Indexed, LineStep, MaterialSlots, Moves, ProbeError,
+        ProbeResult, ScoredMove, Successor, Tablebase, DEFAULT_CACHE_BYTES,
     },
     file::TableFile,
     flip::{

@@ -207,6 +207,71 @@ fn many_threads_agree_with_one() {
     }
 }
 
+/// `in_memory_only` answers exactly what a plain probe answers, or nothing: `None` while a
+/// probe needs a file opened or a block read (whatever the closure made of the refusal), and
+/// the same value once the block is in memory; nested calls pass a refusal out; the thread
+/// probes freely again afterwards. With the per-thread front cache (the default cache) and
+/// without it (a cache under 16 MiB).
+#[test]
+fn probes_held_to_memory_answer_as_plain_ones_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = RuleSet::Mistboard;
+    let material: Material = "LRvE".parse().unwrap();
+    generate_into(dir.path(), rules, &[material]);
+    let solved = solve_all(rules, &[material]).unwrap();
+    let table = solved.get(material).unwrap();
+    let mut positions = Vec::new();
+    table.layout.for_each_used_entry(|idx, _| {
+        if idx % 101 == 0 {
+            positions.push((table.layout.position(idx).unwrap(), table.value(idx)));
+        }
+    });
+    for tb in [
+        Tablebase::open(dir.path(), rules).unwrap(),
+        Tablebase::with_cache(dir.path(), rules, 4 << 20).unwrap(),
+    ] {
+        let (first, _) = &positions[0];
+        // Nothing open yet: refused, even where the closure swallows the error.
+        assert_eq!(
+            jtb_probe::in_memory_only(|| tb.probe_dtm(first).is_ok()),
+            None
+        );
+        assert_eq!(tb.cache_stats().open_files, 0);
+        let (mut refused, mut answered) = (0, 0);
+        for (pos, expected) in &positions {
+            match jtb_probe::in_memory_only(|| tb.probe_dtm(pos)) {
+                Some(got) => {
+                    assert_eq!(got.unwrap(), *expected);
+                    answered += 1;
+                }
+                None => {
+                    refused += 1;
+                    // Nested: the inner refusal is the outer call's too.
+                    let nested = jtb_probe::in_memory_only(|| {
+                        jtb_probe::in_memory_only(|| tb.probe_dtm(pos)).is_none()
+                    });
+                    assert_eq!(nested, None);
+                    // Outside, the thread reads the block; then memory holds it.
+                    assert_eq!(tb.probe_dtm(pos).unwrap(), *expected);
+                    let again = jtb_probe::in_memory_only(|| tb.probe_dtm(pos));
+                    assert_eq!(again.map(Result::unwrap), Some(*expected));
+                }
+            }
+        }
+        assert!(
+            refused >= 2 && answered >= 1,
+            "{refused} refused, {answered} answered"
+        );
+        // A panic inside leaves the thread free to read blocks again.
+        let cold = Tablebase::open(dir.path(), rules).unwrap();
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            jtb_probe::in_memory_only(|| panic!("inside"))
+        }));
+        assert!(caught.is_err());
+        assert_eq!(cold.probe_dtm(first).unwrap(), positions[0].1);
+    }
+}
+
 /// The statistics in the file headers, counted again here from every legal placement of the
 /// material (no layout, no symmetry weights) probed through the files: plain values for the
 /// `.dtm` header, categories at clock 0 for the `.dtc` header, longest wins and their smallest

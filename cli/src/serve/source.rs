@@ -502,6 +502,8 @@ impl Library {
                 }
             }
             ProbeError::Inconsistent { .. } => ApiError::new(Problem::DamagedTable, e.to_string()),
+            // Only inside `in_memory_only`, whose refused answers are never sent.
+            ProbeError::NotInMemory => ApiError::internal(e.to_string()),
         }
     }
 

@@ -72,7 +72,10 @@ fn probe_failure(e: &ProbeError) -> Failure {
         ProbeError::Table(t) if matches!(t.kind, jtb_probe::TableErrorKind::WrongRules { .. }) => {
             ERR_WRONG_RULES
         }
-        ProbeError::Table(_) | ProbeError::Inconsistent { .. } => ERR_TABLE,
+        // `NotInMemory` is met only inside `in_memory_only`, which no C entry point uses.
+        ProbeError::Table(_) | ProbeError::Inconsistent { .. } | ProbeError::NotInMemory => {
+            ERR_TABLE
+        }
     };
     Failure(code, e.to_string())
 }

@@ -52,6 +52,9 @@ pub enum ProbeError {
     },
     /// A table file is unreadable, corrupted, or of the wrong kind.
     Table(Box<TableError>),
+    /// Inside [`in_memory_only`](crate::in_memory_only), a probe that would have opened a
+    /// file or read a block (the wrapper then gives `None`; no other caller meets it).
+    NotInMemory,
     /// A position's stored value contradicts its moves' values: some file is corrupted.
     Inconsistent {
         /// The position, as text.
@@ -113,6 +116,9 @@ impl fmt::Display for ProbeError {
                 }
             }
             ProbeError::Table(e) => e.fmt(f),
+            ProbeError::NotInMemory => {
+                f.write_str("the table block is not in memory (a probe held to memory)")
+            }
             ProbeError::Inconsistent {
                 position,
                 kind,

@@ -13,6 +13,6 @@ pub(crate) mod value;
 pub use self::{
     error::{ProbeError, ProbeResult},
     game::{Game, Indexed, MaterialSlots, Moves, Successor},
-    store::CacheStats,
+    store::{in_memory_only, CacheStats},
     tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
 };

@@ -3,7 +3,7 @@
 //! `Tablebase<G>` holds one; only how a position finds its table and entry is the game's.
 
 use std::{
-    cell::RefCell,
+    cell::{Cell, RefCell},
     path::{Path, PathBuf},
     sync::{
         atomic::{AtomicU64, Ordering},
@@ -48,6 +48,75 @@ thread_local! {
     };
 }
 
+thread_local! {
+    /// Whether this thread is inside [`in_memory_only`], and whether a probe there was refused.
+    static MEMORY_ONLY: Cell<MemoryOnly> = const { Cell::new(MemoryOnly::Off) };
+}
+
+/// This thread's state for [`in_memory_only`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MemoryOnly {
+    /// Probes open files and read blocks as they need.
+    Off,
+    /// Probes read only what is in memory; none has been refused yet.
+    On,
+    /// As `On`, and a probe was refused: the result is to be thrown away.
+    Refused,
+}
+
+/// Runs `f` with this thread's probes held to what is in memory: a probe that would open a
+/// table file or read and decode a block (a file read, perhaps a wait on the disk) fails with
+/// [`ProbeError::NotInMemory`](crate::ProbeError::NotInMemory) instead, and then `f`'s result,
+/// whatever it made of that error, is thrown away: `None`. Otherwise `Some` of `f`'s result,
+/// the same as without this wrapper.
+///
+/// For a caller that must not block, such as an async server's event loop: it answers from
+/// memory where it can, and sends only the rest to a thread that may block. Calls may nest.
+///
+/// ```no_run
+/// use jtb_probe::{in_memory_only, Position, RuleSet, Tablebase};
+///
+/// let tb = Tablebase::open("tables", RuleSet::Mistboard)?;
+/// let pos = Position::from_text("7/7/7/7/7/3l3/7/3E3/7 r")?;
+/// let value = match in_memory_only(|| tb.probe_wdl(&pos)) {
+///     Some(value) => value,
+///     None => tb.probe_wdl(&pos), // the block was not in memory: read it (on a thread that may block)
+/// };
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+pub fn in_memory_only<T>(f: impl FnOnce() -> T) -> Option<T> {
+    let outer = MEMORY_ONLY.replace(MemoryOnly::On);
+    // Restored even if `f` unwinds, so that a caught panic does not leave the thread held.
+    struct Restore(MemoryOnly);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let refused = MEMORY_ONLY.get() == MemoryOnly::Refused;
+            MEMORY_ONLY.set(match self.0 {
+                MemoryOnly::Off => MemoryOnly::Off,
+                // An inner refusal is the outer call's too: its result rests on the inner one.
+                _ if refused => MemoryOnly::Refused,
+                outer => outer,
+            });
+        }
+    }
+    let restore = Restore(outer);
+    let result = f();
+    let refused = MEMORY_ONLY.get() == MemoryOnly::Refused;
+    drop(restore);
+    (!refused).then_some(result)
+}
+
+/// Whether this thread's probes may not load, having noted that one was about to.
+fn refuse_load() -> bool {
+    match MEMORY_ONLY.get() {
+        MemoryOnly::Off => false,
+        MemoryOnly::On | MemoryOnly::Refused => {
+            MEMORY_ONLY.set(MemoryOnly::Refused);
+            true
+        }
+    }
+}
+
 /// Numbers the tablebases of this process, for the front caches (0 is never used).
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
 
@@ -73,6 +142,8 @@ pub(crate) enum Miss {
     Missing(PathBuf),
     /// It is there but unusable.
     Table(TableError),
+    /// Its file is not open yet, or the block is not decoded, inside [`in_memory_only`].
+    NotInMemory,
 }
 
 impl From<TableError> for Miss {
@@ -193,6 +264,9 @@ impl<R: Family> Store<R> {
         if let Some(f) = slot.get() {
             return Ok(f);
         }
+        if refuse_load() {
+            return Err(Miss::NotInMemory);
+        }
         let path = self.path_of(table.material, kind);
         if !path.exists() {
             return Err(Miss::Missing(path));
@@ -224,10 +298,22 @@ impl<R: Family> Store<R> {
         let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
         let shared = || {
             self.lookups.fetch_add(1, Ordering::Relaxed);
-            self.cache.get_or_insert_with(&key, || {
-                self.decodes.fetch_add(1, Ordering::Relaxed);
-                file.block(b).map(Arc::from)
-            })
+            if MEMORY_ONLY.get() != MemoryOnly::Off {
+                // Only a look: `get_or_insert_with` would wait for another thread's decode.
+                return match self.cache.get(&key) {
+                    Some(block) => Ok(block),
+                    None => {
+                        refuse_load();
+                        Err(Miss::NotInMemory)
+                    }
+                };
+            }
+            self.cache
+                .get_or_insert_with(&key, || {
+                    self.decodes.fetch_add(1, Ordering::Relaxed);
+                    file.block(b).map(Arc::from)
+                })
+                .map_err(Miss::from)
         };
         if !self.front {
             return Ok(read(file, &shared()?, at)?);

@@ -258,6 +258,7 @@ impl<G: Indexed> Tablebase<G> {
             .map_err(|miss| match miss {
                 Miss::Missing(path) => self.missing(stored.material(), path),
                 Miss::Table(e) => e.into(),
+                Miss::NotInMemory => ProbeError::NotInMemory,
             })
     }
 
