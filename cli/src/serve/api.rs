@@ -4,8 +4,8 @@
 //! through [`Routes`], implemented in the game's module (`jungle`, which hands positions with
 //! face-down tiles to `flip`; `clesto`; `gambit`) and reached through [`jtb_edge::each_game!`].
 //!
-//! Every table read runs on tokio's blocking threads ([`blocking`]): a cold block is a file
-//! read, and an answer may read many.
+//! An answer whose table blocks are all in memory is computed at once on the async thread;
+//! one that must read a block (a file read) runs on tokio's blocking threads ([`probed`]).
 
 use std::sync::Arc;
 
@@ -20,7 +20,7 @@ use jtb_edge::{each_game, AnyPosition, Rules};
 use super::{
     error::{ApiError, Problem},
     gambit,
-    query::{any_position, blocking, gambit_position, PositionParams, RulesPath},
+    query::{any_position, gambit_position, probed, PositionParams, RulesPath},
     source::Library,
 };
 
@@ -61,7 +61,7 @@ pub async fn probe(
     params: PositionParams,
 ) -> Result<Response, ApiError> {
     let pos = any_position(rules, &params)?;
-    blocking(lib, move |lib| {
+    probed(lib, move |lib| {
         each_game!(&pos, AnyPosition, |pos, G| G::probe(lib, pos))
     })
     .await
@@ -78,7 +78,7 @@ pub async fn line(
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let pos = any_position(rules, &params)?;
-    blocking(lib, move |lib| {
+    probed(lib, move |lib| {
         each_game!(&pos, AnyPosition, |pos, G| G::line(lib, pos))
     })
     .await

@@ -21,8 +21,9 @@ use crate::input::Rules;
 /// position with its clocks is under 100 bytes.
 const MAX_POSITION_BYTES: usize = 256;
 
-/// Runs `answer` on a blocking thread (table reads are file reads), once more if it met a
-/// missing table that has appeared since ([`Library::answer`]).
+/// Runs `answer` on a blocking thread (table reads are file reads, a directory is read for
+/// tables that have appeared), once more if it met a missing table that has appeared since
+/// ([`Library::answer`]).
 ///
 /// # Errors
 /// `answer`'s error; 500 if it panicked.
@@ -33,6 +34,25 @@ pub async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(move || lib.answer(answer))
         .await
         .map_err(|_| ApiError::internal("internal error"))?
+}
+
+/// Runs `answer`, a probe's, at once on this async thread if every table block it reads is in
+/// memory (`jtb_probe::in_memory_only`): a warm table's answer then costs no hop to another
+/// thread and back. Else, and for a missing table (which may have appeared: a directory read),
+/// as [`blocking`].
+///
+/// # Errors
+/// As [`blocking`].
+pub async fn probed<T: Send + 'static>(
+    lib: Arc<Library>,
+    answer: impl Fn(&Library) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    match jtb_probe::in_memory_only(|| answer(&lib)) {
+        Some(Err(e)) if e.problem == Problem::MissingTable => {}
+        Some(answered) => return answered,
+        None => {}
+    }
+    blocking(lib, answer).await
 }
 
 /// The rule set named in the path (`{rules}`): one of the Jungle family's, or Animal Gambit.
