@@ -109,7 +109,16 @@ impl Server {
         // options of its own (`JTB_BENCH_SERVER_ARGS`, e.g. `--response-cache-mib 0`).
         let server = std::env::var("JTB_BENCH_SERVER")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_jtb").to_owned());
-        let mut cmd = Command::new(server);
+        // On CPUs of its own (`JTB_BENCH_SERVER_CPUS`): `taskset` runs the server in its own
+        // process, so the process id read for the CPU time is the server's.
+        let mut cmd = match std::env::var("JTB_BENCH_SERVER_CPUS") {
+            Ok(cpus) => {
+                let mut cmd = Command::new("taskset");
+                cmd.args(["-c", &cpus, &server]);
+                cmd
+            }
+            Err(_) => Command::new(server),
+        };
         cmd.args(["serve", "--addr", "127.0.0.1:0", "--tables", tables]);
         cmd.args(setting("JTB_BENCH_SERVER_ARGS", "").split_whitespace());
         if let Some(n) = threads {

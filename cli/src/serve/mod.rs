@@ -38,19 +38,28 @@ mod query;
 mod source;
 pub(crate) mod tables;
 
-use std::{io::Write, net::SocketAddr, sync::Arc};
+use std::{
+    convert::Infallible,
+    future::Future,
+    io::Write,
+    net::SocketAddr,
+    pin::Pin,
+    sync::Arc,
+    task::{Context, Poll},
+    time::Instant,
+};
 
 use axum::{
-    extract::{ConnectInfo, MatchedPath, Request, State},
-    http::Method,
-    middleware::Next,
+    extract::{ConnectInfo, Request},
+    http::{Method, Uri},
     response::Response,
-    routing::get,
+    routing::{get, MethodRouter},
     Router,
 };
+use tower::{Layer, Service};
 use tower_http::{
     catch_panic::CatchPanicLayer,
-    cors::{AllowOrigin, Any, CorsLayer},
+    cors::{AllowOrigin, Any, Cors, CorsLayer},
 };
 
 use self::{error::ApiError, source::Library};
@@ -146,110 +155,213 @@ impl Origins {
     }
 }
 
-/// The routes of the API and the page over the tables of `lib`, callable from the pages of
-/// `origins`, with up to `cache_bytes` of recent answers kept in memory, within `limits`.
-pub fn router(
+/// The routes: each pattern with its handlers. The router and the metrics' names of the routes
+/// ([`Edge::route_of`]) are both made from this one list.
+fn routes(watched: &Arc<metrics::Watched>) -> Vec<(&'static str, MethodRouter<Arc<Library>>)> {
+    vec![
+        ("/", get(page::index)),
+        ("/assets/{file}", get(page::file)),
+        ("/api/v1", get(tables::index)),
+        ("/api/v1/{rules}", get(api::probe)),
+        ("/api/v1/{rules}/line", get(api::line)),
+        ("/api/v1/{rules}/moves", get(api::moves)),
+        ("/api/v1/{rules}/steps", get(api::turn_steps)),
+        ("/api/v1/{rules}/materials", get(tables::materials)),
+        ("/api/v1/{rules}/stats/{material}", get(tables::stats)),
+        (
+            "/metrics",
+            get(metrics::metrics).with_state(Arc::clone(watched)),
+        ),
+    ]
+}
+
+/// The server as one service: the API and the page over the tables of `lib`, callable from
+/// the pages of `origins`, with up to `cache_bytes` of recent answers kept in memory, within
+/// `limits`. In front of the router is the edge ([`EdgeService`]), and in front of that CORS.
+pub fn app(
     lib: Arc<Library>,
     origins: Origins,
     cache_bytes: u64,
     limits: limits::Limits,
-) -> Router {
+) -> Cors<EdgeService> {
     let answers = Arc::new(cache::Answers::new(Arc::clone(&lib), cache_bytes));
     let watched = Arc::new(metrics::Watched {
         metrics: metrics::Metrics::new(),
         lib: Arc::clone(&lib),
         answers: Arc::clone(&answers),
     });
-    let cors = CorsLayer::new()
+    let mut router = Router::new();
+    let mut patterns = matchit::Router::new();
+    for (pattern, handlers) in routes(&watched) {
+        router = router.route(pattern, handlers);
+        // The patterns are axum's, which took each just now.
+        patterns.insert(pattern, pattern).expect("a route pattern");
+    }
+    let router = router
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .with_state(lib)
+        // A bug must cost one request, not the server: a panic becomes a 500.
+        .layer(CatchPanicLayer::custom(|_| {
+            axum::response::IntoResponse::into_response(ApiError::internal("internal error"))
+        }));
+    let edge = EdgeService {
+        edge: Arc::new(Edge {
+            watched,
+            limits,
+            answers,
+            patterns,
+        }),
+        router,
+    };
+    CorsLayer::new()
         .allow_origin(match origins {
             Origins::Any => AllowOrigin::from(Any),
             Origins::List(list) => AllowOrigin::list(list),
         })
-        .allow_methods([Method::GET, Method::HEAD]);
-    Router::new()
-        .route("/", get(page::index))
-        .route("/assets/{file}", get(page::file))
-        .route("/api/v1", get(tables::index))
-        .route("/api/v1/{rules}", get(api::probe))
-        .route("/api/v1/{rules}/line", get(api::line))
-        .route("/api/v1/{rules}/moves", get(api::moves))
-        .route("/api/v1/{rules}/steps", get(api::turn_steps))
-        .route("/api/v1/{rules}/materials", get(tables::materials))
-        .route("/api/v1/{rules}/stats/{material}", get(tables::stats))
-        .route(
-            "/metrics",
-            get(metrics::metrics).with_state(Arc::clone(&watched)),
-        )
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed)
-        .with_state(lib)
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::new(Edge {
-                watched,
-                limits,
-                answers,
-            }),
-            edge,
-        ))
-        .layer(cors)
-        // A bug must cost one request, not the server: a panic becomes a 500.
-        .layer(CatchPanicLayer::custom(|_| {
-            axum::response::IntoResponse::into_response(ApiError::internal("internal error"))
-        }))
+        .allow_methods([Method::GET, Method::HEAD])
+        .layer(edge)
 }
 
-/// What every request passes through, in one layer (a layer each would cost an allocation a
-/// request each): counted and timed for `/metrics`, held to the limits, and answered from the
-/// answers' cache where it can be.
+/// What every request passes through before it is routed: counted and timed for `/metrics`,
+/// held to the limits, and answered from the answers' cache where it can be (such a request
+/// is never routed, and costs no future of its own).
 struct Edge {
     watched: Arc<metrics::Watched>,
     limits: limits::Limits,
     answers: Arc<cache::Answers>,
+    /// The route patterns, each its own value: a request's route for the metrics.
+    patterns: matchit::Router<&'static str>,
 }
 
-async fn edge(
-    State(edge): State<Arc<Edge>>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
-    request: Request,
-    next: Next,
-) -> Response {
-    // The pattern matched (`/api/v1/{rules}`), never the raw path: the labels stay few.
-    let route = request.extensions().get::<MatchedPath>().cloned();
-    // Kept only when the log takes anything (a 5xx at least).
-    let asked = tracing::enabled!(tracing::Level::WARN)
-        .then(|| (request.method().clone(), request.uri().clone()));
-    let start = std::time::Instant::now();
-    // The checks and the cache first, each synchronous: the request goes whole into the
-    // routes' future, carried by no future of the edge's (this one is boxed for every request).
-    let response = match limits::admit(&edge.limits, client, &request) {
-        Ok(_in_flight) => {
-            if cache::needs_refresh(&edge.answers, &request) {
-                Box::pin(cache::refresh(&edge.answers)).await;
+impl Edge {
+    /// The route pattern `path` matches (`/api/v1/{rules}`), never the raw path, so that the
+    /// metrics' labels stay few; `other` for none (the fallback's 404).
+    fn route_of(&self, path: &str) -> &'static str {
+        self.patterns.at(path).map_or("other", |found| *found.value)
+    }
+
+    /// Counts and logs `response` to a request for `route` (its method and target in `asked`,
+    /// where the log takes anything) from `client`, begun at `start`.
+    fn done(
+        &self,
+        route: &str,
+        asked: Option<(&Method, &Uri)>,
+        client: SocketAddr,
+        start: Instant,
+        response: Response,
+    ) -> Response {
+        let elapsed = start.elapsed();
+        let status = response.status().as_u16();
+        self.watched
+            .metrics
+            .record(route, status, elapsed.as_secs_f64());
+        if let Some((method, uri)) = asked {
+            log_request(method, uri, status, client, elapsed);
+        }
+        response
+    }
+}
+
+/// The edge in front of the router ([`Edge`]), as the server's service.
+#[derive(Clone)]
+pub struct EdgeService {
+    edge: Arc<Edge>,
+    router: Router,
+}
+
+impl Service<Request> for EdgeService {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = EdgeFuture;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        // The router is always ready.
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request) -> EdgeFuture {
+        let start = Instant::now();
+        let edge = &self.edge;
+        // Every request over TCP has its peer's address (`serve`); one made otherwise counts
+        // as from the unspecified address.
+        let client = request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |info| info.0);
+        let route = edge.route_of(request.uri().path());
+        // The method and target are kept only when the log takes anything (a 5xx at least).
+        let logged = tracing::enabled!(tracing::Level::WARN);
+        // The checks and the cache first, each synchronous.
+        let in_flight = match limits::admit(&edge.limits, client, &request) {
+            Ok(in_flight) => in_flight,
+            Err(refused) => {
+                let asked = logged.then_some((request.method(), request.uri()));
+                return EdgeFuture::Ready(Some(edge.done(route, asked, client, start, refused)));
             }
+        };
+        let pending = if cache::needs_refresh(&edge.answers, &request) {
+            None
+        } else {
             match cache::prepare(&edge.answers, &request) {
-                cache::Prepared::Answered(response) => response,
-                cache::Prepared::Pending(pending) => {
-                    let routed = tokio::time::timeout(edge.limits.timeout(), next.run(request));
-                    match routed.await {
-                        Ok(response) => pending.finish(&edge.answers, response).await,
-                        Err(_) => limits::timed_out(&edge.limits),
+                cache::Prepared::Answered(response) => {
+                    let asked = logged.then_some((request.method(), request.uri()));
+                    return EdgeFuture::Ready(Some(
+                        edge.done(route, asked, client, start, response),
+                    ));
+                }
+                cache::Prepared::Pending(pending) => Some(pending),
+            }
+        };
+        let (edge, mut router) = (Arc::clone(edge), self.router.clone());
+        let asked = logged.then(|| (request.method().clone(), request.uri().clone()));
+        EdgeFuture::Routed(Box::pin(async move {
+            let _in_flight = in_flight;
+            let pending = match pending {
+                Some(pending) => pending,
+                None => {
+                    cache::refresh(&edge.answers).await;
+                    match cache::prepare(&edge.answers, &request) {
+                        cache::Prepared::Answered(response) => {
+                            let asked = asked.as_ref().map(|(m, u)| (m, u));
+                            return edge.done(route, asked, client, start, response);
+                        }
+                        cache::Prepared::Pending(pending) => pending,
                     }
                 }
-            }
-        }
-        Err(refused) => refused,
-    };
-    let elapsed = start.elapsed();
-    let status = response.status().as_u16();
-    edge.watched.metrics.record(
-        route.as_ref().map_or("other", MatchedPath::as_str),
-        status,
-        elapsed.as_secs_f64(),
-    );
-    if let Some((method, uri)) = asked {
-        log_request(&method, &uri, status, client, elapsed);
+            };
+            let routed = tokio::time::timeout(edge.limits.timeout(), router.call(request));
+            let response = match routed.await {
+                Ok(Ok(response)) => pending.finish(&edge.answers, response).await,
+                Ok(Err(never)) => match never {},
+                Err(_) => limits::timed_out(&edge.limits),
+            };
+            let asked = asked.as_ref().map(|(m, u)| (m, u));
+            edge.done(route, asked, client, start, response)
+        }))
     }
-    response
+}
+
+/// The future of [`EdgeService`]: an answer made already (refused, or from the answers'
+/// cache), or the router's on its way.
+pub enum EdgeFuture {
+    /// Taken when polled.
+    Ready(Option<Response>),
+    /// The routed request, its answer tagged, kept and counted.
+    Routed(Pin<Box<dyn Future<Output = Response> + Send>>),
+}
+
+impl Future for EdgeFuture {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            EdgeFuture::Ready(response) => Poll::Ready(Ok(response
+                .take()
+                .expect("an edge future polled after it completed"))),
+            EdgeFuture::Routed(routed) => routed.as_mut().poll(cx).map(Ok),
+        }
+    }
 }
 
 /// One line of the request log: a 5xx (the server's fault, or its limits) as a warning, every
@@ -307,17 +419,17 @@ pub fn run(args: &Args) -> CliResult {
         args.max_in_flight as usize,
         std::time::Duration::from_secs(args.request_timeout),
     );
-    let router = router(
+    let app = app(
         Arc::clone(&lib),
         origins,
         args.response_cache_mib << 20,
         limits,
     );
-    runtime.block_on(serve(args.addr, &lib, router))?;
+    runtime.block_on(serve(args.addr, &lib, app))?;
     Ok(true)
 }
 
-async fn serve(addr: SocketAddr, lib: &Library, router: Router) -> std::io::Result<()> {
+async fn serve(addr: SocketAddr, lib: &Library, app: Cors<EdgeService>) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     // What the server says at start is for whoever watches; a closed pipe (`jtb serve | true`)
     // is no reason to stop serving, nor to panic.
@@ -339,7 +451,7 @@ async fn serve(addr: SocketAddr, lib: &Library, router: Router) -> std::io::Resu
     });
     axum::serve(
         listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
+        axum::ServiceExt::<Request>::into_make_service_with_connect_info::<SocketAddr>(app),
     )
     .with_graceful_shutdown(shutdown())
     .await
