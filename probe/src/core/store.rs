@@ -77,7 +77,7 @@ enum MemoryOnly {
 /// use jtb_probe::{in_memory_only, Position, RuleSet, Tablebase};
 ///
 /// let tb = Tablebase::open("tables", RuleSet::Mistboard)?;
-/// let pos = Position::from_text("7/7/7/7/7/3l3/7/3E3/7 r")?;
+/// let pos = Position::parse("7/7/7/7/7/3l3/7/3E3/7 r", None)?;
 /// let value = match in_memory_only(|| tb.probe_wdl(&pos)) {
 ///     Some(value) => value,
 ///     None => tb.probe_wdl(&pos), // the block was not in memory: read it (on a thread that may block)
