@@ -5,9 +5,9 @@
 use serde_json::Value as Json;
 
 use crate::{
-    games::{GameAnswer, GameVerdict},
-    AnyPosition, ChanceAnswer, ClestoAnswer, GambitAnswer, GambitVerdict, JungleAnswer,
-    JungleVerdict,
+    games::{EdgeGame, GameAnswer, GameVerdict},
+    AnyPosition, AnyTablebase, ChanceAnswer, ClestoAnswer, EdgeError, GambitAnswer, GambitVerdict,
+    JungleAnswer, JungleVerdict,
 };
 
 /// The answer of `jtb probe` for a position of one of the games.
@@ -79,6 +79,42 @@ impl Verdict {
     #[must_use]
     pub fn is_settled(&self) -> bool {
         self.game().is_settled()
+    }
+
+    /// Adjudicates `pos` with one rule set's `tables` (or none: a one-animal-each flip position
+    /// needs none), as [`Tables::adjudicate`](crate::Tables::adjudicate) does with a directory
+    /// of every rule set's: for a caller that holds one rule set's tables (the C ABI's handle).
+    ///
+    /// # Errors
+    /// As [`Tables::adjudicate`](crate::Tables::adjudicate); tables of another game than the
+    /// position's, or none where they are needed, are [`EdgeError::NotCovered`].
+    pub fn with(tables: Option<&AnyTablebase>, pos: AnyPosition) -> Result<Verdict, EdgeError> {
+        each_game!(pos, AnyPosition, |pos, G| {
+            let tables = match tables {
+                Some(any) => G::tables(any).map(|tb| &**tb).ok_or_else(|| {
+                    EdgeError::NotCovered(format!(
+                        "{} tables given for a position of {}",
+                        any.rules().name(),
+                        G::rules(&pos).name()
+                    ))
+                }),
+                None => Err(EdgeError::NotCovered("no tables".to_owned())),
+            };
+            G::adjudicate(tables, pos)
+        })
+    }
+
+    /// Whether the position is drawn at once by the move-count rule (never in Animal Gambit).
+    #[must_use]
+    pub fn is_dead_draw(&self) -> bool {
+        self.game().is_dead_draw()
+    }
+
+    /// The value without the clock for the side to move, where the tables give one by force
+    /// ([`GameVerdict::value`]).
+    #[must_use]
+    pub fn value(&self) -> Option<jtb_probe::Value> {
+        self.game().value()
     }
 
     /// The verdict in a few words: `dead draw` or `play on`; `settled by the tables`.

@@ -273,7 +273,10 @@ impl Tables {
     /// [`EdgeError::NotCovered`] where no tables cover the position; a finished game, face-down
     /// tiles, damaged tables.
     pub fn adjudicate(&self, pos: AnyPosition) -> Result<Verdict, EdgeError> {
-        each_game!(pos, AnyPosition, |pos, G| G::adjudicate(self, pos))
+        each_game!(pos, AnyPosition, |pos, G| G::adjudicate(
+            self.of::<G>(G::rules(&pos)),
+            pos
+        ))
     }
 }
 

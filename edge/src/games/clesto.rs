@@ -77,8 +77,11 @@ impl EdgeGame for Clesto {
         Ok(Answer::Clesto(ClestoAnswer::probe(tb, pos, line)?))
     }
 
-    fn adjudicate(tables: &Tables, pos: Position) -> Result<Verdict, EdgeError> {
-        Verdict::of_clesto(tables.of::<Clesto>(Clesto::rules(&pos)), pos)
+    fn adjudicate(
+        tables: Result<&Tablebase<jtb_probe::Clesto>, EdgeError>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
+        Verdict::of_clesto(tables, pos)
     }
 }
 

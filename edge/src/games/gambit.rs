@@ -99,8 +99,11 @@ impl EdgeGame for Gambit {
         Ok(Answer::Gambit(GambitAnswer::probe(tb, pos, line)?))
     }
 
-    fn adjudicate(tables: &Tables, pos: gambit::Position) -> Result<Verdict, EdgeError> {
-        Verdict::of_gambit(tables.of::<Gambit>(Rules::AnimalGambit), pos)
+    fn adjudicate(
+        tables: Result<&Tablebase<gambit::AnimalGambit>, EdgeError>,
+        pos: gambit::Position,
+    ) -> Result<Verdict, EdgeError> {
+        Verdict::of_gambit(tables, pos)
     }
 }
 
@@ -223,6 +226,20 @@ impl GameVerdict for GambitVerdict {
 
     fn status(&self) -> &'static str {
         "settled by the tables"
+    }
+
+    /// Animal Gambit has no move-count rule.
+    fn is_dead_draw(&self) -> bool {
+        false
+    }
+
+    fn value(&self) -> Option<Value> {
+        let dtm = self.verdict.dtm.unwrap_or(0);
+        match self.verdict.category {
+            Category::Win => Some(Value::Win(dtm)),
+            Category::Loss => Some(Value::Loss(dtm)),
+            Category::Repetition => None,
+        }
     }
 
     fn reason(&self) -> String {

@@ -85,10 +85,13 @@ impl EdgeGame for Jungle {
         Ok(Answer::Jungle(JungleAnswer::probe(tb, pos, line)?))
     }
 
-    fn adjudicate(tables: &Tables, pos: Position) -> Result<Verdict, EdgeError> {
+    fn adjudicate(
+        tables: Result<&Tablebase, EdgeError>,
+        pos: Position,
+    ) -> Result<Verdict, EdgeError> {
         // The flip game's one-animal-each check needs no tables: a missing directory only
         // matters where the tables are asked.
-        Verdict::of_jungle(tables.of::<Jungle>(Jungle::rules(&pos)), pos)
+        Verdict::of_jungle(tables, pos)
     }
 }
 
@@ -283,6 +286,14 @@ impl GameVerdict for JungleVerdict {
         } else {
             "play on"
         }
+    }
+
+    fn is_dead_draw(&self) -> bool {
+        self.verdict.dead_draw
+    }
+
+    fn value(&self) -> Option<Value> {
+        self.verdict.value
     }
 
     fn reason(&self) -> String {

@@ -128,11 +128,15 @@ pub trait EdgeGame {
     /// As [`Tables::probe`].
     fn probe(tables: &Tables, pos: Self::Position, line: bool) -> Result<Answer, EdgeError>;
 
-    /// As [`Tables::adjudicate`].
+    /// As [`Tables::adjudicate`], with the game's tables of the position's rule set as they
+    /// opened, or why they did not.
     ///
     /// # Errors
     /// As [`Tables::adjudicate`].
-    fn adjudicate(tables: &Tables, pos: Self::Position) -> Result<Verdict, EdgeError>;
+    fn adjudicate(
+        tables: Result<&Tablebase<Self::Tables>, EdgeError>,
+        pos: Self::Position,
+    ) -> Result<Verdict, EdgeError>;
 }
 
 /// What every game's answer to `jtb probe` gives ([`Answer`] asks it).
@@ -157,6 +161,15 @@ pub trait GameVerdict {
 
     /// The verdict in a few words (`dead draw`, `play on`, `settled by the tables`).
     fn status(&self) -> &'static str;
+
+    /// Whether the position is drawn at once by the move-count rule (never, in a game without
+    /// one).
+    fn is_dead_draw(&self) -> bool;
+
+    /// The value without the clock for the side to move, where the tables give one by force:
+    /// `None` where it is not known (no tables needed, none read) or a repetition rule decides
+    /// (Clesto's ban, Animal Gambit's repetition).
+    fn value(&self) -> Option<jtb_probe::Value>;
 
     /// Why, in words.
     fn reason(&self) -> String;

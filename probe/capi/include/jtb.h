@@ -97,7 +97,10 @@ int jtb_rule_best_move(const jtb_tablebase *tb, const char *position, int clock,
  * One-animal-each flip positions use the built-in check and need no tables (tb may be NULL);
  * Jungle positions and flip positions of more animals use the tables' clock rule. *wdl and *dtm
  * give the value without the clock for the side to move when known (*known = 1), else
- * *known = 0. Face-down tiles are JTB_ERR_NOT_COVERED; a finished game JTB_ERR_GAME_OVER.
+ * *known = 0 (a one-each flip position judged without tables). A position the tables do not
+ * cover (a missing table, more pieces than they hold, tb NULL where tables are needed) is
+ * JTB_ERR_NOT_COVERED in every game, never "play on"; face-down tiles are JTB_ERR_NOT_COVERED
+ * too; a finished game JTB_ERR_GAME_OVER.
  * Clesto positions, with Clesto's tables (tb opened on "clesto"): never a dead draw (Clesto has
  * no draws); *known = 1 for a plain win or loss, 0 where the repetition ban decides (see
  * jtb_probe_clesto).

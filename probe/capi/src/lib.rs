@@ -14,7 +14,7 @@ use std::{
     ptr,
 };
 
-use jtb_edge::{AnyPosition, AnyTablebase, Rules};
+use jtb_edge::{AnyPosition, AnyTablebase, EdgeError, PositionError, Rules, Verdict};
 use jtb_probe::{
     flip::{ChanceTables, ChanceValue, DENOMINATOR},
     gambit, Category, ClestoValue, ParseError, Position, ProbeError, RuleSet, Tablebase, Value,
@@ -352,7 +352,7 @@ pub unsafe extern "C" fn jtb_rule_best_move(
     })
 }
 
-/// Whether a position is decided at its clock: [`jtb_probe::adjudicate`].
+/// Whether a position is decided at its clock: the edge's [`Verdict`], as `jtb adjudicate`.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_adjudicate(
     tb: *const Handle,
@@ -364,64 +364,45 @@ pub unsafe extern "C" fn jtb_adjudicate(
     dtm: *mut c_int,
 ) -> c_int {
     guard(|| {
-        // Safety: see `text`; a null `tb` means no tables (jtb.h).
+        // Safety: see `text`; a null `tb` means no tables, else see `handle` (jtb.h).
         let text_in = unsafe { text(position, "position") }?;
         let tables = unsafe { tb.as_ref() };
-        if let Some(AnyTablebase::Gambit(tb)) = tables {
-            let v = adjudicate_gambit(tb, text_in, clock)?;
-            out(dead, 0)?;
-            out(
-                known,
-                c_int::from(v.category != gambit::Category::Repetition),
-            )?;
-            out(wdl, gambit_category_int(v.category))?;
-            return out(dtm, v.dtm.map_or(0, c_int::from));
-        }
-        // The text is read under the tables' rule set where it is on that rule set's board,
-        // else as its board says (a one-animal-each flip position needs no tables).
-        let rules = match tables.map(AnyTablebase::rules) {
-            Some(Rules::Jungle(rules)) => Some(rules),
-            _ => None,
-        };
-        let pos = match Position::parse(text_in, rules) {
-            Err(ParseError::WrongShape { .. }) => Position::parse(text_in, None),
-            read => read,
-        };
-        let pos = with_clock(
-            pos.map_err(|e| Failure(ERR_POSITION, e.to_string()))?,
-            clock,
-        )?;
-        let verdict = match tables {
-            Some(AnyTablebase::Clesto(tb)) => jtb_probe::adjudicate_clesto(Some(tb), &pos),
-            Some(AnyTablebase::Jungle(tb)) => jtb_probe::adjudicate(Some(tb), &pos),
-            _ => jtb_probe::adjudicate(None, &pos),
-        };
-        let verdict = verdict.map_err(|e| probe_failure(&e))?;
-        let value = verdict.value;
-        out(dead, c_int::from(verdict.dead_draw))?;
+        let pos = adjudicated_position(tables, text_in, clock)?;
+        let verdict = Verdict::with(tables, pos).map_err(|e| edge_failure(&e))?;
+        let value = verdict.value();
+        out(dead, c_int::from(verdict.is_dead_draw()))?;
         out(known, c_int::from(value.is_some()))?;
         out(wdl, value.map_or(0, |v| wdl_int(v.wdl())))?;
         out(dtm, value.and_then(Value::dtm).map_or(0, c_int::from))
     })
 }
 
-/// Animal Gambit's verdict on the position `text` (no move-count rule, so no clock: `clock`
-/// must be negative).
-fn adjudicate_gambit(
-    tb: &Tablebase<gambit::AnimalGambit>,
+/// The position `text` for `jtb_adjudicate`: read under the rule set of `tables` where it is on
+/// that rule set's board, else (and without tables) as its board says, so that a one-animal-each
+/// flip position needs no flip tables; at `clock`, or its own (0 without one) when negative.
+fn adjudicated_position(
+    tables: Option<&Handle>,
     text: &str,
     clock: c_int,
-) -> Result<gambit::Verdict, Failure> {
-    if let Ok(clock) = u32::try_from(clock) {
-        let refused = jtb_probe::ClockError {
-            rules: gambit::AnimalGambit::NAME,
-            clock,
-            limit: 0,
-        };
-        return Err(Failure(ERR_POSITION, refused.to_string()));
+) -> Result<AnyPosition, Failure> {
+    let clock = u32::try_from(clock).ok();
+    let rules = tables.map(AnyTablebase::rules);
+    let read = match AnyPosition::parse(text, rules, clock) {
+        Err(PositionError::Parse(ParseError::WrongShape { .. })) => {
+            AnyPosition::parse(text, None, clock)
+        }
+        read => read,
+    };
+    read.map_err(|e| Failure(ERR_POSITION, e.to_string()))
+}
+
+/// The status code and message of an edge error.
+fn edge_failure(e: &EdgeError) -> Failure {
+    match e {
+        EdgeError::Position(p) => Failure(ERR_POSITION, p.to_string()),
+        EdgeError::Open(p) | EdgeError::Probe(p) => probe_failure(p),
+        EdgeError::NotCovered(why) => Failure(ERR_NOT_COVERED, why.clone()),
     }
-    tb.adjudicate(&gambit_position(text)?)
-        .map_err(|e| probe_failure(&e))
 }
 
 /// An Animal Gambit category as `enum jtb_gambit_category`: 1 win, 0 repetition, -1 loss.

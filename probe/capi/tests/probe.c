@@ -27,7 +27,11 @@ int main(int argc, char **argv) {
     CHECK(jtb_probe_dtm(tb, "7/7/7/7/e6/7/7/7/1L5 r", &wdl, &dtm) == JTB_OK && wdl == JTB_DRAW && dtm == 0, "draw");
     CHECK(jtb_adjudicate(tb, "7/7/7/7/e6/7/7/7/1L5 r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 1 && known == 1, "jungle dead draw");
     CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 0 && dtm == 35, "jungle play on");
-    CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2LT3/1e5/R6 r", -1, &dead, &known, &wdl, &dtm) == JTB_OK && dead == 0 && known == 0, "not covered");
+    /* No tables cover it: an error, never "play on" (as jtb adjudicate, and in every game). */
+    CHECK(jtb_adjudicate(tb, "7/7/7/7/7/7/2LT3/1e5/R6 r", -1, &dead, &known, &wdl, &dtm) == JTB_ERR_NOT_COVERED
+          && strstr(jtb_last_error(), "not covered: missing table ") != NULL, "not covered");
+    CHECK(jtb_adjudicate(NULL, "7/7/7/7/7/7/2L4/1e5/R6 r", -1, &dead, &known, &wdl, &dtm) == JTB_ERR_NOT_COVERED
+          && strcmp(jtb_last_error(), "not covered: no tables") == 0, "no tables");
 
     /* The clock rule: red forces the first capture (the elephant takes the lion, and the rat
      * then wins) in 7 plies, so the win in 35 holds up to clock 93. */
@@ -106,6 +110,8 @@ int main(int argc, char **argv) {
           "no clock rule in animal-gambit");
     CHECK(jtb_probe_wdl(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", &wdl) == JTB_ERR_POSITION, "a Jungle position refused by gambit tables");
     CHECK(jtb_probe_wdl(tb, "8/3rr3/8/8/8/8/3RR3/8 g", &wdl) == JTB_ERR_NOT_COVERED, "gambit not covered through jtb_open");
+    CHECK(jtb_adjudicate(tb, "8/3rr3/8/8/8/8/3RR3/8 g", -1, &dead, &known, &wdl, &dtm) == JTB_ERR_NOT_COVERED
+          && strstr(jtb_last_error(), "not covered: missing table ") != NULL, "gambit adjudicate not covered");
     jtb_close(tb);
     CHECK(jtb_gambit_open(argv[1], &ag) == JTB_OK, "open animal-gambit");
     CHECK(jtb_gambit_probe(ag, "8/3r4/8/8/8/8/4R3/8 g", &wdl, &dtm, &category) == JTB_OK
