@@ -317,13 +317,13 @@ impl Service<Request> for EdgeService {
         let asked = logged.then(|| (request.method().clone(), request.uri().clone()));
         EdgeFuture::Routed(Box::pin(async move {
             let _in_flight = in_flight;
+            let asked = asked.as_ref().map(|(method, uri)| (method, uri));
             let pending = match pending {
                 Some(pending) => pending,
                 None => {
                     cache::refresh(&edge.answers).await;
                     match cache::prepare(&edge.answers, &request) {
                         cache::Prepared::Answered(response) => {
-                            let asked = asked.as_ref().map(|(m, u)| (m, u));
                             return edge.done(route, asked, client, start, response);
                         }
                         cache::Prepared::Pending(pending) => pending,
@@ -336,7 +336,6 @@ impl Service<Request> for EdgeService {
                 Ok(Err(never)) => match never {},
                 Err(_) => limits::timed_out(&edge.limits),
             };
-            let asked = asked.as_ref().map(|(m, u)| (m, u));
             edge.done(route, asked, client, start, response)
         }))
     }
