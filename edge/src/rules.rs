@@ -37,6 +37,16 @@ impl Rules {
         }
     }
 
+    /// The draw limit of the move-count rule, in half-moves: `None` for a game without one
+    /// (Clesto, Animal Gambit), which takes no clock.
+    #[must_use]
+    pub fn clock_limit(self) -> Option<u32> {
+        match self {
+            Rules::Jungle(r) => r.has_clock().then(|| r.clock_limit()),
+            Rules::AnimalGambit => None,
+        }
+    }
+
     /// The rule set that a position text's board shape names when none is given: 8 ranks are
     /// Animal Gambit's board; the Jungle family's parser tells its own shapes apart.
     #[must_use]

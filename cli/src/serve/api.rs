@@ -20,7 +20,7 @@ use jtb_edge::{each_game, AnyPosition, Rules};
 use super::{
     error::{ApiError, Problem},
     gambit,
-    query::{any_position, gambit_position, probed, PositionParams, RulesPath},
+    query::{any_position, probed, PositionParams, RulesPath},
     source::Library,
 };
 
@@ -109,7 +109,11 @@ pub async fn turn_steps(
     RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    if let Rules::Jungle(rules) = rules {
+    let pos = match rules {
+        Rules::AnimalGambit => Some(any_position(rules, &params)?),
+        _ => None,
+    };
+    let Some(AnyPosition::Gambit(pos)) = pos else {
         return Err(ApiError::new(
             Problem::NotForRules,
             format!(
@@ -117,8 +121,7 @@ pub async fn turn_steps(
                  to-square), listed by /api/v1/{rules}/moves"
             ),
         ));
-    }
-    let pos = gambit_position(&params)?;
+    };
     gambit::steps(&pos, params.steps.as_deref().unwrap_or("")).map(Json)
 }
 

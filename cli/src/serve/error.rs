@@ -8,6 +8,7 @@ use axum::{
     response::{IntoResponse, Response},
     Json,
 };
+use jtb_edge::PositionError;
 use jtb_probe::{ClockError, ParseError};
 use serde_json::json;
 
@@ -169,5 +170,15 @@ impl From<ParseError> for ApiError {
 impl From<ClockError> for ApiError {
     fn from(e: ClockError) -> ApiError {
         ApiError::new(Problem::BadClock, e.to_string())
+    }
+}
+
+impl From<PositionError> for ApiError {
+    fn from(e: PositionError) -> ApiError {
+        match e {
+            PositionError::Parse(e) => e.into(),
+            PositionError::Clock(e) => e.into(),
+            e => ApiError::new(Problem::BadPosition, format!("bad position text: {e}")),
+        }
     }
 }

@@ -8,7 +8,6 @@ use axum::{
     http::request::Parts,
 };
 use jtb_edge::AnyPosition;
-use jtb_probe::{gambit, Position, RuleSet};
 use percent_encoding::percent_decode_str;
 
 use super::{
@@ -165,64 +164,32 @@ fn position_text(params: &PositionParams) -> Result<&str, ApiError> {
     Ok(text)
 }
 
-/// The Animal Gambit position of the query (RULES.md 7: no clock).
+/// The position of the query as the game it is, with its clock (the query's `clock`, else the
+/// text's, else 0; none in a game without a clock): where each route tells the games apart,
+/// once.
 ///
 /// # Errors
-/// 400 for missing or bad position text, or a `clock` parameter.
-pub fn gambit_position(params: &PositionParams) -> Result<gambit::Position, ApiError> {
-    let text = position_text(params)?;
-    if params.clock.is_some() {
-        return Err(ApiError::new(
-            Problem::BadClock,
-            format!(
-                "rule set {} has no clock rule: no `clock` parameter",
-                gambit::AnimalGambit::NAME
-            ),
-        ));
-    }
-    text.parse().map_err(|e: gambit::ParseError| {
-        ApiError::new(Problem::BadPosition, format!("bad position text: {e}"))
-    })
-}
-
-/// The position of the query as the game it is ([`AnyPosition::of_family`]): where each route
-/// tells the games apart, once.
-///
-/// # Errors
-/// As [`gambit_position`] and [`position`].
+/// 400 for missing or bad position text, or a clock that is no number, above the limit or
+/// given for a game without one.
 pub fn any_position(rules: Rules, params: &PositionParams) -> Result<AnyPosition, ApiError> {
-    match rules {
-        Rules::AnimalGambit => gambit_position(params).map(AnyPosition::Gambit),
-        Rules::Jungle(rules) => position(rules, params).map(AnyPosition::of_family),
-    }
-}
-
-/// The position of the query, with its clock (the query's `clock`, else the text's, else 0).
-///
-/// # Errors
-/// 400 for missing or bad position text, or a clock that is no number or above the limit.
-pub fn position(rules: RuleSet, params: &PositionParams) -> Result<Position, ApiError> {
     let text = position_text(params)?;
     let clock = match params.clock.as_deref() {
         None => None,
         Some(c) => Some(parse_clock(c, rules)?),
     };
-    let mut pos = Position::parse(text, Some(rules))?;
-    pos.set_rule_clock(clock)?;
-    Ok(pos)
+    Ok(AnyPosition::parse(text, Some(rules), clock)?)
 }
 
 /// The `clock` parameter: a whole number of half-moves (the limit is checked with the
 /// position).
-fn parse_clock(text: &str, rules: RuleSet) -> Result<u32, ApiError> {
+fn parse_clock(text: &str, rules: Rules) -> Result<u32, ApiError> {
     let shown: String = text.chars().take(20).collect();
-    if !rules.has_clock() {
+    let Some(limit) = rules.clock_limit() else {
         return Err(ApiError::new(
             Problem::BadClock,
             format!("rule set {rules} has no clock rule: no `clock` parameter"),
         ));
-    }
-    let limit = rules.clock_limit();
+    };
     let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<u32>() {
         Ok(c) if digits => Ok(c),
