@@ -60,6 +60,13 @@ impl AnyTablebase {
         each_game!(self, AnyTablebase, |tb, G| G::tables_rules(tb))
     }
 
+    /// Whether every value of these tables has a distance to mate: not Clesto's, where the
+    /// repetition ban decides without one ([`AnyTablebase::dtm`] is `None` there).
+    #[must_use]
+    pub fn dtm_of_every_value(&self) -> bool {
+        each_game!(self, AnyTablebase, |_, G| G::DTM_OF_EVERY_VALUE)
+    }
+
     /// Win, draw or loss for the side to move of `pos` (the clock rule aside; Clesto's wins by
     /// the ban are wins).
     ///

@@ -16,6 +16,7 @@ pub struct Clesto;
 impl EdgeGame for Clesto {
     type Position = Position;
     type Tables = jtb_probe::Clesto;
+    const DTM_OF_EVERY_VALUE: bool = false;
 
     fn rules(pos: &Position) -> Rules {
         Rules::Jungle(pos.rules())

@@ -67,6 +67,10 @@ pub trait EdgeGame {
     /// The type its tables are a [`Tablebase`] of.
     type Tables: Indexed;
 
+    /// Whether every value of its tables has a distance to mate ([`EdgeGame::dtm`] is never
+    /// `None`): not in Clesto, where the repetition ban decides without one.
+    const DTM_OF_EVERY_VALUE: bool = true;
+
     /// The position's rule set.
     fn rules(pos: &Self::Position) -> Rules;
 

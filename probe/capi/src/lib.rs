@@ -128,9 +128,9 @@ unsafe fn handle<'a, T>(tb: *const T) -> Result<&'a T, Failure> {
         .ok_or_else(|| Failure(ERR_ARGUMENT, "tablebase is a null pointer".into()))
 }
 
-/// Why Clesto's tables answer no `jtb_probe_dtm`.
-const NO_DTM: &str = "no distance to mate for every position (its values are win or loss, with a \
-                      distance to mate or by the repetition ban: jtb_probe_clesto)";
+/// Why a game whose values are not all distances to mate (Clesto's) answers no `jtb_probe_dtm`.
+const NO_DTM: &str = "no distance to mate for every position (Clesto's values are win or loss, \
+                      with a distance to mate or by the repetition ban: jtb_probe_clesto)";
 
 /// Why Clesto's and Animal Gambit's tables answer no clock-rule question.
 const NO_CLOCK: &str = "no clock rule (Clesto and Animal Gambit have no move-count rule)";
@@ -242,14 +242,15 @@ pub unsafe extern "C" fn jtb_probe_dtm(
         // Safety: see `tablebase` and `text`.
         let tb = unsafe { handle(tb) }?;
         let pos = self::position(tb, unsafe { text(position, "position") }?)?;
-        let v = match (tb, pos) {
-            (AnyTablebase::Jungle(tb), AnyPosition::Jungle(pos)) => tb.probe_dtm(&pos),
-            (AnyTablebase::Gambit(tb), AnyPosition::Gambit(pos)) => tb.probe_dtm(&pos),
-            _ => return Err(not_for(tb.rules(), NO_DTM)),
-        };
-        let v = v.map_err(|e| probe_failure(&e))?;
-        out(wdl, wdl_int(v.wdl()))?;
-        out(dtm, c_int::from(v.dtm().unwrap_or(0)))
+        if !tb.dtm_of_every_value() {
+            return Err(not_for(tb.rules(), NO_DTM));
+        }
+        let signed = tb
+            .dtm(&pos)
+            .map_err(|e| probe_failure(&e))?
+            .ok_or_else(|| not_for(tb.rules(), NO_DTM))?;
+        out(wdl, signed.signum())?;
+        out(dtm, signed.abs())
     })
 }
 
