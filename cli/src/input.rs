@@ -90,6 +90,15 @@ impl TableChoice {
         self.rules
             .targets(&self.materials, usize::from(self.max_pieces))
     }
+
+    /// The tables asked for and no others (`--no-deps`: [`Rules::named_targets`]).
+    ///
+    /// # Errors
+    /// As [`TableChoice::targets`].
+    pub fn named_targets(&self) -> Result<Targets, TableNameError> {
+        self.rules
+            .named_targets(&self.materials, usize::from(self.max_pieces))
+    }
 }
 
 /// The worker threads of a command that works through whole tables.

@@ -114,7 +114,45 @@ pub enum Targets {
     Gambit(Vec<gambit::Material>),
 }
 
+impl Targets {
+    /// The rule set of the tables.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        match self {
+            Targets::Jungle(rules, ..) => Rules::Jungle(*rules),
+            Targets::Gambit(_) => Rules::AnimalGambit,
+        }
+    }
+}
+
 impl Rules {
+    /// The tables `names` ask for and no others, for a generation of the targets alone (`jtb
+    /// gen --no-deps`, a task of a plan): as [`Rules::targets`], without the revealed tables the
+    /// flip game's chance tables lead into unless they are named too (the chance tables'
+    /// generation checks that they are there).
+    ///
+    /// # Errors
+    /// As [`Rules::targets`].
+    pub fn named_targets(
+        self,
+        names: &[impl AsRef<str>],
+        max_pieces: usize,
+    ) -> Result<Targets, TableNameError> {
+        let mut targets = self.targets(names, max_pieces)?;
+        if let Targets::Jungle(rules, revealed, _) = &mut targets {
+            if !names.is_empty() {
+                let rules = *rules;
+                let named: Vec<Material> = names
+                    .iter()
+                    .filter_map(|m| self.table_name(m.as_ref()).ok()?.jungle())
+                    .map(|m| m.table_of(rules))
+                    .collect();
+                revealed.retain(|m| named.contains(&m.table_of(rules)));
+            }
+        }
+        Ok(targets)
+    }
+
     /// The tables `names` ask for under these rules (each read by [`Rules::table_name`]), or
     /// without names every table of 2 up to `max_pieces` pieces (under flip4x4 also every
     /// chance table of up to `max_pieces` tiles); under flip4x4 the revealed tables the chance
@@ -239,5 +277,33 @@ mod tests {
             mist.targets(&[] as &[&str], 2),
             Ok(Targets::Jungle(_, _, c)) if c.is_empty()
         ));
+    }
+
+    #[test]
+    fn named_targets_are_the_tables_named_alone() {
+        let flip = Rules::Jungle(RuleSet::Flip4x4);
+        let all: Material = "LTvEW".parse().unwrap();
+        let Ok(Targets::Jungle(_, revealed, chance)) = flip.named_targets(&["LvE-Tw"], 4) else {
+            panic!("flip4x4 targets");
+        };
+        assert!(revealed.is_empty());
+        assert_eq!(chance.len(), 1);
+        let Ok(Targets::Jungle(_, revealed, _)) = flip.named_targets(&["LvE-Tw", "EWvLT"], 4)
+        else {
+            panic!("flip4x4 targets");
+        };
+        assert_eq!(revealed, [all.table_of(RuleSet::Flip4x4)]);
+        // Without names, every table up to the count.
+        assert_eq!(
+            flip.named_targets(&[] as &[&str], 3).unwrap(),
+            flip.targets(&[] as &[&str], 3).unwrap()
+        );
+        assert_eq!(
+            Rules::AnimalGambit
+                .named_targets(&["ERvMR"], 4)
+                .unwrap()
+                .rules(),
+            Rules::AnimalGambit
+        );
     }
 }

@@ -6,6 +6,8 @@
 //! conversion under the clock rule (section 5), exactly. [`solve_all`] does a
 //! whole closure in memory; [`run::generate`] writes files (resumable), [`verify`] checks tables
 //! one ply deep, and [`dead_draw`] builds the flip game's built-in one-each table.
+//! [`targets`] makes or plans the tables of any game named at run time: what `jtb gen`, `jtb
+//! plan` and the Python package call.
 //!
 //! ```
 //! use jtb_gen::solve_all;
@@ -29,6 +31,7 @@ pub mod driver;
 mod flip;
 pub mod gambit;
 mod jungle;
+pub mod targets;
 
 // Each module's path in the crate: what every game's solver shares, and each game's folder.
 use self::jungle::{bits, solve, tables};
@@ -102,6 +105,14 @@ pub enum GenError {
     /// The chance tables' plan refused: the smaller chance tables the targets need are missing
     /// or damaged (generating only the targets), or a table needs more memory than allowed.
     ChancePlan(driver::Refused<ChanceMaterial, jtb_probe::TableError>),
+    /// An Animal Gambit generation stopped.
+    Gambit(gambit::GambitError),
+}
+
+impl From<gambit::GambitError> for GenError {
+    fn from(e: gambit::GambitError) -> GenError {
+        GenError::Gambit(e)
+    }
 }
 
 impl From<std::io::Error> for GenError {
@@ -141,6 +152,7 @@ impl fmt::Display for GenError {
             GenError::ChancePlan(driver::Refused::TooLarge { table, need, limit }) => {
                 write_too_large(f, table, *need, *limit, MEMORY_LIMIT_BY)
             }
+            GenError::Gambit(e) => e.fmt(f),
         }
     }
 }
@@ -151,6 +163,7 @@ impl Error for GenError {
             GenError::Io(e) => Some(e),
             GenError::Table(e) => Some(e),
             GenError::Probe(e) => Some(e.as_ref()),
+            GenError::Gambit(e) => e.source(),
             _ => None,
         }
     }

@@ -579,39 +579,16 @@ fn generate(
     let targets = rules
         .targets(&materials, max_pieces)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let generated = match targets {
-        jtb_edge::Targets::Jungle(rules, targets, chance) => {
-            jtb_gen::chance::check_memory(&chance, memory_limit)
-                .map_err(|e| PyOSError::new_err(e.to_string()))?;
-            let opts = jtb_gen::run::GenOptions {
-                rules,
-                targets,
-                out: directory.clone(),
-                memory_limit,
-                only_targets: false,
-            };
-            let summary = py
-                .detach(|| jtb_gen::run::generate(&opts, &report))
-                .map_err(|e| PyOSError::new_err(e.to_string()))?;
-            let mut generated = summary.generated.len();
-            if !chance.is_empty() {
-                let summary = py
-                    .detach(|| {
-                        jtb_gen::chance::generate(&directory, &chance, memory_limit, false, &report)
-                    })
-                    .map_err(|e| PyOSError::new_err(e.to_string()))?;
-                generated += summary.generated.len();
-            }
-            generated
-        }
-        jtb_edge::Targets::Gambit(targets) => py
-            .detach(|| {
-                jtb_gen::gambit::generate(&directory, &targets, memory_limit, false, &report)
-            })
-            .map_err(|e| PyOSError::new_err(e.to_string()))?
-            .generated
-            .len(),
+    let opts = jtb_gen::targets::Options {
+        out: &directory,
+        memory_limit,
+        only_targets: false,
     };
+    let generated = py
+        .detach(|| jtb_gen::targets::generate(&targets, opts, &report))
+        .map_err(|e| PyOSError::new_err(e.to_string()))?;
+    let generated =
+        generated.tables.generated.len() + generated.chance.map_or(0, |c| c.generated.len());
     report.raise()?;
     Ok(generated)
 }

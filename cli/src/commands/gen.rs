@@ -11,9 +11,9 @@ use std::{
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use jtb_gen::{
     driver::{Progress, Silent, Summary},
-    run::{available_memory, generate, GenOptions},
+    run::available_memory,
+    targets::{self, Generated, Options},
 };
-use jtb_probe::flip::ChanceMaterial;
 
 use crate::{input, CliResult};
 
@@ -71,9 +71,12 @@ impl Bars {
 
 impl<T: Display> Progress<T> for Bars {
     fn planned(&self, tables: usize, entries: u64) {
-        self.overall.set_length(entries);
-        *self.tables.lock().unwrap() = (0, tables);
-        self.overall.set_message(format!("0/{tables} tables"));
+        // A second plan (the chance tables') adds to the first.
+        self.overall
+            .set_length(self.overall.length().unwrap_or(0) + entries);
+        let mut t = self.tables.lock().unwrap();
+        t.1 += tables;
+        self.overall.set_message(format!("{}/{} tables", t.0, t.1));
     }
     fn kept(&self, _: T) {
         self.tables.lock().unwrap().0 += 1;
@@ -135,24 +138,21 @@ pub fn peak_memory() -> Option<u64> {
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
-/// Runs one generation with the progress display `jtb gen` shows: none when quiet, bars on a
+/// Runs the generation with the progress display `jtb gen` shows: none when quiet, bars on a
 /// terminal, log lines otherwise. The same for every game's tables.
-fn with_progress<T: Display, S, E>(
+fn with_progress(
     quiet: bool,
     start: Instant,
-    generate: impl FnOnce(&dyn Progress<T>) -> Result<S, E>,
-) -> Result<S, Box<dyn std::error::Error>>
-where
-    E: std::error::Error + 'static,
-{
+    generate: impl FnOnce(&dyn Progress<String>) -> Result<Generated, jtb_gen::GenError>,
+) -> Result<Generated, Box<dyn std::error::Error>> {
     if quiet {
         return Ok(generate(&Silent)?);
     }
     if std::io::stderr().is_terminal() {
         let bars = Bars::new()?;
-        let summary = generate(&bars)?;
+        let generated = generate(&bars)?;
         bars.overall.finish();
-        return Ok(summary);
+        return Ok(generated);
     }
     Ok(generate(&Log { start })?)
 }
@@ -164,47 +164,17 @@ pub fn run(args: &Args) -> CliResult {
         .memory_limit
         .map_or_else(|| available_memory().unwrap_or(u64::MAX), |mib| mib << 20);
     let (quiet, start) = (args.quiet, Instant::now());
-    let said = match args.choice.targets()? {
-        input::Targets::Jungle(rules, mut targets, chance) => {
-            if args.no_deps && !args.choice.materials.is_empty() {
-                // The tables named alone: the revealed tables a chance table's last flips lead
-                // into must be there (its generation checks them).
-                let named: Vec<_> = args
-                    .choice
-                    .materials
-                    .iter()
-                    .filter_map(|m| args.choice.rules.table_name(m).ok()?.jungle())
-                    .map(|m| m.table_of(rules))
-                    .collect();
-                targets.retain(|m| named.contains(&m.table_of(rules)));
-            }
-            // A chance table too large is refused before the revealed tables are made.
-            jtb_gen::chance::check_memory(&chance, memory_limit)?;
-            let opts = GenOptions {
-                rules,
-                targets,
-                out: args.out.clone(),
-                memory_limit,
-                only_targets: args.no_deps,
-            };
-            let summary = with_progress(quiet, start, |p| generate(&opts, p))?;
-            let chance = if chance.is_empty() {
-                None
-            } else {
-                let out = &args.out;
-                Some(with_progress(quiet, start, |p| {
-                    jtb_gen::chance::generate(out, &chance, memory_limit, args.no_deps, p)
-                })?)
-            };
-            said_of(&summary, chance.as_ref())
-        }
-        input::Targets::Gambit(targets) => {
-            let summary = with_progress(quiet, start, |p| {
-                jtb_gen::gambit::generate(&args.out, &targets, memory_limit, args.no_deps, p)
-            })?;
-            said_of::<_, ChanceMaterial>(&summary, None)
-        }
+    let targets = if args.no_deps {
+        args.choice.named_targets()?
+    } else {
+        args.choice.targets()?
     };
+    let opts = Options {
+        out: &args.out,
+        memory_limit,
+        only_targets: args.no_deps,
+    };
+    let generated = with_progress(quiet, start, |p| targets::generate(&targets, opts, p))?;
     if !quiet {
         let peak =
             peak_memory().map_or_else(String::new, |b| format!(", peak memory {} MiB", b >> 20));
@@ -212,7 +182,7 @@ pub fn run(args: &Args) -> CliResult {
             tables,
             chance,
             phases,
-        } = said;
+        } = said_of(&generated.tables, generated.chance.as_ref());
         eprintln!(
             "{tables}{chance}, in {:.1}s{peak}{phases}",
             start.elapsed().as_secs_f64()
@@ -229,7 +199,7 @@ struct Said {
     phases: String,
 }
 
-fn said_of<T, C>(summary: &Summary<T>, chance: Option<&Summary<C>>) -> Said {
+fn said_of(summary: &Summary<String>, chance: Option<&Summary<String>>) -> Said {
     let from_flip = match summary.from_flip.len() {
         0 => String::new(),
         1 => " (1 from its colour flip)".to_owned(),

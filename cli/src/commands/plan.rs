@@ -11,10 +11,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use jtb_gen::plan;
-use jtb_probe::{flip::ChanceMaterial, format::table_path, gambit, Kind, Material, RuleSet};
+use jtb_gen::driver::Task;
 
-use crate::CliResult;
+use crate::{input::Targets, CliResult};
 
 /// How the plan is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -99,15 +98,6 @@ impl std::error::Error for PlanError {
 /// Slurm's default `MaxArraySize`: array indices run below it.
 const MAX_ARRAY_SIZE: usize = 1001;
 
-/// A planned table and the tables it needs, of any game: each by its material's name and the
-/// file whose presence marks it done (its WDL file, written last).
-struct Task {
-    material: String,
-    pieces: usize,
-    file: PathBuf,
-    needs: Vec<(String, PathBuf)>,
-}
-
 /// Everything a plan's text needs.
 struct Plan {
     /// The rule-set id.
@@ -119,98 +109,13 @@ struct Plan {
 }
 
 impl Plan {
-    /// The plan of a Jungle-family table set, and under flip4x4 of the chance tables `chance`
-    /// and those they lead into, after the revealed tables (a level per count of face-down
-    /// tiles and tiles).
-    fn new(
-        rules: RuleSet,
-        targets: &[Material],
-        chance: &[ChanceMaterial],
-        jtb: PathBuf,
-        out: PathBuf,
-    ) -> Plan {
-        let named = |m: Material| (m.to_string(), table_path(&out, rules, m, Kind::Wdl));
-        let mut levels: Vec<Vec<Task>> = plan::closure(rules, targets)
-            .into_iter()
-            .map(|group| {
-                group
-                    .into_iter()
-                    .map(|material| {
-                        let (name, file) = named(material);
-                        Task {
-                            material: name,
-                            pieces: material.total(),
-                            file,
-                            needs: plan::successors(rules, material)
-                                .into_iter()
-                                .map(named)
-                                .collect(),
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let chance_named =
-            |m: ChanceMaterial| (m.to_string(), jtb_gen::chance::table_path(&out, m));
-        let mut level = (0, 0);
-        for m in jtb_gen::chance::closure(chance) {
-            let (children, last_flip) = jtb_gen::chance::successors(m);
-            let task = Task {
-                material: m.to_string(),
-                pieces: m.tiles(),
-                file: jtb_gen::chance::table_path(&out, m),
-                needs: children
-                    .into_iter()
-                    .map(chance_named)
-                    .chain(last_flip.map(named))
-                    .collect(),
-            };
-            let key = (m.hidden().len(), m.tiles());
-            match levels.last_mut() {
-                Some(tasks) if level == key => tasks.push(task),
-                _ => levels.push(vec![task]),
-            }
-            level = key;
-        }
+    /// The plan of `targets` and every table they need, written under `out` by `jtb`.
+    fn new(targets: &Targets, jtb: PathBuf, out: PathBuf) -> Plan {
         Plan {
-            rules: rules.name(),
+            rules: targets.rules().name(),
+            levels: jtb_gen::targets::tasks(targets, &out),
             jtb,
             out,
-            levels,
-        }
-    }
-
-    /// The plan of an Animal Gambit table set: a table needs the tables one trap removal
-    /// leads into.
-    fn gambit(targets: &[gambit::Material], jtb: PathBuf, out: PathBuf) -> Plan {
-        let named =
-            |m: gambit::Material| (m.to_string(), jtb_gen::gambit::path(&out, m, Kind::Wdl));
-        let mut levels: Vec<Vec<Task>> = Vec::new();
-        for m in jtb_gen::gambit::closure(targets) {
-            let mut needs: Vec<gambit::Material> = m
-                .smaller()
-                .into_iter()
-                .map(gambit::Material::canonical)
-                .collect();
-            needs.sort_by_key(ToString::to_string);
-            needs.dedup();
-            let (name, file) = named(m);
-            let task = Task {
-                material: name,
-                pieces: m.total(),
-                file,
-                needs: needs.into_iter().map(named).collect(),
-            };
-            match levels.last_mut() {
-                Some(level) if level[0].pieces == task.pieces => level.push(task),
-                _ => levels.push(vec![task]),
-            }
-        }
-        Plan {
-            rules: gambit::AnimalGambit::NAME,
-            jtb,
-            out,
-            levels,
         }
     }
 
@@ -402,12 +307,7 @@ pub fn run(args: &Args) -> CliResult {
     }
     .map_err(PlanError::Path)?;
     let out = std::path::absolute(&args.out).map_err(PlanError::Path)?;
-    let plan = match args.choice.targets()? {
-        crate::input::Targets::Jungle(rules, targets, chance) => {
-            Plan::new(rules, &targets, &chance, jtb, out)
-        }
-        crate::input::Targets::Gambit(targets) => Plan::gambit(&targets, jtb, out),
-    };
+    let plan = Plan::new(&args.choice.targets()?, jtb, out);
     let verify = if args.checksums_only {
         Verify::Checksums
     } else {

@@ -17,14 +17,15 @@ pub mod run;
 pub mod verify;
 
 pub use self::{
-    plan::{plan, Plan, Refused, Tables},
+    plan::{plan, Plan, Refused, Tables, Task},
     run::{run, Made, Out, Solver, Started},
     verify::{verify, Checked, Unchecked, Verify},
 };
 
 /// Events of a generation, for progress display. Called from worker threads; the plan comes
 /// first, then the tables kept, then each table solved (a table found damaged may be named
-/// before the plan).
+/// before the plan). A generation in two phases (the flip game's chance tables after the
+/// revealed tables they lead into) reports a plan for each: the counts add up.
 pub trait Progress<T>: Sync {
     /// The plan: tables to consider, and the entries of those still to generate.
     fn planned(&self, tables: usize, entries: u64);
@@ -36,6 +37,28 @@ pub trait Progress<T>: Sync {
     fn started(&self, table: T, entries: u64);
     /// A table was solved and written.
     fn finished(&self, table: T, entries: u64, took: Duration);
+}
+
+/// Reports a generation of any game's tables to a sink of tables named as text: how a front end
+/// that shows every game alike takes the events of one game's generation.
+pub struct Named<'a>(pub &'a dyn Progress<String>);
+
+impl<T: std::fmt::Display> Progress<T> for Named<'_> {
+    fn planned(&self, tables: usize, entries: u64) {
+        self.0.planned(tables, entries);
+    }
+    fn kept(&self, table: T) {
+        self.0.kept(table.to_string());
+    }
+    fn replacing(&self, table: T, why: &str) {
+        self.0.replacing(table.to_string(), why);
+    }
+    fn started(&self, table: T, entries: u64) {
+        self.0.started(table.to_string(), entries);
+    }
+    fn finished(&self, table: T, entries: u64, took: Duration) {
+        self.0.finished(table.to_string(), entries, took);
+    }
 }
 
 /// A progress sink that shows nothing.
@@ -76,6 +99,21 @@ impl<T> Default for Summary<T> {
             entries: 0,
             from_flip: Vec::new(),
             phases: Vec::new(),
+        }
+    }
+}
+
+impl<T: std::fmt::Display> Summary<T> {
+    /// The summary with its tables named as text.
+    #[must_use]
+    pub fn named(self) -> Summary<String> {
+        let names = |tables: Vec<T>| tables.iter().map(ToString::to_string).collect();
+        Summary {
+            generated: names(self.generated),
+            kept: names(self.kept),
+            entries: self.entries,
+            from_flip: names(self.from_flip),
+            phases: self.phases,
         }
     }
 }

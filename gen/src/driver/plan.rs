@@ -7,9 +7,26 @@
 use std::{
     collections::BTreeSet,
     fmt::{Debug, Display},
+    path::PathBuf,
 };
 
 use super::{Progress, Summary};
+
+/// A table of a plan of independent tasks (`jtb plan`), of any game: its name, its piece count
+/// (tiles, for a flip-game chance table), the file whose presence marks it done (its WDL file,
+/// written last; a chance table's one file), and the tables it needs, each by name and that
+/// file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Task {
+    /// The table's name (its material).
+    pub material: String,
+    /// Its pieces (tiles).
+    pub pieces: usize,
+    /// The file written last.
+    pub file: PathBuf,
+    /// The tables solving it reads: name and the file written last.
+    pub needs: Vec<(String, PathBuf)>,
+}
 
 /// One game's tables, as the plan sees them.
 pub trait Tables: Sync {

@@ -239,6 +239,41 @@ pub fn table_path(root: &Path, material: ChanceMaterial) -> PathBuf {
     family_table_path(root, Chance, material, Kind::Chance)
 }
 
+/// The plan's tasks of the chance tables `targets` and every chance table they lead into,
+/// written under `root`: a level per count of face-down tiles and of tiles, fewest first. A
+/// table needs the chance tables its flips and captures lead into, and the revealed table its
+/// last flips lead into (planned before them).
+#[must_use]
+pub fn tasks(targets: &[ChanceMaterial], root: &Path) -> Vec<Vec<driver::Task>> {
+    let chance_named = |m: ChanceMaterial| (m.to_string(), table_path(root, m));
+    let revealed_named = |m: Material| {
+        let file = format::table_path(root, jtb_probe::RuleSet::Flip4x4, m, Kind::Wdl);
+        (m.to_string(), file)
+    };
+    let mut levels: Vec<Vec<driver::Task>> = Vec::new();
+    let mut level = None;
+    for m in closure(targets) {
+        let (children, last_flip) = successors(m);
+        let task = driver::Task {
+            material: m.to_string(),
+            pieces: m.tiles(),
+            file: table_path(root, m),
+            needs: children
+                .into_iter()
+                .map(chance_named)
+                .chain(last_flip.map(revealed_named))
+                .collect(),
+        };
+        let key = Some((m.hidden().len(), m.tiles()));
+        match levels.last_mut() {
+            Some(tasks) if level == key => tasks.push(task),
+            _ => levels.push(vec![task]),
+        }
+        level = key;
+    }
+    levels
+}
+
 /// Whether the table of `material` under `root` is present and intact (its header, block index
 /// and whole-file checksum): `Ok(false)` when it is absent.
 ///

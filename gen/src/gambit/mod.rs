@@ -402,6 +402,31 @@ pub fn closure(targets: &[Material]) -> Vec<Material> {
     all
 }
 
+/// The plan's tasks of `targets` and every table they need, written under `root`, by piece
+/// count, fewest first: a table needs the tables one trap removal leads into.
+#[must_use]
+pub fn tasks(targets: &[Material], root: &Path) -> Vec<Vec<driver::Task>> {
+    let named = |m: Material| (m.to_string(), path(root, m, Kind::Wdl));
+    let mut levels: Vec<Vec<driver::Task>> = Vec::new();
+    for m in closure(targets) {
+        let mut needs: Vec<Material> = m.smaller().into_iter().map(Material::canonical).collect();
+        needs.sort_by_key(ToString::to_string);
+        needs.dedup();
+        let (name, file) = named(m);
+        let task = driver::Task {
+            material: name,
+            pieces: m.total(),
+            file,
+            needs: needs.into_iter().map(named).collect(),
+        };
+        match levels.last_mut() {
+            Some(level) if level[0].pieces == task.pieces => level.push(task),
+            _ => levels.push(vec![task]),
+        }
+    }
+    levels
+}
+
 /// Solves `targets` and every table they need, in memory.
 ///
 /// # Errors

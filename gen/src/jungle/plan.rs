@@ -1,10 +1,10 @@
 //! Which tables a generation needs, and in what order.
 
-use std::collections::BTreeSet;
+use std::{collections::BTreeSet, path::Path};
 
-use jtb_probe::{Color, Layout, Material, RuleSet};
+use jtb_probe::{format::table_path, Color, Kind, Layout, Material, RuleSet};
 
-use crate::game::game_of;
+use crate::{driver::Task, game::game_of};
 
 /// The materials a move from `material` leads into (a capture; in the flip game, a trade; in
 /// Clesto, starvations too: [`crate::game::FamilyGame::next_materials`]), in canonical
@@ -33,6 +33,30 @@ pub fn closure(rules: RuleSet, targets: &[Material]) -> Vec<Vec<Material>> {
         }
     }
     group(all)
+}
+
+/// The plan's tasks of `targets` and every table they need, written under `root`, by piece
+/// count, fewest first: each table needs the tables its moves lead into.
+#[must_use]
+pub fn tasks(rules: RuleSet, targets: &[Material], root: &Path) -> Vec<Vec<Task>> {
+    let named = |m: Material| (m.to_string(), table_path(root, rules, m, Kind::Wdl));
+    closure(rules, targets)
+        .into_iter()
+        .map(|group| {
+            group
+                .into_iter()
+                .map(|material| {
+                    let (name, file) = named(material);
+                    Task {
+                        material: name,
+                        pieces: material.total(),
+                        file,
+                        needs: successors(rules, material).into_iter().map(named).collect(),
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The tables of `tables` under `rules` (either orientation where the colour flip is a
