@@ -8,7 +8,7 @@ use std::{
 
 use jtb_probe::{
     flip::ChanceTables, gambit, CacheStats, Clesto, Indexed, Material, ProbeError, RuleSet,
-    Tablebase, Wdl, DEFAULT_CACHE_BYTES,
+    Tablebase, Value, Wdl, DEFAULT_CACHE_BYTES,
 };
 
 use crate::{
@@ -77,15 +77,25 @@ impl AnyTablebase {
         each_game!(pos, AnyPosition, |pos, G| G::wdl(self.of::<G>(pos)?, pos))
     }
 
+    /// The value for the side to move of `pos` with its distance to mate, in the game's unit
+    /// (plies; Animal Gambit's turns): `None` for a Clesto position that only the repetition
+    /// ban decides (it has no distance to mate).
+    ///
+    /// # Errors
+    /// As [`AnyTablebase::wdl`].
+    pub fn value(&self, pos: &AnyPosition) -> Result<Option<Value>, ProbeError> {
+        each_game!(pos, AnyPosition, |pos, G| G::value(self.of::<G>(pos)?, pos))
+    }
+
     /// The distance to mate for the side to move of `pos`, signed: positive when it wins,
-    /// negative when it loses, 0 for a draw, in the game's unit (plies; Animal Gambit's turns).
-    /// `None` for a Clesto position that only the repetition ban decides (it has no distance
-    /// to mate).
+    /// negative when it loses, 0 for a draw and for a loss at once (no move), in the game's
+    /// unit: [`AnyTablebase::value`] as a number. `None` for a Clesto position that only the
+    /// repetition ban decides.
     ///
     /// # Errors
     /// As [`AnyTablebase::wdl`].
     pub fn dtm(&self, pos: &AnyPosition) -> Result<Option<i32>, ProbeError> {
-        each_game!(pos, AnyPosition, |pos, G| G::dtm(self.of::<G>(pos)?, pos))
+        Ok(self.value(pos)?.map(crate::games::signed))
     }
 
     /// The best move (Animal Gambit's turn) of `pos` by the tables, in its text: the game's own
@@ -265,8 +275,9 @@ impl Tables {
     }
 
     /// The distance to mate for the side to move, signed: positive when it wins, negative when
-    /// it loses, 0 for a draw, in the game's unit (plies; Animal Gambit's turns). `None` for a
-    /// Clesto position that only the repetition ban decides (it has no distance to mate).
+    /// it loses, 0 for a draw and for a loss at once (no move), in the game's unit (plies;
+    /// Animal Gambit's turns). `None` for a Clesto position that only the repetition ban
+    /// decides (it has no distance to mate).
     ///
     /// # Errors
     /// As [`Tables::probe`].

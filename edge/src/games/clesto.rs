@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use jtb_probe::{ClestoValue, LineStep, Position, ProbeResult, Tablebase, Wdl};
+use jtb_probe::{ClestoValue, LineStep, Position, ProbeResult, Tablebase, Value, Wdl};
 use serde_json::{json, Value as Json};
 
-use super::{jungle, signed, split_opened, EdgeGame, GameAnswer};
+use super::{jungle, split_opened, EdgeGame, GameAnswer};
 use crate::{Answer, AnyTablebase, EdgeError, Played, PositionError, Rules, Tables, Verdict};
 
 /// Clesto.
@@ -62,9 +62,9 @@ impl EdgeGame for Clesto {
     }
 
     /// `None` where only the repetition ban decides (no distance to mate).
-    fn dtm(tb: &Tablebase<jtb_probe::Clesto>, pos: &Position) -> ProbeResult<Option<i32>> {
+    fn value(tb: &Tablebase<jtb_probe::Clesto>, pos: &Position) -> ProbeResult<Option<Value>> {
         Ok(match tb.probe_clesto(pos)? {
-            ClestoValue::Plain(v) => Some(signed(v)),
+            ClestoValue::Plain(v) => Some(v),
             _ => None,
         })
     }

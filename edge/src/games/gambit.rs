@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{signed, EdgeGame, GameAnswer, GameVerdict};
+use super::{EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     Answer, AnyPosition, AnyTablebase, EdgeError, GameEnd, Played, PositionError, Rules, Tables,
     Verdict,
@@ -80,11 +80,11 @@ impl EdgeGame for Gambit {
         tb.probe_wdl(pos)
     }
 
-    fn dtm(
+    fn value(
         tb: &Tablebase<gambit::AnimalGambit>,
         pos: &gambit::Position,
-    ) -> ProbeResult<Option<i32>> {
-        Ok(Some(signed(tb.probe_dtm(pos)?)))
+    ) -> ProbeResult<Option<Value>> {
+        tb.probe_dtm(pos).map(Some)
     }
 
     fn best_move(

@@ -11,7 +11,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{flip, signed, split_opened, EdgeGame, GameAnswer, GameVerdict};
+use super::{flip, split_opened, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     Answer, AnyPosition, AnyTablebase, ChanceAnswer, EdgeError, GameEnd, Played, PositionError,
     Rules, Tables, Verdict,
@@ -68,8 +68,8 @@ impl EdgeGame for Jungle {
         tb.probe_wdl(pos)
     }
 
-    fn dtm(tb: &Tablebase, pos: &Position) -> ProbeResult<Option<i32>> {
-        Ok(Some(signed(tb.probe_dtm(pos)?)))
+    fn value(tb: &Tablebase, pos: &Position) -> ProbeResult<Option<Value>> {
+        tb.probe_dtm(pos).map(Some)
     }
 
     fn best_move(tb: &Tablebase, pos: &Position) -> ProbeResult<Option<String>> {

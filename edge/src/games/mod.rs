@@ -67,7 +67,7 @@ pub trait EdgeGame {
     /// The type its tables are a [`Tablebase`] of.
     type Tables: Indexed;
 
-    /// Whether every value of its tables has a distance to mate ([`EdgeGame::dtm`] is never
+    /// Whether every value of its tables has a distance to mate ([`EdgeGame::value`] is never
     /// `None`): not in Clesto, where the repetition ban decides without one.
     const DTM_OF_EVERY_VALUE: bool = true;
 
@@ -113,11 +113,14 @@ pub trait EdgeGame {
     /// As the game's probe.
     fn wdl(tb: &Tablebase<Self::Tables>, pos: &Self::Position) -> ProbeResult<Wdl>;
 
-    /// As [`AnyTablebase::dtm`].
+    /// As [`AnyTablebase::value`].
     ///
     /// # Errors
     /// As the game's probe.
-    fn dtm(tb: &Tablebase<Self::Tables>, pos: &Self::Position) -> ProbeResult<Option<i32>>;
+    fn value(
+        tb: &Tablebase<Self::Tables>,
+        pos: &Self::Position,
+    ) -> ProbeResult<Option<jtb_probe::Value>>;
 
     /// As [`AnyTablebase::best_move`].
     ///
@@ -183,7 +186,7 @@ pub trait GameVerdict {
 }
 
 /// `Win(n)` as `n`, `Loss(n)` as `-n`, a draw as 0.
-fn signed(value: jtb_probe::Value) -> i32 {
+pub(crate) fn signed(value: jtb_probe::Value) -> i32 {
     match value {
         jtb_probe::Value::Win(n) => i32::from(n),
         jtb_probe::Value::Draw => 0,

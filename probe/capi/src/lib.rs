@@ -245,12 +245,12 @@ pub unsafe extern "C" fn jtb_probe_dtm(
         if !tb.dtm_of_every_value() {
             return Err(not_for(tb.rules(), NO_DTM));
         }
-        let signed = tb
-            .dtm(&pos)
+        let v = tb
+            .value(&pos)
             .map_err(|e| probe_failure(&e))?
             .ok_or_else(|| not_for(tb.rules(), NO_DTM))?;
-        out(wdl, signed.signum())?;
-        out(dtm, signed.abs())
+        out(wdl, wdl_int(v.wdl()))?;
+        out(dtm, c_int::from(v.dtm().unwrap_or(0)))
     })
 }
 

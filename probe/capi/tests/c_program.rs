@@ -35,7 +35,7 @@ fn a_c_program_links_and_probes() {
     jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &Silent).unwrap();
     let flip = GenOptions {
         rules: RuleSet::Flip4x4,
-        targets: vec!["TvW".parse().unwrap()],
+        targets: ["TvW", "WvLT"].iter().map(|m| m.parse().unwrap()).collect(),
         out: dir.path().to_owned(),
         memory_limit: u64::MAX,
         only_targets: false,

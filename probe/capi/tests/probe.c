@@ -125,6 +125,12 @@ int main(int argc, char **argv) {
     printf("RvR: win in %d turns, best %s\n", dtm, turn);
     jtb_gambit_close(ag);
     jtb_gambit_close(NULL);
+    /* A side with no move has lost at once: a loss in 0, not a draw (the red wolf in the corner,
+     * the blue lion and tiger beside it). */
+    CHECK(jtb_open(argv[1], "flip4x4", &tb) == JTB_OK, "open flip4x4");
+    CHECK(jtb_probe_dtm(tb, "4/4/l3/Wt2 r", &wdl, &dtm) == JTB_OK && wdl == JTB_LOSS && dtm == 0, "no move: a loss in 0");
+    CHECK(jtb_probe_wdl(tb, "4/4/l3/Wt2 r", &wdl) == JTB_OK && wdl == JTB_LOSS, "no move: a loss");
+    jtb_close(tb);
     /* The flip game with face-down tiles: a red tiger and a blue wolf face down on a4 and d1.
      * Whoever flips first lets the other flip the last tile and move first. */
     jtb_chance *ch = NULL;
