@@ -62,7 +62,8 @@ class Tablebase:
     def probe_wdl(self, pos: _PositionLike, rules: Optional[str] = None) -> int:
         """1, 0 or -1 for the side to move."""
     def probe_dtm(self, pos: _PositionLike, rules: Optional[str] = None) -> int:
-        """The signed distance to mate for the side to move."""
+        """The signed distance to mate for the side to move: 0 for a draw, and for a side
+        with no move, which has lost at once (``probe_wdl`` tells the two apart)."""
     def probe(
         self, pos: _PositionLike, rules: Optional[str] = None, *, line: bool = False
     ) -> Dict[str, Any]:

@@ -368,7 +368,8 @@ impl Tablebase {
     }
 
     /// The signed distance to mate for the side to move: positive when it wins, negative when
-    /// it loses, 0 for a draw (plies; turns in Animal Gambit).
+    /// it loses, 0 for a draw and for a side with no move, which has lost at once (`probe_wdl`
+    /// tells the two apart) (plies; turns in Animal Gambit).
     #[pyo3(signature = (pos, rules=None))]
     fn probe_dtm(&self, pos: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<i32> {
         let tables = self.tables()?;
