@@ -138,19 +138,7 @@ impl Rules {
         names: &[impl AsRef<str>],
         max_pieces: usize,
     ) -> Result<Targets, TableNameError> {
-        let mut targets = self.targets(names, max_pieces)?;
-        if let Targets::Jungle(rules, revealed, _) = &mut targets {
-            if !names.is_empty() {
-                let rules = *rules;
-                let named: Vec<Material> = names
-                    .iter()
-                    .filter_map(|m| self.table_name(m.as_ref()).ok()?.jungle())
-                    .map(|m| m.table_of(rules))
-                    .collect();
-                revealed.retain(|m| named.contains(&m.table_of(rules)));
-            }
-        }
-        Ok(targets)
+        self.resolve(names, max_pieces, names.is_empty())
     }
 
     /// The tables `names` ask for under these rules (each read by [`Rules::table_name`]), or
@@ -165,6 +153,17 @@ impl Rules {
         self,
         names: &[impl AsRef<str>],
         max_pieces: usize,
+    ) -> Result<Targets, TableNameError> {
+        self.resolve(names, max_pieces, true)
+    }
+
+    /// [`Rules::targets`], with the revealed tables the chance tables lead into added to the
+    /// first list only if `with_needs`.
+    fn resolve(
+        self,
+        names: &[impl AsRef<str>],
+        max_pieces: usize,
+        with_needs: bool,
     ) -> Result<Targets, TableNameError> {
         let named = names
             .iter()
@@ -190,7 +189,7 @@ impl Rules {
                     if all.total() > Layout::MAX_PIECES {
                         return Err(TableNameError::TooManyPieces(all));
                     }
-                    if !revealed.contains(&all) {
+                    if with_needs && !revealed.contains(&all) {
                         revealed.push(all);
                     }
                 }

@@ -109,20 +109,26 @@ pub async fn turn_steps(
     RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let pos = match rules {
-        Rules::AnimalGambit => Some(any_position(rules, &params)?),
-        _ => None,
-    };
-    let Some(AnyPosition::Gambit(pos)) = pos else {
-        return Err(ApiError::new(
-            Problem::NotForRules,
-            format!(
-                "rule set {rules} has no turns of several steps: a move is one step (from-square \
-                 to-square), listed by /api/v1/{rules}/moves"
-            ),
-        ));
+    // Only Animal Gambit's moves are turns of several steps; the rule set is refused before
+    // the position is read.
+    if rules != Rules::AnimalGambit {
+        return Err(not_turns(rules));
+    }
+    let AnyPosition::Gambit(pos) = any_position(rules, &params)? else {
+        return Err(not_turns(rules));
     };
     gambit::steps(&pos, params.steps.as_deref().unwrap_or("")).map(Json)
+}
+
+/// The answer of `/steps` under a rule set whose moves are single steps.
+fn not_turns(rules: Rules) -> ApiError {
+    ApiError::new(
+        Problem::NotForRules,
+        format!(
+            "rule set {rules} has no turns of several steps: a move is one step (from-square \
+             to-square), listed by /api/v1/{rules}/moves"
+        ),
+    )
 }
 
 /// Any path the server does not know.

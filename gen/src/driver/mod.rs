@@ -17,7 +17,7 @@ pub mod run;
 pub mod verify;
 
 pub use self::{
-    plan::{plan, Plan, Refused, Tables, Task},
+    plan::{levels_by, plan, Plan, Refused, Tables, Task},
     run::{run, Made, Out, Solver, Started},
     verify::{verify, Checked, Unchecked, Verify},
 };

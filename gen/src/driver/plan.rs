@@ -28,6 +28,22 @@ pub struct Task {
     pub needs: Vec<(String, PathBuf)>,
 }
 
+/// `items` in their order, cut into levels where `key` changes: a game's closure, sorted by what
+/// its levels share (a piece count), as the levels of its plan.
+pub fn levels_by<T, K: PartialEq>(
+    items: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<Vec<T>> {
+    let mut levels: Vec<Vec<T>> = Vec::new();
+    for item in items {
+        match levels.last_mut() {
+            Some(level) if key(&level[0]) == key(&item) => level.push(item),
+            _ => levels.push(vec![item]),
+        }
+    }
+    levels
+}
+
 /// One game's tables, as the plan sees them.
 pub trait Tables: Sync {
     /// A table's name.

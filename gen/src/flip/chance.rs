@@ -250,11 +250,9 @@ pub fn tasks(targets: &[ChanceMaterial], root: &Path) -> Vec<Vec<driver::Task>> 
         let file = format::table_path(root, jtb_probe::RuleSet::Flip4x4, m, Kind::Wdl);
         (m.to_string(), file)
     };
-    let mut levels: Vec<Vec<driver::Task>> = Vec::new();
-    let mut level = None;
-    for m in closure(targets) {
+    let task = |m: ChanceMaterial| {
         let (children, last_flip) = successors(m);
-        let task = driver::Task {
+        driver::Task {
             material: m.to_string(),
             pieces: m.tiles(),
             file: table_path(root, m),
@@ -263,15 +261,18 @@ pub fn tasks(targets: &[ChanceMaterial], root: &Path) -> Vec<Vec<driver::Task>> 
                 .map(chance_named)
                 .chain(last_flip.map(revealed_named))
                 .collect(),
-        };
-        let key = Some((m.hidden().len(), m.tiles()));
-        match levels.last_mut() {
-            Some(tasks) if level == key => tasks.push(task),
-            _ => levels.push(vec![task]),
         }
-        level = key;
-    }
-    levels
+    };
+    levels(targets)
+        .into_iter()
+        .map(|level| level.into_iter().map(task).collect())
+        .collect()
+}
+
+/// `targets` and every chance table they lead into ([`closure`]), a level per count of face-down
+/// tiles and of tiles: a level's tables lead only into those of earlier levels.
+fn levels(targets: &[ChanceMaterial]) -> Vec<Vec<ChanceMaterial>> {
+    driver::levels_by(closure(targets), |m| (m.hidden().len(), m.tiles()))
 }
 
 /// Whether the table of `material` under `root` is present and intact (its header, block index
@@ -562,19 +563,7 @@ impl driver::Tables for OnDisk<'_> {
         name.canonical()
     }
     fn closure(&self, targets: &[ChanceMaterial]) -> Vec<Vec<ChanceMaterial>> {
-        let mut levels: Vec<Vec<ChanceMaterial>> = Vec::new();
-        for m in closure(targets) {
-            match levels.last_mut() {
-                Some(level)
-                    if (level[0].hidden().len(), level[0].tiles())
-                        == (m.hidden().len(), m.tiles()) =>
-                {
-                    level.push(m);
-                }
-                _ => levels.push(vec![m]),
-            }
-        }
-        levels
+        levels(targets)
     }
     fn needs(&self, table: ChanceMaterial) -> Vec<ChanceMaterial> {
         successors(table).0

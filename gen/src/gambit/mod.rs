@@ -396,10 +396,22 @@ pub fn closure(targets: &[Material]) -> Vec<Material> {
             continue;
         }
         all.push(m);
-        todo.extend(m.smaller().into_iter().map(Material::canonical));
+        todo.extend(one_removal(m));
     }
     all.sort_by_key(|m| (m.total(), m.to_string()));
     all
+}
+
+/// The tables one trap removal from `material` leads into, by name.
+fn one_removal(material: Material) -> Vec<Material> {
+    let mut next: Vec<Material> = material
+        .smaller()
+        .into_iter()
+        .map(Material::canonical)
+        .collect();
+    next.sort_by_key(ToString::to_string);
+    next.dedup();
+    next
 }
 
 /// The plan's tasks of `targets` and every table they need, written under `root`, by piece
@@ -407,24 +419,19 @@ pub fn closure(targets: &[Material]) -> Vec<Material> {
 #[must_use]
 pub fn tasks(targets: &[Material], root: &Path) -> Vec<Vec<driver::Task>> {
     let named = |m: Material| (m.to_string(), path(root, m, Kind::Wdl));
-    let mut levels: Vec<Vec<driver::Task>> = Vec::new();
-    for m in closure(targets) {
-        let mut needs: Vec<Material> = m.smaller().into_iter().map(Material::canonical).collect();
-        needs.sort_by_key(ToString::to_string);
-        needs.dedup();
-        let (name, file) = named(m);
-        let task = driver::Task {
-            material: name,
+    let task = |m: Material| {
+        let (material, file) = named(m);
+        driver::Task {
+            material,
             pieces: m.total(),
             file,
-            needs: needs.into_iter().map(named).collect(),
-        };
-        match levels.last_mut() {
-            Some(level) if level[0].pieces == task.pieces => level.push(task),
-            _ => levels.push(vec![task]),
+            needs: one_removal(m).into_iter().map(named).collect(),
         }
-    }
-    levels
+    };
+    driver::levels_by(closure(targets), |m| m.total())
+        .into_iter()
+        .map(|level| level.into_iter().map(task).collect())
+        .collect()
 }
 
 /// Solves `targets` and every table they need, in memory.

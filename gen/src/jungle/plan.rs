@@ -4,7 +4,10 @@ use std::{collections::BTreeSet, path::Path};
 
 use jtb_probe::{format::table_path, Color, Kind, Layout, Material, RuleSet};
 
-use crate::{driver::Task, game::game_of};
+use crate::{
+    driver::{self, Task},
+    game::game_of,
+};
 
 /// The materials a move from `material` leads into (a capture; in the flip game, a trade; in
 /// Clesto, starvations too: [`crate::game::FamilyGame::next_materials`]), in canonical
@@ -92,16 +95,10 @@ pub fn with_flips(rules: RuleSet, group: &[Material]) -> Vec<(Material, Option<M
 }
 
 fn group(all: BTreeSet<Material>) -> Vec<Vec<Material>> {
-    let max = all.iter().map(|m| m.total()).max().unwrap_or(0);
-    (2..=max)
-        .map(|n| {
-            all.iter()
-                .copied()
-                .filter(|m| m.total() == n)
-                .collect::<Vec<_>>()
-        })
-        .filter(|g| !g.is_empty())
-        .collect()
+    let mut all: Vec<Material> = all.into_iter().collect();
+    // Stable: each piece count keeps the set's order.
+    all.sort_by_key(|m| m.total());
+    driver::levels_by(all, |m| m.total())
 }
 
 #[cfg(test)]
