@@ -32,7 +32,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use jtb_probe::{Material, Position, RuleSet, Tablebase};
+use jtb_probe::{Jungle, Material, Position, RuleSet, Tablebase};
 use tokio::{
     io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader as AsyncBufReader},
     net::TcpStream,
@@ -63,7 +63,7 @@ impl Rng {
 /// `n` request targets: random legal unfinished positions of random materials with the most
 /// pieces of any table in `dir`.
 fn targets(dir: &Path, n: usize) -> Vec<String> {
-    let tb = Tablebase::open(dir, RuleSet::Mistboard).expect("JTB_TABLES has mistboard tables");
+    let tb = Tablebase::open(dir, Jungle::Mistboard).expect("JTB_TABLES has mistboard tables");
     let materials: Vec<Material> = tb
         .materials()
         .into_iter()

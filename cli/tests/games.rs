@@ -303,13 +303,11 @@ fn every_rule_set_opens_as_its_own_tablebase() {
             "{name}"
         );
     }
+    // Clesto's tables asked for as a Jungle rule set's do not compile (a doctest of
+    // `Tables::jungle`): Clesto is no `jtb_probe::Jungle`.
     let tables = Tables::new(root, 1 << 20);
-    let Err(e) = tables.jungle(RuleSet::Clesto) else {
-        panic!("Clesto's tables opened as a Jungle rule set's");
-    };
-    assert!(e.to_string().contains("Tablebase<Clesto>"), "{e}");
     assert!(tables.clesto().is_ok() && tables.gambit().is_ok());
-    assert!(tables.jungle(RuleSet::Mistboard).is_ok());
+    assert!(tables.jungle(jtb_probe::Jungle::Mistboard).is_ok());
 }
 
 /// A table that is not there is worded one way, by `jtb probe` and by the API alike, whether

@@ -6,7 +6,9 @@ mod serve_support;
 
 use std::{path::Path, thread};
 
-use jtb_probe::{adjudicate, Move, MoveKind, Outcome, Piece, Position, RuleSet, Tablebase, Value};
+use jtb_probe::{
+    adjudicate, Jungle, Move, MoveKind, Outcome, Piece, Position, RuleSet, Tablebase, Value,
+};
 use serde_json::{json, Value as Json};
 use serve_support::{
     assert_index_matches_stats, enc, gen, get, probe_url, random_positions, raw_status, Conn, Rng,
@@ -127,7 +129,7 @@ fn every_field_agrees_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut rng = Rng(0x5eed);
     let mut positions = random_positions(RuleSet::Mistboard, &pieces("LRe"), 150, &mut rng);
@@ -274,7 +276,7 @@ fn lines_and_moves_agree_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     let mut conn = Conn::open(server.addr);
     let mut rng = Rng(77);
     for pos in random_positions(RuleSet::Mistboard, &pieces("LRe"), 25, &mut rng) {
@@ -473,7 +475,7 @@ fn histograms_count_every_position_by_its_distance() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     for material in ["LRvE", "EvL", "EvR"] {
         let s = get(server.addr, &format!("/api/v1/mistboard/stats/{material}")).json();
         for side in 0..2 {
@@ -552,7 +554,7 @@ fn flip_one_each_needs_no_tables() {
     let bare = Server::start(empty.path());
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Flip4x4).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Flip4x4).unwrap();
     let mut conn = Conn::open(bare.addr);
     let mut rng = Rng(4242);
     let mut seen = std::collections::BTreeSet::new();
@@ -1213,7 +1215,7 @@ fn concurrent_clients_get_right_answers() {
     let dir = tempfile::tempdir().unwrap();
     tables(dir.path());
     let server = Server::start(dir.path());
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     let positions = random_positions(RuleSet::Mistboard, &pieces("LRe"), 400, &mut Rng(9));
     const CLIENTS: usize = 16;
     thread::scope(|s| {

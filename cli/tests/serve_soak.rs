@@ -21,7 +21,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use jtb_probe::{Color, Piece, RuleSet, Tablebase};
+use jtb_probe::{Color, Jungle, Piece, RuleSet, Tablebase};
 use serve_support::{gen, probe_url, random_positions, raw_status, Conn, Rng, Server};
 
 /// How long the clients keep asking.
@@ -68,7 +68,7 @@ fn the_server_keeps_answering_right_under_a_mix_of_requests_and_table_changes() 
     assert!(table(damaged).exists() && table(replaced).exists());
 
     // What every good request must answer: the library's values, read before the soak.
-    let tb = Tablebase::open(root, RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(root, Jungle::Mistboard).unwrap();
     let mut rng = Rng(0x5eed);
     let piece = |c, a: char| Piece::new(c, jtb_probe::Animal::from_letter(a).unwrap());
     let mut expected = Vec::new();

@@ -463,18 +463,18 @@ fn flip_positions_of_more_animals_adjudicate_by_the_clock_rule() {
 /// commands print (`tests/tests/probe.rs` checks it one ply deep on this table).
 #[test]
 fn a_five_piece_table_in_every_command() {
-    use jtb_probe::{Layout, Material, Position, RuleSet, Tablebase, Value, Wdl};
+    use jtb_probe::{Jungle, Layout, Material, Position, Tablebase, Value, Wdl};
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().to_str().unwrap();
     let o = gen(dir.path(), &["--material", "EDCvTP", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let rules = RuleSet::Mistboard;
+    let rules = Jungle::Mistboard;
     let tb = Tablebase::open(dir.path(), rules).unwrap();
     let material: Material = "EDCvTP".parse().unwrap();
     assert!(tb.materials().contains(&material));
 
     // A win, a loss and a draw of the table, in both orientations.
-    let layout = Layout::new(rules, material);
+    let layout = Layout::new(rules.rule_set(), material);
     let mut picked: Vec<(Position, Value)> = Vec::new();
     for idx in (0..layout.len()).step_by(1_000_003) {
         let Some(pos) = layout.position(idx) else {

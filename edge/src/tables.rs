@@ -7,7 +7,7 @@ use std::{
 };
 
 use jtb_probe::{
-    flip::ChanceTables, gambit, CacheStats, Clesto, Indexed, Material, ProbeError, RuleSet,
+    flip::ChanceTables, gambit, CacheStats, Clesto, Indexed, Jungle, Material, ProbeError, RuleSet,
     Tablebase, Value, Wdl, DEFAULT_CACHE_BYTES,
 };
 
@@ -47,10 +47,10 @@ impl AnyTablebase {
             Rules::AnimalGambit => {
                 AnyTablebase::Gambit(open(root, gambit::AnimalGambit, cache_bytes)?)
             }
-            Rules::Jungle(RuleSet::Clesto) => {
-                AnyTablebase::Clesto(open(root, Clesto, cache_bytes)?)
-            }
-            Rules::Jungle(rules) => AnyTablebase::Jungle(open(root, rules, cache_bytes)?),
+            Rules::Jungle(rules) => match Jungle::of(rules) {
+                Some(game) => AnyTablebase::Jungle(open(root, game, cache_bytes)?),
+                None => AnyTablebase::Clesto(open(root, Clesto, cache_bytes)?),
+            },
         })
     }
 
@@ -218,13 +218,21 @@ impl Tables {
         tables.map(|tb| &**tb).ok_or_else(|| another_game(rules))
     }
 
-    /// The tables of a Jungle or flip rule set.
+    /// The tables of a Jungle or flip rule set (Clesto's are [`Tables::clesto`]: a Clesto
+    /// rule set is no [`Jungle`], so asking for its tables here does not compile).
+    ///
+    /// ```compile_fail
+    /// use jtb_edge::Tables;
+    /// use jtb_probe::RuleSet;
+    ///
+    /// let tables = Tables::new("tables", 1 << 20);
+    /// let _ = tables.jungle(RuleSet::Clesto);
+    /// ```
     ///
     /// # Errors
-    /// [`EdgeError::Open`]: the rule set's directory cannot be read, or the rule set is
-    /// Clesto's (whose tables are [`Tables::clesto`]).
-    pub fn jungle(&self, rules: RuleSet) -> Result<&Tablebase, EdgeError> {
-        self.of::<games::jungle::Jungle>(Rules::Jungle(rules))
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read.
+    pub fn jungle(&self, rules: Jungle) -> Result<&Tablebase, EdgeError> {
+        self.of::<games::jungle::Jungle>(Rules::Jungle(rules.rule_set()))
     }
 
     /// Clesto's tables.
@@ -312,17 +320,13 @@ pub fn jungle_materials(root: &Path, rules: RuleSet) -> Result<Vec<Material>, Pr
         })
 }
 
-/// Why a rule set's tables are not the tablebase type asked for (the library's reason where it
-/// has one: Clesto's tables asked for as a Jungle rule set's).
+/// Why a rule set's tables are not the tablebase type asked for (a caller's bug: each game asks
+/// for its own rule sets' tables).
 fn another_game(rules: Rules) -> EdgeError {
-    let why = match rules {
-        Rules::Jungle(r) => r.check_rules().err(),
-        Rules::AnimalGambit => None,
-    };
-    EdgeError::Open(Arc::new(why.unwrap_or(ProbeError::NotForRules {
+    EdgeError::Open(Arc::new(ProbeError::NotForRules {
         rules: rules.name(),
         what: ANOTHER_GAME,
-    })))
+    }))
 }
 
 const ANOTHER_GAME: &str = "its tables are another game's";

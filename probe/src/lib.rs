@@ -6,9 +6,9 @@
 //! Probe a directory of tables written by `jtb gen` (the `jtb-gen` crate):
 //!
 //! ```no_run
-//! use jtb_probe::{Category, Position, RuleSet, Tablebase, Value, Wdl};
+//! use jtb_probe::{Category, Jungle, Position, Tablebase, Value, Wdl};
 //!
-//! let tb = Tablebase::open("tables", RuleSet::Mistboard)?; // tables/mistboard/*.{wdl,dtm,dtc}
+//! let tb = Tablebase::open("tables", Jungle::Mistboard)?; // tables/mistboard/*.{wdl,dtm,dtc}
 //! let pos: Position = "7/7/7/7/7/7/2L4/1e5/R6 r".parse()?;
 //! assert_eq!(tb.probe_wdl(&pos)?, Wdl::Win);
 //! assert_eq!(tb.probe_dtm(&pos)?, Value::Win(35));
@@ -91,7 +91,9 @@ pub mod rulebook {}
 use self::{
     clesto as ban,
     core::{file, histogram, store, value},
-    jungle::{adjudicate, board, index, material, moves, piece, position, rules, tablebase, text},
+    jungle::{
+        adjudicate, board, game, index, material, moves, piece, position, rules, tablebase, text,
+    },
 };
 pub use self::{core::format, jungle::clock};
 
@@ -105,13 +107,14 @@ pub use crate::{
     clock::{Category, RuleValue},
     core::{
         in_memory_only, CacheStats, Game, Indexed, LineStep, MaterialSlots, Moves, ProbeError,
-        ProbeResult, ScoredMove, Successor, Tablebase, DEFAULT_CACHE_BYTES,
+        ProbeResult, ScoredMove, Successor, Tablebase, DEFAULT_CACHE_BYTES, FILE_SLOTS,
     },
     file::TableFile,
     flip::{
         dead_draw, Adjudication, DeadReason, FlipOutcome, HiddenSet, HiddenSetError, NotApplicable,
     },
     format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
+    game::{Jungle, JungleSlots},
     histogram::{histogram, SideHistogram},
     index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},
@@ -119,7 +122,7 @@ pub use crate::{
     piece::{Animal, Color, Piece},
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},
-    tablebase::{JungleSlots, RuleMove, RuleStep},
+    tablebase::{RuleMove, RuleStep},
     text::ParseError,
     value::{Plies, Turns, Value, Wdl},
 };

@@ -21,7 +21,7 @@ use jtb_gen::{
 use jtb_probe::{
     dead_draw,
     flip::{ChanceLayout, ChanceMaterial, ChanceTables},
-    Clesto, Layout, Material, Position, RuleSet, Tablebase,
+    Clesto, Jungle, Layout, Material, Position, RuleSet, Tablebase,
 };
 
 struct Rng(u64);
@@ -104,7 +104,7 @@ fn benches(c: &mut Criterion) {
         .unwrap();
     let (root, _keep) = tables(material);
     let positions = random_positions(RuleSet::Mistboard, material, 1 << 14);
-    let tb = Tablebase::open(&root, RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(&root, Jungle::Mistboard).unwrap();
     for p in &positions {
         tb.probe_wdl(p).unwrap();
         tb.probe_dtm(p).unwrap();
@@ -131,7 +131,7 @@ fn benches(c: &mut Criterion) {
     });
     // A cache too small for any block: every probe decompresses its block (the file itself is
     // in the page cache after the warm-up above).
-    let cold = Tablebase::with_cache(&root, RuleSet::Mistboard, 1).unwrap();
+    let cold = Tablebase::with_cache(&root, Jungle::Mistboard, 1).unwrap();
     cycle(&mut g, "wdl first touch", &positions, |p| {
         cold.probe_wdl(p).unwrap()
     });

@@ -8,8 +8,8 @@ use jtb_gen::{
     run::{generate, GenOptions},
 };
 use jtb_probe::{
-    format::table_path, Kind, Material, Position, ProbeError, RuleSet, TableErrorKind, TableFile,
-    Tablebase,
+    format::table_path, Jungle, Kind, Material, Position, ProbeError, RuleSet, TableErrorKind,
+    TableFile, Tablebase,
 };
 
 fn gen(dir: &Path, rules: RuleSet, targets: &[&str]) -> jtb_gen::run::Summary {
@@ -255,7 +255,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
     gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
     gen(dir.path(), RuleSet::Leiden, &["LvE"]);
     let pos = Position::parse("7/7/7/7/7/3l3/7/3E3/7 r", None).unwrap();
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     assert!(tb.probe_dtm(&pos).is_ok());
 
     // The leiden file copied over the mistboard one.
@@ -267,7 +267,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
         )
         .unwrap();
     }
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     assert!(matches!(tb.probe_dtm(&pos), Err(ProbeError::Table(_))));
     assert!(matches!(tb.probe_wdl(&pos), Err(ProbeError::Table(_))));
     assert!(matches!(tb.probe_dtc(&pos), Err(ProbeError::Table(_))));
@@ -280,7 +280,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
         let b = fs::read(&p).unwrap();
         fs::write(&p, &b[..b.len() - 5]).unwrap();
     }
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     let e = tb.probe_dtm(&pos).unwrap_err().to_string();
     assert!(e.contains("EvL.dtm") && e.contains("truncated"), "{e}");
     let e = tb.probe_rule(&pos).unwrap_err().to_string();
@@ -289,7 +289,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
     // A missing DTC file (tables written before the clock rule) is a missing table naming it.
     gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
     fs::remove_file(table_path(dir.path(), RuleSet::Mistboard, m, Kind::Dtc)).unwrap();
-    let tb = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     assert!(tb.probe_dtm(&pos).is_ok());
     match tb.probe_dtc(&pos) {
         Err(ProbeError::MissingTable { path, .. }) => assert!(path.ends_with("EvL.dtc")),
@@ -308,7 +308,7 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
         Err(ProbeError::MissingTable { path, .. }) if path.ends_with("ETvL.dtm")
     ));
     assert!(matches!(
-        Tablebase::open(dir.path().join("nowhere"), RuleSet::Mistboard),
+        Tablebase::open(dir.path().join("nowhere"), Jungle::Mistboard),
         Err(ProbeError::NoDirectory(..))
     ));
 }
@@ -361,10 +361,9 @@ fn random_damage_is_always_an_error_never_a_panic() {
 fn mapped_and_read_files_probe_alike() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), RuleSet::Mistboard, &["LRvE"]);
-    let read = Tablebase::open(dir.path(), RuleSet::Mistboard).unwrap();
+    let read = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     // Safety: the files are not changed while the tablebase lives.
-    let mapped =
-        unsafe { Tablebase::open_mapped(dir.path(), RuleSet::Mistboard, 1 << 20) }.unwrap();
+    let mapped = unsafe { Tablebase::open_mapped(dir.path(), Jungle::Mistboard, 1 << 20) }.unwrap();
     let layout = jtb_probe::Layout::new(RuleSet::Mistboard, "LRvE".parse().unwrap());
     let mut n = 0;
     layout.for_each_used_entry(|idx, _| {

@@ -9,7 +9,7 @@ use jtb_gen::{
     run::{generate, GenOptions},
     solve_all,
 };
-use jtb_probe::{Material, Outcome, Position, RuleSet, Tablebase, Value, Wdl};
+use jtb_probe::{Jungle, Material, Outcome, Position, RuleSet, Tablebase, Value, Wdl};
 use rayon::prelude::*;
 
 fn generate_into(dir: &std::path::Path, rules: RuleSet, targets: &[Material]) {
@@ -30,7 +30,7 @@ fn every_position_up_to_three_pieces_probes_as_generated() {
         let targets = Material::all(2, 3);
         generate_into(dir.path(), rules, &targets);
         let solved = solve_all(rules, &targets).unwrap();
-        let tb = Tablebase::open(dir.path(), rules).unwrap();
+        let tb = Tablebase::open(dir.path(), Jungle::of(rules).unwrap()).unwrap();
         assert_eq!(tb.materials().len(), 260);
         tb.materials().par_iter().for_each(|&m| {
             let table = solved.get(m).unwrap();
@@ -127,7 +127,7 @@ fn lines_play_out_to_the_promised_end() {
         .map(|m| m.parse().unwrap())
         .collect();
     generate_into(dir.path(), rules, &targets);
-    let tb = Tablebase::open(dir.path(), rules).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::of(rules).unwrap()).unwrap();
     for text in [
         "7/5e1/7/7/7/7/t6/5R1/L6 r",
         "7/5e1/t6/7/7/7/7/5R1/L6 b",
@@ -165,7 +165,8 @@ fn many_threads_agree_with_one() {
         .collect();
     generate_into(dir.path(), rules, &targets);
     // A small cache, so that threads evict each other's blocks.
-    let tb = Arc::new(Tablebase::with_cache(dir.path(), rules, 64 << 10).unwrap());
+    let tb =
+        Arc::new(Tablebase::with_cache(dir.path(), Jungle::of(rules).unwrap(), 64 << 10).unwrap());
     let solved = solve_all(rules, &targets).unwrap();
     let mut positions = Vec::new();
     for m in &targets {
@@ -227,8 +228,8 @@ fn probes_held_to_memory_answer_as_plain_ones_or_not_at_all() {
         }
     });
     for tb in [
-        Tablebase::open(dir.path(), rules).unwrap(),
-        Tablebase::with_cache(dir.path(), rules, 4 << 20).unwrap(),
+        Tablebase::open(dir.path(), Jungle::of(rules).unwrap()).unwrap(),
+        Tablebase::with_cache(dir.path(), Jungle::of(rules).unwrap(), 4 << 20).unwrap(),
     ] {
         let (first, _) = &positions[0];
         // Nothing open yet: refused, even where the closure swallows the error.
@@ -263,7 +264,7 @@ fn probes_held_to_memory_answer_as_plain_ones_or_not_at_all() {
             "{refused} refused, {answered} answered"
         );
         // A panic inside leaves the thread free to read blocks again.
-        let cold = Tablebase::open(dir.path(), rules).unwrap();
+        let cold = Tablebase::open(dir.path(), Jungle::of(rules).unwrap()).unwrap();
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             jtb_probe::in_memory_only(|| panic!("inside"))
         }));
@@ -286,7 +287,7 @@ fn header_statistics_count_every_legal_position() {
     ] {
         let targets: Vec<Material> = names.iter().map(|n| n.parse().unwrap()).collect();
         generate_into(dir.path(), rules, &targets);
-        let tb = Tablebase::open(dir.path(), rules).unwrap();
+        let tb = Tablebase::open(dir.path(), Jungle::of(rules).unwrap()).unwrap();
         for m in targets.iter().map(|m| m.canonical()) {
             let header = |kind| {
                 let path = table_path(dir.path(), rules, m, kind);
@@ -365,7 +366,7 @@ fn a_five_piece_table_probes_one_ply_deep() {
     let rules = RuleSet::Mistboard;
     let material: Material = "EDCvTP".parse().unwrap();
     generate_into(dir.path(), rules, &[material]);
-    let tb = Tablebase::open(dir.path(), rules).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::of(rules).unwrap()).unwrap();
     let limit = rules.clock_limit();
     let layout = Layout::new(rules, material);
     // Every 16,411th entry (a prime, so the sample crosses every piece's squares).

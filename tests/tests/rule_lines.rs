@@ -9,7 +9,8 @@ use jtb_gen::{
     solve_all,
 };
 use jtb_probe::{
-    adjudicate, clock::rule_wdl, Category, Material, Outcome, Position, RuleSet, Tablebase, Wdl,
+    adjudicate, clock::rule_wdl, Category, Jungle, Material, Outcome, Position, RuleSet, Tablebase,
+    Wdl,
 };
 
 fn tables(rules: RuleSet, targets: &[&str]) -> (tempfile::TempDir, Tablebase, Vec<Material>) {
@@ -23,7 +24,7 @@ fn tables(rules: RuleSet, targets: &[&str]) -> (tempfile::TempDir, Tablebase, Ve
         only_targets: false,
     };
     generate(&opts, &Silent).unwrap();
-    let tb = Tablebase::open(dir.path(), rules).unwrap();
+    let tb = Tablebase::open(dir.path(), Jungle::of(rules).unwrap()).unwrap();
     (dir, tb, targets)
 }
 

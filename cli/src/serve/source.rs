@@ -23,7 +23,7 @@ use jtb_edge::{
     AnyTablebase, Rules,
 };
 use jtb_probe::{
-    flip::ChanceTables, format::table_path, Indexed, Material, Move, Outcome, Position, ProbeError,
+    flip::ChanceTables, format::table_path, Family, Material, Move, Outcome, Position, ProbeError,
     RuleSet, TableError, TableErrorKind, Tablebase,
 };
 
@@ -429,7 +429,7 @@ impl Library {
     /// A missing table in the library's one wording ([`ProbeError::MissingTable`], as `jtb
     /// probe` says it), its file named relative to the root.
     #[must_use]
-    pub fn missing<G: Indexed>(&self, rules: G, material: G::Material, path: &Path) -> ApiError {
+    pub fn missing<G: Family>(&self, rules: G, material: G::Material, path: &Path) -> ApiError {
         let missing = ProbeError::MissingTable {
             rules: rules.id(),
             material: rules.table_of(material).to_string(),
@@ -449,7 +449,7 @@ impl Library {
     /// A table file's error, naming the file relative to the root: a file that is not there
     /// as [`Library::missing`], any other as a damaged table.
     #[must_use]
-    pub fn table_error<G: Indexed>(
+    pub fn table_error<G: Family>(
         &self,
         mut e: TableError,
         rules: G,
@@ -466,7 +466,7 @@ impl Library {
     /// can hold (a finished game, face-down tiles), 404 for a table that is not there, 500 for
     /// damaged or inconsistent tables. Every message names the table file where there is one.
     #[must_use]
-    pub fn error<G: Indexed>(&self, e: ProbeError, rules: G) -> ApiError {
+    pub fn error<G: Family>(&self, e: ProbeError, rules: G) -> ApiError {
         match e {
             ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
             ProbeError::HiddenTiles

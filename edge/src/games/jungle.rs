@@ -6,8 +6,7 @@
 use std::sync::Arc;
 
 use jtb_probe::{
-    Color, Move, Outcome, Position, ProbeResult, RuleSet, RuleValue, Tablebase, Value,
-    VerdictReason, Wdl,
+    Color, Move, Outcome, Position, ProbeResult, RuleValue, Tablebase, Value, VerdictReason, Wdl,
 };
 use serde_json::{json, Value as Json};
 
@@ -23,7 +22,7 @@ pub struct Jungle;
 
 impl EdgeGame for Jungle {
     type Position = Position;
-    type Tables = RuleSet;
+    type Tables = jtb_probe::Jungle;
 
     fn rules(pos: &Position) -> Rules {
         Rules::Jungle(pos.rules())
@@ -61,7 +60,7 @@ impl EdgeGame for Jungle {
     }
 
     fn tables_rules(tb: &Tablebase) -> Rules {
-        Rules::Jungle(tb.rules())
+        Rules::Jungle(tb.rules().rule_set())
     }
 
     fn wdl(tb: &Tablebase, pos: &Position) -> ProbeResult<Wdl> {

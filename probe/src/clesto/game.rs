@@ -6,13 +6,13 @@ use std::fmt;
 
 use crate::{
     core::{Indexed, Moves, ProbeResult, Successor},
-    format::Family,
+    format::{Family, Kind},
+    game::{self as jungle, Jungle, JungleSlots},
     index::Layout,
     material::Material,
     moves::Move,
     position::Position,
     rules::RuleSet,
-    tablebase::JungleSlots,
 };
 
 /// Clesto's tables (RULES.md 6), the game type of `Tablebase<Clesto>`: its positions are the
@@ -25,6 +25,15 @@ use crate::{
 /// let pos = Position::parse("1r5/1c5/7/7/7/7/7/7/6D b", Some(RuleSet::Clesto))?;
 /// let value: ClestoValue = tb.probe_clesto(&pos)?;
 /// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+///
+/// They are no Jungle rule set's tables: the rule-set type of positions, [`RuleSet`], is no game
+/// type of a tablebase, and [`crate::Jungle`] has no Clesto.
+///
+/// ```compile_fail
+/// use jtb_probe::{RuleSet, Tablebase};
+///
+/// let tb = Tablebase::open("tables", RuleSet::Clesto);
 /// ```
 ///
 /// Where the ban decides, a Clesto table holds no distance to mate, and Clesto has no clock:
@@ -90,52 +99,54 @@ impl Indexed for Clesto {
     type Layout = Layout;
     type Slots = JungleSlots;
 
+    const FILE_KINDS: &'static [Kind] = &[Kind::Wdl, Kind::Dtm, Kind::Ban];
+
     fn layout(self, material: Material) -> Layout {
-        Clesto::RULES.layout(material)
+        Layout::new(Clesto::RULES, material)
     }
 
     fn pieces(material: Material) -> usize {
-        RuleSet::pieces(material)
+        material.total()
     }
 
     fn is_table_material(self, material: Material) -> bool {
-        Clesto::RULES.is_table_material(material)
+        jungle::is_table_material(Clesto::RULES, material)
     }
 
     fn alias(self, material: Material) -> Option<Material> {
-        Clesto::RULES.alias(material)
+        jungle::alias(Clesto::RULES, material)
     }
 
     #[inline]
     fn material_of(pos: &Position) -> Material {
-        RuleSet::material_of(pos)
+        Material::of(pos)
     }
 
     #[inline]
     fn check_position(self, pos: &Position) -> ProbeResult<()> {
-        Clesto::RULES.check_position(pos)
+        jungle::check_position(Clesto::RULES, pos)
     }
 
     #[inline]
     fn index_of(layout: &Layout, pos: &Position) -> usize {
-        RuleSet::index_of(layout, pos)
+        jungle::index_of(layout, pos)
     }
 }
 
 impl Moves for Clesto {
     type Move = Move;
 
-    const MOVE_NOUN: &'static str = RuleSet::MOVE_NOUN;
+    const MOVE_NOUN: &'static str = Jungle::MOVE_NOUN;
 
     fn without_clocks(pos: &Position) -> Position {
-        RuleSet::without_clocks(pos)
+        pos.without_clocks()
     }
 
     fn successors(pos: &Position) -> Vec<(Move, Successor<Position>)> {
-        RuleSet::successors(pos)
+        jungle::successors(pos)
     }
 
     fn play(pos: &Position, mv: Move) -> Option<Successor<Position>> {
-        RuleSet::play(pos, mv)
+        jungle::play(pos, mv)
     }
 }

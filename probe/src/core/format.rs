@@ -192,6 +192,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order of its variants (`kind as usize` is its place here).
+    pub const ALL: [Kind; 5] = [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance];
+
     /// The file-name extension.
     #[must_use]
     pub const fn extension(self) -> &'static str {
@@ -209,29 +212,14 @@ impl Kind {
     /// ```
     /// use jtb_probe::Kind;
     ///
-    /// for kind in [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance] {
+    /// for kind in Kind::ALL {
     ///     assert_eq!(Kind::from_extension(kind.extension()), Some(kind));
     /// }
     /// assert_eq!(Kind::from_extension("txt"), None);
     /// ```
     #[must_use]
     pub fn from_extension(ext: &str) -> Option<Kind> {
-        [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance]
-            .into_iter()
-            .find(|k| k.extension() == ext)
-    }
-
-    /// The kind's slot among a table's files (at most three): 0 the WDL file (or a chance
-    /// table's one file), 1 the DTM file, 2 the second file of value codes, which is the DTC
-    /// file or, in Clesto, the ban file (no family has both). Slots of their own for every
-    /// kind cost 5-9% on a cached probe (docs/benchmarks.md), so the slots are shared.
-    #[must_use]
-    pub const fn slot(self) -> usize {
-        match self {
-            Kind::Ban => 2,
-            Kind::Chance => 0,
-            _ => self.byte() as usize - 1,
-        }
+        Kind::ALL.into_iter().find(|k| k.extension() == ext)
     }
 
     const fn byte(self) -> u8 {

@@ -11,6 +11,10 @@ use crate::{
     value::{Value, Wdl},
 };
 
+/// The most files a table of any game has (Jungle's WDL, DTM and DTC; Clesto's WDL, DTM and ban
+/// files): the slots of a table's open files in a tablebase ([`Indexed::FILE_KINDS`]).
+pub const FILE_SLOTS: usize = 3;
+
 /// What a move leads to, for the side that makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Successor<P> {
@@ -53,6 +57,11 @@ pub trait Indexed: Family {
     /// The kind of file whose presence marks a table (its other files are found beside it).
     const TABLE_KIND: Kind = Kind::Dtm;
 
+    /// The kinds of file a table of the game has, in the order of the slots that a tablebase
+    /// keeps them open in (at most [`FILE_SLOTS`]): each game its own, so that no kind stands in
+    /// another's slot (Clesto's ban file is in Clesto's third slot, not in the DTC file's).
+    const FILE_KINDS: &'static [Kind];
+
     /// The layout of `material`'s table (the orientation that names it).
     fn layout(self, material: Self::Material) -> Self::Layout;
 
@@ -69,15 +78,6 @@ pub trait Indexed: Family {
 
     /// The material on the board of `pos`, in its own orientation.
     fn material_of(pos: &Self::Position) -> Self::Material;
-
-    /// Whether this game's tablebase type reads the tables of these rules (the Jungle family's
-    /// rule-set type leaves Clesto's to [`crate::Clesto`]). Provided: it does.
-    ///
-    /// # Errors
-    /// Why not: the rules' tables are read as another game's.
-    fn check_rules(self) -> ProbeResult<()> {
-        Ok(())
-    }
 
     /// Whether `pos` can be probed in these rules' tables at all.
     ///

@@ -12,7 +12,7 @@ pub(crate) mod value;
 
 pub use self::{
     error::{ProbeError, ProbeResult},
-    game::{Game, Indexed, MaterialSlots, Moves, Successor},
+    game::{Game, Indexed, MaterialSlots, Moves, Successor, FILE_SLOTS},
     store::{in_memory_only, CacheStats},
     tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
 };

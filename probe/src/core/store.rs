@@ -4,6 +4,7 @@
 
 use std::{
     cell::{Cell, RefCell},
+    marker::PhantomData,
     path::{Path, PathBuf},
     sync::{
         atomic::{AtomicU64, Ordering},
@@ -13,6 +14,7 @@ use std::{
 
 use quick_cache::{sync::Cache, Weighter};
 
+use super::{Indexed, FILE_SLOTS};
 use crate::{
     file::TableFile,
     format::{family_table_path, Family, Kind, TableError},
@@ -74,9 +76,9 @@ enum MemoryOnly {
 /// memory where it can, and sends only the rest to a thread that may block. Calls may nest.
 ///
 /// ```no_run
-/// use jtb_probe::{in_memory_only, Position, RuleSet, Tablebase};
+/// use jtb_probe::{in_memory_only, Jungle, Position, Tablebase};
 ///
-/// let tb = Tablebase::open("tables", RuleSet::Mistboard)?;
+/// let tb = Tablebase::open("tables", Jungle::Mistboard)?;
 /// let pos = Position::parse("7/7/7/7/7/3l3/7/3E3/7 r", None)?;
 /// let value = match in_memory_only(|| tb.probe_wdl(&pos)) {
 ///     Some(value) => value,
@@ -120,12 +122,34 @@ fn refuse_load() -> bool {
 /// Numbers the tablebases of this process, for the front caches (0 is never used).
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
 
-/// One material's table: lazily opened files, one per kind slot ([`Kind::slot`]).
+/// Each kind's slot among a table's files in a game's tablebase, by kind: its place in
+/// [`Indexed::FILE_KINDS`], [`FILE_SLOTS`] (none) for a kind the game has no file of. Made at
+/// compile time, so that finding a file's slot on a probe is one lookup in a constant table.
+struct SlotOf<R>(PhantomData<R>);
+
+impl<R: Indexed> SlotOf<R> {
+    const KIND: [usize; Kind::ALL.len()] = {
+        assert!(
+            R::FILE_KINDS.len() <= FILE_SLOTS,
+            "more kinds of file than slots"
+        );
+        let mut slots = [FILE_SLOTS; Kind::ALL.len()];
+        let mut at = 0;
+        while at < R::FILE_KINDS.len() {
+            slots[R::FILE_KINDS[at] as usize] = at;
+            at += 1;
+        }
+        slots
+    };
+}
+
+/// One material's table: its lazily opened files, each kind in the game's slot for it
+/// ([`Indexed::FILE_KINDS`]).
 #[derive(Debug)]
 pub(crate) struct StoredTable<R: Family> {
     id: u64,
     material: R::Material,
-    files: [OnceLock<TableFile<R>>; 3],
+    files: [OnceLock<TableFile<R>>; FILE_SLOTS],
 }
 
 impl<R: Family> StoredTable<R> {
@@ -153,7 +177,7 @@ impl From<TableError> for Miss {
 }
 
 /// The tables of one rule set under a root, with the caches of their decoded blocks.
-pub(crate) struct Store<R: Family> {
+pub(crate) struct Store<R: Indexed> {
     rules: R,
     /// The table root; this rule set's files are in `root/<rules>/`.
     root: PathBuf,
@@ -185,7 +209,7 @@ pub struct CacheStats {
     pub open_files: u64,
 }
 
-impl<R: Family> Store<R> {
+impl<R: Indexed> Store<R> {
     /// The directory of `rules`' tables under `root`: `root/<rules>`.
     pub(crate) fn dir(root: &Path, rules: R) -> PathBuf {
         root.join(rules.id())
@@ -254,13 +278,23 @@ impl<R: Family> Store<R> {
         family_table_path(&self.root, self.rules, material, kind)
     }
 
+    /// A kind of file the game's tables do not have: a file that is not there. Out of line, to
+    /// keep the probe's path short.
+    #[cold]
+    #[inline(never)]
+    fn no_such_file(&self, table: &StoredTable<R>, kind: Kind) -> Miss {
+        Miss::Missing(self.path_of(table.material, kind))
+    }
+
     /// The `kind` file of `table`, opened and checked on first use.
     pub(crate) fn file<'a>(
         &self,
         table: &'a StoredTable<R>,
         kind: Kind,
     ) -> Result<&'a TableFile<R>, Miss> {
-        let slot = &table.files[kind.slot()];
+        let Some(slot) = table.files.get(SlotOf::<R>::KIND[kind as usize]) else {
+            return Err(self.no_such_file(table, kind));
+        };
         if let Some(f) = slot.get() {
             return Ok(f);
         }
@@ -283,6 +317,30 @@ impl<R: Family> Store<R> {
         Ok(slot.get().expect("just set"))
     }
 
+    /// Block `b` of `file` (cache key `key`) from the shared cache, decoded on a miss; inside
+    /// [`in_memory_only`], only if it is there. Out of line: a probe whose block is in the
+    /// front cache does not pay for setting it up.
+    #[inline(never)]
+    fn shared_block(&self, file: &TableFile<R>, key: u64, b: u32) -> Result<Arc<[u8]>, Miss> {
+        self.lookups.fetch_add(1, Ordering::Relaxed);
+        if MEMORY_ONLY.get() != MemoryOnly::Off {
+            // Only a look: `get_or_insert_with` would wait for another thread's decode.
+            return match self.cache.get(&key) {
+                Some(block) => Ok(block),
+                None => {
+                    refuse_load();
+                    Err(Miss::NotInMemory)
+                }
+            };
+        }
+        self.cache
+            .get_or_insert_with(&key, || {
+                self.decodes.fetch_add(1, Ordering::Relaxed);
+                file.block(b).map(Arc::from)
+            })
+            .map_err(Miss::from)
+    }
+
     /// Calls `read` with `table`'s `kind` file, the decoded block holding entry `idx`, and the
     /// entry's offset in it. Blocks come from this thread's front cache, else from the shared
     /// cache (decoding them on a miss).
@@ -295,28 +353,10 @@ impl<R: Family> Store<R> {
     ) -> Result<T, Miss> {
         let file = self.file(table, kind)?;
         let (b, at) = file.locate(idx);
-        let key = table.id << 34 | (kind.slot() as u64) << 32 | u64::from(b);
-        let shared = || {
-            self.lookups.fetch_add(1, Ordering::Relaxed);
-            if MEMORY_ONLY.get() != MemoryOnly::Off {
-                // Only a look: `get_or_insert_with` would wait for another thread's decode.
-                return match self.cache.get(&key) {
-                    Some(block) => Ok(block),
-                    None => {
-                        refuse_load();
-                        Err(Miss::NotInMemory)
-                    }
-                };
-            }
-            self.cache
-                .get_or_insert_with(&key, || {
-                    self.decodes.fetch_add(1, Ordering::Relaxed);
-                    file.block(b).map(Arc::from)
-                })
-                .map_err(Miss::from)
-        };
+        // The kind's discriminant (below 8) tells a table's files apart in the shared cache.
+        let key = table.id << 35 | (kind as u64) << 32 | u64::from(b);
         if !self.front {
-            return Ok(read(file, &shared()?, at)?);
+            return Ok(read(file, &self.shared_block(file, key, b)?, at)?);
         }
         FRONT.with(|front| {
             let mut front = front.borrow_mut();
@@ -330,7 +370,7 @@ impl<R: Family> Store<R> {
                     *slot = FrontSlot {
                         owner: self.owner,
                         key,
-                        block: Some(shared()?),
+                        block: Some(self.shared_block(file, key, b)?),
                     };
                     slot.block.as_ref().expect("just stored")
                 }

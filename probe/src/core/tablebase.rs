@@ -27,7 +27,7 @@ struct Table<G: Indexed> {
 
 /// A move with the value it leads to, for the side that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScoredMove<G: Game = crate::RuleSet> {
+pub struct ScoredMove<G: Game = crate::Jungle> {
     /// The move (a turn in Animal Gambit).
     pub mv: G::Move,
     /// Its value for the mover (as the position's value when the move is best).
@@ -48,7 +48,7 @@ impl<G: Game> ScoredMove<G> {
 /// the clock rule ([`crate::RuleStep`]) carries [`crate::RuleValue`]s and positions with their
 /// clocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineStep<V = Value, G: Moves = crate::RuleSet> {
+pub struct LineStep<V = Value, G: Moves = crate::Jungle> {
     /// The move played.
     pub mv: G::Move,
     /// The position after it, or `None` when the move ended the game.
@@ -58,7 +58,7 @@ pub struct LineStep<V = Value, G: Moves = crate::RuleSet> {
 }
 
 /// The tables of one rule set in a directory, opened lazily, probed from any number of threads.
-pub struct Tablebase<G: Indexed = crate::RuleSet> {
+pub struct Tablebase<G: Indexed = crate::Jungle> {
     rules: G,
     tables: Vec<Table<G>>,
     slots: G::Slots,
@@ -84,9 +84,7 @@ impl<G: Indexed> Tablebase<G> {
     /// in the cache: cached probes never touch the file.
     ///
     /// # Errors
-    /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read;
-    /// [`ProbeError::NotForRules`] for rules whose tables are another game type's (Clesto's
-    /// as `Tablebase<RuleSet>`).
+    /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
     pub fn open(root: impl AsRef<Path>, rules: G) -> ProbeResult<Tablebase<G>> {
         Tablebase::with_cache(root, rules, DEFAULT_CACHE_BYTES)
     }
@@ -127,7 +125,6 @@ impl<G: Indexed> Tablebase<G> {
     /// Finds the tables under `root` (a table is there when its file of [`Indexed::TABLE_KIND`] is), to be opened
     /// mapped or read.
     fn find(root: &Path, rules: G, cache_bytes: u64, mapped: bool) -> ProbeResult<Tablebase<G>> {
-        rules.check_rules()?;
         let dir = Store::dir(root, rules);
         let entries =
             std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;

@@ -12,6 +12,7 @@ use super::{
 };
 use crate::{
     core::{Game, Indexed, Moves, ProbeResult, Successor, Tablebase},
+    format::Kind,
     value::{Value, Wdl},
 };
 
@@ -19,6 +20,8 @@ impl Indexed for AnimalGambit {
     type Position = Position;
     type Layout = Layout;
     type Slots = HashMap<Material, usize>;
+
+    const FILE_KINDS: &'static [Kind] = &[Kind::Wdl, Kind::Dtm];
 
     fn layout(self, material: Material) -> Layout {
         Layout::new(material)

@@ -5,6 +5,7 @@
 pub(crate) mod adjudicate;
 pub(crate) mod board;
 pub mod clock;
+pub(crate) mod game;
 pub(crate) mod index;
 pub(crate) mod material;
 pub(crate) mod moves;

@@ -77,6 +77,8 @@ impl Indexed for Chance {
 
     const TABLE_KIND: Kind = Kind::Chance;
 
+    const FILE_KINDS: &'static [Kind] = &[Kind::Chance];
+
     fn layout(self, material: ChanceMaterial) -> ChanceLayout {
         ChanceLayout::new(material)
     }

@@ -11,6 +11,7 @@ use crate::{
     piece::Piece,
     position::Position,
     rules::RuleSet,
+    Jungle,
 };
 
 /// A move of a flip position: a flip of a face-down tile (`?a4`) or a step (`a1a2`). Ordered as
@@ -48,7 +49,7 @@ pub struct ScoredChanceMove {
 /// flip position at its clock, with or without face-down tiles (RULES.md 8).
 pub struct ChanceTables {
     chance: Tablebase<Chance>,
-    revealed: Tablebase<RuleSet>,
+    revealed: Tablebase<Jungle>,
 }
 
 impl fmt::Debug for ChanceTables {
@@ -78,7 +79,7 @@ impl ChanceTables {
         let root = root.as_ref();
         Ok(ChanceTables {
             chance: Tablebase::with_cache(root, Chance, cache_bytes)?,
-            revealed: Tablebase::with_cache(root, RuleSet::Flip4x4, cache_bytes)?,
+            revealed: Tablebase::with_cache(root, Jungle::Flip4x4, cache_bytes)?,
         })
     }
 
@@ -90,7 +91,7 @@ impl ChanceTables {
 
     /// The revealed tables alone.
     #[must_use]
-    pub const fn revealed(&self) -> &Tablebase<RuleSet> {
+    pub const fn revealed(&self) -> &Tablebase<Jungle> {
         &self.revealed
     }
 
