@@ -7,7 +7,6 @@
 //! position and every other input was answered. A closed output pipe ends the command quietly
 //! with 0, as it does for ripgrep.
 
-mod board;
 mod commands;
 mod games;
 mod input;

@@ -1,6 +1,7 @@
 //! What the tables say of a position: [`Answer`] for `jtb probe`, [`Verdict`] for
 //! `jtb adjudicate`, each with the JSON object the CLI prints (the Python package returns the
-//! same objects). Each game's answer and verdict are in its module of `games/`.
+//! same objects) and, for [`Answer`], the CLI's text. Each game's answer and verdict are in its
+//! module of `games/`.
 
 use serde_json::Value as Json;
 
@@ -30,6 +31,12 @@ impl Answer {
     #[must_use]
     pub fn json(&self, text: &str) -> Json {
         self.game().json(text)
+    }
+
+    /// What `jtb probe` prints for the input `text` (without `--json`).
+    #[must_use]
+    pub fn text(&self, text: &str) -> String {
+        self.game().text(text)
     }
 
     /// The best move, where there is one.

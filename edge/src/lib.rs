@@ -1,25 +1,27 @@
 //! The run-time edge over the four games: a rule set named at run time ([`Rules`]), a position
 //! of any game ([`AnyPosition`], like shakmaty's `VariantPosition`), a rule set's tables as its
 //! game's own type ([`AnyTablebase`]), the tables of every rule set under one directory, opened
-//! on first use and shared between threads ([`Tables`]), a
-//! table as a user names it ([`TableName`]), and
-//! the answers `jtb probe` and `jtb adjudicate` give ([`Answer`], [`Verdict`]), each with the
-//! JSON object the CLI prints. The games are matched here, once; the CLI, the server, the
-//! Python package and the C ABI are written over it.
+//! on first use and shared between threads ([`Tables`]), a table as a user names it
+//! ([`TableName`]), and the answers `jtb probe` and `jtb adjudicate` give ([`Answer`],
+//! [`Verdict`]), each with the JSON object and the text the CLI prints. The games are matched
+//! here, once; the CLI, the server, the Python package and the C ABI are written over it.
 //!
 //! Each game's part is a module of `games/` (`jungle`, `clesto`, `gambit`, and `flip` for the
 //! flip game's positions with face-down tiles): its positions' moves and play, its tables'
-//! probes and its answers, behind one trait; the enums dispatch through one list of the games
-//! (the `each_game!` macro), so a game added here is its module, one line in that list and a
-//! variant in each enum.
+//! probes and its answers, behind one trait ([`games::EdgeGame`]), and its type of rule sets
+//! behind another ([`RuleFamily`]). The enums dispatch through one list of the games
+//! ([`each_game!`]) and one of the types of rule sets ([`each_family!`]), so a game added here is
+//! its module, a line in those lists and a variant in each enum.
 
 #[macro_use]
 pub mod games;
+#[macro_use]
+mod rules;
 
 mod answer;
+mod board;
 mod error;
 mod position;
-mod rules;
 mod table_name;
 mod tables;
 
@@ -32,6 +34,12 @@ pub use games::{
     jungle::{JungleAnswer, JungleVerdict},
 };
 pub use position::{AnyPosition, GameEnd, Played};
-pub use rules::{is_gambit_shape, Rules, ANIMAL_GAMBIT};
+pub use rules::{is_gambit_shape, RuleFamily, Rules, ANIMAL_GAMBIT};
 pub use table_name::{table_material, TableName, TableNameError, Targets};
 pub use tables::{jungle_materials, AnyTablebase, Tables};
+
+/// The types of rule sets that [`each_family!`] names, for its expansion in other crates.
+#[doc(hidden)]
+pub mod __families {
+    pub use jtb_probe::{gambit::AnimalGambit, RuleSet};
+}

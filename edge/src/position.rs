@@ -4,7 +4,7 @@ use std::fmt;
 
 use jtb_probe::{gambit, Position, RuleSet, Wdl};
 
-use crate::{games::EdgeGame, PositionError, Rules};
+use crate::{games::EdgeGame, PositionError, RuleFamily, Rules};
 
 /// A position of one of the four games.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,20 +53,10 @@ impl AnyPosition {
         rules: Option<Rules>,
         clock: Option<u32>,
     ) -> Result<AnyPosition, PositionError> {
-        let rules = rules.or_else(|| Rules::of_text(text));
-        match rules {
-            Some(Rules::AnimalGambit) => {
-                if let Some(clock) = clock {
-                    return Err(PositionError::Clock(jtb_probe::ClockError {
-                        rules: gambit::AnimalGambit::NAME,
-                        clock,
-                        limit: 0,
-                    }));
-                }
-                Ok(AnyPosition::Gambit(text.parse()?))
-            }
-            Some(Rules::Jungle(r)) => Self::parse_jungle(text, Some(r), clock),
-            None => Self::parse_jungle(text, None, clock),
+        match rules.or_else(|| Rules::of_text(text)) {
+            Some(rules) => each_family!(rules, |r, F| F::parse(Some(r), text, clock)),
+            // No type claims the shape: the Jungle family's parser tells its own apart.
+            None => <RuleSet as RuleFamily>::parse(None, text, clock),
         }
     }
 
@@ -77,9 +67,8 @@ impl AnyPosition {
     /// The text is no position of the rule set.
     pub fn from_text(text: &str, rules: Option<Rules>) -> Result<AnyPosition, PositionError> {
         match rules.or_else(|| Rules::of_text(text)) {
-            Some(Rules::AnimalGambit) => Ok(AnyPosition::Gambit(text.parse()?)),
-            Some(Rules::Jungle(r)) => Ok(Self::of_family(Position::parse(text, Some(r))?)),
-            None => Ok(Self::of_family(Position::parse(text, None)?)),
+            Some(rules) => each_family!(rules, |r, F| F::from_text(Some(r), text)),
+            None => <RuleSet as RuleFamily>::from_text(None, text),
         }
     }
 
@@ -91,16 +80,6 @@ impl AnyPosition {
     pub fn with_rule_clock(mut self) -> Result<AnyPosition, PositionError> {
         each_game!(&mut self, AnyPosition, |pos, G| G::set_rule_clock(pos))?;
         Ok(self)
-    }
-
-    fn parse_jungle(
-        text: &str,
-        rules: Option<RuleSet>,
-        clock: Option<u32>,
-    ) -> Result<AnyPosition, PositionError> {
-        let mut pos = Position::parse(text, rules)?;
-        pos.set_rule_clock(clock)?;
-        Ok(Self::of_family(pos))
     }
 
     /// A position of the Jungle family's rule-set type as the game it is: Clesto's as

@@ -1,11 +1,15 @@
-//! A rule set as a user names it: one of the Jungle family's, or Animal Gambit's.
+//! A rule set as a user names it ([`Rules`]): one of a type of rule sets, each a
+//! [`RuleFamily`] (the Jungle family's [`RuleSet`], Animal Gambit's [`AnimalGambit`]), listed
+//! once by [`each_family!`](crate::each_family).
 
-use std::{fmt, str::FromStr};
+use std::{fmt, path::Path, str::FromStr};
 
-use jtb_probe::{gambit, RuleSet, UnknownRuleSet};
+use jtb_probe::{gambit::AnimalGambit, Family, ProbeError, RuleSet, UnknownRuleSet};
+
+use crate::{AnyPosition, AnyTablebase, PositionError, TableName, TableNameError, Targets};
 
 /// The id of the Animal Gambit rule set.
-pub const ANIMAL_GAMBIT: &str = gambit::AnimalGambit::NAME;
+pub const ANIMAL_GAMBIT: &str = AnimalGambit::NAME;
 
 /// A rule set as `--rules` names it: one of the Jungle family's (Jungle, the flip game and
 /// Clesto), or Animal Gambit's.
@@ -17,41 +21,147 @@ pub enum Rules {
     AnimalGambit,
 }
 
+/// Evaluates `$body` for the type of rule sets of `$rules` (a [`Rules`]), with the rule set
+/// bound to `$x` and `$F` naming its [`RuleFamily`] type; or, in the form `each_family!(|F|
+/// body)`, evaluates `body` once for each type in turn. The one list of the types of rule
+/// sets: a type added to the edge is one line here and one variant of [`Rules`].
+///
+/// ```
+/// use jtb_edge::{each_family, Rules, RuleFamily};
+/// use jtb_probe::Family;
+///
+/// let rules: Rules = "flip4x4".parse().unwrap();
+/// assert_eq!(each_family!(rules, |r, F| <F as Family>::id(r)), "flip4x4");
+/// let mut types = 0;
+/// each_family!(|F| types += usize::from(!F::ALL.is_empty()));
+/// assert_eq!(types, 2);
+/// ```
+#[macro_export]
+macro_rules! each_family {
+    ($rules:expr, |$x:pat_param, $F:ident| $body:expr) => {
+        match $rules {
+            $crate::Rules::Jungle($x) => {
+                #[allow(dead_code)]
+                type $F = $crate::__families::RuleSet;
+                $body
+            }
+            $crate::Rules::AnimalGambit => {
+                let $x = $crate::__families::AnimalGambit;
+                #[allow(dead_code)]
+                type $F = $crate::__families::AnimalGambit;
+                $body
+            }
+        }
+    };
+    (|$F:ident| $body:expr) => {{
+        {
+            #[allow(dead_code)]
+            type $F = $crate::__families::RuleSet;
+            $body
+        }
+        {
+            #[allow(dead_code)]
+            type $F = $crate::__families::AnimalGambit;
+            $body
+        }
+    }};
+}
+
+/// What the edge asks of a type of rule sets beside what the file format does ([`Family`]: its
+/// ids, its materials): its positions as texts, its tables as the user names them, and the
+/// tablebase its tables open as. Implemented once per type, in its game's module of `games/`.
+pub trait RuleFamily: Family {
+    /// Every rule set of the type, in the order `jtb --help` lists them.
+    const ALL: &'static [Self];
+
+    /// The rule set as the edge names it.
+    fn rules(self) -> Rules;
+
+    /// The draw limit of the move-count rule, in half-moves: `None` for a game without one,
+    /// which takes no clock.
+    fn clock_limit(self) -> Option<u32>;
+
+    /// The rule set whose board `text` has, where the shape tells it from the other types'
+    /// (Animal Gambit's 8 ranks). Provided: none; the Jungle family's parser is the one for
+    /// texts that no type claims, and tells its own shapes apart.
+    fn of_shape(text: &str) -> Option<Self> {
+        let _ = text;
+        None
+    }
+
+    /// `text` as a position of `rules` (or, without, of the type, its rule set told by the
+    /// board's shape), with the half-move clock set to `clock` when given (else the text's,
+    /// else 0).
+    ///
+    /// # Errors
+    /// As [`AnyPosition::parse`].
+    fn parse(
+        rules: Option<Self>,
+        text: &str,
+        clock: Option<u32>,
+    ) -> Result<AnyPosition, PositionError>;
+
+    /// `text` as a position of `rules`, its clock as the text gives it (none when it gives
+    /// none).
+    ///
+    /// # Errors
+    /// As [`AnyPosition::from_text`].
+    fn from_text(rules: Option<Self>, text: &str) -> Result<AnyPosition, PositionError>;
+
+    /// The table `text` names under these rules.
+    ///
+    /// # Errors
+    /// `text` is no table of these rules.
+    fn table_name(self, text: &str) -> Result<TableName, TableNameError>;
+
+    /// The tables `named` (or without names every table of 2 up to `max_pieces` pieces), with
+    /// what they need added if `with_needs` ([`Rules::targets`]).
+    ///
+    /// # Errors
+    /// A table named, or needed, holds more pieces than a table can.
+    fn resolve(
+        self,
+        named: &[TableName],
+        max_pieces: usize,
+        with_needs: bool,
+    ) -> Result<Targets, TableNameError>;
+
+    /// The tables of these rules under `root`, as their game's tablebase type.
+    ///
+    /// # Errors
+    /// As [`AnyTablebase::open`].
+    fn open(self, root: &Path, cache_bytes: u64) -> Result<AnyTablebase, ProbeError>;
+}
+
 impl Rules {
     /// Every rule set, in the order `jtb --help` lists them.
     #[must_use]
     pub fn all() -> Vec<Rules> {
-        RuleSet::ALL
-            .iter()
-            .map(|&r| Rules::Jungle(r))
-            .chain([Rules::AnimalGambit])
-            .collect()
+        let mut all = Vec::new();
+        each_family!(|F| all.extend(F::ALL.iter().map(|&r| RuleFamily::rules(r))));
+        all
     }
 
     /// The rule set's id (`mistboard`, `animal-gambit`), its table folder's name.
     #[must_use]
     pub fn name(self) -> &'static str {
-        match self {
-            Rules::Jungle(r) => r.name(),
-            Rules::AnimalGambit => ANIMAL_GAMBIT,
-        }
+        each_family!(self, |r, F| <F as Family>::id(r))
     }
 
     /// The draw limit of the move-count rule, in half-moves: `None` for a game without one
     /// (Clesto, Animal Gambit), which takes no clock.
     #[must_use]
     pub fn clock_limit(self) -> Option<u32> {
-        match self {
-            Rules::Jungle(r) => r.has_clock().then(|| r.clock_limit()),
-            Rules::AnimalGambit => None,
-        }
+        each_family!(self, |r, F| <F as RuleFamily>::clock_limit(r))
     }
 
     /// The rule set that a position text's board shape names when none is given: 8 ranks are
     /// Animal Gambit's board; the Jungle family's parser tells its own shapes apart.
     #[must_use]
     pub fn of_text(text: &str) -> Option<Rules> {
-        is_gambit_shape(text).then_some(Rules::AnimalGambit)
+        let mut claimed = None;
+        each_family!(|F| claimed = claimed.or_else(|| F::of_shape(text).map(RuleFamily::rules)));
+        claimed
     }
 }
 
@@ -59,11 +169,9 @@ impl FromStr for Rules {
     type Err = UnknownRuleSet;
 
     fn from_str(s: &str) -> Result<Rules, UnknownRuleSet> {
-        if s == ANIMAL_GAMBIT {
-            Ok(Rules::AnimalGambit)
-        } else {
-            s.parse().map(Rules::Jungle)
-        }
+        let mut named = None;
+        each_family!(|F| named = named.or_else(|| F::from_id(s).map(RuleFamily::rules)));
+        named.ok_or_else(|| UnknownRuleSet(s.to_owned()))
     }
 }
 

@@ -4,11 +4,11 @@
 use std::{error::Error, fmt};
 
 use jtb_probe::{
-    flip::{revealed_needs, BadChanceMaterial, ChanceMaterial},
+    flip::{BadChanceMaterial, ChanceMaterial},
     gambit, BadMaterial, Layout, Material, RuleSet,
 };
 
-use crate::Rules;
+use crate::{RuleFamily, Rules};
 
 /// A table named under a rule set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,38 +169,7 @@ impl Rules {
             .iter()
             .map(|m| self.table_name(m.as_ref()))
             .collect::<Result<Vec<TableName>, _>>()?;
-        match self {
-            Rules::Jungle(rules) => {
-                let (mut revealed, chance): (Vec<Material>, Vec<ChanceMaterial>) =
-                    if named.is_empty() {
-                        let chance = if rules == RuleSet::Flip4x4 {
-                            ChanceMaterial::all(2, max_pieces)
-                        } else {
-                            Vec::new()
-                        };
-                        (Material::all_tables(rules, 2, max_pieces), chance)
-                    } else {
-                        (
-                            named.iter().filter_map(|n| n.jungle()).collect(),
-                            named.iter().filter_map(|n| n.chance()).collect(),
-                        )
-                    };
-                for all in revealed_needs(&chance) {
-                    if all.total() > Layout::MAX_PIECES {
-                        return Err(TableNameError::TooManyPieces(all));
-                    }
-                    if with_needs && !revealed.contains(&all) {
-                        revealed.push(all);
-                    }
-                }
-                Ok(Targets::Jungle(rules, revealed, chance))
-            }
-            Rules::AnimalGambit => Ok(Targets::Gambit(if named.is_empty() {
-                gambit::Material::all(2, max_pieces)
-            } else {
-                named.iter().filter_map(|n| n.gambit()).collect()
-            })),
-        }
+        each_family!(self, |r, F| F::resolve(r, &named, max_pieces, with_needs))
     }
 
     /// The table `text` names under these rules: under `flip4x4` a name with `-` is a chance
@@ -209,17 +178,7 @@ impl Rules {
     /// # Errors
     /// `text` is no table of these rules.
     pub fn table_name(self, text: &str) -> Result<TableName, TableNameError> {
-        match self {
-            Rules::Jungle(RuleSet::Flip4x4) if text.contains('-') => text
-                .parse()
-                .map(TableName::Chance)
-                .map_err(TableNameError::Chance),
-            Rules::Jungle(_) => table_material(text).map(TableName::Jungle),
-            Rules::AnimalGambit => text
-                .parse()
-                .map(TableName::Gambit)
-                .map_err(TableNameError::Gambit),
-        }
+        each_family!(self, |r, F| F::table_name(r, text))
     }
 }
 

@@ -7,13 +7,13 @@ use std::{
 };
 
 use jtb_probe::{
-    flip::ChanceTables, gambit, CacheStats, Clesto, Indexed, Jungle, Material, ProbeError, RuleSet,
+    flip::ChanceTables, gambit, CacheStats, Clesto, Jungle, Material, ProbeError, RuleSet,
     Tablebase, Value, Wdl, DEFAULT_CACHE_BYTES,
 };
 
 use crate::{
     games::{self, EdgeGame},
-    Answer, AnyPosition, EdgeError, Rules, Verdict,
+    Answer, AnyPosition, EdgeError, RuleFamily, Rules, Verdict,
 };
 
 /// One rule set's tables, opened as its game's own tablebase type: the one place a rule set
@@ -36,22 +36,7 @@ impl AnyTablebase {
     /// # Errors
     /// [`ProbeError::NoDirectory`] when the directory cannot be read.
     pub fn open(root: &Path, rules: Rules, cache_bytes: u64) -> Result<AnyTablebase, ProbeError> {
-        fn open<G: Indexed>(
-            root: &Path,
-            game: G,
-            cache: u64,
-        ) -> Result<Arc<Tablebase<G>>, ProbeError> {
-            Tablebase::with_cache(root, game, cache).map(Arc::new)
-        }
-        Ok(match rules {
-            Rules::AnimalGambit => {
-                AnyTablebase::Gambit(open(root, gambit::AnimalGambit, cache_bytes)?)
-            }
-            Rules::Jungle(rules) => match Jungle::of(rules) {
-                Some(game) => AnyTablebase::Jungle(open(root, game, cache_bytes)?),
-                None => AnyTablebase::Clesto(open(root, Clesto, cache_bytes)?),
-            },
-        })
+        each_family!(rules, |r, F| F::open(r, root, cache_bytes))
     }
 
     /// The rule set whose tables these are.
@@ -195,12 +180,11 @@ impl Tables {
     /// # Errors
     /// [`EdgeError::Open`]: the rule set's directory cannot be read.
     pub fn any(&self, rules: Rules) -> Result<&AnyTablebase, EdgeError> {
-        // Rules::all's order: the Jungle family's rule sets, then Animal Gambit.
-        let at = match rules {
-            Rules::Jungle(r) => RuleSet::ALL.iter().position(|&x| x == r),
-            Rules::AnimalGambit => Some(RuleSet::ALL.len()),
-        };
-        let (_, slot) = &self.opened[at.expect("every rule set is in RuleSet::ALL")];
+        let (_, slot) = self
+            .opened
+            .iter()
+            .find(|(r, _)| *r == rules)
+            .expect("every rule set is in Rules::all");
         slot.get_or_init(|| {
             AnyTablebase::open(&self.root, rules, self.cache_bytes).map_err(Arc::new)
         })

@@ -1,10 +1,9 @@
 //! `jtb probe`: value, distance to mate, best move and line of positions, in any game. The
-//! answers are the edge's ([`jtb_edge::Tables::probe`]); each game's module of [`games`] prints
-//! its own.
+//! answers and their text are the edge's ([`jtb_edge::Tables::probe`], [`jtb_edge::Answer::text`]).
 
-use jtb_edge::{Answer, AnyPosition, Tables};
+use jtb_edge::{AnyPosition, Tables};
 
-use crate::{games, input, CliResult};
+use crate::{input, CliResult};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -26,12 +25,10 @@ pub fn run(args: &Args) -> CliResult {
     let all_good = input::answer_each(&args.input.positions, json, true, |text| {
         let pos = AnyPosition::parse(text, args.input.rules, args.clock)?;
         let answer = tables.probe(pos, args.line)?;
-        Ok(match &answer {
-            _ if json => answer.json(text).to_string(),
-            Answer::Jungle(a) => games::jungle::probe_text(text, a),
-            Answer::Clesto(a) => games::clesto::probe_text(text, a),
-            Answer::Gambit(a) => games::gambit::probe_text(text, a),
-            Answer::Chance(a) => games::flip::probe_text(text, a),
+        Ok(if json {
+            answer.json(text).to_string()
+        } else {
+            answer.text(text)
         })
     })?;
     Ok(all_good)

@@ -4,15 +4,11 @@
 
 use std::io::{self, Write};
 
-use jtb_edge::{
-    games::{Clesto, EdgeGame},
-    ClestoAnswer,
-};
-use jtb_probe::{ClestoValue, IllegalMove, Material, Move, Plies, Position, SideStats};
+use jtb_edge::games::{Clesto, EdgeGame};
+use jtb_probe::{IllegalMove, Material, Move, Position, SideStats};
 use serde_json::json;
 
 use super::{shown, FamilyStats, MovesText};
-use crate::board;
 
 /// `jtb stats --rules clesto`: no draws column; the ban file's wins and losses, and B's longest
 /// way out.
@@ -82,48 +78,6 @@ impl FamilyStats for Stats {
     fn board_fields(&self, board: &mut serde_json::Value) {
         board["hunger"] = json!(true);
     }
-}
-
-/// What `jtb probe` prints of a Clesto position (`text`, as given).
-pub fn probe_text(text: &str, a: &ClestoAnswer) -> String {
-    let exit = a.value.exit();
-    let mut s = format!("{text}\n{}rules: {}\n", board::draw(&a.pos), a.pos.rules());
-    let banned = jtb_probe::banned_side(jtb_probe::Material::of(&a.pos));
-    s += &match a.value {
-        ClestoValue::Plain(v) => format!(
-            "value: {} for {} to move, {} to the end\n",
-            v.wdl(),
-            a.pos.turn(),
-            Plies(v.dtm().unwrap_or(0))
-        ),
-        v => format!(
-            "value: {} for {} to move by the repetition ban ({}): {}\n",
-            v.wdl(),
-            a.pos.turn(),
-            v.category(),
-            match exit {
-                Some(e) => format!(
-                    "{banned}, the banned side, forces the game out of this material into a \
-                     position it wins in {}",
-                    Plies(e)
-                ),
-                None => format!(
-                    "{banned}, the banned side, can neither win nor repeat forever, so {} wins",
-                    banned.other()
-                ),
-            }
-        ),
-    };
-    if let Some(b) = &a.best {
-        s += &format!("best: {b}\n");
-    }
-    if let Some(line) = &a.line {
-        s += &format!("line: {}\n", line.join(" "));
-        if a.line_stops_at_ban {
-            s += "(the line stops where only the repetition ban decides)\n";
-        }
-    }
-    s
 }
 
 /// The animals that `mv` starves, each as its letter and its square after the move (`Cb1`).

@@ -16,7 +16,7 @@ use jtb_probe::{
 };
 use serde_json::json;
 
-use super::{family_stats, histogram_json, histogram_lines, histograms_if, TableSet};
+use super::{family_stats, histogram_json, histogram_lines, histograms_if, TableSet, TablesOf};
 use crate::{
     commands::{info, stats, verify},
     CliResult,
@@ -24,6 +24,12 @@ use crate::{
 
 /// The tables of a rule set of the Jungle family.
 pub struct FamilyTables(pub RuleSet);
+
+impl TablesOf for RuleSet {
+    fn with_tables<T>(self, f: impl FnOnce(&dyn TableSet) -> T) -> T {
+        f(&FamilyTables(self))
+    }
+}
 
 impl TableSet for FamilyTables {
     fn print_stats(&self, out: &mut dyn Write, asked: &stats::Asked) -> CliResult {

@@ -10,16 +10,16 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use jtb_edge::{games::EdgeGame, GambitAnswer};
+use jtb_edge::games::EdgeGame;
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, AnimalGambit},
-    Family, Kind, SideHistogram, SideStats, TableFile, Tablebase, Value,
+    Family, Kind, SideHistogram, SideStats, TableFile, Tablebase,
 };
 use serde_json::json;
 
 use super::{
-    histogram_json, histogram_lines, histograms_if, plain_moves_text, MovesText, TableSet,
+    histogram_json, histogram_lines, histograms_if, plain_moves_text, MovesText, TableSet, TablesOf,
 };
 use crate::{
     commands::{info, stats, verify},
@@ -28,6 +28,12 @@ use crate::{
 
 /// Animal Gambit's tables.
 pub struct GambitTables;
+
+impl TablesOf for AnimalGambit {
+    fn with_tables<T>(self, f: impl FnOnce(&dyn TableSet) -> T) -> T {
+        f(&GambitTables)
+    }
+}
 
 impl TableSet for GambitTables {
     /// Per material and side to move, wins, draws (the repetition rule decides them), losses
@@ -173,30 +179,6 @@ pub fn side_json(m: gambit::Material, side: &str, s: &SideStats) -> serde_json::
 /// The path of a table's `kind` file.
 fn table_path(root: &Path, m: gambit::Material, kind: Kind) -> PathBuf {
     family_table_path(root, AnimalGambit, m, kind)
-}
-
-/// What `jtb probe` prints of an Animal Gambit position (`text`, as given).
-pub fn probe_text(text: &str, a: &GambitAnswer) -> String {
-    let mut s = format!("{text}\nrules: {}\n", AnimalGambit::NAME);
-    s += &match a.value {
-        Value::Draw => "value: draw (repetition: neither side can force an end; the repetition \
-                        rule decides with the history)\n"
-            .to_owned(),
-        v => format!(
-            "value: {} for {} to move, {} to the end ({})\n",
-            v.wdl(),
-            a.pos.turn(),
-            jtb_probe::Turns(v.dtm().unwrap_or(0)),
-            a.category
-        ),
-    };
-    if let Some(b) = &a.best {
-        s += &format!("best: {b}\n");
-    }
-    if let Some(line) = &a.line {
-        s += &format!("line: {}\n", line.join(", "));
-    }
-    s.trim_end().to_owned()
 }
 
 /// An Animal Gambit position's turns, separated by `, ` (a turn's text has spaces).

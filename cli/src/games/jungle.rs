@@ -4,15 +4,11 @@
 
 use std::io::{self, Write};
 
-use jtb_edge::{
-    games::{EdgeGame, Jungle},
-    JungleAnswer,
-};
-use jtb_probe::{Material, Plies, SideStats, Value};
+use jtb_edge::games::{EdgeGame, Jungle};
+use jtb_probe::{Material, SideStats};
 use serde_json::json;
 
 use super::{flip, plain_moves_text, shown, FamilyStats, MovesText};
-use crate::board;
 
 /// `jtb stats` of Jungle and the flip game.
 pub struct Stats;
@@ -74,41 +70,6 @@ impl FamilyStats for Stats {
             "longest_dtc_position": shown(&dtc.longest_win_position),
         })
     }
-}
-
-/// What `jtb probe` prints of a Jungle or flip-game position (`text`, as given).
-pub fn probe_text(text: &str, a: &JungleAnswer) -> String {
-    let mut s = format!("{text}\n{}rules: {}\n", board::draw(&a.pos), a.pos.rules());
-    s += &match a.value {
-        Value::Draw => "value: draw\n".to_owned(),
-        v => format!(
-            "value: {} for {} to move, {} to the end\n",
-            v.wdl(),
-            a.pos.turn(),
-            Plies(v.dtm().unwrap_or(0))
-        ),
-    };
-    s += &format!(
-        "clock rule: {} at clock {} of {} ({}; {})\n",
-        a.rule.wdl,
-        a.rule.clock,
-        a.rule.limit,
-        a.rule.category,
-        match a.rule.dtc.dtm() {
-            Some(d) => format!("{} to the next capture or the end", Plies(d)),
-            None => "no capture can be forced".to_owned(),
-        }
-    );
-    if let Some(b) = &a.best {
-        s += &format!("best: {b}\n");
-    }
-    if let Some(line) = &a.line {
-        s += &format!("line: {}\n", line.join(" "));
-    }
-    if let Some(line) = &a.rule_line {
-        s += &format!("rule line: {}\n", line.join(" "));
-    }
-    s
 }
 
 /// A Jungle or flip-game position's moves, separated by spaces; a flip position with face-down

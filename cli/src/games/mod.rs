@@ -2,16 +2,15 @@
 //! type of tables ([`TableSet`]: the Jungle family's in [`family`], Animal Gambit's in
 //! [`gambit`], reached through [`tables_of`]), the statistics of a rule set of the Jungle
 //! family's type ([`FamilyStats`]: Jungle's and the flip game's in [`jungle`], Clesto's without
-//! draws in [`clesto`]), what `jtb probe` prints of each game's answer (`probe_text` in each
-//! module, [`flip`]'s for the positions with face-down tiles), and what `jtb moves` prints
-//! ([`MovesText`]).
+//! draws in [`clesto`]), and what `jtb moves` prints ([`MovesText`]). What `jtb probe` prints of
+//! an answer is the edge's, with its JSON (`jtb_edge::Answer::text`).
 
 use std::{
     io::{self, Write},
     path::Path,
 };
 
-use jtb_edge::{games::EdgeGame, Rules};
+use jtb_edge::{games::EdgeGame, RuleFamily, Rules};
 use jtb_probe::{Material, RuleSet, SideHistogram, SideStats};
 
 use crate::{
@@ -51,13 +50,17 @@ pub trait TableSet: TableRoutes {
     fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown;
 }
 
-/// Evaluates `f` with the type of tables of `rules`: the one place the table commands and
-/// routes tell the games apart.
+/// A type of rule sets' tables as the table commands and routes see them: implemented once per
+/// type of rule sets ([`jtb_edge::RuleFamily`]), in its game's module.
+pub trait TablesOf: RuleFamily {
+    /// Evaluates `f` with the tables of the rule set `self`.
+    fn with_tables<T>(self, f: impl FnOnce(&dyn TableSet) -> T) -> T;
+}
+
+/// Evaluates `f` with the type of tables of `rules`, through the edge's one list of the types
+/// of rule sets ([`jtb_edge::each_family!`]).
 pub fn tables_of<T>(rules: Rules, f: impl FnOnce(&dyn TableSet) -> T) -> T {
-    match rules {
-        Rules::Jungle(rules) => f(&family::FamilyTables(rules)),
-        Rules::AnimalGambit => f(&gambit::GambitTables),
-    }
+    jtb_edge::each_family!(rules, |r, F| F::with_tables(r, f))
 }
 
 /// How `jtb stats`, the API's material index and its board description show a rule set of the

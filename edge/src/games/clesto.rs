@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use jtb_probe::{ClestoValue, LineStep, Position, ProbeResult, Tablebase, Value, Wdl};
+use jtb_probe::{ClestoValue, LineStep, Plies, Position, ProbeResult, Tablebase, Value, Wdl};
 use serde_json::{json, Value as Json};
 
 use super::{jungle, split_opened, EdgeGame, GameAnswer};
@@ -159,6 +159,52 @@ impl GameAnswer for ClestoAnswer {
 
     fn line(&self) -> Option<&[String]> {
         self.line.as_deref()
+    }
+
+    /// What `jtb probe` prints for the input `text`.
+    fn text(&self, text: &str) -> String {
+        let exit = self.value.exit();
+        let mut s = format!(
+            "{text}\n{}rules: {}\n",
+            crate::board::draw(&self.pos),
+            self.pos.rules()
+        );
+        let banned = jtb_probe::banned_side(jtb_probe::Material::of(&self.pos));
+        s += &match self.value {
+            ClestoValue::Plain(v) => format!(
+                "value: {} for {} to move, {} to the end\n",
+                v.wdl(),
+                self.pos.turn(),
+                Plies(v.dtm().unwrap_or(0))
+            ),
+            v => format!(
+                "value: {} for {} to move by the repetition ban ({}): {}\n",
+                v.wdl(),
+                self.pos.turn(),
+                v.category(),
+                match exit {
+                    Some(e) => format!(
+                        "{banned}, the banned side, forces the game out of this material into a \
+                         position it wins in {}",
+                        Plies(e)
+                    ),
+                    None => format!(
+                        "{banned}, the banned side, can neither win nor repeat forever, so {} wins",
+                        banned.other()
+                    ),
+                }
+            ),
+        };
+        if let Some(b) = &self.best {
+            s += &format!("best: {b}\n");
+        }
+        if let Some(line) = &self.line {
+            s += &format!("line: {}\n", line.join(" "));
+            if self.line_stops_at_ban {
+                s += "(the line stops where only the repetition ban decides)\n";
+            }
+        }
+        s
     }
 }
 

@@ -3,7 +3,7 @@
 //! [`super::jungle`] hands such positions here.
 
 use jtb_probe::{
-    flip::{ChanceMove, ChanceTables, ChanceValue},
+    flip::{ChanceMove, ChanceTables, ChanceValue, Fraction},
     Outcome, Position, ProbeResult, Square,
 };
 use serde_json::{json, Value as Json};
@@ -169,6 +169,41 @@ impl GameAnswer for ChanceAnswer {
     fn line(&self) -> Option<&[String]> {
         None
     }
+
+    /// What `jtb probe` prints for the input `text`.
+    fn text(&self, text: &str) -> String {
+        let mut s = format!("{text}\nrules: {}\n", self.pos.rules());
+        s += &format!(
+            "value: {} for {} to move at clock {}\n",
+            chance_text(self.value),
+            self.pos.turn(),
+            self.pos.clock().unwrap_or(0)
+        );
+        if let Some(b) = &self.best {
+            s += &format!("best: {}\n", b.text);
+        }
+        s += "moves:\n";
+        for m in &self.moves {
+            s += &format!("  {:<5} {}\n", m.text, chance_text(m.value));
+            for (animal, chance, v, pos) in &m.outcomes {
+                s += &format!("        {animal} {chance:<4} {}  {pos}\n", chance_text(*v));
+            }
+        }
+        s.trim_end().to_owned()
+    }
+}
+
+/// A chance value as text: `score 5/8 (62.5%): win 1/2 (50.0%), draw 1/4 (25.0%), loss 1/4
+/// (25.0%)`.
+fn chance_text(v: ChanceValue) -> String {
+    let part = |f: Fraction| format!("{f} ({:.1}%)", f.percent());
+    format!(
+        "score {}: win {}, draw {}, loss {}",
+        part(v.score()),
+        part(v.win()),
+        part(v.draw()),
+        part(v.loss())
+    )
 }
 
 /// Adds the fields of the object `more` to the object `obj`, in their order.

@@ -1,19 +1,82 @@
 //! Animal Gambit at the edge: turns of up to four steps in Arimaa notation, distances in turns,
 //! no clock; the tables settle a position (win, loss or repetition) where they cover it.
 
-use std::sync::Arc;
+use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
-    gambit::{self, Category, Next},
+    gambit::{self, AnimalGambit, Category, Next},
     ProbeError, ProbeResult, Tablebase, Turns, Value, Wdl,
 };
 use serde_json::{json, Value as Json};
 
 use super::{EdgeGame, GameAnswer, GameVerdict};
 use crate::{
-    Answer, AnyPosition, AnyTablebase, EdgeError, GameEnd, Played, PositionError, Rules, Tables,
-    Verdict,
+    is_gambit_shape, Answer, AnyPosition, AnyTablebase, EdgeError, GameEnd, Played, PositionError,
+    RuleFamily, Rules, TableName, TableNameError, Tables, Targets, Verdict,
 };
+
+/// Animal Gambit's one rule set as the edge reads its name, positions and tables.
+impl RuleFamily for AnimalGambit {
+    const ALL: &'static [AnimalGambit] = &[AnimalGambit];
+
+    fn rules(self) -> Rules {
+        Rules::AnimalGambit
+    }
+
+    fn clock_limit(self) -> Option<u32> {
+        None
+    }
+
+    /// 8 ranks: the Jungle boards have 9 and 4.
+    fn of_shape(text: &str) -> Option<AnimalGambit> {
+        is_gambit_shape(text).then_some(AnimalGambit)
+    }
+
+    /// A clock is refused: Animal Gambit has none.
+    fn parse(
+        rules: Option<AnimalGambit>,
+        text: &str,
+        clock: Option<u32>,
+    ) -> Result<AnyPosition, PositionError> {
+        if let Some(clock) = clock {
+            return Err(PositionError::Clock(jtb_probe::ClockError {
+                rules: AnimalGambit::NAME,
+                clock,
+                limit: 0,
+            }));
+        }
+        Self::from_text(rules, text)
+    }
+
+    fn from_text(_: Option<AnimalGambit>, text: &str) -> Result<AnyPosition, PositionError> {
+        Ok(AnyPosition::Gambit(text.parse()?))
+    }
+
+    fn table_name(self, text: &str) -> Result<TableName, TableNameError> {
+        text.parse()
+            .map(TableName::Gambit)
+            .map_err(TableNameError::Gambit)
+    }
+
+    /// No table needs another to be named: the generation adds what they lead into.
+    fn resolve(
+        self,
+        named: &[TableName],
+        max_pieces: usize,
+        _with_needs: bool,
+    ) -> Result<Targets, TableNameError> {
+        Ok(Targets::Gambit(if named.is_empty() {
+            gambit::Material::all(2, max_pieces)
+        } else {
+            named.iter().filter_map(|n| n.gambit()).collect()
+        }))
+    }
+
+    fn open(self, root: &Path, cache_bytes: u64) -> Result<AnyTablebase, ProbeError> {
+        let tables = Tablebase::with_cache(root, self, cache_bytes)?;
+        Ok(AnyTablebase::Gambit(Arc::new(tables)))
+    }
+}
 
 /// Animal Gambit.
 #[derive(Debug, Clone, Copy)]
@@ -162,7 +225,7 @@ impl GameAnswer for GambitAnswer {
     fn json(&self, text: &str) -> Json {
         let mut obj = json!({
             "position": text,
-            "rules": gambit::AnimalGambit::NAME,
+            "rules": AnimalGambit::NAME,
             "wdl": self.value.wdl().name(),
             "dtm": self.value.dtm(),
             "category": self.category.name(),
@@ -180,6 +243,32 @@ impl GameAnswer for GambitAnswer {
 
     fn line(&self) -> Option<&[String]> {
         self.line.as_deref()
+    }
+
+    /// What `jtb probe` prints for the input `text`.
+    fn text(&self, text: &str) -> String {
+        let mut s = format!("{text}\nrules: {}\n", AnimalGambit::NAME);
+        s += &match self.value {
+            Value::Draw => {
+                "value: draw (repetition: neither side can force an end; the repetition \
+                            rule decides with the history)\n"
+                    .to_owned()
+            }
+            v => format!(
+                "value: {} for {} to move, {} to the end ({})\n",
+                v.wdl(),
+                self.pos.turn(),
+                jtb_probe::Turns(v.dtm().unwrap_or(0)),
+                self.category
+            ),
+        };
+        if let Some(b) = &self.best {
+            s += &format!("best: {b}\n");
+        }
+        if let Some(line) = &self.line {
+            s += &format!("line: {}\n", line.join(", "));
+        }
+        s.trim_end().to_owned()
     }
 }
 
@@ -264,7 +353,7 @@ impl GameVerdict for GambitVerdict {
     fn json(&self, text: &str) -> Json {
         json!({
             "position": text,
-            "rules": gambit::AnimalGambit::NAME,
+            "rules": AnimalGambit::NAME,
             "settled": true,
             "category": self.verdict.category.name(),
             "dtm": self.verdict.dtm,

@@ -1,19 +1,22 @@
 //! Jungle and the flip game (the Jungle family's rule sets but Clesto) at the edge: positions
 //! with the clock rule, tables with DTM and DTC, and the moves, play and verdicts of the
-//! family's position type that Clesto shares. A position with face-down tiles is the flip
-//! game's chance tables' ([`super::flip`]).
+//! family's position type that Clesto shares; the family's rule sets as the edge reads their
+//! names ([`RuleFamily`] for [`RuleSet`]). A position with face-down tiles is the flip game's
+//! chance tables' ([`super::flip`]).
 
-use std::sync::Arc;
+use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
-    Color, Move, Outcome, Position, ProbeResult, RuleValue, Tablebase, Value, VerdictReason, Wdl,
+    flip::{revealed_needs, ChanceMaterial},
+    Color, Layout, Material, Move, Outcome, Plies, Position, ProbeError, ProbeResult, RuleSet,
+    RuleValue, Tablebase, Value, VerdictReason, Wdl,
 };
 use serde_json::{json, Value as Json};
 
 use super::{flip, split_opened, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
-    Answer, AnyPosition, AnyTablebase, ChanceAnswer, EdgeError, GameEnd, Played, PositionError,
-    Rules, Tables, Verdict,
+    table_material, Answer, AnyPosition, AnyTablebase, ChanceAnswer, EdgeError, GameEnd, Played,
+    PositionError, RuleFamily, Rules, TableName, TableNameError, Tables, Targets, Verdict,
 };
 
 /// Jungle and the flip game.
@@ -91,6 +94,90 @@ impl EdgeGame for Jungle {
         // The flip game's one-animal-each check needs no tables: a missing directory only
         // matters where the tables are asked.
         Verdict::of_jungle(tables, pos)
+    }
+}
+
+/// The Jungle family's rule sets (Jungle's, the flip game's and Clesto's) as the edge reads their
+/// names, positions and tables: a Clesto rule set's tables open as Clesto's.
+impl RuleFamily for RuleSet {
+    const ALL: &'static [RuleSet] = &RuleSet::ALL;
+
+    fn rules(self) -> Rules {
+        Rules::Jungle(self)
+    }
+
+    fn clock_limit(self) -> Option<u32> {
+        self.has_clock().then(|| RuleSet::clock_limit(self))
+    }
+
+    fn parse(
+        rules: Option<RuleSet>,
+        text: &str,
+        clock: Option<u32>,
+    ) -> Result<AnyPosition, PositionError> {
+        let mut pos = Position::parse(text, rules)?;
+        pos.set_rule_clock(clock)?;
+        Ok(AnyPosition::of_family(pos))
+    }
+
+    fn from_text(rules: Option<RuleSet>, text: &str) -> Result<AnyPosition, PositionError> {
+        Ok(AnyPosition::of_family(Position::parse(text, rules)?))
+    }
+
+    /// Under `flip4x4` a name with `-` is a chance table (RULES.md 8), any other a revealed one.
+    fn table_name(self, text: &str) -> Result<TableName, TableNameError> {
+        if self == RuleSet::Flip4x4 && text.contains('-') {
+            return text
+                .parse()
+                .map(TableName::Chance)
+                .map_err(TableNameError::Chance);
+        }
+        table_material(text).map(TableName::Jungle)
+    }
+
+    /// Under flip4x4 the chance tables too (every one of up to `max_pieces` tiles without
+    /// names), with the revealed tables they lead into.
+    fn resolve(
+        self,
+        named: &[TableName],
+        max_pieces: usize,
+        with_needs: bool,
+    ) -> Result<Targets, TableNameError> {
+        let (mut revealed, chance): (Vec<Material>, Vec<ChanceMaterial>) = if named.is_empty() {
+            let chance = if self == RuleSet::Flip4x4 {
+                ChanceMaterial::all(2, max_pieces)
+            } else {
+                Vec::new()
+            };
+            (Material::all_tables(self, 2, max_pieces), chance)
+        } else {
+            (
+                named.iter().filter_map(|n| n.jungle()).collect(),
+                named.iter().filter_map(|n| n.chance()).collect(),
+            )
+        };
+        for all in revealed_needs(&chance) {
+            if all.total() > Layout::MAX_PIECES {
+                return Err(TableNameError::TooManyPieces(all));
+            }
+            if with_needs && !revealed.contains(&all) {
+                revealed.push(all);
+            }
+        }
+        Ok(Targets::Jungle(self, revealed, chance))
+    }
+
+    fn open(self, root: &Path, cache_bytes: u64) -> Result<AnyTablebase, ProbeError> {
+        Ok(match jtb_probe::Jungle::of(self) {
+            Some(game) => {
+                AnyTablebase::Jungle(Arc::new(Tablebase::with_cache(root, game, cache_bytes)?))
+            }
+            None => AnyTablebase::Clesto(Arc::new(Tablebase::with_cache(
+                root,
+                jtb_probe::Clesto,
+                cache_bytes,
+            )?)),
+        })
     }
 }
 
@@ -224,6 +311,45 @@ impl GameAnswer for JungleAnswer {
 
     fn line(&self) -> Option<&[String]> {
         self.line.as_deref()
+    }
+
+    /// What `jtb probe` prints for the input `text`.
+    fn text(&self, text: &str) -> String {
+        let mut s = format!(
+            "{text}\n{}rules: {}\n",
+            crate::board::draw(&self.pos),
+            self.pos.rules()
+        );
+        s += &match self.value {
+            Value::Draw => "value: draw\n".to_owned(),
+            v => format!(
+                "value: {} for {} to move, {} to the end\n",
+                v.wdl(),
+                self.pos.turn(),
+                Plies(v.dtm().unwrap_or(0))
+            ),
+        };
+        s += &format!(
+            "clock rule: {} at clock {} of {} ({}; {})\n",
+            self.rule.wdl,
+            self.rule.clock,
+            self.rule.limit,
+            self.rule.category,
+            match self.rule.dtc.dtm() {
+                Some(d) => format!("{} to the next capture or the end", Plies(d)),
+                None => "no capture can be forced".to_owned(),
+            }
+        );
+        if let Some(b) = &self.best {
+            s += &format!("best: {b}\n");
+        }
+        if let Some(line) = &self.line {
+            s += &format!("line: {}\n", line.join(" "));
+        }
+        if let Some(line) = &self.rule_line {
+            s += &format!("rule line: {}\n", line.join(" "));
+        }
+        s
     }
 }
 

@@ -156,6 +156,10 @@ pub trait GameAnswer {
 
     /// The best line, when it was asked and the game has one.
     fn line(&self) -> Option<&[String]>;
+
+    /// What `jtb probe` prints for the input `text`: the value in words (Jungle's and Clesto's
+    /// with the board drawn), the best move and the lines asked for.
+    fn text(&self, text: &str) -> String;
 }
 
 /// What every game's verdict for `jtb adjudicate` gives ([`Verdict`] asks it).

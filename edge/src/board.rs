@@ -1,4 +1,4 @@
-//! A position drawn as text for people.
+//! A position of the Jungle family drawn as text for people (`jtb probe`'s board).
 
 use std::fmt::Write;
 
@@ -6,7 +6,7 @@ use jtb_probe::{bit, Color, Position, Square};
 
 /// The board with rank and file labels: pieces by letter, `~` water, `#` den, `^` trap, `.`
 /// other land, `?` face-down tile.
-pub fn draw(pos: &Position) -> String {
+pub(crate) fn draw(pos: &Position) -> String {
     let board = pos.board();
     let mut out = String::new();
     for rank in (0..board.height).rev() {
