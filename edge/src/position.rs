@@ -54,9 +54,9 @@ impl AnyPosition {
         clock: Option<u32>,
     ) -> Result<AnyPosition, PositionError> {
         match rules.or_else(|| Rules::of_text(text)) {
-            Some(rules) => each_family!(rules, |r, F| F::parse(Some(r), text, clock)),
+            Some(rules) => each_family!(rules, |r, F| F::parse(text, Some(r), clock)),
             // No type claims the shape: the Jungle family's parser tells its own apart.
-            None => <RuleSet as RuleFamily>::parse(None, text, clock),
+            None => <RuleSet as RuleFamily>::parse(text, None, clock),
         }
     }
 
@@ -67,8 +67,8 @@ impl AnyPosition {
     /// The text is no position of the rule set.
     pub fn from_text(text: &str, rules: Option<Rules>) -> Result<AnyPosition, PositionError> {
         match rules.or_else(|| Rules::of_text(text)) {
-            Some(rules) => each_family!(rules, |r, F| F::from_text(Some(r), text)),
-            None => <RuleSet as RuleFamily>::from_text(None, text),
+            Some(rules) => each_family!(rules, |r, F| F::from_text(text, Some(r))),
+            None => <RuleSet as RuleFamily>::from_text(text, None),
         }
     }
 

@@ -33,7 +33,7 @@ pub enum Rules {
 /// let rules: Rules = "flip4x4".parse().unwrap();
 /// assert_eq!(each_family!(rules, |r, F| <F as Family>::id(r)), "flip4x4");
 /// let mut types = 0;
-/// each_family!(|F| types += usize::from(!F::ALL.is_empty()));
+/// each_family!(|F| types += usize::from(!F::RULE_SETS.is_empty()));
 /// assert_eq!(types, 2);
 /// ```
 #[macro_export]
@@ -72,20 +72,19 @@ macro_rules! each_family {
 /// tablebase its tables open as. Implemented once per type, in its game's module of `games/`.
 pub trait RuleFamily: Family {
     /// Every rule set of the type, in the order `jtb --help` lists them.
-    const ALL: &'static [Self];
+    const RULE_SETS: &'static [Self];
 
     /// The rule set as the edge names it.
     fn rules(self) -> Rules;
 
     /// The draw limit of the move-count rule, in half-moves: `None` for a game without one,
     /// which takes no clock.
-    fn clock_limit(self) -> Option<u32>;
+    fn move_count_limit(self) -> Option<u32>;
 
     /// The rule set whose board `text` has, where the shape tells it from the other types'
     /// (Animal Gambit's 8 ranks). Provided: none; the Jungle family's parser is the one for
     /// texts that no type claims, and tells its own shapes apart.
-    fn of_shape(text: &str) -> Option<Self> {
-        let _ = text;
+    fn of_shape(_text: &str) -> Option<Self> {
         None
     }
 
@@ -96,8 +95,8 @@ pub trait RuleFamily: Family {
     /// # Errors
     /// As [`AnyPosition::parse`].
     fn parse(
-        rules: Option<Self>,
         text: &str,
+        rules: Option<Self>,
         clock: Option<u32>,
     ) -> Result<AnyPosition, PositionError>;
 
@@ -106,7 +105,7 @@ pub trait RuleFamily: Family {
     ///
     /// # Errors
     /// As [`AnyPosition::from_text`].
-    fn from_text(rules: Option<Self>, text: &str) -> Result<AnyPosition, PositionError>;
+    fn from_text(text: &str, rules: Option<Self>) -> Result<AnyPosition, PositionError>;
 
     /// The table `text` names under these rules.
     ///
@@ -119,7 +118,7 @@ pub trait RuleFamily: Family {
     ///
     /// # Errors
     /// A table named, or needed, holds more pieces than a table can.
-    fn resolve(
+    fn targets_of(
         self,
         named: &[TableName],
         max_pieces: usize,
@@ -138,7 +137,7 @@ impl Rules {
     #[must_use]
     pub fn all() -> Vec<Rules> {
         let mut all = Vec::new();
-        each_family!(|F| all.extend(F::ALL.iter().map(|&r| RuleFamily::rules(r))));
+        each_family!(|F| all.extend(F::RULE_SETS.iter().map(|&r| RuleFamily::rules(r))));
         all
     }
 
@@ -152,7 +151,7 @@ impl Rules {
     /// (Clesto, Animal Gambit), which takes no clock.
     #[must_use]
     pub fn clock_limit(self) -> Option<u32> {
-        each_family!(self, |r, F| <F as RuleFamily>::clock_limit(r))
+        each_family!(self, |r, F| F::move_count_limit(r))
     }
 
     /// The rule set that a position text's board shape names when none is given: 8 ranks are

@@ -169,7 +169,9 @@ impl Rules {
             .iter()
             .map(|m| self.table_name(m.as_ref()))
             .collect::<Result<Vec<TableName>, _>>()?;
-        each_family!(self, |r, F| F::resolve(r, &named, max_pieces, with_needs))
+        each_family!(self, |r, F| F::targets_of(
+            r, &named, max_pieces, with_needs
+        ))
     }
 
     /// The table `text` names under these rules: under `flip4x4` a name with `-` is a chance

@@ -207,10 +207,10 @@ impl Tables {
     ///
     /// ```compile_fail
     /// use jtb_edge::Tables;
-    /// use jtb_probe::RuleSet;
+    /// use jtb_probe::Jungle;
     ///
     /// let tables = Tables::new("tables", 1 << 20);
-    /// let _ = tables.jungle(RuleSet::Clesto);
+    /// let _ = tables.jungle(Jungle::Clesto);
     /// ```
     ///
     /// # Errors

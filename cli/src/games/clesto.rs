@@ -1,5 +1,5 @@
-//! The Clesto side of `jtb stats`, of `jtb probe` and of the API's material index (RULES.md 6): no draws, so it
-//! counts what the ban decides (the DTM file's draws, as the ban file's wins and losses, with
+//! The Clesto side of `jtb stats`, of `jtb moves` and of the API's material index (RULES.md 6):
+//! no draws, so it counts what the ban decides (the DTM file's draws, as the ban file's wins and losses, with
 //! B's longest way out) where the other rule sets count draws and the clock rule.
 
 use std::io::{self, Write};

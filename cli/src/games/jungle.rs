@@ -1,6 +1,6 @@
 //! The Jungle and flip-game side of `jtb stats` (win, draw and loss counts with the longest win,
 //! and what the clock rule changes: the DTC file's cursed wins, blessed losses and longest DTC)
-//! and of `jtb probe` (the value, the clock rule's value at the position's clock, the lines).
+//! and of `jtb moves`.
 
 use std::io::{self, Write};
 

@@ -17,13 +17,13 @@ use crate::{
 
 /// Animal Gambit's one rule set as the edge reads its name, positions and tables.
 impl RuleFamily for AnimalGambit {
-    const ALL: &'static [AnimalGambit] = &[AnimalGambit];
+    const RULE_SETS: &'static [AnimalGambit] = &[AnimalGambit];
 
     fn rules(self) -> Rules {
         Rules::AnimalGambit
     }
 
-    fn clock_limit(self) -> Option<u32> {
+    fn move_count_limit(self) -> Option<u32> {
         None
     }
 
@@ -34,8 +34,8 @@ impl RuleFamily for AnimalGambit {
 
     /// A clock is refused: Animal Gambit has none.
     fn parse(
-        rules: Option<AnimalGambit>,
         text: &str,
+        rules: Option<AnimalGambit>,
         clock: Option<u32>,
     ) -> Result<AnyPosition, PositionError> {
         if let Some(clock) = clock {
@@ -45,10 +45,10 @@ impl RuleFamily for AnimalGambit {
                 limit: 0,
             }));
         }
-        Self::from_text(rules, text)
+        Self::from_text(text, rules)
     }
 
-    fn from_text(_: Option<AnimalGambit>, text: &str) -> Result<AnyPosition, PositionError> {
+    fn from_text(text: &str, _: Option<AnimalGambit>) -> Result<AnyPosition, PositionError> {
         Ok(AnyPosition::Gambit(text.parse()?))
     }
 
@@ -59,7 +59,7 @@ impl RuleFamily for AnimalGambit {
     }
 
     /// No table needs another to be named: the generation adds what they lead into.
-    fn resolve(
+    fn targets_of(
         self,
         named: &[TableName],
         max_pieces: usize,
@@ -258,7 +258,7 @@ impl GameAnswer for GambitAnswer {
                 "value: {} for {} to move, {} to the end ({})\n",
                 v.wdl(),
                 self.pos.turn(),
-                jtb_probe::Turns(v.dtm().unwrap_or(0)),
+                Turns(v.dtm().unwrap_or(0)),
                 self.category
             ),
         };

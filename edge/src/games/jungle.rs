@@ -100,19 +100,19 @@ impl EdgeGame for Jungle {
 /// The Jungle family's rule sets (Jungle's, the flip game's and Clesto's) as the edge reads their
 /// names, positions and tables: a Clesto rule set's tables open as Clesto's.
 impl RuleFamily for RuleSet {
-    const ALL: &'static [RuleSet] = &RuleSet::ALL;
+    const RULE_SETS: &'static [RuleSet] = &RuleSet::ALL;
 
     fn rules(self) -> Rules {
         Rules::Jungle(self)
     }
 
-    fn clock_limit(self) -> Option<u32> {
-        self.has_clock().then(|| RuleSet::clock_limit(self))
+    fn move_count_limit(self) -> Option<u32> {
+        self.has_clock().then(|| self.clock_limit())
     }
 
     fn parse(
-        rules: Option<RuleSet>,
         text: &str,
+        rules: Option<RuleSet>,
         clock: Option<u32>,
     ) -> Result<AnyPosition, PositionError> {
         let mut pos = Position::parse(text, rules)?;
@@ -120,7 +120,7 @@ impl RuleFamily for RuleSet {
         Ok(AnyPosition::of_family(pos))
     }
 
-    fn from_text(rules: Option<RuleSet>, text: &str) -> Result<AnyPosition, PositionError> {
+    fn from_text(text: &str, rules: Option<RuleSet>) -> Result<AnyPosition, PositionError> {
         Ok(AnyPosition::of_family(Position::parse(text, rules)?))
     }
 
@@ -137,7 +137,7 @@ impl RuleFamily for RuleSet {
 
     /// Under flip4x4 the chance tables too (every one of up to `max_pieces` tiles without
     /// names), with the revealed tables they lead into.
-    fn resolve(
+    fn targets_of(
         self,
         named: &[TableName],
         max_pieces: usize,

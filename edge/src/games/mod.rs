@@ -158,7 +158,8 @@ pub trait GameAnswer {
     fn line(&self) -> Option<&[String]>;
 
     /// What `jtb probe` prints for the input `text`: the value in words (Jungle's and Clesto's
-    /// with the board drawn), the best move and the lines asked for.
+    /// with the board drawn, and a line end after their last line, as `jtb probe` has always
+    /// printed them), the best move and the lines asked for.
     fn text(&self, text: &str) -> String;
 }
 

@@ -69,7 +69,15 @@ fn probe_failure(e: &ProbeError) -> Failure {
         | ProbeError::NoFaceDownTiles
         | ProbeError::MissingTable { .. } => ERR_NOT_COVERED,
         ProbeError::WrongRules { .. } => ERR_WRONG_RULES,
-        ProbeError::Table(t) if matches!(t.kind, jtb_probe::TableErrorKind::WrongRules { .. }) => {
+        // A file of another rule set: one of the game's (`WrongRules`), or one its header names
+        // and the game has not (`UnknownRuleSet`: a Clesto file among Jungle's tables).
+        ProbeError::Table(t)
+            if matches!(
+                t.kind,
+                jtb_probe::TableErrorKind::WrongRules { .. }
+                    | jtb_probe::TableErrorKind::UnknownRuleSet(_)
+            ) =>
+        {
             ERR_WRONG_RULES
         }
         // `NotInMemory` is met only inside `in_memory_only`, which no C entry point uses.

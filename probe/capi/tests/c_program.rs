@@ -6,7 +6,7 @@ use jtb_gen::{
     driver::Silent,
     run::{generate, GenOptions},
 };
-use jtb_probe::RuleSet;
+use jtb_probe::{Family, Material, RuleSet};
 
 #[test]
 fn a_c_program_links_and_probes() {
@@ -31,6 +31,17 @@ fn a_c_program_links_and_probes() {
         ..opts
     };
     generate(&clesto, &Silent).unwrap();
+    // A Clesto table's files among mistboard's, under the name mistboard gives its material: a
+    // file of another rule set, which the C ABI reports as such.
+    let dvcr: Material = "DvCR".parse().unwrap();
+    let named = RuleSet::Mistboard.table_of(dvcr);
+    for ext in ["wdl", "dtm"] {
+        std::fs::copy(
+            dir.path().join(format!("clesto/{dvcr}.{ext}")),
+            dir.path().join(format!("mistboard/{named}.{ext}")),
+        )
+        .unwrap();
+    }
     let rvr = "RvR".parse().unwrap();
     jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &Silent).unwrap();
     let flip = GenOptions {

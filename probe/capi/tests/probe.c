@@ -57,6 +57,9 @@ int main(int argc, char **argv) {
     CHECK(jtb_probe_wdl(tb, "7/7/7/7/7/7/2LT3/1e5/R6 r", &wdl) == JTB_ERR_NOT_COVERED, "too many pieces");
     CHECK(jtb_probe_clesto(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", &wdl, &dtm, &category, &exit) == JTB_ERR_WRONG_RULES
           && strstr(jtb_last_error(), "mistboard") != NULL, "no clesto values in mistboard tables");
+    /* Its DvCR files are Clesto's, copied in: a table file of another rule set. */
+    CHECK(jtb_probe_wdl(tb, "1r5/1c5/7/7/7/7/7/7/6D b", &wdl) == JTB_ERR_WRONG_RULES
+          && strstr(jtb_last_error(), "clesto") != NULL, "a clesto file among mistboard's");
     CHECK(jtb_probe_wdl(tb, NULL, &wdl) == JTB_ERR_ARGUMENT, "null position");
     CHECK(jtb_probe_wdl(NULL, "4/4/4/c2L r", &wdl) == JTB_ERR_ARGUMENT, "null tablebase");
     CHECK(jtb_probe_wdl(tb, "7/7/7/7/7/7/2L4/1e5/R6 r", NULL) == JTB_ERR_ARGUMENT, "null output");

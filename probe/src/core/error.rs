@@ -16,8 +16,9 @@ use crate::{
 pub enum ProbeError {
     /// The table directory does not exist or cannot be read.
     NoDirectory(PathBuf, std::io::Error),
-    /// A question the rule set's tables do not answer, asked where the types cannot say so
-    /// (at run time: Clesto's tables opened as the Jungle family's, a C caller's handle).
+    /// A question the rule set's tables do not answer, asked where the types cannot say so (at
+    /// run time: a C caller's handle, a Clesto position given to the clock rule's
+    /// adjudication, which takes the Jungle family's position type).
     NotForRules {
         /// The rule set's id.
         rules: &'static str,

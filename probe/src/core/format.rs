@@ -26,8 +26,10 @@ use crate::{material::Material, rules::RuleSet, value::Wdl};
 
 /// What a game family's rule sets tell the one table format: their ids, their material
 /// names, and how many entries a material's table holds. The rule-set type names the family
-/// ([`RuleSet`] for Jungle, the flip game and Clesto; [`crate::gambit::AnimalGambit`] for Animal
-/// Gambit). Everything else of a file (header, block index, blocks, checksums) is the same
+/// ([`RuleSet`] for the files of Jungle, the flip game and Clesto, which the generator writes;
+/// the probe's game types [`crate::Jungle`] and [`crate::Clesto`] for theirs;
+/// [`crate::gambit::AnimalGambit`] for Animal Gambit's, [`crate::flip::Chance`] for the chance
+/// tables'). Everything else of a file (header, block index, blocks, checksums) is the same
 /// bytes for every game: the reader, the writer and the probe caches are written once, over
 /// this trait.
 pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
@@ -192,8 +194,20 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, in the order of its variants (`kind as usize` is its place here).
-    pub const ALL: [Kind; 5] = [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance];
+    /// Every kind, in the order of its variants (`kind as usize` is its place here, checked
+    /// at compile time).
+    pub const ALL: [Kind; 5] = {
+        let all = [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance];
+        let mut at = 0;
+        while at < all.len() {
+            assert!(
+                all[at] as usize == at,
+                "Kind::ALL in the order of the variants"
+            );
+            at += 1;
+        }
+        all
+    };
 
     /// The file-name extension.
     #[must_use]

@@ -42,8 +42,8 @@ impl<M: Copy + Eq + Hash + Send + Sync> MaterialSlots<M> for HashMap<M, usize> {
     }
 }
 
-/// A game whose tables [`Tablebase`] finds and reads. Its rule-set type is the game's
-/// [`Family`] (the file format's view); this adds positions and the index. What a table holds
+/// A game whose tables [`Tablebase`] finds and reads. Its game type is a [`Family`] (the file
+/// format's view: `Jungle`, `Clesto`, `AnimalGambit`, `Chance`); this adds positions and the index. What a table holds
 /// is the business of the `impl` blocks of [`Tablebase`] for the game: distances to mate
 /// ([`Game`]), Clesto's values with the repetition ban, or the flip game's chance values.
 pub trait Indexed: Family {

@@ -136,9 +136,15 @@ impl<R: Indexed> SlotOf<R> {
         let mut slots = [FILE_SLOTS; Kind::ALL.len()];
         let mut at = 0;
         while at < R::FILE_KINDS.len() {
-            slots[R::FILE_KINDS[at] as usize] = at;
+            let kind = R::FILE_KINDS[at] as usize;
+            assert!(slots[kind] == FILE_SLOTS, "a kind of file listed twice");
+            slots[kind] = at;
             at += 1;
         }
+        assert!(
+            slots[R::TABLE_KIND as usize] < FILE_SLOTS,
+            "the kind of file that marks a table is one of the game's"
+        );
         slots
     };
 }
@@ -353,7 +359,9 @@ impl<R: Indexed> Store<R> {
     ) -> Result<T, Miss> {
         let file = self.file(table, kind)?;
         let (b, at) = file.locate(idx);
-        // The kind's discriminant (below 8) tells a table's files apart in the shared cache.
+        // The kind's discriminant (below 8, checked here) tells a table's files apart in the
+        // shared cache.
+        const _: () = assert!(Kind::ALL.len() <= 8);
         let key = table.id << 35 | (kind as u64) << 32 | u64::from(b);
         if !self.front {
             return Ok(read(file, &self.shared_block(file, key, b)?, at)?);
@@ -377,5 +385,23 @@ impl<R: Indexed> Store<R> {
             };
             Ok(read(file, block, at)?)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{flip::Chance, gambit::AnimalGambit, Clesto, Jungle};
+
+    /// Each game's files in slots of their own, in its order; the kinds it has no file of in
+    /// none (the DTC file is Jungle's, the ban file Clesto's).
+    #[test]
+    fn each_game_keeps_its_own_kinds_of_file_in_its_own_slots() {
+        const NONE: usize = FILE_SLOTS;
+        // By kind: WDL, DTM, DTC, ban, chance.
+        assert_eq!(SlotOf::<Jungle>::KIND, [0, 1, 2, NONE, NONE]);
+        assert_eq!(SlotOf::<Clesto>::KIND, [0, 1, NONE, 2, NONE]);
+        assert_eq!(SlotOf::<AnimalGambit>::KIND, [0, 1, NONE, NONE, NONE]);
+        assert_eq!(SlotOf::<Chance>::KIND, [NONE, NONE, NONE, NONE, 0]);
     }
 }

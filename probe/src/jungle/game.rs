@@ -302,3 +302,23 @@ fn successor(outcome: Outcome) -> Successor<Position> {
         Outcome::Over { result, .. } => Successor::End(result),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Jungle` is every rule set of the family but Clesto, in `RuleSet::ALL`'s order, and
+    /// names each by the same id.
+    #[test]
+    fn jungle_is_the_family_but_clesto() {
+        let of: Vec<Jungle> = RuleSet::ALL.into_iter().filter_map(Jungle::of).collect();
+        assert_eq!(of, Jungle::ALL);
+        for game in Jungle::ALL {
+            assert_eq!(Jungle::of(game.rule_set()), Some(game));
+            assert_eq!(Jungle::from_id(game.id()), Some(game));
+            assert_eq!(game.to_string(), game.rule_set().name());
+        }
+        assert_eq!(Jungle::of(RuleSet::Clesto), None);
+        assert_eq!(Jungle::from_id("clesto"), None);
+    }
+}
