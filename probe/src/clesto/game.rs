@@ -7,7 +7,7 @@ use std::fmt;
 use crate::{
     core::{Indexed, Moves, ProbeResult, Successor},
     format::{Family, Kind},
-    game::{self as jungle, Jungle, JungleSlots},
+    game::{self as family, Jungle, JungleSlots},
     index::Layout,
     material::Material,
     moves::Move,
@@ -110,11 +110,11 @@ impl Indexed for Clesto {
     }
 
     fn is_table_material(self, material: Material) -> bool {
-        jungle::is_table_material(Clesto::RULES, material)
+        family::is_table_material(Clesto::RULES, material)
     }
 
     fn alias(self, material: Material) -> Option<Material> {
-        jungle::alias(Clesto::RULES, material)
+        family::alias(Clesto::RULES, material)
     }
 
     #[inline]
@@ -124,12 +124,12 @@ impl Indexed for Clesto {
 
     #[inline]
     fn check_position(self, pos: &Position) -> ProbeResult<()> {
-        jungle::check_position(Clesto::RULES, pos)
+        family::check_position(Clesto::RULES, pos)
     }
 
     #[inline]
     fn index_of(layout: &Layout, pos: &Position) -> usize {
-        jungle::index_of(layout, pos)
+        family::index_of(layout, pos)
     }
 }
 
@@ -143,10 +143,10 @@ impl Moves for Clesto {
     }
 
     fn successors(pos: &Position) -> Vec<(Move, Successor<Position>)> {
-        jungle::successors(pos)
+        family::successors(pos)
     }
 
     fn play(pos: &Position, mv: Move) -> Option<Successor<Position>> {
-        jungle::play(pos, mv)
+        family::play(pos, mv)
     }
 }
