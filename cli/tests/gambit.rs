@@ -287,7 +287,13 @@ fn bad_positions_and_materials_are_errors_naming_the_problem() {
         empty.path().to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("table directory"), "{}", stderr(&o));
+    // A rule set without a folder: the command that makes its tables.
+    assert!(
+        stderr(&o).contains("no tables for rule set animal-gambit: ")
+            && stderr(&o).contains("(make them with `jtb gen --rules animal-gambit --out "),
+        "{}",
+        stderr(&o)
+    );
     // A table beyond the memory limit is refused before it starts.
     let o = jtb(&[
         "gen",

@@ -186,7 +186,12 @@ fn generation_errors_are_clear() {
         "4/4/4/c2L r",
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("table directory"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("no tables for rule set flip4x4: ")
+            && stdout(&o).contains("make them with `jtb gen --rules flip4x4 --out "),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

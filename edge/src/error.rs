@@ -103,7 +103,7 @@ impl EdgeError {
     /// python-chess calls a missing table).
     #[must_use]
     pub fn is_missing_table(&self) -> bool {
-        let missing = |e: &ProbeError| matches!(e, ProbeError::MissingTable { .. });
+        let missing = ProbeError::is_missing;
         match self {
             EdgeError::Open(e) => matches!(**e, ProbeError::NoDirectory(..)) || missing(e),
             EdgeError::Probe(e) => missing(e),

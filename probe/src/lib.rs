@@ -106,8 +106,9 @@ pub use crate::{
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     core::{
-        in_memory_only, CacheStats, Game, Indexed, LineStep, MaterialSlots, Moves, ProbeError,
-        ProbeResult, ScoredMove, Successor, Tablebase, DEFAULT_CACHE_BYTES, FILE_SLOTS,
+        in_memory_only, ByteSource, CacheStats, Game, Indexed, LineStep, LocalFiles, MaterialSlots,
+        MemoryFiles, Moves, ProbeError, ProbeResult, ScoredMove, Storage, Successor, Tablebase,
+        DEFAULT_CACHE_BYTES, FILE_SLOTS,
     },
     file::TableFile,
     flip::{

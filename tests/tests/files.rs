@@ -1,15 +1,15 @@
 //! Table files: deterministic bytes, resumable generation, and rejection of damaged or foreign
 //! files with a clear error.
 
-use std::{fs, path::Path};
+use std::{fs, path::Path, sync::Arc};
 
 use jtb_gen::{
     driver::Silent,
     run::{generate, GenOptions},
 };
 use jtb_probe::{
-    format::table_path, Jungle, Kind, Material, Position, ProbeError, RuleSet, TableErrorKind,
-    TableFile, Tablebase,
+    format::table_path, Jungle, Kind, Material, MemoryFiles, Position, ProbeError, RuleSet,
+    TableErrorKind, TableFile, Tablebase,
 };
 
 fn gen(dir: &Path, rules: RuleSet, targets: &[&str]) -> jtb_gen::run::Summary {
@@ -286,13 +286,23 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
     let e = tb.probe_rule(&pos).unwrap_err().to_string();
     assert!(e.contains("EvL.dtc") && e.contains("truncated"), "{e}");
 
-    // A missing DTC file (tables written before the clock rule) is a missing table naming it.
+    // A missing DTC file (tables written before the clock rule) is a missing file naming it.
     gen(dir.path(), RuleSet::Mistboard, &["LvE"]);
     fs::remove_file(table_path(dir.path(), RuleSet::Mistboard, m, Kind::Dtc)).unwrap();
     let tb = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     assert!(tb.probe_dtm(&pos).is_ok());
     match tb.probe_dtc(&pos) {
-        Err(ProbeError::MissingTable { path, .. }) => assert!(path.ends_with("EvL.dtc")),
+        Err(
+            e @ ProbeError::MissingFile {
+                kind: Kind::Dtc, ..
+            },
+        ) => {
+            assert!(e.is_missing());
+            assert!(
+                e.to_string().starts_with("no DTC file for table EvL: "),
+                "{e}"
+            );
+        }
         other => panic!("{other:?}"),
     }
 
@@ -307,9 +317,97 @@ fn probes_of_damaged_or_foreign_tables_are_errors_never_values() {
         tb.probe_dtm(&p),
         Err(ProbeError::MissingTable { path, .. }) if path.ends_with("ETvL.dtm")
     ));
+    // A rule set without a folder: a set not made yet, and the command that makes it.
+    let e = Tablebase::open(dir.path().join("nowhere"), Jungle::Mistboard).unwrap_err();
+    assert!(matches!(e, ProbeError::NoDirectory(..)));
+    let nowhere = dir.path().join("nowhere");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "no tables for rule set mistboard: {} is not there (make them with `jtb gen \
+             --rules mistboard --out {}`)",
+            nowhere.join("mistboard").display(),
+            nowhere.display()
+        )
+    );
+}
+
+/// Keeps only the files of `keep`'s kind in `dir`.
+fn keep_only(dir: &Path, keep: Kind) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some(keep.extension()) {
+            fs::remove_file(path).unwrap();
+        }
+    }
+}
+
+/// A set of WDL files alone (as an engine ships it) answers WDL exactly as the whole set, reading
+/// nothing else; a distance, a best move or a line is a missing file naming its kind, and a
+/// table not in the set is still a missing table.
+#[test]
+fn a_set_of_wdl_files_alone_answers_wdl() {
+    let full = tempfile::tempdir().unwrap();
+    let wdl_only = tempfile::tempdir().unwrap();
+    gen(full.path(), RuleSet::Mistboard, &["LRvE"]);
+    let copy = |from: &Path, to: &Path| {
+        fs::create_dir_all(to).unwrap();
+        for entry in fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        }
+    };
+    copy(
+        &full.path().join("mistboard"),
+        &wdl_only.path().join("mistboard"),
+    );
+    keep_only(&wdl_only.path().join("mistboard"), Kind::Wdl);
+    let whole = Tablebase::open(full.path(), Jungle::Mistboard).unwrap();
+    let wdl = Tablebase::open(wdl_only.path(), Jungle::Mistboard).unwrap();
+    assert_eq!(wdl.materials(), whole.materials());
+    let layout = jtb_probe::Layout::new(RuleSet::Mistboard, "LRvE".parse().unwrap());
+    let mut n = 0;
+    layout.for_each_used_entry(|idx, _| {
+        let pos = layout.position(idx).unwrap();
+        assert_eq!(wdl.probe_wdl(&pos).unwrap(), whole.probe_wdl(&pos).unwrap());
+        n += 1;
+    });
+    assert!(n > 100_000, "{n}");
+    // Only WDL files were opened.
+    assert_eq!(wdl.cache_stats().open_files, 1);
+
+    let pos = Position::parse("7/7/7/7/7/3e3/7/3LR2/7 r", None).unwrap();
+    for e in [
+        wdl.probe_dtm(&pos).unwrap_err(),
+        wdl.best_move(&pos).unwrap_err(),
+        wdl.line(&pos).unwrap_err(),
+    ] {
+        match &e {
+            ProbeError::MissingFile {
+                kind: Kind::Dtm,
+                material,
+                path,
+                ..
+            } => {
+                assert_eq!(material, "LRvE");
+                assert!(path.ends_with("mistboard/LRvE.dtm"), "{path:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(e.to_string().contains("no DTM file for table LRvE"), "{e}");
+    }
     assert!(matches!(
-        Tablebase::open(dir.path().join("nowhere"), Jungle::Mistboard),
-        Err(ProbeError::NoDirectory(..))
+        wdl.probe_dtc(&pos),
+        Err(ProbeError::MissingFile {
+            kind: Kind::Dtc,
+            ..
+        })
+    ));
+    // A table of which no file is there is still a missing table.
+    let p = Position::parse("7/7/7/7/7/3l3/7/3T3/7 r", None).unwrap();
+    assert!(matches!(
+        wdl.probe_wdl(&p),
+        Err(ProbeError::MissingTable { .. })
     ));
 }
 
@@ -357,13 +455,27 @@ fn random_damage_is_always_an_error_never_a_panic() {
     }
 }
 
+/// Files read by positioned reads, memory-mapped, or held in memory ([`MemoryFiles`]) give the
+/// same values; a file not in memory is a missing table, a rule set with none no directory.
 #[test]
-fn mapped_and_read_files_probe_alike() {
+fn mapped_read_and_in_memory_files_probe_alike() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), RuleSet::Mistboard, &["LRvE"]);
     let read = Tablebase::open(dir.path(), Jungle::Mistboard).unwrap();
     // Safety: the files are not changed while the tablebase lives.
     let mapped = unsafe { Tablebase::open_mapped(dir.path(), Jungle::Mistboard, 1 << 20) }.unwrap();
+    // The same files held in memory, under a root that is no folder at all.
+    let mut held = MemoryFiles::new();
+    for entry in fs::read_dir(dir.path().join("mistboard")).unwrap() {
+        let path = entry.unwrap().path();
+        held.insert(
+            Path::new("in-memory/mistboard").join(path.file_name().unwrap()),
+            fs::read(&path).unwrap(),
+        );
+    }
+    let memory =
+        Tablebase::with_storage("in-memory", Jungle::Mistboard, 1 << 20, Arc::new(held)).unwrap();
+    assert_eq!(memory.materials(), read.materials());
     let layout = jtb_probe::Layout::new(RuleSet::Mistboard, "LRvE".parse().unwrap());
     let mut n = 0;
     layout.for_each_used_entry(|idx, _| {
@@ -381,8 +493,30 @@ fn mapped_and_read_files_probe_alike() {
                 read.probe_wdl(&pos).unwrap(),
                 mapped.probe_wdl(&pos).unwrap()
             );
+            assert_eq!(
+                read.probe_dtm(&pos).unwrap(),
+                memory.probe_dtm(&pos).unwrap()
+            );
+            assert_eq!(
+                read.probe_wdl(&pos).unwrap(),
+                memory.probe_wdl(&pos).unwrap()
+            );
             n += 1;
         }
     });
     assert!(n > 10_000);
+    let elsewhere = Position::parse("7/7/7/7/7/3l3/7/3T3/7 r", None).unwrap();
+    assert!(matches!(
+        memory.probe_wdl(&elsewhere),
+        Err(ProbeError::MissingTable { .. })
+    ));
+    assert!(matches!(
+        Tablebase::with_storage(
+            "in-memory",
+            Jungle::Leiden,
+            1 << 20,
+            Arc::new(MemoryFiles::new())
+        ),
+        Err(ProbeError::NoDirectory(..))
+    ));
 }

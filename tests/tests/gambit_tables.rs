@@ -342,7 +342,8 @@ fn damaged_truncated_and_foreign_files_are_refused() {
     let pos: Position = "8/3r4/8/8/8/8/3RR3/8 g".parse().unwrap();
     let err = tb.probe_wdl(&pos).unwrap_err();
     assert!(
-        matches!(&err, ProbeError::MissingTable { path, .. } if path.ends_with("RRvR.wdl")),
+        matches!(&err, ProbeError::MissingFile { kind: Kind::Wdl, path, .. }
+            if path.ends_with("RRvR.wdl")),
         "{err}"
     );
     let pos: Position = "8/3rr3/8/8/8/8/3RR3/8 g".parse().unwrap();

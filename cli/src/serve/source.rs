@@ -491,6 +491,20 @@ impl Library {
                 };
                 ApiError::new(Problem::MissingTable, missing.to_string())
             }
+            ProbeError::MissingFile {
+                rules,
+                material,
+                kind,
+                path,
+            } => {
+                let missing = ProbeError::MissingFile {
+                    rules,
+                    material,
+                    kind,
+                    path: PathBuf::from(self.show(&path)),
+                };
+                ApiError::new(Problem::MissingTable, missing.to_string())
+            }
             ProbeError::Table(t) => {
                 let material = t
                     .path

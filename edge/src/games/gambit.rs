@@ -286,7 +286,7 @@ impl Verdict {
         let verdict = match tables {
             Ok(tb) => match tb.adjudicate(&pos) {
                 Ok(v) => v,
-                Err(e @ ProbeError::MissingTable { .. }) => return Err(not_covered(&e)),
+                Err(e) if e.is_missing() => return Err(not_covered(&e)),
                 Err(e) => return Err(e.into()),
             },
             Err(e) => return Err(not_covered(&e)),

@@ -21,7 +21,8 @@ enum jtb_status {
     JTB_ERR_ARGUMENT = 1,        /* a null pointer, bad UTF-8, unknown rule set, small buffer */
     JTB_ERR_POSITION = 2,        /* malformed position text */
     JTB_ERR_GAME_OVER = 3,       /* a side has no piece left */
-    JTB_ERR_NOT_COVERED = 4,     /* more pieces than the tables cover, or a missing table */
+    JTB_ERR_NOT_COVERED = 4,     /* more pieces than the tables cover, a missing table, or a
+                                    table without the file asked (a WDL-only set asked DTM) */
     JTB_ERR_WRONG_RULES = 5,     /* position of another rule set, a table file of another, or a
                                     value the rule set lacks (clesto: DTM of ban values, DTC;
                                     animal-gambit: DTC) */

@@ -67,7 +67,8 @@ fn probe_failure(e: &ProbeError) -> Failure {
         ProbeError::HiddenTiles
         | ProbeError::HiddenSetUnknown
         | ProbeError::NoFaceDownTiles
-        | ProbeError::MissingTable { .. } => ERR_NOT_COVERED,
+        | ProbeError::MissingTable { .. }
+        | ProbeError::MissingFile { .. } => ERR_NOT_COVERED,
         ProbeError::WrongRules { .. } => ERR_WRONG_RULES,
         // A file of another rule set: one of the game's (`WrongRules`), or one its header names
         // and the game has not (`UnknownRuleSet`: a Clesto file among Jungle's tables).

@@ -144,7 +144,7 @@ pub fn adjudicate_clesto(
     Clesto.check_position(pos)?;
     let value = match tables.map(|tb| tb.probe_clesto(pos)) {
         Some(Ok(v)) => v,
-        Some(Err(e @ ProbeError::MissingTable { .. })) => {
+        Some(Err(e)) if e.is_missing() => {
             return Ok(not_covered(Some(e), 0, 1));
         }
         Some(Err(e)) => return Err(e),

@@ -51,6 +51,19 @@ pub enum ProbeError {
         /// Where its file was looked for.
         path: PathBuf,
     },
+    /// The table of this material is there, but not its file of this kind: a set that holds
+    /// only some of each table's files (an engine's WDL files alone) asked a question that needs
+    /// another (a distance to mate, a best move).
+    MissingFile {
+        /// The id of the rule set whose table it is.
+        rules: &'static str,
+        /// The material, in the orientation that names its table.
+        material: String,
+        /// The kind of file the question needs.
+        kind: Kind,
+        /// Where it was looked for.
+        path: PathBuf,
+    },
     /// A table file is unreadable, corrupted, or of the wrong kind.
     Table(Box<TableError>),
     /// Inside [`in_memory_only`](crate::in_memory_only), a probe that would have opened a
@@ -74,6 +87,18 @@ pub enum ProbeError {
 impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // A rule set without a folder is a set not made yet: say how to make it, as a
+            // missing table does.
+            ProbeError::NoDirectory(dir, e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let rules = dir.file_name().unwrap_or_default().to_string_lossy();
+                write!(
+                    f,
+                    "no tables for rule set {rules}: {} is not there (make them with `jtb gen \
+                     --rules {rules}",
+                    dir.display()
+                )?;
+                gen_out(f, dir.parent())
+            }
             ProbeError::NoDirectory(p, e) => write!(f, "table directory {}: {e}", p.display()),
             ProbeError::NotForRules { rules, what } => write!(f, "rule set {rules}: {what}"),
             ProbeError::GameOver => f.write_str("game over: a side has no piece left"),
@@ -107,14 +132,22 @@ impl fmt::Display for ProbeError {
                      {rules} --material {material}",
                     path.display()
                 )?;
-                // `jtb gen` writes under `tables` unless told: name any other root.
-                let root = path.parent().and_then(|dir| dir.parent());
-                match root {
-                    Some(root) if !root.as_os_str().is_empty() && root != Path::new("tables") => {
-                        write!(f, " --out {}`)", root.display())
-                    }
-                    _ => f.write_str("`)"),
-                }
+                gen_out(f, path.parent().and_then(Path::parent))
+            }
+            ProbeError::MissingFile {
+                rules,
+                material,
+                kind,
+                path,
+            } => {
+                write!(
+                    f,
+                    "no {kind} file for table {material}: {} is not there (this set holds only \
+                     some of the table's files; make them with `jtb gen --rules {rules} \
+                     --material {material}",
+                    path.display()
+                )?;
+                gen_out(f, path.parent().and_then(Path::parent))
             }
             ProbeError::Table(e) => e.fmt(f),
             ProbeError::NotInMemory => {
@@ -137,6 +170,29 @@ impl fmt::Display for ProbeError {
                 }
             }
         }
+    }
+}
+
+impl ProbeError {
+    /// Whether the tables present do not hold what the question needs: a missing table, or a
+    /// missing file of a table that is there (what python-chess calls a missing table).
+    #[must_use]
+    pub const fn is_missing(&self) -> bool {
+        matches!(
+            self,
+            ProbeError::MissingTable { .. } | ProbeError::MissingFile { .. }
+        )
+    }
+}
+
+/// Ends the `jtb gen` command of a message: `jtb gen` writes under `tables` unless told, so any
+/// other table root is named with `--out`.
+fn gen_out(f: &mut fmt::Formatter<'_>, root: Option<&Path>) -> fmt::Result {
+    match root {
+        Some(root) if !root.as_os_str().is_empty() && root != Path::new("tables") => {
+            write!(f, " --out {}`)", root.display())
+        }
+        _ => f.write_str("`)"),
     }
 }
 

@@ -1,24 +1,28 @@
-//! Reading table files (WDL, DTM, DTC): checked on open, blocks decompressed on demand.
+//! Reading table files (WDL, DTM or DTC): checked on open, blocks decompressed on demand.
 //!
-//! Two ways in. [`TableFile::open`] reads blocks with positioned reads (`pread`): safe whatever
-//! happens to the file meanwhile. [`TableFile::open_mapped`] maps the file: a block is then a
-//! slice of memory, but a file truncated by another process while mapped makes the next read
-//! of the lost pages a SIGBUS, which is why that constructor is `unsafe`.
+//! A file's bytes come from a [`ByteSource`]: positioned reads of a local file
+//! ([`TableFile::open`], safe whatever happens to the file meanwhile), a memory map
+//! ([`TableFile::open_mapped`], `unsafe`: a file truncated by another process while mapped makes
+//! the next read of the lost pages a SIGBUS), bytes in memory, or a source of the caller's
+//! ([`TableFile::from_source`]).
 
-use std::{cell::RefCell, fs::File, io, os::unix::fs::FileExt, path::Path, path::PathBuf};
+use std::{borrow::Cow, fs::File, io, path::Path, path::PathBuf};
 
-use memmap2::Mmap;
 use xxhash_rust::xxh3::Xxh3;
 
+use super::source::ByteSource;
 use crate::{
     format::{BlockFault, Encoding, Family, Header, Kind, TableError, TableErrorKind, HEADER_LEN},
     rules::RuleSet,
     value::{Value, Wdl},
 };
 
-/// Decompresses one zstd frame of at most `capacity` bytes, reusing this thread's
-/// decompression context (creating one per block costs as much as a small block's decoding).
+/// Decompresses one zstd frame of at most `capacity` bytes with the C zstd, reusing this
+/// thread's decompression context (creating one per block costs as much as a small block's
+/// decoding).
+#[cfg(feature = "zstd")]
 fn decompress(frame: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
+    use std::cell::RefCell;
     thread_local! {
         static CONTEXT: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
     }
@@ -31,32 +35,48 @@ fn decompress(frame: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
     })
 }
 
-/// Where a table file's bytes come from.
-#[derive(Debug)]
-enum Source {
-    /// Positioned reads of the open file.
-    Read(File),
-    /// A read-only memory map of the whole file.
-    Mapped(Mmap),
+/// Decompresses one zstd frame of at most `capacity` bytes in pure Rust (ruzstd).
+#[cfg(not(feature = "zstd"))]
+fn decompress(frame: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
+    decompress_in_rust(frame, capacity)
 }
 
-impl Source {
-    /// `len` bytes at `offset`; the caller has checked that they are within the file.
-    fn bytes(&self, offset: u64, len: usize) -> io::Result<std::borrow::Cow<'_, [u8]>> {
-        match self {
-            Source::Read(file) => {
-                let mut buf = vec![0; len];
-                file.read_exact_at(&mut buf, offset)?;
-                Ok(buf.into())
-            }
-            Source::Mapped(map) => {
-                let start = usize::try_from(offset).map_err(io::Error::other)?;
-                map.get(start..start + len)
-                    .map(Into::into)
-                    .ok_or_else(|| io::ErrorKind::UnexpectedEof.into())
-            }
+/// Decompresses one zstd frame of at most `capacity` bytes in pure Rust (ruzstd: what the probe
+/// uses without the `zstd` feature, as on `wasm32-unknown-unknown`). A frame that would
+/// decode to more than `capacity`, has bytes after it, or fails its content checksum is an
+/// error, as with the C zstd.
+#[cfg_attr(feature = "zstd", allow(dead_code))]
+fn decompress_in_rust(frame: &[u8], capacity: usize) -> io::Result<Vec<u8>> {
+    use ruzstd::decoding::FrameDecoder;
+    let invalid =
+        |e: &dyn std::fmt::Display| io::Error::new(io::ErrorKind::InvalidData, e.to_string());
+    let mut decoder = FrameDecoder::new();
+    // A block's window never exceeds the block: a frame asking for more is not ours.
+    decoder.set_max_window_size(capacity.max(1 << 10) as u64);
+    let mut out = vec![0; capacity];
+    let written = decoder
+        .decode_all(frame, &mut out)
+        .map_err(|e| invalid(&e))?;
+    if let (Some(stored), Some(computed)) = (
+        decoder.get_checksum_from_data(),
+        decoder.get_calculated_checksum(),
+    ) {
+        if stored != computed {
+            return Err(invalid(&"zstd frame checksum mismatch"));
         }
     }
+    out.truncate(written);
+    Ok(out)
+}
+
+/// `len` bytes of `source` at `offset`: borrowed where it holds them in memory, else read.
+fn bytes(source: &dyn ByteSource, offset: u64, len: usize) -> io::Result<Cow<'_, [u8]>> {
+    if let Some(held) = source.slice(offset, len) {
+        return Ok(Cow::Borrowed(held));
+    }
+    let mut buf = vec![0; len];
+    source.read_at(offset, &mut buf)?;
+    Ok(Cow::Owned(buf))
 }
 
 /// An open table file (WDL, DTM or DTC form) of the game family of rule sets `R` (Jungle's
@@ -64,7 +84,7 @@ impl Source {
 #[derive(Debug)]
 pub struct TableFile<R: Family = RuleSet> {
     path: PathBuf,
-    source: Source,
+    source: Box<dyn ByteSource>,
     len: u64,
     header: Header<R>,
     /// Offsets of the blocks relative to the end of the index, `blocks + 1` of them.
@@ -83,7 +103,7 @@ impl<R: Family> TableFile<R> {
     /// A [`TableError`] naming the file and what is wrong with it.
     pub fn open(path: &Path) -> Result<TableFile<R>, TableError> {
         let file = File::open(path).map_err(|e| TableError::new(path, TableErrorKind::Io(e)))?;
-        TableFile::check(path, Source::Read(file))
+        TableFile::from_source(path, Box::new(file))
     }
 
     /// As [`TableFile::open`], with the file memory-mapped.
@@ -96,24 +116,29 @@ impl<R: Family> TableFile<R> {
     /// are written once, atomically, and never changed in place; replacing one by rename is
     /// fine). A mapped file truncated by another process makes reading it a SIGBUS, and a file
     /// modified in place may be read half old, half new.
+    #[cfg(feature = "mmap")]
     pub unsafe fn open_mapped(path: &Path) -> Result<TableFile<R>, TableError> {
         let err = |e| TableError::new(path, TableErrorKind::Io(e));
         let file = File::open(path).map_err(err)?;
         // Safety: read-only and private; the caller promises the file stays as it is.
-        let map = unsafe { Mmap::map(&file) }.map_err(err)?;
-        TableFile::check(path, Source::Mapped(map))
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(err)?;
+        TableFile::from_source(path, Box::new(map))
     }
 
-    /// Reads and checks the header and block index of `source`.
-    fn check(path: &Path, source: Source) -> Result<TableFile<R>, TableError> {
+    /// Reads and checks the header and block index of the file whose bytes `source` gives
+    /// (`path` names it in errors): as [`TableFile::open`], from any byte source.
+    ///
+    /// # Errors
+    /// As [`TableFile::open`].
+    pub fn from_source(
+        path: &Path,
+        source: Box<dyn ByteSource>,
+    ) -> Result<TableFile<R>, TableError> {
         let err = |kind| TableError::new(path, kind);
         let io = |e| err(TableErrorKind::Io(e));
-        let len = match &source {
-            Source::Read(file) => file.metadata().map_err(io)?.len(),
-            Source::Mapped(map) => map.len() as u64,
-        };
+        let len = source.size().map_err(io)?;
         let head_len = len.min(HEADER_LEN as u64) as usize;
-        let head = source.bytes(0, head_len).map_err(io)?;
+        let head = bytes(&*source, 0, head_len).map_err(io)?;
         let header = Header::<R>::decode(&head).map_err(err)?;
         let data_start = header.data_start() as u64;
         if len < data_start + 8 {
@@ -122,9 +147,12 @@ impl<R: Family> TableFile<R> {
                 actual: len,
             }));
         }
-        let index = source
-            .bytes(HEADER_LEN as u64, (data_start - HEADER_LEN as u64) as usize)
-            .map_err(io)?;
+        let index = bytes(
+            &*source,
+            HEADER_LEN as u64,
+            (data_start - HEADER_LEN as u64) as usize,
+        )
+        .map_err(io)?;
         let mut h = Xxh3::new();
         h.update(&head[..HEADER_LEN - 8]);
         h.update(&index);
@@ -269,13 +297,12 @@ impl<R: Family> TableFile<R> {
         let expected = self.header.encoding.bytes_for(self.header.entries_in(b));
         let corrupt =
             |fault| TableError::new(&self.path, TableErrorKind::CorruptBlock { block: b, fault });
-        let frame = self
-            .source
-            .bytes(
-                self.header.data_start() as u64 + start,
-                (end - start) as usize,
-            )
-            .map_err(|e| TableError::new(&self.path, TableErrorKind::Io(e)))?;
+        let frame = bytes(
+            &*self.source,
+            self.header.data_start() as u64 + start,
+            (end - start) as usize,
+        )
+        .map_err(|e| TableError::new(&self.path, TableErrorKind::Io(e)))?;
         let data = decompress(&frame, expected).map_err(|e| corrupt(BlockFault::Zstd(e)))?;
         if data.len() != expected {
             return Err(corrupt(BlockFault::Size {
@@ -299,10 +326,10 @@ impl<R: Family> TableFile<R> {
         let mut at = 0;
         while at < body {
             let n = (body - at).min(CHUNK as u64) as usize;
-            h.update(&self.source.bytes(at, n).map_err(io)?);
+            h.update(&bytes(&*self.source, at, n).map_err(io)?);
             at += n as u64;
         }
-        let stored = self.source.bytes(body, 8).map_err(io)?;
+        let stored = bytes(&*self.source, body, 8).map_err(io)?;
         if h.digest() == u64::from_le_bytes(stored[..].try_into().expect("8 bytes")) {
             Ok(())
         } else {
@@ -397,5 +424,74 @@ impl<R: Family> TableFile<R> {
                 code,
             },
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blocks as the writer makes them (level 19, content checksums) of entries like a table's:
+    /// long runs with noise, and one of a single code repeated.
+    fn frames() -> Vec<(Vec<u8>, Vec<u8>)> {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut blocks: Vec<Vec<u8>> = (0..6)
+            .map(|n| {
+                (0..16_384 + n * 1000)
+                    .map(|i| {
+                        if next() % 16 == 0 {
+                            next() as u8
+                        } else {
+                            (i / 300) as u8
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        blocks.push(vec![0x55; 16_384]);
+        let mut c = zstd::bulk::Compressor::new(19).unwrap();
+        c.include_checksum(true).unwrap();
+        blocks
+            .into_iter()
+            .map(|raw| (c.compress(&raw).unwrap(), raw))
+            .collect()
+    }
+
+    /// The pure-Rust decoder reads what the writer's zstd wrote, as the C decoder does.
+    #[test]
+    fn both_decoders_agree_on_every_block() {
+        for (frame, raw) in frames() {
+            assert_eq!(decompress_in_rust(&frame, raw.len()).unwrap(), raw);
+            assert_eq!(decompress(&frame, raw.len()).unwrap(), raw);
+        }
+    }
+
+    /// A frame never decodes to more than its block's size, bytes after it are refused, and
+    /// damage is an error or at worst a block no larger than its size (the file's checksum and
+    /// the entries' codes catch the rest).
+    #[test]
+    fn the_pure_rust_decoder_refuses_oversized_and_damaged_frames() {
+        let (frame, raw) = frames().swap_remove(0);
+        assert!(decompress_in_rust(&frame, raw.len() - 1).is_err());
+        let mut trailing = frame.clone();
+        trailing.extend_from_slice(&[0x55; 7]);
+        assert!(decompress_in_rust(&trailing, raw.len()).is_err());
+        let mut caught = 0;
+        for at in 0..frame.len() {
+            let mut bad = frame.clone();
+            bad[at] ^= 0x41;
+            match decompress_in_rust(&bad, raw.len()) {
+                Ok(data) => assert!(data.len() <= raw.len()),
+                Err(_) => caught += 1,
+            }
+        }
+        // The content checksum catches damage to the compressed data.
+        assert!(caught > frame.len() * 9 / 10, "{caught} of {}", frame.len());
     }
 }

@@ -6,6 +6,7 @@ pub(crate) mod file;
 pub mod format;
 mod game;
 pub(crate) mod histogram;
+mod source;
 pub(crate) mod store;
 mod tablebase;
 pub(crate) mod value;
@@ -13,6 +14,7 @@ pub(crate) mod value;
 pub use self::{
     error::{ProbeError, ProbeResult},
     game::{Game, Indexed, MaterialSlots, Moves, Successor, FILE_SLOTS},
+    source::{ByteSource, LocalFiles, MemoryFiles, Storage},
     store::{in_memory_only, CacheStats},
     tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
 };

@@ -14,10 +14,10 @@ use std::{
 
 use quick_cache::{sync::Cache, Weighter};
 
-use super::{Indexed, FILE_SLOTS};
+use super::{source::Storage, Indexed, FILE_SLOTS};
 use crate::{
     file::TableFile,
-    format::{family_table_path, Family, Kind, TableError},
+    format::{family_table_path, Family, Kind, TableError, TableErrorKind},
 };
 
 #[derive(Clone)]
@@ -190,8 +190,8 @@ pub(crate) struct Store<R: Indexed> {
     owner: u64,
     tables: Vec<StoredTable<R>>,
     cache: Cache<u64, Arc<[u8]>, BlockWeight>,
-    /// Whether files are memory-mapped ([`TableFile::open_mapped`]) or read ([`TableFile::open`]).
-    mapped: bool,
+    /// Where the files are (local files by default).
+    storage: Arc<dyn Storage>,
     /// Whether probes use the per-thread front cache (a shared cache of `FRONT_MIN_CACHE` or more).
     front: bool,
     /// Lookups in the shared cache (the front caches' misses), and blocks decoded (its misses).
@@ -222,14 +222,13 @@ impl<R: Indexed> Store<R> {
     }
 
     /// A store of the tables of `materials` (each in the orientation that names its table),
-    /// whose files are opened on first use. With `mapped`, files are memory-mapped; the
-    /// caller of that promises what [`TableFile::open_mapped`] asks.
+    /// whose files are opened from `storage` on first use.
     pub(crate) fn new(
         root: &Path,
         rules: R,
         materials: impl IntoIterator<Item = R::Material>,
         cache_bytes: u64,
-        mapped: bool,
+        storage: Arc<dyn Storage>,
     ) -> Store<R> {
         let tables = materials
             .into_iter()
@@ -246,7 +245,7 @@ impl<R: Indexed> Store<R> {
             owner: NEXT_OWNER.fetch_add(1, Ordering::Relaxed),
             tables,
             cache: Cache::with_weighter(1024, cache_bytes, BlockWeight),
-            mapped,
+            storage,
             front: cache_bytes >= FRONT_MIN_CACHE,
             lookups: AtomicU64::new(0),
             decodes: AtomicU64::new(0),
@@ -308,16 +307,13 @@ impl<R: Indexed> Store<R> {
             return Err(Miss::NotInMemory);
         }
         let path = self.path_of(table.material, kind);
-        if !path.exists() {
-            return Err(Miss::Missing(path));
-        }
-        let opened = if self.mapped {
-            // Safety: the store's maker promised that the files stay as they are.
-            unsafe { TableFile::open_mapped(&path) }
-        } else {
-            TableFile::open(&path)
+        let source = match self.storage.open(&path) {
+            Ok(Some(source)) => source,
+            Ok(None) => return Err(Miss::Missing(path)),
+            Err(e) => return Err(TableError::new(&path, TableErrorKind::Io(e)).into()),
         };
-        let opened = opened?.expecting(self.rules, table.material, kind)?;
+        let opened =
+            TableFile::from_source(&path, source)?.expecting(self.rules, table.material, kind)?;
         // Another thread may have opened it meanwhile; either copy serves.
         let _ = slot.set(opened);
         Ok(slot.get().expect("just set"))

@@ -3,11 +3,12 @@
 //! rule, Clesto's ban, Animal Gambit's verdicts) is an `impl` block for that game, in its own
 //! folder.
 
-use std::{fmt, path::Path};
+use std::{fmt, path::Path, sync::Arc};
 
 use super::{
     error::{ProbeError, ProbeResult},
     game::{Game, Indexed, MaterialSlots, Moves, Successor},
+    source::{LocalFiles, Storage},
 };
 use crate::{
     file::TableFile,
@@ -100,7 +101,23 @@ impl<G: Indexed> Tablebase<G> {
         rules: G,
         cache_bytes: u64,
     ) -> ProbeResult<Tablebase<G>> {
-        Tablebase::find(root.as_ref(), rules, cache_bytes, false)
+        Tablebase::with_storage(root, rules, cache_bytes, Arc::new(LocalFiles::default()))
+    }
+
+    /// As [`Tablebase::with_cache`], with the files found and read through `storage`: files in
+    /// memory ([`crate::MemoryFiles`]), or a storage of the caller's (a host without a file
+    /// system, tables fetched by range from a server). `root` is the path `storage` takes
+    /// the rule set's folder under (`root/<rules>/`).
+    ///
+    /// # Errors
+    /// [`ProbeError::NoDirectory`] when `storage` cannot list `root/<rules>`.
+    pub fn with_storage(
+        root: impl AsRef<Path>,
+        rules: G,
+        cache_bytes: u64,
+        storage: Arc<dyn Storage>,
+    ) -> ProbeResult<Tablebase<G>> {
+        Tablebase::find(root.as_ref(), rules, cache_bytes, storage)
     }
 
     /// As [`Tablebase::with_cache`], with the table files memory-mapped: a block read on a
@@ -114,29 +131,40 @@ impl<G: Indexed> Tablebase<G> {
     /// (see [`TableFile::open_mapped`]): a mapped file truncated by another process makes the
     /// next probe that reads it a SIGBUS. Files written by `jtb gen` are only ever replaced by
     /// rename, which is safe.
+    #[cfg(feature = "mmap")]
     pub unsafe fn open_mapped(
         root: impl AsRef<Path>,
         rules: G,
         cache_bytes: u64,
     ) -> ProbeResult<Tablebase<G>> {
-        Tablebase::find(root.as_ref(), rules, cache_bytes, true)
+        // Safety: the caller promises what `LocalFiles::mapped` asks.
+        let storage = Arc::new(unsafe { LocalFiles::mapped() });
+        Tablebase::find(root.as_ref(), rules, cache_bytes, storage)
     }
 
-    /// Finds the tables under `root` (a table is there when its file of [`Indexed::TABLE_KIND`] is), to be opened
-    /// mapped or read.
-    fn find(root: &Path, rules: G, cache_bytes: u64, mapped: bool) -> ProbeResult<Tablebase<G>> {
+    /// Finds the tables under `root`, to be opened mapped or read. A table is there when any
+    /// of its files ([`Indexed::FILE_KINDS`]) is: a set may hold some kinds alone (an engine's
+    /// WDL files without the larger DTM and DTC files), and a question needing a file it lacks
+    /// is [`ProbeError::MissingFile`].
+    fn find(
+        root: &Path,
+        rules: G,
+        cache_bytes: u64,
+        storage: Arc<dyn Storage>,
+    ) -> ProbeResult<Tablebase<G>> {
         let dir = Store::dir(root, rules);
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;
-        let mut materials: Vec<G::Material> = entries
-            .flatten()
-            .filter_map(|entry| {
-                let name = entry.file_name();
-                let material = G::material_named(
-                    name.to_str()?
-                        .strip_suffix(G::TABLE_KIND.extension())?
-                        .strip_suffix('.')?,
-                )?;
+        let names = storage
+            .list(&dir)
+            .map_err(|e| ProbeError::NoDirectory(dir.clone(), e))?;
+        let mut materials: Vec<G::Material> = names
+            .iter()
+            .filter_map(|name| {
+                let (stem, extension) = name.rsplit_once('.')?;
+                G::FILE_KINDS
+                    .iter()
+                    .any(|kind| kind.extension() == extension)
+                    .then_some(())?;
+                let material = G::material_named(stem)?;
                 rules.is_table_material(material).then_some(material)
             })
             .collect();
@@ -162,7 +190,7 @@ impl<G: Indexed> Tablebase<G> {
             tables,
             slots,
             max_pieces: materials.iter().map(|&m| G::pieces(m)).max().unwrap_or(0),
-            store: Store::new(root, rules, materials, cache_bytes, mapped),
+            store: Store::new(root, rules, materials, cache_bytes, storage),
         })
     }
 
@@ -253,7 +281,12 @@ impl<G: Indexed> Tablebase<G> {
         self.store
             .with_entry(stored, kind, idx, read)
             .map_err(|miss| match miss {
-                Miss::Missing(path) => self.missing(stored.material(), path),
+                Miss::Missing(path) => ProbeError::MissingFile {
+                    rules: self.rules.id(),
+                    material: stored.material().to_string(),
+                    kind,
+                    path,
+                },
                 Miss::Table(e) => e.into(),
                 Miss::NotInMemory => ProbeError::NotInMemory,
             })

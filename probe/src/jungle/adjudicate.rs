@@ -201,7 +201,7 @@ pub fn adjudicate(tables: Option<&Tablebase>, pos: &Position) -> ProbeResult<Ver
     let probed = tables.map(|tb| tb.probe_dtm(pos).and_then(|v| Ok((v, tb.probe_rule(pos)?))));
     let (value, rule) = match probed {
         Some(Ok(found)) => found,
-        Some(Err(e @ ProbeError::MissingTable { .. })) => {
+        Some(Err(e)) if e.is_missing() => {
             return Ok(not_covered(Some(e), clock, limit));
         }
         Some(Err(e)) => return Err(e),
