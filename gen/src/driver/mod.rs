@@ -37,6 +37,12 @@ pub trait Progress<T>: Sync {
     fn started(&self, table: T, entries: u64);
     /// A table was solved and written.
     fn finished(&self, table: T, entries: u64, took: Duration);
+    /// Whether the front end asks the generation to stop (Python's Ctrl-C, a callback that
+    /// raised). Asked before each table is started: the tables written so far stay, and the
+    /// run ends with an [`std::io::ErrorKind::Interrupted`] error ([`run::cancelled`]).
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// Reports a generation of any game's tables to a sink of tables named as text: how a front end
@@ -58,6 +64,9 @@ impl<T: std::fmt::Display> Progress<T> for Named<'_> {
     }
     fn finished(&self, table: T, entries: u64, took: Duration) {
         self.0.finished(table.to_string(), entries, took);
+    }
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
     }
 }
 

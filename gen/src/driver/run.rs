@@ -83,13 +83,20 @@ struct Message<T> {
 
 impl<T: Copy> Out<'_, T> {
     /// Solving `table` of `entries` begins.
-    pub fn start(&self, table: T, entries: u64) -> Started<T> {
+    ///
+    /// # Errors
+    /// [`cancelled`] when the front end asked the generation to stop
+    /// ([`Progress::cancelled`]): the table is not started.
+    pub fn start(&self, table: T, entries: u64) -> io::Result<Started<T>> {
+        if self.progress.cancelled() {
+            return Err(cancelled());
+        }
         self.progress.started(table, entries);
-        Started {
+        Ok(Started {
             table,
             entries,
             at: Instant::now(),
-        }
+        })
     }
 
     /// Hands a solved table to the writer. It waits while the writer has a table per thread
@@ -109,6 +116,12 @@ impl<T: Copy> Out<'_, T> {
             .send(Message { made, written })
             .map_err(|_| writer_stopped())
     }
+}
+
+/// The error of a generation the front end stopped ([`Progress::cancelled`]).
+#[must_use]
+pub fn cancelled() -> io::Error {
+    io::Error::new(io::ErrorKind::Interrupted, "generation cancelled")
 }
 
 fn writer_stopped() -> io::Error {
@@ -139,6 +152,9 @@ pub fn run<S: Solver>(
         };
         let solved = (|| {
             for (g, group) in todo.iter().enumerate() {
+                if progress.cancelled() {
+                    return Err(cancelled().into());
+                }
                 if !group.is_empty() {
                     solver.solve_group(group, &todo[g + 1..], &out)?;
                 }
@@ -234,7 +250,7 @@ mod tests {
                 if self.fail == Some(t) {
                     return Err(io::Error::other(format!("table {t} failed")));
                 }
-                let started = out.start(t, 1);
+                let started = out.start(t, 1)?;
                 out.write(Made {
                     started,
                     files: vec![(self.dir.join(format!("{t}.t")), vec![t])],
@@ -304,6 +320,54 @@ mod tests {
             // The solving stopped at the first group: the writer's failure reached it.
             assert!(solver.saw_earlier.into_inner().unwrap().len() <= 10);
         }
+    }
+
+    /// Asks to stop once `after` tables are finished.
+    struct StopAfter {
+        after: usize,
+        finished: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Progress<u8> for StopAfter {
+        fn planned(&self, _: usize, _: u64) {}
+        fn kept(&self, _: u8) {}
+        fn replacing(&self, _: u8, _: &str) {}
+        fn started(&self, _: u8, _: u64) {}
+        fn finished(&self, _: u8, _: u64, _: Duration) {
+            self.finished
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        fn cancelled(&self) -> bool {
+            self.finished.load(std::sync::atomic::Ordering::SeqCst) >= self.after
+        }
+    }
+
+    #[test]
+    fn a_cancelled_run_stops_before_its_next_table_and_keeps_what_it_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        // Written on the solving thread: a table is finished before the next one starts.
+        let mut solver = fake(dir.path(), true, None);
+        let mut summary = Summary::default();
+        let progress = StopAfter {
+            after: 3,
+            finished: 0.into(),
+        };
+        let e = run(&mut solver, &todo(), &progress, &mut summary).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::Interrupted);
+        assert_eq!(e.to_string(), "generation cancelled");
+        assert_eq!(summary.generated, [0, 1, 2]);
+        for t in 0..10 {
+            assert_eq!(dir.path().join(format!("{t}.t")).exists(), t < 3);
+        }
+        // Cancelled before it began: nothing is solved.
+        let mut solver = fake(dir.path(), false, None);
+        let progress = StopAfter {
+            after: 0,
+            finished: 0.into(),
+        };
+        let e = run(&mut solver, &todo(), &progress, &mut Summary::default()).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::Interrupted);
+        assert!(solver.saw_earlier.into_inner().unwrap().is_empty());
     }
 
     #[test]

@@ -421,7 +421,7 @@ impl driver::Solver for Levels<'_> {
         // Opened anew for each level: it sees the tables the levels before wrote.
         let tables = ChanceTables::open(self.root).map_err(probe_error)?;
         level.par_iter().try_for_each(|&m| {
-            let started = out.start(m, entries(m));
+            let started = out.start(m, entries(m))?;
             let t0 = Instant::now();
             let solved = solve(&tables, m)?;
             let t1 = Instant::now();

@@ -725,7 +725,7 @@ impl driver::Solver for Solver<'_> {
                 }
             }
             self.next = i + 1;
-            let started = out.start(m, Layout::new(m).len() as u64);
+            let started = out.start(m, Layout::new(m).len() as u64)?;
             let mut cost = Cost::default();
             let table = solve_with_cost(m, &mut self.subs, &mut cost)?;
             let clock = Instant::now();

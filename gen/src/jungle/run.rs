@@ -473,7 +473,7 @@ fn solve_group(
     };
     // Solves `m` from its flip `from`, solved, and hands it to the writer.
     let from_flip = |m: Material, from: &Solved| -> Result<Option<Solved>, GenError> {
-        let started = out.start(m, entries(m));
+        let started = out.start(m, entries(m))?;
         let solved = game.solve_flip_of(from, subs)?;
         let dtm = compress(Metric::Dtm, &solved.codes);
         let second = compress(Metric::second(rules), &solved.second_codes);
@@ -490,7 +490,7 @@ fn solve_group(
                     return Ok([from_flip(m, &from)?, None]);
                 }
             }
-            let started = out.start(m, entries(m));
+            let started = out.start(m, entries(m))?;
             let (solved, [dtm, second]) = game.solve_then(rules, m, subs, &compress)?;
             let files = write::assemble(&solved, [dtm?, second?])?;
             write(started, &solved, files, false)?;
