@@ -17,6 +17,7 @@ must be of that rule set (:class:`PositionError` otherwise).
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import (
     Any,
@@ -216,10 +217,11 @@ def generate(
     writing fails or the memory limit is too small.
     """
     materials = [material] if isinstance(material, str) else list(material or [])
-    bar = None
+    bar: Any = None
     if progress is None:
         try:
-            from tqdm.auto import tqdm
+            # tqdm is optional and has no types: imported by name, for type checkers to skip.
+            tqdm = importlib.import_module("tqdm.auto").tqdm
         except ImportError:
             pass
         else:

@@ -3,7 +3,24 @@
 import os
 import pathlib
 from fractions import Fraction
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, TypeVar, Union, final
+
+# Native classes: `Position` and `GameEnd` cannot be subclassed (`@final`), and `Tablebase`,
+# which can, cannot share a subclass with another native base (`@disjoint_base`, PEP 800).
+from typing_extensions import disjoint_base
+
+__all__ = [
+    "__version__",
+    "Position",
+    "GameEnd",
+    "Tablebase",
+    "generate",
+    "rule_sets",
+    "PositionError",
+    "MissingTableError",
+    "NoDistanceError",
+    "TableError",
+]
 
 __version__: str
 
@@ -20,6 +37,7 @@ class NoDistanceError(KeyError):
 class TableError(OSError):
     """A table file is unreadable, damaged or of another table."""
 
+@final
 class GameEnd:
     """How a game ended, for the side that made the last move."""
 
@@ -33,10 +51,11 @@ class GameEnd:
     def reason(self) -> str:
         """Why the game ended, in words."""
 
+@final
 class Position:
     """A position of any of the four games: `Position(text, rules=None)`."""
 
-    def __init__(self, text: str, rules: Optional[str] = None) -> None: ...
+    def __new__(cls, text: str, rules: Optional[str] = None) -> "Position": ...
     @property
     def rules(self) -> str:
         """The rule set's id."""
@@ -55,7 +74,7 @@ class Position:
     def is_game_over(self) -> bool:
         """Whether no move can be played."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> Tuple[Type["Position"], Tuple[str, str]]:
         """Pickled as its text and rule set."""
     def __copy__(self) -> "Position":
@@ -64,11 +83,15 @@ class Position:
         """Itself: a Position is immutable."""
 
 _PositionLike = Union[Position, str]
+_Tablebase = TypeVar("_Tablebase", bound="Tablebase")
 
+@disjoint_base
 class Tablebase:
     """The tables of every rule set under one directory."""
 
-    def __init__(self, directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64) -> None: ...
+    def __new__(
+        cls: Type[_Tablebase], directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64
+    ) -> _Tablebase: ...
     @property
     def directory(self) -> pathlib.Path: ...
     def probe_wdl(self, pos: _PositionLike, rules: Optional[str] = None) -> int:
@@ -96,7 +119,7 @@ class Tablebase:
         failed: int = -(2**31),
     ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
     def close(self) -> None: ...
-    def __enter__(self) -> "Tablebase": ...
+    def __enter__(self: _Tablebase) -> _Tablebase: ...
     def __exit__(self, *args: object) -> None: ...
 
 def generate(
