@@ -11,24 +11,40 @@ A python-chess style binding of jungle-tablebase::
     1
 
 Positions are texts as the ``jtb`` command takes them (see the README); wherever a position is
-taken, a :class:`Position` or its text is accepted.
+taken, a :class:`Position` or its text is accepted. A :class:`Position` given with ``rules=``
+must be of that rule set (:class:`PositionError` otherwise).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+    overload,
+)
 
 import numpy as np
+import numpy.typing as npt
 
 from ._jtb import (
     GameEnd,
     MissingTableError,
+    NoDistanceError,
     Position,
     PositionError,
     TableError,
     rule_sets,
 )
+from ._jtb import __version__ as __version__
 from ._jtb import Tablebase as _Tablebase
 from ._jtb import generate as _generate
 
@@ -37,6 +53,7 @@ __all__ = [
     "FAILED_WDL",
     "GameEnd",
     "MissingTableError",
+    "NoDistanceError",
     "Position",
     "PositionError",
     "TableError",
@@ -46,15 +63,24 @@ __all__ = [
     "rule_sets",
 ]
 
-# A KeyError's str() quotes its message; this one says it as the CLI does.
-MissingTableError.__str__ = lambda self: str(self.args[0]) if self.args else ""  # type: ignore[method-assign]
+
+def _message(self: KeyError) -> str:
+    """The message as the CLI says it, where a KeyError's str() would quote it."""
+    return str(self.args[0]) if self.args else ""
+
+
+MissingTableError.__str__ = _message  # type: ignore[assignment]
+NoDistanceError.__str__ = _message  # type: ignore[assignment]
 
 #: The value :meth:`Tablebase.probe_wdl_many` gives a text that got no WDL.
 FAILED_WDL: int = -128
 #: The value :meth:`Tablebase.probe_dtm_many` gives a text that got no DTM.
 FAILED_DTM: int = -(2**31)
 
+#: A position argument: a :class:`Position`, or its text.
 PositionLike = Union[Position, str]
+
+_Default = TypeVar("_Default")
 
 
 class Tablebase(_Tablebase):
@@ -64,63 +90,98 @@ class Tablebase(_Tablebase):
     tablebase.
 
     ``probe_wdl`` and ``probe_dtm`` raise :class:`MissingTableError` where the tables do not
-    cover the position; ``get_wdl`` and ``get_dtm`` return ``None`` there instead.
+    cover the position (and ``probe_dtm`` :class:`NoDistanceError` for a Clesto position that
+    only the repetition ban decides); ``get_wdl`` and ``get_dtm`` return ``default`` there
+    instead, as python-chess's do.
     """
 
-    def get_wdl(self, pos: PositionLike, rules: Optional[str] = None) -> Optional[int]:
-        """As :meth:`probe_wdl`, but ``None`` where the table is missing."""
+    @overload
+    def get_wdl(self, pos: PositionLike, rules: Optional[str] = None) -> Optional[int]: ...
+    @overload
+    def get_wdl(
+        self, pos: PositionLike, rules: Optional[str], default: _Default
+    ) -> Union[int, _Default]: ...
+    @overload
+    def get_wdl(
+        self, pos: PositionLike, rules: Optional[str] = None, *, default: _Default
+    ) -> Union[int, _Default]: ...
+    def get_wdl(self, pos: PositionLike, rules: Optional[str] = None, default: Any = None) -> Any:
+        """As :meth:`probe_wdl`, but ``default`` where the table is missing."""
         try:
             return self.probe_wdl(pos, rules)
         except MissingTableError:
-            return None
+            return default
 
-    def get_dtm(self, pos: PositionLike, rules: Optional[str] = None) -> Optional[int]:
-        """As :meth:`probe_dtm`, but ``None`` where the table is missing."""
+    @overload
+    def get_dtm(self, pos: PositionLike, rules: Optional[str] = None) -> Optional[int]: ...
+    @overload
+    def get_dtm(
+        self, pos: PositionLike, rules: Optional[str], default: _Default
+    ) -> Union[int, _Default]: ...
+    @overload
+    def get_dtm(
+        self, pos: PositionLike, rules: Optional[str] = None, *, default: _Default
+    ) -> Union[int, _Default]: ...
+    def get_dtm(self, pos: PositionLike, rules: Optional[str] = None, default: Any = None) -> Any:
+        """As :meth:`probe_dtm`, but ``default`` where the table is missing or the position has
+        no distance to mate (:class:`NoDistanceError`)."""
         try:
             return self.probe_dtm(pos, rules)
-        except MissingTableError:
-            return None
+        except (MissingTableError, NoDistanceError):
+            return default
 
     def probe_wdl_many(
         self,
-        texts: Iterable[str],
+        positions: Iterable[PositionLike],
         rules: Optional[str] = None,
         *,
         threads: Optional[int] = None,
         failures: Optional[List[Tuple[int, str]]] = None,
-    ) -> np.ndarray:
-        """WDL (1, 0, -1 for the side to move) of each position text, as an ``int8`` array.
+    ) -> npt.NDArray[np.int8]:
+        """WDL (1, 0, -1 for the side to move) of each position, as an ``int8`` array.
 
-        The GIL is released and every core is used (``threads`` to choose how many). A text
-        that gets no value (malformed, a missing table, ...) gets :data:`FAILED_WDL`, and when
-        ``failures`` is a list, ``(index, message)`` of each such text is appended to it: one
-        bad text never loses the batch.
+        ``positions`` is a sequence (or any iterable, but not one text) of :class:`Position`
+        objects, texts parsed under ``rules`` (else by their shape), or both mixed. The GIL is
+        released and every core is used (``threads`` to choose how many). A position that gets
+        no value (a malformed text, a missing table, ...) gets :data:`FAILED_WDL`, and when
+        ``failures`` is a list, ``(index, message)`` of each such position is appended to it:
+        one bad text never loses the batch. Raises :class:`TypeError` for an item that is
+        neither a Position nor a text, and :class:`PositionError` for a Position of another
+        rule set than ``rules``.
         """
-        return self._many(texts, rules, False, threads, failures, FAILED_WDL).astype(np.int8)
+        return self._many(positions, rules, False, threads, failures, FAILED_WDL).astype(np.int8)
 
     def probe_dtm_many(
         self,
-        texts: Iterable[str],
+        positions: Iterable[PositionLike],
         rules: Optional[str] = None,
         *,
         threads: Optional[int] = None,
         failures: Optional[List[Tuple[int, str]]] = None,
-    ) -> np.ndarray:
-        """Signed distance to mate of each position text, as an ``int32`` array; a text that
-        gets none gets :data:`FAILED_DTM` (see :meth:`probe_wdl_many`)."""
-        return self._many(texts, rules, True, threads, failures, FAILED_DTM)
+    ) -> npt.NDArray[np.int32]:
+        """Signed distance to mate of each position, as an ``int32`` array; a position that
+        gets none gets :data:`FAILED_DTM` (see :meth:`probe_wdl_many`), a Clesto position that
+        only the repetition ban decides among them (:class:`NoDistanceError`'s message)."""
+        return self._many(positions, rules, True, threads, failures, FAILED_DTM)
 
     def _many(
         self,
-        texts: Iterable[str],
+        positions: Iterable[PositionLike],
         rules: Optional[str],
         dtm: bool,
         threads: Optional[int],
         failures: Optional[List[Tuple[int, str]]],
         failed: int,
-    ) -> np.ndarray:
+    ) -> npt.NDArray[np.int32]:
         """The batch probe, as an ``int32`` array; failures appended to ``failures``."""
-        data, failed_at = self._probe_many(list(texts), rules, dtm=dtm, threads=threads, failed=failed)
+        # Checked before probing: a batch may take minutes, and its failures would be lost.
+        if failures is not None and not isinstance(failures, list):
+            raise TypeError(f"failures must be None or a list, got a {type(failures).__name__}")
+        # A text is a sequence too: of one-character texts, none of them a position.
+        if isinstance(positions, (str, bytes, bytearray)):
+            raise TypeError(f"expected a sequence of positions, got a {type(positions).__name__}")
+        items = positions if isinstance(positions, (list, tuple)) else list(positions)
+        data, failed_at = self._probe_many(items, rules, dtm=dtm, threads=threads, failed=failed)
         if failures is not None:
             failures.extend(failed_at)
         return np.frombuffer(data, dtype="<i4").astype(np.int32)
@@ -156,10 +217,11 @@ def generate(
     writing fails or the memory limit is too small.
     """
     materials = [material] if isinstance(material, str) else list(material or [])
-    bar = None
+    bar: Any = None
     if progress is None:
         try:
-            from tqdm.auto import tqdm
+            # tqdm is optional and has no types: imported by name, for type checkers to skip.
+            tqdm = importlib.import_module("tqdm.auto").tqdm
         except ImportError:
             pass
         else:

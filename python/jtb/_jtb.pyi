@@ -1,8 +1,28 @@
 """Type stubs of the native module `jtb._jtb` (the Rust binding); use it through `jtb`."""
 
 import os
+import pathlib
 from fractions import Fraction
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, TypeVar, Union, final
+
+# Native classes: `Position` and `GameEnd` cannot be subclassed (`@final`), and `Tablebase`,
+# which can, cannot share a subclass with another native base (`@disjoint_base`, PEP 800).
+from typing_extensions import disjoint_base
+
+__all__ = [
+    "__version__",
+    "Position",
+    "GameEnd",
+    "Tablebase",
+    "generate",
+    "rule_sets",
+    "PositionError",
+    "MissingTableError",
+    "NoDistanceError",
+    "TableError",
+]
+
+__version__: str
 
 class PositionError(ValueError):
     """A text that is no position of its rule set, a move that is not legal, or a position no
@@ -11,9 +31,13 @@ class PositionError(ValueError):
 class MissingTableError(KeyError):
     """The tables do not cover the position (the message names the table and how to make it)."""
 
+class NoDistanceError(KeyError):
+    """A Clesto position that only the repetition ban decides: a value, but no distance to mate."""
+
 class TableError(OSError):
     """A table file is unreadable, damaged or of another table."""
 
+@final
 class GameEnd:
     """How a game ended, for the side that made the last move."""
 
@@ -27,10 +51,11 @@ class GameEnd:
     def reason(self) -> str:
         """Why the game ended, in words."""
 
+@final
 class Position:
     """A position of any of the four games: `Position(text, rules=None)`."""
 
-    def __init__(self, text: str, rules: Optional[str] = None) -> None: ...
+    def __new__(cls, text: str, rules: Optional[str] = None) -> "Position": ...
     @property
     def rules(self) -> str:
         """The rule set's id."""
@@ -49,31 +74,44 @@ class Position:
     def is_game_over(self) -> bool:
         """Whether no move can be played."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __reduce__(self) -> Tuple[Type["Position"], Tuple[str, str]]:
+        """Pickled as its text and rule set."""
+    def __copy__(self) -> "Position":
+        """Itself: a Position is immutable."""
+    def __deepcopy__(self, _memo: Any) -> "Position":
+        """Itself: a Position is immutable."""
 
 _PositionLike = Union[Position, str]
+_Tablebase = TypeVar("_Tablebase", bound="Tablebase")
 
+@disjoint_base
 class Tablebase:
     """The tables of every rule set under one directory."""
 
-    def __init__(self, directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64) -> None: ...
+    def __new__(
+        cls: Type[_Tablebase], directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64
+    ) -> _Tablebase: ...
     @property
-    def directory(self) -> "os.PathLike[str]": ...
+    def directory(self) -> pathlib.Path: ...
     def probe_wdl(self, pos: _PositionLike, rules: Optional[str] = None) -> int:
         """1, 0 or -1 for the side to move."""
     def probe_dtm(self, pos: _PositionLike, rules: Optional[str] = None) -> int:
         """The signed distance to mate for the side to move: 0 for a draw, and for a side
-        with no move, which has lost at once (``probe_wdl`` tells the two apart)."""
+        with no move, which has lost at once (``probe_wdl`` tells the two apart);
+        `NoDistanceError` for a Clesto position that only the repetition ban decides."""
     def probe(
         self, pos: _PositionLike, rules: Optional[str] = None, *, line: bool = False
     ) -> Dict[str, Any]:
-        """Every field `jtb probe --json` gives."""
+        """Every field `jtb probe --json` gives; the chance values of a position with face-down
+        tiles (`score`, `win`, `draw`, `loss`, `probability`, at every depth) as `Fraction`s."""
     def best_move(self, pos: _PositionLike, rules: Optional[str] = None) -> Optional[str]: ...
-    def line(self, pos: _PositionLike, rules: Optional[str] = None) -> List[str]: ...
+    def line(self, pos: _PositionLike, rules: Optional[str] = None) -> List[str]:
+        """The best line; `PositionError` for a position with face-down tiles."""
     def adjudicate(self, pos: _PositionLike, rules: Optional[str] = None) -> Dict[str, Any]: ...
     def _probe_many(
         self,
-        texts: Sequence[str],
+        positions: Sequence[_PositionLike],
         rules: Optional[str] = None,
         *,
         dtm: bool = False,
@@ -81,7 +119,7 @@ class Tablebase:
         failed: int = -(2**31),
     ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
     def close(self) -> None: ...
-    def __enter__(self) -> "Tablebase": ...
+    def __enter__(self: _Tablebase) -> _Tablebase: ...
     def __exit__(self, *args: object) -> None: ...
 
 def generate(

@@ -4,17 +4,19 @@
 
 use std::{
     path::PathBuf,
-    sync::{Mutex, RwLock, RwLockReadGuard},
+    sync::{Mutex, RwLock, RwLockReadGuard, TryLockError},
     time::Duration,
 };
 
-use jtb_edge::{AnyPosition, EdgeError, Played, PositionError as EdgePositionError, Rules, Tables};
+use jtb_edge::{
+    Answer, AnyPosition, EdgeError, Played, PositionError as EdgePositionError, Rules, Tables,
+};
 use jtb_probe::{ProbeError, Wdl};
 use pyo3::{
     create_exception,
-    exceptions::{PyKeyError, PyOSError, PyValueError},
+    exceptions::{PyKeyError, PyOSError, PyTypeError, PyValueError},
     prelude::*,
-    types::{PyBytes, PyDict, PyList},
+    types::{PyBytes, PyDict, PyList, PyString, PyTuple, PyType},
 };
 
 create_exception!(
@@ -30,6 +32,13 @@ create_exception!(
     PyKeyError,
     "The tables do not cover the position: its table is missing (the message names it and the \
      `jtb gen` command that makes it), or it has more pieces than any table."
+);
+create_exception!(
+    jtb,
+    NoDistanceError,
+    PyKeyError,
+    "A Clesto position that only the repetition ban decides: it has a value but no distance to \
+     mate (`probe()` gives its category and exit)."
 );
 create_exception!(
     jtb,
@@ -193,6 +202,34 @@ impl Position {
             self.rules()
         )
     }
+
+    /// Pickled as its exact text and rule set: `Position(text, rules)` gives it back.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, &'static str)) {
+        let this = slf.get();
+        (slf.get_type(), (this.exact_text(), this.rules()))
+    }
+
+    /// A Position is immutable: its copy is itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}
+
+impl Position {
+    /// The text that parses back to this very position: the canonical text (every field:
+    /// clock, move number, Clesto's hungry set, the `?:` field), less the clock 0 that it
+    /// prints before a `?:` field where the text gave no clock (`clock` is `None`).
+    fn exact_text(&self) -> String {
+        let text = self.pos.0.to_string();
+        match (self.pos.0.clock(), text.rsplit_once(" 0 ?:")) {
+            (None, Some((head, hidden))) => format!("{head} ?:{hidden}"),
+            _ => text,
+        }
+    }
 }
 
 /// How a game ended: `result` for the side that made the last move (`win`, `draw`, `loss`),
@@ -214,18 +251,38 @@ impl GameEnd {
     }
 }
 
-/// A position argument: a `Position`, or a text parsed under `rules` (else by its shape).
-/// Returns the position and the text to echo in answers.
+/// A `Position` given with `rules`: refused unless `rules` is its own rule set, which a
+/// probe would otherwise silently ignore.
+fn check_own_rules(pos: &AnyPosition, rules: Option<Rules>) -> PyResult<()> {
+    match rules {
+        Some(rules) if rules != pos.rules() => Err(PositionError::new_err(format!(
+            "{pos}: a Position of rule set {}, probed with rules={:?}: leave rules out, or \
+             make the Position under {}",
+            pos.rules().name(),
+            rules.name(),
+            rules.name()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn expected_position() -> PyErr {
+    PyTypeError::new_err("expected a jtb.Position or a position text")
+}
+
+/// A position argument: a `Position` (of the rule set `rules` names, if any), or a text
+/// parsed under `rules` (else by its shape). Returns the position and the text to echo in
+/// answers.
 fn position_of(obj: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<(AnyPosition, String)> {
+    let rules = rules_arg(rules)?;
     if let Ok(pos) = obj.cast::<Position>() {
         let pos = pos.get().pos.0.clone();
+        check_own_rules(&pos, rules)?;
         let text = pos.to_string();
         return Ok((pos.with_rule_clock().map_err(position_err)?, text));
     }
-    let text: String = obj.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("expected a jtb.Position or a position text")
-    })?;
-    let pos = AnyPosition::parse(&text, rules_arg(rules)?, None).map_err(position_err)?;
+    let text: String = obj.extract().map_err(|_| expected_position())?;
+    let pos = AnyPosition::parse(&text, rules, None).map_err(position_err)?;
     Ok((pos, text))
 }
 
@@ -236,21 +293,67 @@ fn with_position<R>(
     rules: Option<&str>,
     f: impl FnOnce(&AnyPosition) -> R,
 ) -> PyResult<R> {
+    let rules = rules_arg(rules)?;
     if let Ok(pos) = obj.cast::<Position>() {
-        return Ok(f(&pos.get().pos.0));
+        let pos = &pos.get().pos.0;
+        check_own_rules(pos, rules)?;
+        return Ok(f(pos));
     }
     let text = obj
-        .cast::<pyo3::types::PyString>()
-        .map_err(|_| {
-            pyo3::exceptions::PyTypeError::new_err("expected a jtb.Position or a position text")
-        })?
+        .cast::<PyString>()
+        .map_err(|_| expected_position())?
         .to_cow()?;
-    let pos = AnyPosition::parse(&text, rules_arg(rules)?, None).map_err(position_err)?;
+    let pos = AnyPosition::parse(&text, rules, None).map_err(position_err)?;
     Ok(f(&pos))
 }
 
-/// A JSON value as the Python object `json.loads` would give.
-fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+/// One item of a batch: a text, parsed on the batch's threads, or a `Position`'s position
+/// (boxed: a batch of a million texts would otherwise take ten times the memory).
+enum BatchItem {
+    Text(String),
+    Position(Box<AnyPosition>),
+}
+
+impl BatchItem {
+    /// The item of a batch at `index`: a `Position` (of the rule set `rules` names, if any)
+    /// or a text. Anything else is the caller's mistake, not a failure of the batch.
+    fn of(index: usize, obj: &Bound<'_, PyAny>, rules: Option<Rules>) -> PyResult<BatchItem> {
+        if let Ok(pos) = obj.cast::<Position>() {
+            let pos = &pos.get().pos.0;
+            check_own_rules(pos, rules)?;
+            return Ok(BatchItem::Position(Box::new(pos.clone())));
+        }
+        match obj.cast::<PyString>() {
+            Ok(text) => Ok(BatchItem::Text(text.to_cow()?.into_owned())),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "item {index} is a {}: expected a jtb.Position or a position text",
+                obj.get_type().name()?
+            ))),
+        }
+    }
+}
+
+/// The fields that hold a chance value's exact fractions in the JSON of a position with
+/// face-down tiles (RULES.md 8), at every depth: the position's, each move's, each outcome's.
+const CHANCE_FIELDS: [&str; 5] = ["score", "win", "draw", "loss", "probability"];
+
+/// A probe's answer as a dict, as `json.loads` would give it, except that a position with
+/// face-down tiles has its chance values (JSON strings, `"5/8"`) as `fractions.Fraction`s.
+fn answer_to_py(py: Python<'_>, answer: &Answer, text: &str) -> PyResult<Py<PyAny>> {
+    let fraction = match answer {
+        Answer::Chance(_) => Some(py.import("fractions")?.getattr("Fraction")?),
+        _ => None,
+    };
+    to_py(py, &answer.json(text), fraction.as_ref())
+}
+
+/// A JSON value as the Python object `json.loads` would give; with `fraction` (the type
+/// `fractions.Fraction`), the strings of the [`CHANCE_FIELDS`] as Fractions.
+fn to_py(
+    py: Python<'_>,
+    value: &serde_json::Value,
+    fraction: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     use serde_json::Value as J;
     Ok(match value {
         J::Null => py.None(),
@@ -268,14 +371,20 @@ fn to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
         J::Array(items) => {
             let list = PyList::empty(py);
             for item in items {
-                list.append(to_py(py, item)?)?;
+                list.append(to_py(py, item, fraction)?)?;
             }
             list.into_any().unbind()
         }
         J::Object(map) => {
             let dict = PyDict::new(py);
             for (k, v) in map {
-                dict.set_item(k, to_py(py, v)?)?;
+                let item = match (fraction, v) {
+                    (Some(fraction), J::String(s)) if CHANCE_FIELDS.contains(&k.as_str()) => {
+                        fraction.call1((s,))?.unbind()
+                    }
+                    _ => to_py(py, v, fraction)?,
+                };
+                dict.set_item(k, item)?;
             }
             dict.into_any().unbind()
         }
@@ -304,9 +413,20 @@ impl std::ops::Deref for Open<'_> {
 }
 
 impl Tablebase {
-    fn tables(&self) -> PyResult<Open<'_>> {
-        // A poisoned lock only means a thread panicked while holding it; the tables are whole.
-        let guard = self.tables.read().unwrap_or_else(|e| e.into_inner());
+    /// The open tables, read-locked for the call. Never waits for the lock with the GIL held:
+    /// the lock prefers writers, so while `close()` waits for it, a reader would block with
+    /// the GIL, which the probes in flight need in order to return and let `close()` through.
+    fn tables(&self, py: Python<'_>) -> PyResult<Open<'_>> {
+        let guard = loop {
+            match self.tables.try_read() {
+                Ok(guard) => break guard,
+                // A poisoned lock only means a thread panicked holding it; the tables are whole.
+                Err(TryLockError::Poisoned(e)) => break e.into_inner(),
+                // The guard cannot leave the detached closure (it is not `Send`): wait there
+                // until the lock is free for readers, then try again with the GIL.
+                Err(TryLockError::WouldBlock) => py.detach(|| drop(self.tables.read())),
+            }
+        };
         match *guard {
             Some(_) => Ok(Open(guard)),
             None => Err(PyValueError::new_err("the tablebase is closed")),
@@ -323,7 +443,8 @@ fn wdl_int(w: Wdl) -> i8 {
     }
 }
 
-/// Why a Clesto position that only the repetition ban decides has no distance to mate.
+/// Why a Clesto position that only the repetition ban decides has no distance to mate (the
+/// message of a `NoDistanceError`).
 fn no_dtm_message(pos: &AnyPosition) -> String {
     format!(
         "{pos}: no distance to mate: the repetition ban decides this Clesto position (probe() \
@@ -361,7 +482,7 @@ impl Tablebase {
     #[pyo3(signature = (pos, rules=None))]
     fn probe_wdl(&self, pos: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<i8> {
         // A cached probe takes some 100 ns: releasing the GIL would cost about as much again.
-        let tables = self.tables()?;
+        let tables = self.tables(pos.py())?;
         with_position(pos, rules, |pos| tables.wdl(pos))?
             .map(wdl_int)
             .map_err(py_err)
@@ -369,20 +490,22 @@ impl Tablebase {
 
     /// The signed distance to mate for the side to move: positive when it wins, negative when
     /// it loses, 0 for a draw and for a side with no move, which has lost at once (`probe_wdl`
-    /// tells the two apart) (plies; turns in Animal Gambit).
+    /// tells the two apart) (plies; turns in Animal Gambit). A Clesto position that only the
+    /// repetition ban decides has none: `NoDistanceError`.
     #[pyo3(signature = (pos, rules=None))]
     fn probe_dtm(&self, pos: &Bound<'_, PyAny>, rules: Option<&str>) -> PyResult<i32> {
-        let tables = self.tables()?;
+        let tables = self.tables(pos.py())?;
         with_position(pos, rules, |p| {
             tables
                 .dtm(p)
                 .map_err(py_err)?
-                .ok_or_else(|| PositionError::new_err(no_dtm_message(p)))
+                .ok_or_else(|| NoDistanceError::new_err(no_dtm_message(p)))
         })?
     }
 
     /// Everything `jtb probe --json` says of the position, as a dict; with `line`, the best
-    /// lines too.
+    /// lines too. The chance values of a position with face-down tiles are
+    /// `fractions.Fraction`s.
     #[pyo3(signature = (pos, rules=None, *, line=false))]
     fn probe(
         &self,
@@ -392,9 +515,12 @@ impl Tablebase {
         line: bool,
     ) -> PyResult<Py<PyAny>> {
         let (pos, text) = position_of(pos, rules)?;
-        let tables = self.tables()?;
+        let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, line)).map_err(py_err)?;
-        to_py(py, &answer.json(&text))
+        if line {
+            no_chance_line(&answer, &text)?;
+        }
+        answer_to_py(py, &answer, &text)
     }
 
     /// The best move (turn) in its canonical text; `None` in a draw.
@@ -406,13 +532,14 @@ impl Tablebase {
         rules: Option<&str>,
     ) -> PyResult<Option<String>> {
         let (pos, _) = position_of(pos, rules)?;
-        let tables = self.tables()?;
+        let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, false)).map_err(py_err)?;
         Ok(answer.best().map(str::to_owned))
     }
 
     /// The whole best line: the moves (turns) to the end of the game with best play (empty in
-    /// a draw; Clesto's stops where only the repetition ban decides).
+    /// a draw; Clesto's stops where only the repetition ban decides). A position with
+    /// face-down tiles has none: `PositionError`.
     #[pyo3(signature = (pos, rules=None))]
     fn line(
         &self,
@@ -420,10 +547,10 @@ impl Tablebase {
         pos: &Bound<'_, PyAny>,
         rules: Option<&str>,
     ) -> PyResult<Vec<String>> {
-        let (pos, _) = position_of(pos, rules)?;
-        let tables = self.tables()?;
+        let (pos, text) = position_of(pos, rules)?;
+        let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, true)).map_err(py_err)?;
-        // A flip's outcome is chance: a position with face-down tiles has no single line.
+        no_chance_line(&answer, &text)?;
         Ok(answer.line().map(<[String]>::to_vec).unwrap_or_default())
     }
 
@@ -437,28 +564,34 @@ impl Tablebase {
         rules: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
         let (pos, text) = position_of(pos, rules)?;
-        let tables = self.tables()?;
+        let tables = self.tables(py)?;
         let verdict = py.detach(|| tables.adjudicate(pos)).map_err(py_err)?;
-        to_py(py, &verdict.json(&text))
+        to_py(py, &verdict.json(&text), None)
     }
 
-    /// WDL (or with `dtm`, the signed DTM) of many position texts, the GIL released and every
-    /// core used: `(values, failures)`, `values` four little-endian bytes per text (`failed`
-    /// where a text got no value) and `failures` the `(index, message)` of each such text.
-    #[pyo3(signature = (texts, rules=None, *, dtm=false, threads=None, failed=i32::MIN))]
+    /// WDL (or with `dtm`, the signed DTM) of many positions, each a `Position` or a text, the
+    /// GIL released and every core used: `(values, failures)`, `values` four little-endian
+    /// bytes per position (`failed` where one got no value) and `failures` the
+    /// `(index, message)` of each such position.
+    #[pyo3(signature = (positions, rules=None, *, dtm=false, threads=None, failed=i32::MIN))]
     fn _probe_many<'py>(
         &self,
         py: Python<'py>,
-        texts: Vec<String>,
+        positions: Vec<Bound<'py, PyAny>>,
         rules: Option<&str>,
         dtm: bool,
         threads: Option<usize>,
         failed: i32,
     ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
         let rules = rules_arg(rules)?;
-        let tables = self.tables()?;
+        let items = positions
+            .iter()
+            .enumerate()
+            .map(|(i, obj)| BatchItem::of(i, obj, rules))
+            .collect::<PyResult<Vec<_>>>()?;
+        let tables = self.tables(py)?;
         let (values, failures) = py.detach(|| {
-            batch(&tables, &texts, rules, threads, failed, |tables, pos| {
+            batch(&tables, &items, rules, threads, failed, |tables, pos| {
                 if dtm {
                     tables
                         .dtm(pos)
@@ -487,7 +620,7 @@ impl Tablebase {
     }
 
     #[pyo3(signature = (*_args))]
-    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) {
+    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, PyTuple>) {
         self.close(py);
     }
 
@@ -499,11 +632,25 @@ impl Tablebase {
 /// The `(index, message)` of each text of a batch that got no value.
 type Failures = Vec<(usize, String)>;
 
-/// Probes each text with `probe` on `threads` threads (default: every core), each thread with
-/// its own cursor; a text that gets no value gets `failed` and its message.
+/// The error of asking a position with face-down tiles for its line: a flip's outcome is
+/// chance, so no single line is best.
+fn no_chance_line(answer: &Answer, text: &str) -> PyResult<()> {
+    match answer {
+        Answer::Chance(_) => Err(PositionError::new_err(format!(
+            "{text}: no single best line: the position has face-down tiles, and a flip's \
+             outcome is chance (probe() gives every move's chance values, \
+             Position.flip_outcomes what a flip may reveal)"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Probes each item with `probe` on `threads` threads (default: every core), each thread with
+/// its own cursor, parsing the texts there under `rules`; an item that gets no value gets
+/// `failed` and its message.
 fn batch<T: Copy + Send + Sync>(
     tables: &Tables,
-    texts: &[String],
+    items: &[BatchItem],
     rules: Option<Rules>,
     threads: Option<usize>,
     failed: T,
@@ -512,17 +659,20 @@ fn batch<T: Copy + Send + Sync>(
     use rayon::prelude::*;
     const CHUNK: usize = 4096;
     let run = || {
-        let mut values = vec![failed; texts.len()];
+        let mut values = vec![failed; items.len()];
         let failures: Failures = values
             .par_chunks_mut(CHUNK)
-            .zip(texts.par_chunks(CHUNK))
+            .zip(items.par_chunks(CHUNK))
             .enumerate()
-            .flat_map_iter(|(chunk, (out, texts))| {
+            .flat_map_iter(|(chunk, (out, items))| {
                 let mut failures = Vec::new();
-                for (i, (slot, text)) in out.iter_mut().zip(texts).enumerate() {
-                    let value = AnyPosition::parse(text, rules, None)
-                        .map_err(|e| e.to_string())
-                        .and_then(|pos| probe(tables, &pos));
+                for (i, (slot, item)) in out.iter_mut().zip(items).enumerate() {
+                    let value = match item {
+                        BatchItem::Position(pos) => probe(tables, pos),
+                        BatchItem::Text(text) => AnyPosition::parse(text, rules, None)
+                            .map_err(|e| e.to_string())
+                            .and_then(|pos| probe(tables, &pos)),
+                    };
                     match value {
                         Ok(v) => *slot = v,
                         Err(e) => failures.push((chunk * CHUNK + i, e)),
@@ -667,6 +817,7 @@ fn rule_sets() -> Vec<&'static str> {
 #[pymodule]
 fn _jtb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Position>()?;
     m.add_class::<GameEnd>()?;
     m.add_class::<Tablebase>()?;
@@ -674,6 +825,7 @@ fn _jtb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
     m.add("PositionError", py.get_type::<PositionError>())?;
     m.add("MissingTableError", py.get_type::<MissingTableError>())?;
+    m.add("NoDistanceError", py.get_type::<NoDistanceError>())?;
     m.add("TableError", py.get_type::<TableError>())?;
     Ok(())
 }

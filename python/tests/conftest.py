@@ -104,6 +104,24 @@ def random_positions(rules, count, seed, max_pieces=3):
     return out
 
 
+#: The fields of `probe()`'s chance values (RULES.md 8), at every depth of its answer.
+CHANCE_FIELDS = ("score", "win", "draw", "loss", "probability")
+
+
+def with_fractions(answer):
+    """`jtb probe --json`'s answer of a position with face-down tiles as `probe()` gives it:
+    its chance values, JSON strings, as Fractions."""
+    from fractions import Fraction
+
+    if isinstance(answer, list):
+        return [with_fractions(a) for a in answer]
+    if isinstance(answer, dict):
+        return {
+            k: Fraction(v) if k in CHANCE_FIELDS else with_fractions(v) for k, v in answer.items()
+        }
+    return answer
+
+
 def cli_json(jtb_bin, args, texts):
     """`jtb <args> --json -` over `texts`: one parsed JSON object per text."""
     import json

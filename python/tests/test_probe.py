@@ -3,12 +3,13 @@
 
 import shutil
 import threading
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import jtb
-from conftest import GAMES, cli_json, random_positions
+from conftest import GAMES, cli_json, random_positions, with_fractions
 
 
 @pytest.mark.parametrize("rules", list(GAMES))
@@ -27,7 +28,7 @@ def test_probe_is_jtb_probe(jtb_bin, tables, tb, rules):
         elif got["dtm"] is None:
             # Clesto: only the repetition ban decides it.
             assert rules == "clesto" and got["category"].startswith("ban-")
-            with pytest.raises(jtb.PositionError, match="repetition ban"):
+            with pytest.raises(jtb.NoDistanceError, match="repetition ban"):
                 tb.probe_dtm(text, rules)
         else:
             assert tb.probe_dtm(text, rules) == dtm_sign[got["wdl"]] * got["dtm"]
@@ -74,9 +75,9 @@ def test_batches_equal_single_probes(tb, rules):
         if i == 17:
             continue
         assert wdl[i] == tb.probe_wdl(text, rules)
-        single = tb.get_dtm(text, rules) if rules != "clesto" else None
-        if single is not None:
-            assert dtm[i] == single
+        single = tb.get_dtm(text, rules)
+        # None: Clesto's positions that only the repetition ban decides, which fail.
+        assert dtm[i] == (jtb.FAILED_DTM if single is None else single)
     assert (tb.probe_wdl_many(texts, rules, threads=2) == wdl).all()
 
 
@@ -179,7 +180,8 @@ def test_threads_share_one_tablebase(tables):
 
 def test_face_down_positions_are_jtb_probe(jtb_bin, tables, tb):
     """The flip game with face-down tiles (RULES.md 8): `jtb.generate` made the chance tables
-    beside the revealed ones, and `probe()` gives `jtb probe --json`'s exact fractions."""
+    beside the revealed ones, and `probe()` gives `jtb probe --json`'s exact fractions (as
+    Fractions)."""
     texts = [
         "?3/4/1?2/3L r 5 ?:Tw",
         "?3/4/1?2/3L b 17 ?:Tw",
@@ -190,11 +192,11 @@ def test_face_down_positions_are_jtb_probe(jtb_bin, tables, tb):
     cli = cli_json(jtb_bin, ["probe", "--tables", str(tables)], texts)
     for text, expected in zip(texts, cli):
         got = tb.probe(text)
-        assert got == expected, text
+        assert got == with_fractions(expected), text
         assert list(got) == list(expected)
         assert got["best"] == tb.best_move(text)
         for field in ("score", "win", "draw", "loss"):
-            assert isinstance(got[field], str)
+            assert isinstance(got[field], Fraction)
         with pytest.raises(jtb.PositionError, match="chance tables"):
             tb.probe_wdl(text)
     with pytest.raises(jtb.PositionError, match="`\\?:` field"):
