@@ -4,7 +4,10 @@
 
 use std::{
     path::PathBuf,
-    sync::{Mutex, RwLock, RwLockReadGuard, TryLockError},
+    sync::{
+        atomic::{AtomicBool, Ordering},
+        Mutex, RwLock, RwLockReadGuard, TryLockError,
+    },
     time::Duration,
 };
 
@@ -735,21 +738,43 @@ fn generate(
         memory_limit,
         only_targets: false,
     };
-    let generated = py
-        .detach(|| jtb_gen::targets::generate(&targets, opts, &report))
-        .map_err(|e| PyOSError::new_err(e.to_string()))?;
-    let generated =
-        generated.tables.generated.len() + generated.chance.map_or(0, |c| c.generated.len());
+    let generated = interruptible(py, &report, || {
+        jtb_gen::targets::generate(&targets, opts, &report)
+    });
+    // Ctrl-C or the callback's exception first: the generation then stopped for it.
     report.raise()?;
-    Ok(generated)
+    let generated = generated.map_err(|e| PyOSError::new_err(e.to_string()))?;
+    Ok(generated.tables.generated.len() + generated.chance.map_or(0, |c| c.generated.len()))
 }
 
-/// Calls the Python progress callback from the generator's threads; the first exception it
-/// raises is kept and raised when the generation ends.
+/// Runs `work` on a thread of its own with the GIL released, while this thread looks for
+/// signals every 50 ms (Python runs its signal handlers only on the main thread, between
+/// bytecodes): a KeyboardInterrupt, or any exception a handler raises, stops the work through
+/// `report` before its next table, and is raised once the work has returned.
+fn interruptible<T: Send>(py: Python<'_>, report: &Reporter, work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(work);
+        while !worker.is_finished() {
+            py.detach(|| std::thread::park_timeout(Duration::from_millis(50)));
+            if let Err(e) = py.check_signals() {
+                report.stop(e);
+            }
+        }
+        match worker.join() {
+            Ok(done) => done,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// Calls the Python progress callback from the generator's threads. The first exception it
+/// raises (or a signal's, [`interruptible`]) stops the generation before its next table and is
+/// raised when it returns.
 struct Reporter {
     callback: Option<Py<PyAny>>,
     counts: Mutex<(usize, usize)>,
     error: Mutex<Option<PyErr>>,
+    stopping: AtomicBool,
 }
 
 impl Reporter {
@@ -758,7 +783,17 @@ impl Reporter {
             callback,
             counts: Mutex::new((0, 0)),
             error: Mutex::new(None),
+            stopping: AtomicBool::new(false),
         }
+    }
+
+    /// Stops the generation for `e` (the first such exception is the one raised).
+    fn stop(&self, e: PyErr) {
+        self.error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(e);
+        self.stopping.store(true, Ordering::Relaxed);
     }
 
     /// `more` tables planned after those already counted (the chance tables after the
@@ -778,16 +813,14 @@ impl Reporter {
         };
         Python::attach(|py| {
             if let Err(e) = callback.call1(py, (done, total, material)) {
-                self.error
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get_or_insert(e);
+                self.stop(e);
             }
         });
     }
 
-    fn raise(self) -> PyResult<()> {
-        match self.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    /// The exception that stopped the generation, if one did.
+    fn raise(&self) -> PyResult<()> {
+        match self.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
             Some(e) => Err(e),
             None => Ok(()),
         }
@@ -805,6 +838,9 @@ impl<T: std::fmt::Display> jtb_gen::driver::Progress<T> for Reporter {
     fn started(&self, _: T, _: u64) {}
     fn finished(&self, table: T, _: u64, _: Duration) {
         self.one_done(&table.to_string());
+    }
+    fn cancelled(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
     }
 }
 

@@ -32,6 +32,75 @@ def test_a_failing_callback_is_raised_after_the_tables_are_written(tmp_path):
     assert jtb.generate(tmp_path, material="LvE", progress=lambda *a: None) == 0
 
 
+def test_a_failing_callback_stops_the_generation_at_once(tmp_path):
+    """The callback's exception stops the generation before its next table, not at the end."""
+    calls = []
+
+    def fail_at_third(done, total, material):
+        calls.append(total)
+        if done == 3:
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        jtb.generate(tmp_path, max_pieces=3, progress=fail_at_third)
+    total = calls[-1]
+    # Tables solved side by side when it raised may still finish, but not the whole plan.
+    assert 3 <= len(calls) < total / 2, (len(calls), total)
+    # What was written is whole: the run resumes from it.
+    assert jtb.generate(tmp_path, max_pieces=3, progress=lambda *a: None) == total - len(calls)
+
+
+INTERRUPTED = r"""
+import signal, sys, threading, time, jtb
+root = sys.argv[1]
+seen = []
+def progress(done, total, material):
+    seen.append(done)
+    if done == 5:
+        print("started", flush=True)
+start = time.monotonic()
+try:
+    jtb.generate(root, max_pieces=4, progress=progress)
+except KeyboardInterrupt:
+    print("interrupted", len(seen), round(time.monotonic() - start, 1), flush=True)
+else:
+    print("finished", len(seen), flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_generation(tmp_path):
+    """SIGINT during `generate` raises KeyboardInterrupt within seconds (the 4-piece set takes
+    minutes), and the tables written before it are kept."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "started"
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        waited = time.monotonic() - sent
+    finally:
+        child.kill()
+    word, done, _ = out.split()
+    assert word == "interrupted", (out, err)
+    # Stopped before its next table: far fewer than the 1,114 tables of the whole set.
+    assert int(done) < 200 and waited < 30, (out, waited)
+    # Every table finished before the interrupt (2-piece ones: they come first) is whole and
+    # kept by the next run.
+    seen = []
+    made = jtb.generate(tmp_path, max_pieces=2, progress=lambda *a: seen.append(a))
+    assert len(seen) - made == int(done), (len(seen), made, done)
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

@@ -201,3 +201,33 @@ def test_face_down_positions_are_jtb_probe(jtb_bin, tables, tb):
             tb.probe_wdl(text)
     with pytest.raises(jtb.PositionError, match="`\\?:` field"):
         tb.probe("?3/4/4/3L r")
+
+
+def test_a_set_of_wdl_files_alone_answers_wdl(tables, tmp_path, tb):
+    """An engine's set: the `.wdl` files alone answer `probe_wdl` and `get_wdl` as the whole set
+    does; a distance is a MissingTableError naming the DTM file it needs."""
+    (tmp_path / "mistboard").mkdir()
+    for f in (tables / "mistboard").glob("*.wdl"):
+        shutil.copy(f, tmp_path / "mistboard" / f.name)
+    texts = random_positions("mistboard", 400, 7)
+    with jtb.open_tablebase(tmp_path) as wdl_only:
+        answered = 0
+        for text in texts:
+            try:
+                expected = tb.probe_wdl(text)
+            except (jtb.PositionError, jtb.MissingTableError):
+                continue
+            assert wdl_only.probe_wdl(text) == expected
+            assert wdl_only.get_wdl(text) == expected
+            answered += 1
+        assert answered > 100
+        assert list(wdl_only.probe_wdl_many(texts)) == list(tb.probe_wdl_many(texts))
+        with pytest.raises(jtb.MissingTableError, match=r"no DTM file for table EvL: .*EvL\.dtm"):
+            wdl_only.probe_dtm("7/7/7/7/7/3l3/7/3E3/7 r")
+        assert wdl_only.get_dtm("7/7/7/7/7/3l3/7/3E3/7 r") is None
+
+
+def test_a_rule_set_without_tables_names_the_command_that_makes_them(tmp_path):
+    with jtb.open_tablebase(tmp_path) as empty:
+        with pytest.raises(jtb.MissingTableError, match=r"no tables for rule set clesto: .*jtb gen --rules clesto"):
+            empty.probe_wdl("7/7/7/7/7/3l3/7/3E3/7 r", "clesto")
