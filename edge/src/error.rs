@@ -28,6 +28,8 @@ pub enum PositionError {
     FaceDown,
     /// The hidden set of a position with face-down tiles is not known.
     NoHiddenSet,
+    /// A packed position ([`crate::PACKED_LEN`] bytes) with a byte no record has.
+    Packed(String),
 }
 
 impl fmt::Display for PositionError {
@@ -48,6 +50,7 @@ impl fmt::Display for PositionError {
                 "the position has face-down tiles: a flip's outcome is chance (RULES.md 8), \
                  so it cannot be played as a move",
             ),
+            PositionError::Packed(why) => write!(f, "not a packed position: {why}"),
             PositionError::NoHiddenSet => f.write_str(
                 "the hidden set is not known: animals were captured and the text has no `?:` \
                  field naming the animals under the face-down tiles (RULES.md 8)",

@@ -21,7 +21,9 @@ mod rules;
 mod answer;
 mod board;
 mod error;
+mod packed;
 mod position;
+mod scan;
 mod table_name;
 mod tables;
 
@@ -33,8 +35,10 @@ pub use games::{
     gambit::{GambitAnswer, GambitVerdict},
     jungle::{JungleAnswer, JungleVerdict},
 };
+pub use packed::{PACKED_LEN, RULE_CODES};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, RuleFamily, Rules, ANIMAL_GAMBIT};
+pub use scan::{table_records, Pick, ScanError};
 pub use table_name::{table_material, TableName, TableNameError, Targets};
 pub use tables::{jungle_materials, AnyTablebase, Tables};
 

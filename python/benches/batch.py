@@ -1,13 +1,17 @@
-"""`probe_wdl_many` on a million texts of a 4-piece table, blocks cached, at 1 and 2 threads,
-and single `probe_wdl` calls.
+"""The batch probes of the package over a million positions of a 4-piece table, blocks cached:
+over texts, over `Position` objects and over packed positions (a NumPy array), at 1 and 2
+threads, against a Python loop of `probe_wdl` over the same parsed `Position`s.
 
-Run by `python/benches/run.sh`, which first runs the Rust loop it is measured against
-(`cargo bench -p jtb-tests --bench probe -- batch`) over the same texts.
+Run by `python/benches/run.sh`, which first runs, over the same texts, the Rust loops they are
+measured against (`cargo bench -p jtb-tests --bench probe -- batch`: parsing and probing the
+texts, and probing the positions parsed beforehand).
 Usage: python batch.py TABLES TEXTS
 """
 
 import sys
 import time
+
+import numpy as np
 
 import jtb
 
@@ -25,36 +29,39 @@ def main():
     root, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
         texts = f.read().split("\n")[:-1]
+    n = len(texts)
+    positions = [jtb.Position(t) for t in texts]
+    packed = np.array([np.frombuffer(p.pack(), dtype=np.uint8) for p in positions])
     with jtb.open_tablebase(root) as tb:
         failures = []
         values = tb.probe_wdl_many(texts, "mistboard", failures=failures)  # warms the cache
         assert not failures, failures[:3]
-        print(f"{len(texts)} texts: wins {int((values == 1).sum())}, draws "
+        assert (tb.probe_wdl_many(packed) == values).all()
+        print(f"{n} positions: wins {int((values == 1).sum())}, draws "
               f"{int((values == 0).sum())}, losses {int((values == -1).sum())}")
-        for threads in (1, 2):
-            best, median = best_of(7, lambda: tb.probe_wdl_many(texts, "mistboard", threads=threads))
-            print(f"probe_wdl_many, {threads} thread(s): best {best:.3f} s, median {median:.3f} s "
-                  f"({len(texts) / best / 1e6:.2f} M texts/s)")
-        best, median = best_of(7, lambda: list(texts))
-        print(f"(copying the list alone: {best * 1e3:.1f} ms)")
-        # Single calls, on the first 16,384 positions as `Position` objects (as criterion's
-        # `probe/wdl cached` cycles over 16,384 parsed positions).
-        positions = [jtb.Position(t) for t in texts[: 1 << 14]]
+
+        def report(what, runs, f):
+            best, median = best_of(runs, f)
+            print(f"{what}: best {best:.3f} s, median {median:.3f} s "
+                  f"({n / best / 1e6:.2f} M/s, {best / n * 1e9:.0f} ns a position)")
+            return best
+
         probe = tb.probe_wdl
 
-        def singles():
+        def loop():
             for p in positions:
                 probe(p)
 
-        def empty():
-            for _ in positions:
-                pass
-
-        best, median = best_of(15, singles)
-        loop, _ = best_of(15, empty)
-        n = len(positions)
-        print(f"probe_wdl(Position), single calls: best {best / n * 1e9:.0f} ns, median "
-              f"{median / n * 1e9:.0f} ns a call (the bare Python loop: {loop / n * 1e9:.0f} ns)")
+        looped = report("Python loop of probe_wdl(Position)", 3, loop)
+        for threads in (1, 2):
+            report(f"probe_wdl_many(texts), {threads} thread(s)", 5,
+                   lambda: tb.probe_wdl_many(texts, "mistboard", threads=threads))
+            over = report(f"probe_wdl_many(Positions), {threads} thread(s)", 5,
+                          lambda: tb.probe_wdl_many(positions, threads=threads))
+            fast = report(f"probe_wdl_many(packed array), {threads} thread(s)", 7,
+                          lambda: tb.probe_wdl_many(packed, threads=threads))
+            print(f"  {threads} thread(s): packed {looped / fast:.1f}x the loop, "
+                  f"Positions {looped / over:.1f}x the loop")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The Python package's batch target, side by side in one run: the Rust parse-and-probe loop
-# (criterion) and `probe_wdl_many` at 1 and 2 threads, over the same million texts of LRvET;
-# criterion's cached WDL probe and single `probe_wdl` calls from Python.
+# The Python package's batch targets, side by side in one run: the Rust loops (criterion: parsing
+# and probing the texts, probing the positions parsed beforehand) and `probe_wdl_many` over texts,
+# `Position`s and packed positions at 1 and 2 threads, against a Python loop of `probe_wdl`, over
+# the same million positions of LRvET; criterion's cached WDL probe.
 # Needs `jtb` installed in the Python on PATH (`pip install ./python`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

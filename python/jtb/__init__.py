@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._jtb import (
+    PACKED_LEN,
     GameEnd,
     MissingTableError,
     NoDistanceError,
@@ -46,7 +47,9 @@ from ._jtb import (
 )
 from ._jtb import __version__ as __version__
 from ._jtb import Tablebase as _Tablebase
+from ._jtb import _table_records
 from ._jtb import generate as _generate
+from ._jtb import unpack as _unpack
 
 __all__ = [
     "FAILED_DTM",
@@ -54,13 +57,16 @@ __all__ = [
     "GameEnd",
     "MissingTableError",
     "NoDistanceError",
+    "PACKED_LEN",
     "Position",
     "PositionError",
     "TableError",
     "Tablebase",
     "generate",
     "open_tablebase",
+    "positions",
     "rule_sets",
+    "unpack",
 ]
 
 
@@ -132,7 +138,7 @@ class Tablebase(_Tablebase):
 
     def probe_wdl_many(
         self,
-        positions: Iterable[PositionLike],
+        positions: Union[Iterable[PositionLike], npt.NDArray[np.uint8]],
         rules: Optional[str] = None,
         *,
         threads: Optional[int] = None,
@@ -141,7 +147,9 @@ class Tablebase(_Tablebase):
         """WDL (1, 0, -1 for the side to move) of each position, as an ``int8`` array.
 
         ``positions`` is a sequence (or any iterable, but not one text) of :class:`Position`
-        objects, texts parsed under ``rules`` (else by their shape), or both mixed. The GIL is
+        objects, texts parsed under ``rules`` (else by their shape), or both mixed; or, the fast
+        path with nothing to parse, a ``uint8`` array of packed positions, one per row of
+        :data:`PACKED_LEN` bytes (:meth:`Position.pack`, :func:`positions`). The GIL is
         released and every core is used (``threads`` to choose how many). A position that gets
         no value (a malformed text, a missing table, ...) gets :data:`FAILED_WDL`, and when
         ``failures`` is a list, ``(index, message)`` of each such position is appended to it:
@@ -153,7 +161,7 @@ class Tablebase(_Tablebase):
 
     def probe_dtm_many(
         self,
-        positions: Iterable[PositionLike],
+        positions: Union[Iterable[PositionLike], npt.NDArray[np.uint8]],
         rules: Optional[str] = None,
         *,
         threads: Optional[int] = None,
@@ -166,7 +174,7 @@ class Tablebase(_Tablebase):
 
     def _many(
         self,
-        positions: Iterable[PositionLike],
+        positions: Union[Iterable[PositionLike], npt.NDArray[np.uint8]],
         rules: Optional[str],
         dtm: bool,
         threads: Optional[int],
@@ -177,14 +185,68 @@ class Tablebase(_Tablebase):
         # Checked before probing: a batch may take minutes, and its failures would be lost.
         if failures is not None and not isinstance(failures, list):
             raise TypeError(f"failures must be None or a list, got a {type(failures).__name__}")
-        # A text is a sequence too: of one-character texts, none of them a position.
-        if isinstance(positions, (str, bytes, bytearray)):
-            raise TypeError(f"expected a sequence of positions, got a {type(positions).__name__}")
-        items = positions if isinstance(positions, (list, tuple)) else list(positions)
-        data, failed_at = self._probe_many(items, rules, dtm=dtm, threads=threads, failed=failed)
+        if isinstance(positions, np.ndarray):
+            data, failed_at = self._probe_packed(
+                _packed_bytes(positions), rules, dtm=dtm, threads=threads, failed=failed
+            )
+        else:
+            # A text is a sequence too: of one-character texts, none of them a position.
+            if isinstance(positions, (str, bytes, bytearray)):
+                raise TypeError(
+                    f"expected a sequence of positions, got a {type(positions).__name__}"
+                )
+            items = positions if isinstance(positions, (list, tuple)) else list(positions)
+            data, failed_at = self._probe_many(
+                items, rules, dtm=dtm, threads=threads, failed=failed
+            )
         if failures is not None:
             failures.extend(failed_at)
         return np.frombuffer(data, dtype="<i4").astype(np.int32)
+
+
+def _packed_bytes(array: npt.NDArray[Any]) -> bytes:
+    """The bytes of an array of packed positions: ``uint8``, one position a row of
+    :data:`PACKED_LEN` bytes (or one position alone, a row of its own)."""
+    if array.dtype != np.uint8:
+        raise TypeError(f"packed positions are a uint8 array, not {array.dtype}")
+    if array.ndim not in (1, 2) or array.shape[-1] != PACKED_LEN:
+        raise ValueError(
+            f"packed positions are rows of {PACKED_LEN} bytes: an array of shape {array.shape} "
+            "is not"
+        )
+    return np.ascontiguousarray(array).tobytes()
+
+
+def unpack(record: Union[bytes, bytearray, memoryview, npt.NDArray[np.uint8]]) -> Position:
+    """The :class:`Position` of a packed record (:meth:`Position.pack`: :data:`PACKED_LEN`
+    bytes, or a row of an array of them). Raises :class:`PositionError` for bytes that are no
+    position (every placement rule of the text is checked)."""
+    if isinstance(record, np.ndarray):
+        return _unpack(_packed_bytes(record))
+    return _unpack(bytes(record))
+
+
+def positions(
+    material: str,
+    rules: str = "mistboard",
+    *,
+    sample: Optional[int] = None,
+    seed: int = 0,
+) -> npt.NDArray[np.uint8]:
+    """The positions of a table, packed: a ``uint8`` array of one position per row of
+    :data:`PACKED_LEN` bytes, for :meth:`Tablebase.probe_wdl_many` and
+    :func:`unpack`.
+
+    Every legal position the table of ``material`` stores (either orientation names it), both
+    sides to move, in its index order, one of each pair that a symmetry of the table folds
+    together; or, with ``sample``, that many drawn uniformly among them with replacement, the
+    same for the same ``seed``. A flip-game chance table's positions are not listed. Needs no
+    table file. Raises :class:`ValueError` for a material or rule set that names no table.
+    """
+    if sample is not None and sample < 0:
+        raise ValueError("sample must be at least 0")
+    data = _table_records(material, rules, sample, seed)
+    return np.frombuffer(data, dtype=np.uint8).reshape(-1, PACKED_LEN).copy()
 
 
 def open_tablebase(directory: Union[str, "os.PathLike[str]"], *, cache_mib: int = 64) -> Tablebase:

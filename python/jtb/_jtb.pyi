@@ -20,9 +20,13 @@ __all__ = [
     "MissingTableError",
     "NoDistanceError",
     "TableError",
+    "PACKED_LEN",
+    "unpack",
+    "_table_records",
 ]
 
 __version__: str
+PACKED_LEN: int
 
 class PositionError(ValueError):
     """A text that is no position of its rule set, a move that is not legal, or a position no
@@ -73,6 +77,8 @@ class Position:
         """What the flip `mv` (`?a4`) may reveal: animal, probability, position."""
     def is_game_over(self) -> bool:
         """Whether no move can be played."""
+    def pack(self) -> bytes:
+        """The position as a record of `PACKED_LEN` bytes (`unpack` gives it back)."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> Tuple[Type["Position"], Tuple[str, str]]:
@@ -118,6 +124,15 @@ class Tablebase:
         threads: Optional[int] = None,
         failed: int = -(2**31),
     ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
+    def _probe_packed(
+        self,
+        data: bytes,
+        rules: Optional[str] = None,
+        *,
+        dtm: bool = False,
+        threads: Optional[int] = None,
+        failed: int = -(2**31),
+    ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
     def close(self) -> None: ...
     def __enter__(self: _Tablebase) -> _Tablebase: ...
     def __exit__(self, *args: object) -> None: ...
@@ -133,3 +148,8 @@ def generate(
 ) -> int: ...
 def rule_sets() -> List[str]:
     """Every rule set's id."""
+def unpack(data: bytes) -> Position:
+    """The position of a record that `Position.pack` made."""
+def _table_records(
+    material: str, rules: str, sample: Optional[int] = None, seed: int = 0
+) -> bytes: ...

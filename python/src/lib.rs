@@ -12,7 +12,8 @@ use std::{
 };
 
 use jtb_edge::{
-    Answer, AnyPosition, EdgeError, Played, PositionError as EdgePositionError, Rules, Tables,
+    table_records, Answer, AnyPosition, EdgeError, Pick, Played,
+    PositionError as EdgePositionError, Rules, Tables, PACKED_LEN,
 };
 use jtb_probe::{ProbeError, Wdl};
 use pyo3::{
@@ -210,6 +211,13 @@ impl Position {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, &'static str)) {
         let this = slf.get();
         (slf.get_type(), (this.exact_text(), this.rules()))
+    }
+
+    /// The position as a record of `jtb.PACKED_LEN` (48) bytes, for arrays of positions and
+    /// the batch probes' fast path; `jtb.unpack` gives it back (the move number of a text is
+    /// not kept). The README's "Packed positions" says how the bytes read.
+    fn pack<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.pos.0.pack())
     }
 
     /// A Position is immutable: its copy is itself.
@@ -594,22 +602,51 @@ impl Tablebase {
             .collect::<PyResult<Vec<_>>>()?;
         let tables = self.tables(py)?;
         let (values, failures) = py.detach(|| {
-            batch(&tables, &items, rules, threads, failed, |tables, pos| {
-                if dtm {
-                    tables
-                        .dtm(pos)
-                        .map_err(|e| e.to_string())?
-                        .ok_or_else(|| no_dtm_message(pos))
-                } else {
-                    tables
-                        .wdl(pos)
-                        .map(|w| i32::from(wdl_int(w)))
-                        .map_err(|e| e.to_string())
+            batch(&items, threads, failed, |item| match item {
+                BatchItem::Position(pos) => batch_value(&tables, pos, dtm),
+                BatchItem::Text(text) => AnyPosition::parse(text, rules, None)
+                    .map_err(|e| e.to_string())
+                    .and_then(|pos| batch_value(&tables, &pos, dtm)),
+            })
+        })?;
+        Ok((values_bytes(py, &values), failures))
+    }
+
+    /// As `_probe_many`, over packed positions ([`PACKED_LEN`] bytes each, one after another):
+    /// nothing to parse, so the fast path. A record of another rule set than `rules` fails.
+    #[pyo3(signature = (data, rules=None, *, dtm=false, threads=None, failed=i32::MIN))]
+    fn _probe_packed<'py>(
+        &self,
+        py: Python<'py>,
+        data: &[u8],
+        rules: Option<&str>,
+        dtm: bool,
+        threads: Option<usize>,
+        failed: i32,
+    ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
+        let rules = rules_arg(rules)?;
+        if data.len() % PACKED_LEN != 0 {
+            return Err(PyValueError::new_err(format!(
+                "packed positions are {PACKED_LEN} bytes each: {} bytes is no whole number of them",
+                data.len()
+            )));
+        }
+        let records: Vec<&[u8]> = data.chunks_exact(PACKED_LEN).collect();
+        let tables = self.tables(py)?;
+        let (values, failures) = py.detach(|| {
+            batch(&records, threads, failed, |record| {
+                let pos = AnyPosition::unpack(record).map_err(|e| e.to_string())?;
+                match rules {
+                    Some(r) if pos.rules() != r => Err(format!(
+                        "{pos}: a position of rule set {}, not {}",
+                        pos.rules().name(),
+                        r.name()
+                    )),
+                    _ => batch_value(&tables, &pos, dtm),
                 }
             })
         })?;
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        Ok((PyBytes::new(py, &bytes), failures))
+        Ok((values_bytes(py, &values), failures))
     }
 
     /// Closes the tablebase: its files are released once no probe runs; later probes raise.
@@ -648,16 +685,34 @@ fn no_chance_line(answer: &Answer, text: &str) -> PyResult<()> {
     }
 }
 
-/// Probes each item with `probe` on `threads` threads (default: every core), each thread with
-/// its own cursor, parsing the texts there under `rules`; an item that gets no value gets
-/// `failed` and its message.
-fn batch<T: Copy + Send + Sync>(
-    tables: &Tables,
-    items: &[BatchItem],
-    rules: Option<Rules>,
+/// The WDL (or with `dtm`, the signed DTM) of a batch's position, or why it has none.
+fn batch_value(tables: &Tables, pos: &AnyPosition, dtm: bool) -> Result<i32, String> {
+    if dtm {
+        tables
+            .dtm(pos)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| no_dtm_message(pos))
+    } else {
+        tables
+            .wdl(pos)
+            .map(|w| i32::from(wdl_int(w)))
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// A batch's values as four little-endian bytes each (NumPy's `<i4`).
+fn values_bytes<'py>(py: Python<'py>, values: &[i32]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    PyBytes::new(py, &bytes)
+}
+
+/// The value of each item by `value`, on `threads` threads (default: every core), each thread
+/// taking chunks of items in turn; an item that gets no value gets `failed` and its message.
+fn batch<I: Sync, T: Copy + Send + Sync>(
+    items: &[I],
     threads: Option<usize>,
     failed: T,
-    probe: impl Fn(&Tables, &AnyPosition) -> Result<T, String> + Sync,
+    value: impl Fn(&I) -> Result<T, String> + Sync,
 ) -> PyResult<(Vec<T>, Failures)> {
     use rayon::prelude::*;
     const CHUNK: usize = 4096;
@@ -670,13 +725,7 @@ fn batch<T: Copy + Send + Sync>(
             .flat_map_iter(|(chunk, (out, items))| {
                 let mut failures = Vec::new();
                 for (i, (slot, item)) in out.iter_mut().zip(items).enumerate() {
-                    let value = match item {
-                        BatchItem::Position(pos) => probe(tables, pos),
-                        BatchItem::Text(text) => AnyPosition::parse(text, rules, None)
-                            .map_err(|e| e.to_string())
-                            .and_then(|pos| probe(tables, &pos)),
-                    };
-                    match value {
+                    match value(item) {
                         Ok(v) => *slot = v,
                         Err(e) => failures.push((chunk * CHUNK + i, e)),
                     }
@@ -844,6 +893,37 @@ impl<T: std::fmt::Display> jtb_gen::driver::Progress<T> for Reporter {
     }
 }
 
+/// The position of a record that `Position.pack` made.
+#[pyfunction]
+fn unpack(data: &[u8]) -> PyResult<Position> {
+    let pos = AnyPosition::unpack(data).map_err(position_err)?;
+    Ok(Position {
+        pos: HashablePosition(pos),
+    })
+}
+
+/// The positions of the table `material` under `rules`, packed: every one it stores, or
+/// `sample` of them drawn with `seed` (see `jtb_edge::table_records`).
+#[pyfunction]
+#[pyo3(signature = (material, rules, sample=None, seed=0))]
+fn _table_records<'py>(
+    py: Python<'py>,
+    material: &str,
+    rules: &str,
+    sample: Option<usize>,
+    seed: u64,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let rules = rules_arg(Some(rules))?.expect("a rule set was named");
+    let pick = match sample {
+        Some(count) => Pick::Sample { count, seed },
+        None => Pick::All,
+    };
+    let records = py
+        .detach(|| table_records(rules, material, pick))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &records))
+}
+
 /// The rule sets' ids, in `jtb --help`'s order.
 #[pyfunction]
 fn rule_sets() -> Vec<&'static str> {
@@ -859,6 +939,9 @@ fn _jtb(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tablebase>()?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(unpack, m)?)?;
+    m.add_function(wrap_pyfunction!(_table_records, m)?)?;
+    m.add("PACKED_LEN", PACKED_LEN)?;
     m.add("PositionError", py.get_type::<PositionError>())?;
     m.add("MissingTableError", py.get_type::<MissingTableError>())?;
     m.add("NoDistanceError", py.get_type::<NoDistanceError>())?;

@@ -231,3 +231,72 @@ def test_a_rule_set_without_tables_names_the_command_that_makes_them(tmp_path):
     with jtb.open_tablebase(tmp_path) as empty:
         with pytest.raises(jtb.MissingTableError, match=r"no tables for rule set clesto: .*jtb gen --rules clesto"):
             empty.probe_wdl("7/7/7/7/7/3l3/7/3E3/7 r", "clesto")
+
+
+@pytest.mark.parametrize("rules", list(GAMES))
+def test_packed_positions_come_back_and_probe_as_their_texts(tb, rules):
+    """`Position.pack` and `jtb.unpack` are inverses, and a batch over packed positions gives
+    what the batch over the same positions' texts gives, failures included."""
+    texts = random_positions(rules, 300, 11)
+    positions = [jtb.Position(t, rules=rules) for t in texts]
+    for pos in positions:
+        record = pos.pack()
+        assert len(record) == jtb.PACKED_LEN
+        assert jtb.unpack(record) == pos
+    packed = np.array([np.frombuffer(p.pack(), dtype=np.uint8) for p in positions])
+    assert all(jtb.unpack(row) == pos for row, pos in zip(packed, positions))
+    for many, failed in ((tb.probe_wdl_many, jtb.FAILED_WDL), (tb.probe_dtm_many, jtb.FAILED_DTM)):
+        by_text, by_record = [], []
+        expected = many(texts, rules, failures=by_text)
+        got = many(packed, rules, failures=by_record)
+        assert got.dtype == expected.dtype
+        assert got.tolist() == expected.tolist()
+        assert [i for i, _ in by_record] == [i for i, _ in by_text]
+        assert all(got[i] == failed for i, _ in by_record)
+
+
+def test_bad_packed_positions_are_refused(tb):
+    record = bytearray(jtb.Position("7/7/7/7/7/3l3/7/3E3/7 r").pack())
+    with pytest.raises(jtb.PositionError, match="48 bytes, not 47"):
+        jtb.unpack(bytes(record[:-1]))
+    record[0] = 9
+    with pytest.raises(jtb.PositionError, match="unknown rule set code 9"):
+        jtb.unpack(record)
+    arr = np.zeros((2, jtb.PACKED_LEN), dtype=np.uint8)
+    failures = []
+    values = tb.probe_wdl_many(arr, failures=failures)
+    assert values.tolist() == [jtb.FAILED_WDL] * 2
+    assert [i for i, _ in failures] == [0, 1] and "unknown rule set code 0" in failures[0][1]
+    with pytest.raises(TypeError, match="uint8"):
+        tb.probe_wdl_many(arr.astype(np.int32))
+    with pytest.raises(ValueError, match="rows of 48 bytes"):
+        tb.probe_wdl_many(np.zeros((2, 40), dtype=np.uint8))
+    # A record of another rule set than the one asked fails, as a Position would.
+    clesto = np.frombuffer(jtb.Position("7/7/7/7/7/3l3/7/3E3/7 r", "clesto").pack(), np.uint8)
+    failures = []
+    tb.probe_wdl_many(clesto.reshape(1, -1), "mistboard", failures=failures)
+    assert "a position of rule set clesto, not mistboard" in failures[0][1]
+
+
+def test_positions_of_a_table_are_its_positions(tb):
+    """`jtb.positions` lists a table whole (each position once, every one probed as the table
+    says) or samples it, the same for the same seed."""
+    every = jtb.positions("EvL")
+    assert every.dtype == np.uint8 and every.shape[1] == jtb.PACKED_LEN
+    texts = [str(jtb.unpack(r)) for r in every]
+    assert len(set(texts)) == len(texts) > 1000
+    assert all(jtb.unpack(r).rules == "mistboard" for r in every[:50])
+    # Each is in the table: none fails.
+    failures = []
+    tb.probe_wdl_many(every, failures=failures)
+    assert failures == []
+    drawn = jtb.positions("LvE", sample=200, seed=3)
+    assert drawn.shape == (200, jtb.PACKED_LEN)
+    assert set(str(jtb.unpack(r)) for r in drawn) <= set(texts)
+    assert (jtb.positions("LvE", sample=200, seed=3) == drawn).all()
+    gambit = jtb.positions("RvR", "animal-gambit", sample=50)
+    assert all(jtb.unpack(r).rules == "animal-gambit" for r in gambit)
+    with pytest.raises(ValueError, match="chance table"):
+        jtb.positions("LvE-Tw", "flip4x4")
+    with pytest.raises(ValueError):
+        jtb.positions("LvX")

@@ -83,6 +83,13 @@ def probes(directory: pathlib.Path) -> None:
         )
         assert wdls[1] == jtb.FAILED_WDL and failures[0][0] == 1
         assert dtms.tolist() == [17, 17] and jtb.FAILED_DTM < 0
+        scanned: npt.NDArray[np.uint8] = jtb.positions("LvE", "mistboard", sample=100, seed=1)
+        assert scanned.shape == (100, jtb.PACKED_LEN)
+        packed: npt.NDArray[np.uint8] = np.frombuffer(jtb.Position(text).pack(), dtype=np.uint8)
+        back: jtb.Position = jtb.unpack(packed)
+        assert back == jtb.unpack(jtb.Position(text).pack()) == jtb.Position(text)
+        fast: npt.NDArray[np.int8] = tb.probe_wdl_many(scanned)
+        assert (fast != jtb.FAILED_WDL).all()
         try:
             tb.probe_wdl(four)
         except jtb.MissingTableError as e:

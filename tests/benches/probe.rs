@@ -4,7 +4,8 @@
 //! turn and line in the same run (group `gambit`, on `ERvR`); the flip game's chance tables
 //! (group `chance`, on `LvE-Tw`); Clesto's cached WDL and value with the ban (group `clesto`, on
 //! `LRvE`); and the parse-and-probe loop over a million texts that the
-//! Python package's batch probe is measured against (group `batch`).
+//! Python package's batch probes are measured against (group `batch`: parsing and probing
+//! texts, and probing positions parsed beforehand).
 //!
 //! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
 //! `LRvET` and the tables it needs, generated first. `JTB_BENCH_MATERIAL` picks the table.
@@ -165,6 +166,16 @@ fn benches(c: &mut Criterion) {
             for t in &texts {
                 let pos: Position = t.parse().unwrap();
                 black_box(tb.probe_wdl(&pos).unwrap());
+            }
+        })
+    });
+    // What the batch over packed positions is measured against: the library's own loop over the
+    // same positions, parsed beforehand.
+    let parsed: Vec<Position> = texts.iter().map(|t| t.parse().unwrap()).collect();
+    g.bench_function("probe wdl, 1M parsed positions", |b| {
+        b.iter(|| {
+            for pos in &parsed {
+                black_box(tb.probe_wdl(pos).unwrap());
             }
         })
     });
