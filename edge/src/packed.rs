@@ -32,8 +32,8 @@ use crate::{AnyPosition, PositionError, Rules};
 /// The bytes of a packed position.
 pub const PACKED_LEN: usize = 48;
 
-/// The rule sets' codes in byte 0 of a record, from 1: stable, whatever order the rule sets are
-/// listed in elsewhere.
+/// The rule sets' ids by their code in byte 0 of a record, from 1: stable, whatever order the
+/// rule sets are listed in elsewhere.
 pub const RULE_CODES: [&str; 6] = [
     "mistboard",
     "tiger-lengthwise",
@@ -41,6 +41,16 @@ pub const RULE_CODES: [&str; 6] = [
     "flip4x4",
     "clesto",
     "animal-gambit",
+];
+
+/// The rule sets of [`RULE_CODES`], in its order (a test ties the two).
+const RULES: [Rules; 6] = [
+    Rules::Jungle(RuleSet::Mistboard),
+    Rules::Jungle(RuleSet::TigerLengthwise),
+    Rules::Jungle(RuleSet::Leiden),
+    Rules::Jungle(RuleSet::Flip4x4),
+    Rules::Jungle(RuleSet::Clesto),
+    Rules::AnimalGambit,
 ];
 
 const HIDDEN_NAMED: u8 = 1;
@@ -60,10 +70,10 @@ impl AnyPosition {
     #[must_use]
     pub fn pack(&self) -> [u8; PACKED_LEN] {
         let mut out = [0; PACKED_LEN];
-        let name = self.rules().name();
-        out[0] = 1 + RULE_CODES
+        let rules = self.rules();
+        out[0] = 1 + RULES
             .iter()
-            .position(|&r| r == name)
+            .position(|&r| r == rules)
             .expect("every rule set has a code") as u8;
         match self {
             AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => pack_family(pos, &mut out),
@@ -85,10 +95,8 @@ impl AnyPosition {
                 bytes.len()
             ))
         })?;
-        let rules: Rules = match record[0] {
-            code @ 1..=6 => RULE_CODES[usize::from(code) - 1]
-                .parse()
-                .expect("every code names a rule set"),
+        let rules = match record[0] {
+            code @ 1..=6 => RULES[usize::from(code) - 1],
             code => return Err(bad(format!("unknown rule set code {code}"))),
         };
         let turn = match record[1] {
@@ -154,11 +162,11 @@ fn unpack_family(
         let piece = Piece::new(Color::ALL[i / 8], Animal::ALL[i % 8]);
         pos.put(piece, sq).map_err(placement)?;
     }
-    let hidden = get_set(&record[24..33]);
-    for at in 0..72u8 {
-        if hidden >> at & 1 != 0 {
-            pos.put_hidden(square(at)?).map_err(placement)?;
-        }
+    let mut hidden = get_set(&record[24..33]);
+    while hidden != 0 {
+        let at = hidden.trailing_zeros() as u8;
+        hidden &= hidden - 1;
+        pos.put_hidden(square(at)?).map_err(placement)?;
     }
     if flags & HIDDEN_NAMED != 0 {
         let set = HiddenSet::from_sets(record[6], record[7]);
@@ -245,6 +253,15 @@ fn unpack_gambit(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The codes name the rule sets they say.
+    #[test]
+    fn each_code_is_its_rule_set() {
+        for (code, rules) in RULE_CODES.iter().zip(RULES) {
+            assert_eq!(rules.name(), *code);
+        }
+        assert_eq!(Rules::all().len(), RULES.len());
+    }
 
     /// Positions of every rule set, with every field a record keeps.
     const TEXTS: [(&str, Option<&str>); 15] = [

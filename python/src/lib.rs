@@ -318,21 +318,26 @@ fn with_position<R>(
     Ok(f(&pos))
 }
 
-/// One item of a batch: a text, parsed on the batch's threads, or a `Position`'s position
-/// (boxed: a batch of a million texts would otherwise take ten times the memory).
-enum BatchItem {
+/// One item of a batch: a text, parsed on the batch's threads, or a `Position`'s position,
+/// borrowed (a `Position` is frozen: its position is read from any thread without the GIL, and
+/// the batch's list keeps it alive meanwhile).
+enum BatchItem<'a> {
     Text(String),
-    Position(Box<AnyPosition>),
+    Position(&'a AnyPosition),
 }
 
-impl BatchItem {
+impl<'a> BatchItem<'a> {
     /// The item of a batch at `index`: a `Position` (of the rule set `rules` names, if any)
     /// or a text. Anything else is the caller's mistake, not a failure of the batch.
-    fn of(index: usize, obj: &Bound<'_, PyAny>, rules: Option<Rules>) -> PyResult<BatchItem> {
+    fn of(
+        index: usize,
+        obj: &'a Bound<'_, PyAny>,
+        rules: Option<Rules>,
+    ) -> PyResult<BatchItem<'a>> {
         if let Ok(pos) = obj.cast::<Position>() {
-            let pos = &pos.get().pos.0;
+            let pos: &'a AnyPosition = &pos.get().pos.0;
             check_own_rules(pos, rules)?;
-            return Ok(BatchItem::Position(Box::new(pos.clone())));
+            return Ok(BatchItem::Position(pos));
         }
         match obj.cast::<PyString>() {
             Ok(text) => Ok(BatchItem::Text(text.to_cow()?.into_owned())),

@@ -88,36 +88,29 @@ impl ByteSource for File {
     }
 }
 
-/// A read-only memory map of a whole file.
+/// Byte sources whose bytes are all in memory: a read copies them, a slice borrows them.
+macro_rules! held_in_memory {
+    ($source:ty, $doc:literal) => {
+        #[doc = $doc]
+        impl ByteSource for $source {
+            fn size(&self) -> io::Result<u64> {
+                Ok(self.len() as u64)
+            }
+
+            fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+                read_slice(self, offset, buf)
+            }
+
+            fn slice(&self, offset: u64, len: usize) -> Option<&[u8]> {
+                slice_of(self, offset, len)
+            }
+        }
+    };
+}
+
 #[cfg(feature = "mmap")]
-impl ByteSource for memmap2::Mmap {
-    fn size(&self) -> io::Result<u64> {
-        Ok(self.len() as u64)
-    }
-
-    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        read_slice(self, offset, buf)
-    }
-
-    fn slice(&self, offset: u64, len: usize) -> Option<&[u8]> {
-        slice_of(self, offset, len)
-    }
-}
-
-/// The bytes of a file held in memory.
-impl ByteSource for Arc<[u8]> {
-    fn size(&self) -> io::Result<u64> {
-        Ok(self.len() as u64)
-    }
-
-    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        read_slice(self, offset, buf)
-    }
-
-    fn slice(&self, offset: u64, len: usize) -> Option<&[u8]> {
-        slice_of(self, offset, len)
-    }
-}
+held_in_memory!(memmap2::Mmap, "A read-only memory map of a whole file.");
+held_in_memory!(Arc<[u8]>, "The bytes of a file held in memory.");
 
 /// `len` bytes of `bytes` at `offset`, if they are all there.
 fn slice_of(bytes: &[u8], offset: u64, len: usize) -> Option<&[u8]> {
