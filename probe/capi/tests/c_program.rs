@@ -42,6 +42,22 @@ fn a_c_program_links_and_probes() {
         )
         .unwrap();
     }
+    // A set of WDL files alone (as an engine ships it): tiger-lengthwise's LvE without its
+    // DTM and DTC files.
+    let wdl_only = GenOptions {
+        rules: RuleSet::TigerLengthwise,
+        targets: vec!["LvE".parse().unwrap()],
+        out: dir.path().to_owned(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    generate(&wdl_only, &Silent).unwrap();
+    for entry in std::fs::read_dir(dir.path().join("tiger-lengthwise")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e != "wdl") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
     let rvr = "RvR".parse().unwrap();
     jtb_gen::gambit::generate(dir.path(), &[rvr], u64::MAX, false, &Silent).unwrap();
     let flip = GenOptions {
