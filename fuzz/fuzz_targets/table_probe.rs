@@ -1,18 +1,22 @@
 //! Probes of each game over a damaged table: a small real table set of each game is generated
 //! at start-up and held in memory; the fuzzer picks a set and one of its files and changes
-//! bytes of it (the checksums made right again, so that the damage reaches the blocks and the
-//! entries), then positions of the set are probed through `Tablebase::with_storage`. Each probe
-//! is a value or an error: never a panic, never a hang (a line that never ends is a timeout).
+//! bytes of it, then positions of the set are probed through `Tablebase::with_storage`. Each
+//! probe is a value or an error: never a panic, never a hang (a line that never ends is a
+//! timeout). The bytes changed are the file's, its checksums made right again (the damage
+//! reaches the header, the index and the frames), or, with the first byte's high bit set, its
+//! decoded entries, the blocks compressed again (the damage reaches the values: codes no table
+//! holds, and values that contradict each other along a line).
 
 #![no_main]
 
-use std::sync::Arc;
+use std::{path::Path, sync::Arc};
 
 use jtb_fuzz::{fix_checksums, table_sets, TableSet};
 use jtb_probe::{
     flip::Chance,
+    format::file_bytes,
     gambit::{self, AnimalGambit},
-    Clesto, Jungle, MemoryFiles, Position, RuleSet, Tablebase,
+    Clesto, Family, Jungle, MemoryFiles, Position, RuleSet, TableFile, Tablebase,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -43,6 +47,35 @@ fn storage(set: &TableSet, name: &str, bytes: &[u8]) -> Arc<MemoryFiles> {
         files.insert(set.dir.join(file), held.to_vec());
     }
     Arc::new(files)
+}
+
+/// `bytes`, a table file of the family `R`, with `patches` applied to its decoded entries (all
+/// blocks end to end) and the blocks compressed again as the writer does.
+fn damage_entries<R: Family>(bytes: &[u8], patches: &[u8]) -> Vec<u8> {
+    let file = TableFile::<R>::from_source(Path::new("t"), Box::new(Arc::<[u8]>::from(bytes)))
+        .expect("a generated file");
+    let header = file.header().clone();
+    let mut blocks: Vec<Vec<u8>> = (0..header.blocks)
+        .map(|b| file.block(b).expect("a generated block"))
+        .collect();
+    let total: usize = blocks.iter().map(Vec::len).sum();
+    for patch in patches.chunks_exact(3) {
+        let mut at = usize::from(u16::from_le_bytes([patch[0], patch[1]])) % total;
+        for block in &mut blocks {
+            if at < block.len() {
+                block[at] ^= patch[2];
+                break;
+            }
+            at -= block.len();
+        }
+    }
+    let mut zstd = zstd::bulk::Compressor::new(1).expect("a compressor");
+    zstd.include_checksum(true).expect("checksums");
+    let frames: Vec<Vec<u8>> = blocks
+        .iter()
+        .map(|block| zstd.compress(block).expect("compressed"))
+        .collect();
+    file_bytes(&header, &frames)
 }
 
 // Each game's probes of a position of `text` over `storage`: whether every one answered.
@@ -100,20 +133,31 @@ fn flip(storage: Arc<MemoryFiles>, text: &str) -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let [set, file, patches @ ..] = data else {
+    let [pick, file, patches @ ..] = data else {
         return;
     };
     let sets = table_sets();
-    let at = usize::from(*set) % sets.len();
+    let at = usize::from(*pick) % sets.len();
     let set = &sets[at];
     let (name, original) = &set.files[usize::from(*file) % set.files.len()];
-    // Each patch: a little-endian u16 offset into the file (wrapping) and a byte to xor there.
-    let mut bytes = original.clone();
-    for patch in patches.chunks_exact(3) {
-        let offset = usize::from(u16::from_le_bytes([patch[0], patch[1]])) % bytes.len();
-        bytes[offset] ^= patch[2];
-    }
-    fix_checksums(&mut bytes);
+    // Each patch: a little-endian u16 offset (wrapping) and a byte to xor there.
+    let bytes = if *pick & 0x80 != 0 {
+        if name.ends_with(".chance") {
+            damage_entries::<Chance>(original, patches)
+        } else if at == 2 {
+            damage_entries::<AnimalGambit>(original, patches)
+        } else {
+            damage_entries::<RuleSet>(original, patches)
+        }
+    } else {
+        let mut bytes = original.clone();
+        for patch in patches.chunks_exact(3) {
+            let offset = usize::from(u16::from_le_bytes([patch[0], patch[1]])) % bytes.len();
+            bytes[offset] ^= patch[2];
+        }
+        fix_checksums(&mut bytes);
+        bytes
+    };
     for text in POSITIONS[at] {
         let files = storage(set, name, &bytes);
         let answered = match at {
