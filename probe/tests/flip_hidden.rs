@@ -27,6 +27,20 @@ fn the_field_is_read_in_any_order_and_printed_red_first_in_ladder_order_last() {
     assert_eq!(pos(&p.to_string()), p);
 }
 
+/// Found by fuzzing (`fuzz/fuzz_targets/position_text.rs`): a text with face-down tiles, a
+/// known hidden set and no clock printed with clock 0 and parsed back with clock 0, another
+/// position than the one it was printed from.
+#[test]
+fn a_known_hidden_set_without_a_clock_is_clock_0_as_its_text_prints() {
+    for text in ["2?1/4/1??1/L2e r ?:TwR", "????/????/????/???L r"] {
+        let p = pos(text);
+        assert_eq!(p.clock(), Some(0), "{text}");
+        assert_eq!(pos(&p.to_string()), p, "{text}");
+    }
+    // Without a known hidden set nothing is printed after the side, and no clock is invented.
+    assert_eq!(pos("?3/4/1?2/c2L r").clock(), None);
+}
+
 /// Decision: with nothing captured (revealed animals and face-down tiles number 16) the hidden
 /// set is every animal not face up, and the field may be left out.
 #[test]

@@ -140,19 +140,17 @@ impl<R: Family> TableFile<R> {
         let head_len = len.min(HEADER_LEN as u64) as usize;
         let head = bytes(&*source, 0, head_len).map_err(io)?;
         let header = Header::<R>::decode(&head).map_err(err)?;
-        let data_start = header.data_start() as u64;
+        let data_start = header.data_start();
         if len < data_start + 8 {
             return Err(err(TableErrorKind::Truncated {
                 expected: data_start + 8,
                 actual: len,
             }));
         }
-        let index = bytes(
-            &*source,
-            HEADER_LEN as u64,
-            (data_start - HEADER_LEN as u64) as usize,
-        )
-        .map_err(io)?;
+        // A file this long is there, but its index may not fit in memory (a 32-bit target).
+        let index_len = usize::try_from(data_start - HEADER_LEN as u64)
+            .map_err(|_| io(io::ErrorKind::OutOfMemory.into()))?;
+        let index = bytes(&*source, HEADER_LEN as u64, index_len).map_err(io)?;
         let mut h = Xxh3::new();
         h.update(&head[..HEADER_LEN - 8]);
         h.update(&index);
@@ -299,7 +297,7 @@ impl<R: Family> TableFile<R> {
             |fault| TableError::new(&self.path, TableErrorKind::CorruptBlock { block: b, fault });
         let frame = bytes(
             &*self.source,
-            self.header.data_start() as u64 + start,
+            self.header.data_start() + start,
             (end - start) as usize,
         )
         .map_err(|e| TableError::new(&self.path, TableErrorKind::Io(e)))?;

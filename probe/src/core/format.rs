@@ -715,8 +715,9 @@ impl<R: Family> Header<R> {
 
     /// Where the blocks start.
     #[must_use]
-    pub const fn data_start(&self) -> usize {
-        HEADER_LEN + 8 * (self.blocks as usize + 1)
+    pub const fn data_start(&self) -> u64 {
+        // In u64: the index of up to 2^32 - 1 blocks overflows a 32-bit usize (wasm32).
+        HEADER_LEN as u64 + 8 * (self.blocks as u64 + 1)
     }
 
     /// Entries in block `b`.
@@ -724,5 +725,30 @@ impl<R: Family> Header<R> {
     pub fn entries_in(&self, b: u32) -> usize {
         let start = u64::from(b) * u64::from(self.block_entries);
         (self.entries - start).min(u64::from(self.block_entries)) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where the blocks of the largest block count a header may hold start: past what a
+    /// 32-bit `usize` counts, so the offset is a `u64` (computed in `usize` it overflowed on
+    /// wasm32, and a damaged header's index was then read from the wrong place).
+    #[test]
+    fn the_blocks_of_any_block_count_start_where_the_index_ends() {
+        let header = Header {
+            kind: Kind::Wdl,
+            rules: RuleSet::Mistboard,
+            material: "LvE".parse().unwrap(),
+            index_scheme: INDEX_SCHEME,
+            encoding: Encoding::Wdl2,
+            entries: u64::from(u32::MAX),
+            block_entries: 1,
+            blocks: u32::MAX,
+            stats: Default::default(),
+            generator: String::new(),
+        };
+        assert_eq!(header.data_start(), 512 + 8 * (1 << 32));
     }
 }
