@@ -187,6 +187,7 @@ fn unpack_family(
     } else if clock != 0 {
         return Err(bad("a clock without its flag"));
     }
+    pos.settle_chance_clock();
     Ok(pos)
 }
 

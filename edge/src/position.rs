@@ -61,7 +61,8 @@ impl AnyPosition {
     }
 
     /// Parses `text` as [`AnyPosition::parse`] does, keeping the text's clock as it is (none
-    /// when it gives none): the position as its text says it.
+    /// when it gives none; 0 for face-down tiles with a known hidden set, as the text prints
+    /// it, RULES.md 8): the position as its text says it.
     ///
     /// # Errors
     /// The text is no position of the rule set.

@@ -207,10 +207,11 @@ impl Position {
         )
     }
 
-    /// Pickled as its exact text and rule set: `Position(text, rules)` gives it back.
+    /// Pickled as its text and rule set: `Position(text, rules)` gives it back (the text is
+    /// canonical and whole: clock, move number, Clesto's hungry set, the `?:` field).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, &'static str)) {
         let this = slf.get();
-        (slf.get_type(), (this.exact_text(), this.rules()))
+        (slf.get_type(), (this.pos.0.to_string(), this.rules()))
     }
 
     /// The position as a record of `jtb.PACKED_LEN` (48) bytes, for arrays of positions and
@@ -227,19 +228,6 @@ impl Position {
 
     fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
         slf
-    }
-}
-
-impl Position {
-    /// The text that parses back to this very position: the canonical text (every field:
-    /// clock, move number, Clesto's hungry set, the `?:` field), less the clock 0 that it
-    /// prints before a `?:` field where the text gave no clock (`clock` is `None`).
-    fn exact_text(&self) -> String {
-        let text = self.pos.0.to_string();
-        match (self.pos.0.clock(), text.rsplit_once(" 0 ?:")) {
-            (None, Some((head, hidden))) => format!("{head} ?:{hidden}"),
-            _ => text,
-        }
     }
 }
 

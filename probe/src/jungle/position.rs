@@ -323,6 +323,16 @@ impl Position {
         })
     }
 
+    /// Gives clock 0 to a position with face-down tiles and a known hidden set that has none:
+    /// its canonical text prints the clock, also 0 (RULES.md 8), so a text or record without
+    /// one means clock 0, and the printed text parses to this same position. Every way in
+    /// (the text parser, a packed record) calls it once the position is whole.
+    pub fn settle_chance_clock(&mut self) {
+        if self.hidden != 0 && self.clock.is_none() && self.hidden_set().is_some() {
+            self.clock = Some(0);
+        }
+    }
+
     /// Sets the animals under the face-down tiles (`None`: not known).
     ///
     /// # Errors

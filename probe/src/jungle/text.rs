@@ -219,12 +219,7 @@ impl Position {
                 .ok_or_else(|| ParseError::BadMoveNumber(t.to_owned()))?;
             pos.set_move_number(Some(n));
         }
-        // With face-down tiles and a known hidden set the canonical text prints the clock, also
-        // 0 (RULES.md 8): a text without one means clock 0, as its printing says, so that the
-        // printed text parses to this same position.
-        if pos.hidden() != 0 && pos.hidden_set().is_some() && pos.clock().is_none() {
-            pos.set_clock(Some(0)).map_err(ParseError::ClockTooHigh)?;
-        }
+        pos.settle_chance_clock();
         Ok(pos)
     }
 }
