@@ -280,16 +280,23 @@ impl<G: Indexed> Tablebase<G> {
         let stored = &self.store.tables()[table.id];
         self.store
             .with_entry(stored, kind, idx, read)
-            .map_err(|miss| match miss {
-                Miss::Missing(path) => ProbeError::MissingFile {
-                    rules: self.rules.id(),
-                    material: stored.material().to_string(),
-                    kind,
-                    path,
-                },
-                Miss::Table(e) => e.into(),
-                Miss::NotInMemory => ProbeError::NotInMemory,
-            })
+            .map_err(|miss| self.miss_error(stored.material(), kind, miss))
+    }
+
+    /// The error of a read that missed. Out of line, to keep the probe's path short.
+    #[cold]
+    #[inline(never)]
+    fn miss_error(&self, material: G::Material, kind: Kind, miss: Miss) -> ProbeError {
+        match miss {
+            Miss::Missing(path) => ProbeError::MissingFile {
+                rules: self.rules.id(),
+                material: material.to_string(),
+                kind,
+                path,
+            },
+            Miss::Table(e) => e.into(),
+            Miss::NotInMemory => ProbeError::NotInMemory,
+        }
     }
 
     /// The entries of `pos` in two of its table's files of value codes (Clesto's DTM and ban),
