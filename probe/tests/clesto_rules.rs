@@ -181,6 +181,10 @@ fn a_hungry_animal_is_refused_the_den_while_another_enters_it() {
     assert_eq!(p.hungry(), set(&["c9"]));
     assert!(!has(&p, "c9d9"));
     assert!(has(&p, "e9d9"));
+    // The moves a board with face-down tiles lists (the same moves on a Clesto board, which
+    // has none) follow hunger too: the server listed c9d9 and then refused it as illegal.
+    let listed: Vec<String> = p.revealed_moves().iter().map(ToString::to_string).collect();
+    assert_eq!(listed, moves(&p));
     assert_eq!(
         play(&p, "e9d9"),
         Outcome::Over {

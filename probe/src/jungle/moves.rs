@@ -108,21 +108,22 @@ impl Position {
     }
 
     /// [`Position::for_each_move`] with the position's hungry set already found.
-    fn for_each_move_when_hungry(&self, hungry: SquareSet, mut f: impl FnMut(Move, MoveKind)) {
-        self.for_each_unfed_move(|mv, kind| {
-            // A hungry animal may not enter the enemy den (Clesto).
+    fn for_each_move_when_hungry(&self, hungry: SquareSet, f: impl FnMut(Move, MoveKind)) {
+        if self.is_game_over() || self.hidden() != 0 {
+            return;
+        }
+        self.each_fed_move(hungry, f);
+    }
+
+    /// The moves of the side to move's pieces that hunger allows (`hungry` the position's
+    /// hungry set: a hungry animal may not enter the enemy den, Clesto), face-down tiles
+    /// blocking.
+    fn each_fed_move(&self, hungry: SquareSet, mut f: impl FnMut(Move, MoveKind)) {
+        self.each_piece_move(|mv, kind| {
             if kind != MoveKind::DenEntry || hungry & bit(mv.from) == 0 {
                 f(mv, kind);
             }
         });
-    }
-
-    /// Every move the board allows, before hunger forbids the den to hungry animals.
-    fn for_each_unfed_move(&self, f: impl FnMut(Move, MoveKind)) {
-        if self.is_game_over() || self.hidden() != 0 {
-            return;
-        }
-        self.each_piece_move(f);
     }
 
     /// The moves of the revealed pieces in a flip position that still has face-down tiles,
@@ -133,7 +134,7 @@ impl Position {
     pub fn revealed_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         if !self.is_game_over() {
-            self.each_piece_move(|m, _| moves.push(m));
+            self.each_fed_move(self.hungry(), |m, _| moves.push(m));
         }
         moves.sort_unstable();
         moves
