@@ -438,12 +438,11 @@ impl Library {
         ApiError::new(Problem::MissingTable, missing.to_string())
     }
 
-    /// A rule set (by name) without a table directory, worded as [`Library::missing`].
+    /// A rule set (by name) without a table directory, in the library's one wording
+    /// ([`ProbeError::NoDirectory`]), its folder named relative to the root.
     fn no_tables(&self, rules: &str) -> String {
-        format!(
-            "no tables for rule set {rules}: {rules}/ is not there (make them with `jtb gen \
-             --rules {rules}`)"
-        )
+        let folder = PathBuf::from(format!("{rules}/"));
+        ProbeError::NoDirectory(folder, std::io::ErrorKind::NotFound.into()).to_string()
     }
 
     /// A table file's error, naming the file relative to the root: a file that is not there
@@ -479,30 +478,13 @@ impl Library {
             ProbeError::NoDirectory(..) => {
                 ApiError::new(Problem::MissingTable, self.no_tables(rules.id()))
             }
-            ProbeError::MissingTable {
-                rules,
-                material,
-                path,
-            } => {
-                let missing = ProbeError::MissingTable {
-                    rules,
-                    material,
-                    path: PathBuf::from(self.show(&path)),
-                };
-                ApiError::new(Problem::MissingTable, missing.to_string())
-            }
-            ProbeError::MissingFile {
-                rules,
-                material,
-                kind,
-                path,
-            } => {
-                let missing = ProbeError::MissingFile {
-                    rules,
-                    material,
-                    kind,
-                    path: PathBuf::from(self.show(&path)),
-                };
+            // The library's one wording, the file named relative to the root.
+            mut missing @ (ProbeError::MissingTable { .. } | ProbeError::MissingFile { .. }) => {
+                if let ProbeError::MissingTable { path, .. }
+                | ProbeError::MissingFile { path, .. } = &mut missing
+                {
+                    *path = PathBuf::from(self.show(path));
+                }
                 ApiError::new(Problem::MissingTable, missing.to_string())
             }
             ProbeError::Table(t) => {

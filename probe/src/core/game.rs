@@ -54,7 +54,8 @@ pub trait Indexed: Family {
     /// How the tablebase finds a material's table.
     type Slots: MaterialSlots<Self::Material>;
 
-    /// The kind of file whose presence marks a table (its other files are found beside it).
+    /// The kind of file a missing table's error names (a table is found by any of its files,
+    /// [`Indexed::FILE_KINDS`]).
     const TABLE_KIND: Kind = Kind::Dtm;
 
     /// The kinds of file a table of the game has, in the order of the slots that a tablebase

@@ -143,7 +143,7 @@ impl<R: Indexed> SlotOf<R> {
         }
         assert!(
             slots[R::TABLE_KIND as usize] < FILE_SLOTS,
-            "the kind of file that marks a table is one of the game's"
+            "the kind of file a missing table's error names is one of the game's"
         );
         slots
     };

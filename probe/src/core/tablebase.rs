@@ -160,10 +160,10 @@ impl<G: Indexed> Tablebase<G> {
             .iter()
             .filter_map(|name| {
                 let (stem, extension) = name.rsplit_once('.')?;
-                G::FILE_KINDS
-                    .iter()
-                    .any(|kind| kind.extension() == extension)
-                    .then_some(())?;
+                let kind = Kind::from_extension(extension)?;
+                if !G::FILE_KINDS.contains(&kind) {
+                    return None;
+                }
                 let material = G::material_named(stem)?;
                 rules.is_table_material(material).then_some(material)
             })
