@@ -52,6 +52,13 @@ impl Answer {
         self.game().line()
     }
 
+    /// The fields of [`Answer::json`] whose strings are exact fractions (`"5/8"`), at every
+    /// depth: a chance position's values and its flips' probabilities; none elsewhere.
+    #[must_use]
+    pub fn exact_fractions(&self) -> &'static [&'static str] {
+        self.game().exact_fractions()
+    }
+
     fn game(&self) -> &dyn GameAnswer {
         match self {
             Answer::Jungle(a) => a,

@@ -3,11 +3,9 @@
 //! tqdm bar for generation.
 
 use std::{
+    borrow::Cow,
     path::PathBuf,
-    sync::{
-        atomic::{AtomicBool, Ordering},
-        Mutex, RwLock, RwLockReadGuard, TryLockError,
-    },
+    sync::{Mutex, RwLock, RwLockReadGuard, TryLockError},
     time::Duration,
 };
 
@@ -337,26 +335,28 @@ impl<'a> BatchItem<'a> {
     }
 }
 
-/// The fields that hold a chance value's exact fractions in the JSON of a position with
-/// face-down tiles (RULES.md 8), at every depth: the position's, each move's, each outcome's.
-const CHANCE_FIELDS: [&str; 5] = ["score", "win", "draw", "loss", "probability"];
-
-/// A probe's answer as a dict, as `json.loads` would give it, except that a position with
-/// face-down tiles has its chance values (JSON strings, `"5/8"`) as `fractions.Fraction`s.
+/// A probe's answer as a dict, as `json.loads` would give it, except that the fields the answer
+/// says are exact fractions (a chance position's values, JSON strings `"5/8"`) are
+/// `fractions.Fraction`s.
 fn answer_to_py(py: Python<'_>, answer: &Answer, text: &str) -> PyResult<Py<PyAny>> {
-    let fraction = match answer {
-        Answer::Chance(_) => Some(py.import("fractions")?.getattr("Fraction")?),
-        _ => None,
+    let fractions = answer.exact_fractions();
+    let fraction = match fractions {
+        [] => None,
+        _ => Some(py.import("fractions")?.getattr("Fraction")?),
     };
-    to_py(py, &answer.json(text), fraction.as_ref())
+    to_py(
+        py,
+        &answer.json(text),
+        fraction.as_ref().map(|f| (f, fractions)),
+    )
 }
 
 /// A JSON value as the Python object `json.loads` would give; with `fraction` (the type
-/// `fractions.Fraction`), the strings of the [`CHANCE_FIELDS`] as Fractions.
+/// `fractions.Fraction` and the fields to give as one), those fields' strings as Fractions.
 fn to_py(
     py: Python<'_>,
     value: &serde_json::Value,
-    fraction: Option<&Bound<'_, PyAny>>,
+    fraction: Option<(&Bound<'_, PyAny>, &[&str])>,
 ) -> PyResult<Py<PyAny>> {
     use serde_json::Value as J;
     Ok(match value {
@@ -383,7 +383,7 @@ fn to_py(
             let dict = PyDict::new(py);
             for (k, v) in map {
                 let item = match (fraction, v) {
-                    (Some(fraction), J::String(s)) if CHANCE_FIELDS.contains(&k.as_str()) => {
+                    (Some((fraction, fields)), J::String(s)) if fields.contains(&k.as_str()) => {
                         fraction.call1((s,))?.unbind()
                     }
                     _ => to_py(py, v, fraction)?,
@@ -417,6 +417,28 @@ impl std::ops::Deref for Open<'_> {
 }
 
 impl Tablebase {
+    /// The WDL (or with `dtm`, the signed DTM) of each of `items`, `position` giving an item's
+    /// position or why it has none, on `threads` threads with the GIL released: the values as
+    /// four little-endian bytes each (`failed` where one got none) and the failures.
+    fn probe_batch<'py, I: Sync>(
+        &self,
+        py: Python<'py>,
+        items: &[I],
+        dtm: bool,
+        threads: Option<usize>,
+        failed: i32,
+        position: impl Fn(&I) -> Result<Cow<'_, AnyPosition>, String> + Sync,
+    ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
+        let tables = self.tables(py)?;
+        let (values, failures) = py.detach(|| {
+            batch(items, threads, failed, |item| {
+                batch_value(&tables, position(item)?.as_ref(), dtm)
+            })
+        })?;
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        Ok((PyBytes::new(py, &bytes), failures))
+    }
+
     /// The open tables, read-locked for the call. Never waits for the lock with the GIL held:
     /// the lock prefers writers, so while `close()` waits for it, a reader would block with
     /// the GIL, which the probes in flight need in order to return and let `close()` through.
@@ -522,7 +544,7 @@ impl Tablebase {
         let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, line)).map_err(py_err)?;
         if line {
-            no_chance_line(&answer, &text)?;
+            no_line(&answer, &text)?;
         }
         answer_to_py(py, &answer, &text)
     }
@@ -554,8 +576,7 @@ impl Tablebase {
         let (pos, text) = position_of(pos, rules)?;
         let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, true)).map_err(py_err)?;
-        no_chance_line(&answer, &text)?;
-        Ok(answer.line().map(<[String]>::to_vec).unwrap_or_default())
+        Ok(no_line(&answer, &text)?.to_vec())
     }
 
     /// Whether the game can be stopped at the position's clock, as `jtb adjudicate --json`
@@ -593,16 +614,12 @@ impl Tablebase {
             .enumerate()
             .map(|(i, obj)| BatchItem::of(i, obj, rules))
             .collect::<PyResult<Vec<_>>>()?;
-        let tables = self.tables(py)?;
-        let (values, failures) = py.detach(|| {
-            batch(&items, threads, failed, |item| match item {
-                BatchItem::Position(pos) => batch_value(&tables, pos, dtm),
-                BatchItem::Text(text) => AnyPosition::parse(text, rules, None)
-                    .map_err(|e| e.to_string())
-                    .and_then(|pos| batch_value(&tables, &pos, dtm)),
-            })
-        })?;
-        Ok((values_bytes(py, &values), failures))
+        self.probe_batch(py, &items, dtm, threads, failed, |item| match item {
+            BatchItem::Position(pos) => Ok(Cow::Borrowed(*pos)),
+            BatchItem::Text(text) => AnyPosition::parse(text, rules, None)
+                .map(Cow::Owned)
+                .map_err(|e| e.to_string()),
+        })
     }
 
     /// As `_probe_many`, over packed positions ([`PACKED_LEN`] bytes each, one after another):
@@ -625,21 +642,17 @@ impl Tablebase {
             )));
         }
         let records: Vec<&[u8]> = data.chunks_exact(PACKED_LEN).collect();
-        let tables = self.tables(py)?;
-        let (values, failures) = py.detach(|| {
-            batch(&records, threads, failed, |record| {
-                let pos = AnyPosition::unpack(record).map_err(|e| e.to_string())?;
-                match rules {
-                    Some(r) if pos.rules() != r => Err(format!(
-                        "{pos}: a position of rule set {}, not {}",
-                        pos.rules().name(),
-                        r.name()
-                    )),
-                    _ => batch_value(&tables, &pos, dtm),
-                }
-            })
-        })?;
-        Ok((values_bytes(py, &values), failures))
+        self.probe_batch(py, &records, dtm, threads, failed, |record| {
+            let pos = AnyPosition::unpack(record).map_err(|e| e.to_string())?;
+            match rules {
+                Some(r) if pos.rules() != r => Err(format!(
+                    "{pos}: a position of rule set {}, not {}",
+                    pos.rules().name(),
+                    r.name()
+                )),
+                _ => Ok(Cow::Owned(pos)),
+            }
+        })
     }
 
     /// Closes the tablebase: its files are released once no probe runs; later probes raise.
@@ -665,17 +678,16 @@ impl Tablebase {
 /// The `(index, message)` of each text of a batch that got no value.
 type Failures = Vec<(usize, String)>;
 
-/// The error of asking a position with face-down tiles for its line: a flip's outcome is
-/// chance, so no single line is best.
-fn no_chance_line(answer: &Answer, text: &str) -> PyResult<()> {
-    match answer {
-        Answer::Chance(_) => Err(PositionError::new_err(format!(
+/// The error of asking for the line of a position that has none even when asked (a position
+/// with face-down tiles: a flip's outcome is chance, so no single line is best).
+fn no_line<'a>(answer: &'a Answer, text: &str) -> PyResult<&'a [String]> {
+    answer.line().ok_or_else(|| {
+        PositionError::new_err(format!(
             "{text}: no single best line: the position has face-down tiles, and a flip's \
              outcome is chance (probe() gives every move's chance values, \
              Position.flip_outcomes what a flip may reveal)"
-        ))),
-        _ => Ok(()),
-    }
+        ))
+    })
 }
 
 /// The WDL (or with `dtm`, the signed DTM) of a batch's position, or why it has none.
@@ -691,12 +703,6 @@ fn batch_value(tables: &Tables, pos: &AnyPosition, dtm: bool) -> Result<i32, Str
             .map(|w| i32::from(wdl_int(w)))
             .map_err(|e| e.to_string())
     }
-}
-
-/// A batch's values as four little-endian bytes each (NumPy's `<i4`).
-fn values_bytes<'py>(py: Python<'py>, values: &[i32]) -> Bound<'py, PyBytes> {
-    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    PyBytes::new(py, &bytes)
 }
 
 /// The value of each item by `value`, on `threads` threads (default: every core), each thread
@@ -816,7 +822,6 @@ struct Reporter {
     callback: Option<Py<PyAny>>,
     counts: Mutex<(usize, usize)>,
     error: Mutex<Option<PyErr>>,
-    stopping: AtomicBool,
 }
 
 impl Reporter {
@@ -825,17 +830,17 @@ impl Reporter {
             callback,
             counts: Mutex::new((0, 0)),
             error: Mutex::new(None),
-            stopping: AtomicBool::new(false),
         }
     }
 
     /// Stops the generation for `e` (the first such exception is the one raised).
     fn stop(&self, e: PyErr) {
-        self.error
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get_or_insert(e);
-        self.stopping.store(true, Ordering::Relaxed);
+        self.stopped().get_or_insert(e);
+    }
+
+    /// The exception the generation stopped for, if it did.
+    fn stopped(&self) -> std::sync::MutexGuard<'_, Option<PyErr>> {
+        self.error.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// `more` tables planned after those already counted (the chance tables after the
@@ -862,10 +867,7 @@ impl Reporter {
 
     /// The exception that stopped the generation, if one did.
     fn raise(&self) -> PyResult<()> {
-        match self.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        self.stopped().take().map_or(Ok(()), Err)
     }
 }
 
@@ -881,8 +883,9 @@ impl<T: std::fmt::Display> jtb_gen::driver::Progress<T> for Reporter {
     fn finished(&self, table: T, _: u64, _: Duration) {
         self.one_done(&table.to_string());
     }
+    /// Asked once a table (a lock nobody holds long).
     fn cancelled(&self) -> bool {
-        self.stopping.load(Ordering::Relaxed)
+        self.stopped().is_some()
     }
 }
 

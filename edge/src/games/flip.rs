@@ -170,6 +170,11 @@ impl GameAnswer for ChanceAnswer {
         None
     }
 
+    /// The chance values ([`chance_json`]) and each flip outcome's probability.
+    fn exact_fractions(&self) -> &'static [&'static str] {
+        &["score", "win", "draw", "loss", "probability"]
+    }
+
     /// What `jtb probe` prints for the input `text`.
     fn text(&self, text: &str) -> String {
         let mut s = format!("{text}\nrules: {}\n", self.pos.rules());

@@ -157,6 +157,13 @@ pub trait GameAnswer {
     /// The best line, when it was asked and the game has one.
     fn line(&self) -> Option<&[String]>;
 
+    /// The fields of [`GameAnswer::json`] whose strings are exact fractions (`"5/8"`), at every
+    /// depth of the object: for a printer that gives them as numbers of its own (Python's
+    /// `Fraction`s). None in a game whose values are distances.
+    fn exact_fractions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// What `jtb probe` prints for the input `text`: the value in words (Jungle's and Clesto's
     /// with the board drawn, and a line end after their last line, as `jtb probe` has always
     /// printed them), the best move and the lines asked for.
