@@ -21,9 +21,9 @@ mod rules;
 mod answer;
 mod board;
 mod error;
-mod packed;
+pub(crate) mod packed;
 mod position;
-mod scan;
+pub(crate) mod scan;
 mod table_name;
 mod tables;
 

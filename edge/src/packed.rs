@@ -22,29 +22,20 @@
 //! Clesto's where it is not the canonical one. The move number of a text is not kept. Unpacking
 //! checks everything the text parser checks, through the same calls, and refuses any other
 //! byte: a record is a position exactly when its text would be.
+//!
+//! Bytes 0 and 1 are read here; the rest by each type of rule sets ([`RuleFamily::unpack`]) and
+//! written by each game ([`EdgeGame::pack`]), in its module of `games/`.
 
-use jtb_probe::{
-    gambit, Animal, Color, HiddenSet, ParseError, Piece, Position, RuleSet, Square, SquareSet,
-};
+use jtb_probe::RuleSet;
 
-use crate::{AnyPosition, PositionError, Rules};
+use crate::{games::EdgeGame, AnyPosition, PositionError, RuleFamily, Rules};
 
 /// The bytes of a packed position.
 pub const PACKED_LEN: usize = 48;
 
-/// The rule sets' ids by their code in byte 0 of a record, from 1: stable, whatever order the
-/// rule sets are listed in elsewhere.
-pub const RULE_CODES: [&str; 6] = [
-    "mistboard",
-    "tiger-lengthwise",
-    "leiden",
-    "flip4x4",
-    "clesto",
-    "animal-gambit",
-];
-
-/// The rule sets of [`RULE_CODES`], in its order (a test ties the two).
-const RULES: [Rules; 6] = [
+/// The rule sets by their code in byte 0 of a record, from 1: stable, whatever order the rule
+/// sets are listed in elsewhere.
+pub const RULE_CODES: [Rules; 6] = [
     Rules::Jungle(RuleSet::Mistboard),
     Rules::Jungle(RuleSet::TigerLengthwise),
     Rules::Jungle(RuleSet::Leiden),
@@ -53,15 +44,8 @@ const RULES: [Rules; 6] = [
     Rules::AnimalGambit,
 ];
 
-const HIDDEN_NAMED: u8 = 1;
-const HUNGRY_NAMED: u8 = 2;
-const CLOCK: u8 = 4;
-const ABSENT: u8 = 255;
-/// Squares are below 72 (nine ranks of eight): a set of them fits in nine bytes.
-const SET_BYTES: usize = 9;
-
 /// Why a record is no position.
-fn bad(why: impl Into<String>) -> PositionError {
+pub(crate) fn not_packed(why: impl Into<String>) -> PositionError {
     PositionError::Packed(why.into())
 }
 
@@ -71,14 +55,11 @@ impl AnyPosition {
     pub fn pack(&self) -> [u8; PACKED_LEN] {
         let mut out = [0; PACKED_LEN];
         let rules = self.rules();
-        out[0] = 1 + RULES
+        out[0] = 1 + RULE_CODES
             .iter()
             .position(|&r| r == rules)
             .expect("every rule set has a code") as u8;
-        match self {
-            AnyPosition::Jungle(pos) | AnyPosition::Clesto(pos) => pack_family(pos, &mut out),
-            AnyPosition::Gambit(pos) => pack_gambit(pos, &mut out),
-        }
+        each_game!(self, AnyPosition, |pos, G| G::pack(pos, &mut out));
         out
     }
 
@@ -90,178 +71,37 @@ impl AnyPosition {
     /// on a square, an animal in a den, a hidden set of another size than the tiles, ...).
     pub fn unpack(bytes: &[u8]) -> Result<AnyPosition, PositionError> {
         let record: &[u8; PACKED_LEN] = bytes.try_into().map_err(|_| {
-            bad(format!(
+            not_packed(format!(
                 "a packed position is {PACKED_LEN} bytes, not {}",
                 bytes.len()
             ))
         })?;
         let rules = match record[0] {
-            code @ 1..=6 => RULES[usize::from(code) - 1],
-            code => return Err(bad(format!("unknown rule set code {code}"))),
+            code @ 1..=6 => RULE_CODES[usize::from(code) - 1],
+            code => return Err(not_packed(format!("unknown rule set code {code}"))),
         };
-        let turn = match record[1] {
-            side @ (0 | 1) => usize::from(side),
-            side => return Err(bad(format!("side to move {side} is neither 0 nor 1"))),
-        };
-        match rules {
-            Rules::Jungle(rules) => {
-                unpack_family(rules, Color::ALL[turn], record).map(AnyPosition::of_family)
-            }
-            Rules::AnimalGambit => {
-                unpack_gambit(gambit::Color::ALL[turn], record).map(AnyPosition::Gambit)
-            }
+        if record[1] > 1 {
+            return Err(not_packed(format!(
+                "side to move {} is neither 0 nor 1",
+                record[1]
+            )));
         }
+        each_family!(rules, |r, F| F::unpack(r, record))
     }
-}
-
-fn pack_family(pos: &Position, out: &mut [u8; PACKED_LEN]) {
-    out[1] = pos.turn().index() as u8;
-    let mut flags = 0;
-    if let Some(clock) = pos.clock() {
-        flags |= CLOCK;
-        let clock = u16::try_from(clock).unwrap_or(u16::MAX);
-        out[4..6].copy_from_slice(&clock.to_le_bytes());
-    }
-    if pos.hidden() != 0 {
-        if let Some(set) = pos.hidden_set() {
-            flags |= HIDDEN_NAMED;
-            out[6] = set.set(Color::Red);
-            out[7] = set.set(Color::Blue);
-        }
-    }
-    if !pos.hungry_is_canonical() {
-        flags |= HUNGRY_NAMED;
-        put_set(&mut out[33..42], pos.hungry());
-    }
-    out[2] = flags;
-    out[8..24].fill(ABSENT);
-    for (piece, sq) in pos.pieces() {
-        out[8 + piece.color.index() * 8 + piece.animal as usize] = sq.index() as u8;
-    }
-    put_set(&mut out[24..33], pos.hidden());
-}
-
-fn unpack_family(
-    rules: RuleSet,
-    turn: Color,
-    record: &[u8; PACKED_LEN],
-) -> Result<Position, PositionError> {
-    let flags = record[2];
-    if flags & !(HIDDEN_NAMED | HUNGRY_NAMED | CLOCK) != 0 || record[3] != 0 {
-        return Err(bad(format!("unknown flags {flags:#04x}")));
-    }
-    if record[42..].iter().any(|&b| b != 0) {
-        return Err(bad("bytes 42 to 48 are not 0"));
-    }
-    let mut pos = Position::empty(rules, turn);
-    for (i, &at) in record[8..24].iter().enumerate() {
-        if at == ABSENT {
-            continue;
-        }
-        let sq = square(at)?;
-        let piece = Piece::new(Color::ALL[i / 8], Animal::ALL[i % 8]);
-        pos.put(piece, sq).map_err(placement)?;
-    }
-    let mut hidden = get_set(&record[24..33]);
-    while hidden != 0 {
-        let at = hidden.trailing_zeros() as u8;
-        hidden &= hidden - 1;
-        pos.put_hidden(square(at)?).map_err(placement)?;
-    }
-    if flags & HIDDEN_NAMED != 0 {
-        let set = HiddenSet::from_sets(record[6], record[7]);
-        pos.set_hidden_set(Some(set))
-            .map_err(|e| PositionError::Parse(ParseError::Hidden(e)))?;
-    } else if record[6..8] != [0, 0] {
-        return Err(bad("a hidden set without its flag"));
-    }
-    let hungry = get_set(&record[33..42]);
-    if flags & HUNGRY_NAMED != 0 {
-        pos.set_hungry(Some(hungry)).map_err(placement)?;
-    } else if hungry != 0 {
-        return Err(bad("a hungry set without its flag"));
-    }
-    let clock = u16::from_le_bytes([record[4], record[5]]);
-    if flags & CLOCK != 0 {
-        pos.set_clock(Some(u32::from(clock)))?;
-    } else if clock != 0 {
-        return Err(bad("a clock without its flag"));
-    }
-    pos.settle_chance_clock();
-    Ok(pos)
-}
-
-/// A placement rule the record breaks, as the text parser says it.
-fn placement(e: jtb_probe::PositionError) -> PositionError {
-    PositionError::Parse(ParseError::from(e))
-}
-
-/// The square of packed value `at`, if a board of nine ranks has one.
-fn square(at: u8) -> Result<Square, PositionError> {
-    if at >= 72 {
-        return Err(bad(format!("square {at} is off every board")));
-    }
-    Ok(Square::new(at % 8, at / 8))
-}
-
-fn put_set(out: &mut [u8], set: SquareSet) {
-    out.copy_from_slice(&set.to_le_bytes()[..SET_BYTES]);
-}
-
-fn get_set(bytes: &[u8]) -> SquareSet {
-    let mut all = [0; 16];
-    all[..SET_BYTES].copy_from_slice(bytes);
-    SquareSet::from_le_bytes(all)
-}
-
-fn pack_gambit(pos: &gambit::Position, out: &mut [u8; PACKED_LEN]) {
-    out[1] = pos.turn().index() as u8;
-    for (sq, piece) in pos.board().iter() {
-        let code = 1 + piece.color.index() as u8 * 6 + piece.animal as u8;
-        out[8 + sq.index() / 2] |= code << (4 * (sq.index() % 2));
-    }
-}
-
-fn unpack_gambit(
-    turn: gambit::Color,
-    record: &[u8; PACKED_LEN],
-) -> Result<gambit::Position, PositionError> {
-    if record[2..8].iter().chain(&record[40..]).any(|&b| b != 0) {
-        return Err(bad(
-            "an Animal Gambit record has only its side to move and its board",
-        ));
-    }
-    let mut board = gambit::Board::EMPTY;
-    for index in 0..64u8 {
-        let code = record[8 + usize::from(index / 2)] >> (4 * (index % 2)) & 0xF;
-        if code == 0 {
-            continue;
-        }
-        if code > 12 {
-            return Err(bad(format!("piece code {code} on square {index}")));
-        }
-        let color = gambit::Color::ALL[usize::from((code - 1) / 6)];
-        let animal = gambit::Animal::ALL[usize::from((code - 1) % 6)];
-        board.put(
-            gambit::Piece::new(color, animal),
-            gambit::Square::from_index(index),
-        );
-    }
-    gambit::Position::new(board, turn)
-        .map_err(|e| PositionError::Gambit(gambit::ParseError::from(e)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The codes name the rule sets they say.
+    /// Every rule set has its code, once.
     #[test]
-    fn each_code_is_its_rule_set() {
-        for (code, rules) in RULE_CODES.iter().zip(RULES) {
-            assert_eq!(rules.name(), *code);
-        }
-        assert_eq!(Rules::all().len(), RULES.len());
+    fn each_rule_set_has_a_code() {
+        let mut all = Rules::all();
+        all.sort_by_key(|r| r.name());
+        let mut coded = RULE_CODES.to_vec();
+        coded.sort_by_key(|r| r.name());
+        assert_eq!(coded, all);
     }
 
     /// Positions of every rule set, with every field a record keeps.
@@ -388,7 +228,10 @@ mod tests {
         let lion = good[8 + 8 + 6];
         assert_eq!(
             with(8 + 7, lion),
-            placement(jtb_probe::PositionError::Occupied(square(lion).unwrap())).to_string()
+            PositionError::Parse(jtb_probe::ParseError::from(
+                jtb_probe::PositionError::Occupied(jtb_probe::Square::new(lion % 8, lion / 8))
+            ))
+            .to_string()
         );
         let gambit = parse("8/3r4/8/8/8/8/3RR3/8 s", None).pack();
         let mut bad = gambit;

@@ -130,6 +130,25 @@ pub trait RuleFamily: Family {
     /// # Errors
     /// As [`AnyTablebase::open`].
     fn open(self, root: &Path, cache_bytes: u64) -> Result<AnyTablebase, ProbeError>;
+
+    /// The position of a packed record of these rules, its bytes 0 and 1 (the rule set, a side
+    /// of 0 or 1) already checked ([`AnyPosition::unpack`]).
+    ///
+    /// # Errors
+    /// As [`AnyPosition::unpack`].
+    fn unpack(self, record: &[u8; crate::PACKED_LEN]) -> Result<AnyPosition, PositionError>;
+
+    /// Gives `keep` the positions the table `name` stores, all or `pick`ed
+    /// ([`crate::table_records`]).
+    ///
+    /// # Errors
+    /// As [`crate::table_records`].
+    fn table_positions(
+        self,
+        name: &str,
+        pick: crate::Pick,
+        keep: &mut dyn FnMut(AnyPosition),
+    ) -> Result<(), crate::ScanError>;
 }
 
 impl Rules {

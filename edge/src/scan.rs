@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use jtb_probe::{flip::ChanceMaterial, gambit, Layout};
+use jtb_probe::flip::ChanceMaterial;
 
-use crate::{AnyPosition, Rules, TableName, TableNameError};
+use crate::{AnyPosition, RuleFamily, Rules, TableNameError};
 
 /// Which of a table's positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,49 +56,19 @@ impl std::error::Error for ScanError {}
 pub fn table_records(rules: Rules, name: &str, pick: Pick) -> Result<Vec<u8>, ScanError> {
     let mut out = Vec::new();
     let mut keep = |pos: AnyPosition| out.extend_from_slice(&pos.pack());
-    match rules.table_name(name).map_err(ScanError::Name)? {
-        TableName::Jungle(material) => {
-            let Rules::Jungle(rule_set) = rules else {
-                unreachable!("a Jungle material is named under a Jungle rule set")
-            };
-            let layout = Layout::new(rule_set, material.table_of(rule_set));
-            let at = |idx| layout.position(idx).map(AnyPosition::of_family);
-            match pick {
-                Pick::All => layout.for_each_used_entry(|idx, _| {
-                    if let Some(pos) = at(idx) {
-                        keep(pos);
-                    }
-                }),
-                Pick::Sample { count, seed } => sample(layout.len(), count, seed, at, keep),
-            }
-        }
-        TableName::Gambit(material) => {
-            let layout = gambit::Layout::new(material.canonical());
-            let at = |idx| {
-                let (board, turn) = layout.board(idx)?;
-                gambit::Position::new(board, turn)
-                    .ok()
-                    .map(AnyPosition::Gambit)
-            };
-            match pick {
-                Pick::All => (0..layout.len()).filter_map(at).for_each(keep),
-                Pick::Sample { count, seed } => sample(layout.len(), count, seed, at, keep),
-            }
-        }
-        TableName::Chance(material) => return Err(ScanError::Chance(material)),
-    }
+    each_family!(rules, |r, F| F::table_positions(r, name, pick, &mut keep))?;
     Ok(out)
 }
 
 /// Draws `count` positions by uniform entries of `0..len` (an entry that is no position drawn
 /// again), each given to `keep`. Stops short where the entries are almost all unused (a table
 /// with no legal position).
-fn sample(
+pub(crate) fn sample(
     len: usize,
     count: usize,
     seed: u64,
     at: impl Fn(usize) -> Option<AnyPosition>,
-    mut keep: impl FnMut(AnyPosition),
+    keep: &mut dyn FnMut(AnyPosition),
 ) {
     if len == 0 {
         return;
@@ -162,6 +132,68 @@ mod tests {
         let gambit = positions("animal-gambit", "RvR", Pick::All);
         assert!(gambit.len() > 1000);
         assert!(gambit.iter().all(|p| p.rules() == Rules::AnimalGambit));
+    }
+
+    /// Every legal position with `pieces` on the board of `rules`, both sides to move, placed
+    /// square by square through the placement rules (no index).
+    fn every_placement(
+        rules: jtb_probe::RuleSet,
+        pieces: &[jtb_probe::Piece],
+        placed: &mut Vec<(jtb_probe::Piece, jtb_probe::Square)>,
+        every: &mut std::collections::HashSet<jtb_probe::Position>,
+    ) {
+        let Some(&piece) = pieces.get(placed.len()) else {
+            for turn in jtb_probe::Color::ALL {
+                let pos = jtb_probe::Position::from_pieces(rules, turn, placed.iter().copied());
+                every.extend(pos.ok());
+            }
+            return;
+        };
+        for rank in 0..9 {
+            for file in 0..8 {
+                placed.push((piece, jtb_probe::Square::new(file, rank)));
+                every_placement(rules, pieces, placed, every);
+                placed.pop();
+            }
+        }
+    }
+
+    /// A table's listing against every legal placement of its animals: each placement is a
+    /// listed position or the file mirror of one (the fold of the Jungle family's tables), and
+    /// nothing else is listed.
+    #[test]
+    fn a_table_and_its_mirror_images_are_every_legal_placement() {
+        use jtb_probe::{Material, Piece, RuleSet};
+        for (rules, name) in [
+            (RuleSet::Mistboard, "LvE"),
+            (RuleSet::Leiden, "RvE"),
+            (RuleSet::Flip4x4, "LvE"),
+            (RuleSet::Mistboard, "LRvE"),
+        ] {
+            let pieces: Vec<Piece> = name
+                .parse::<Material>()
+                .unwrap()
+                .table_of(rules)
+                .pieces()
+                .collect();
+            let mut every = std::collections::HashSet::new();
+            every_placement(rules, &pieces, &mut Vec::new(), &mut every);
+            let listed = positions(rules.name(), name, Pick::All);
+            let mut covered = std::collections::HashSet::new();
+            for pos in &listed {
+                let AnyPosition::Jungle(pos) = pos else {
+                    panic!("{pos}: not of {rules}")
+                };
+                assert!(every.contains(pos), "{pos} is no legal placement");
+                covered.insert(pos.clone());
+                covered.insert(pos.mirrored());
+            }
+            assert_eq!(covered.len(), every.len(), "{rules} {name}");
+            assert!(
+                listed.len() < every.len(),
+                "{rules} {name}: the table folds the mirror"
+            );
+        }
     }
 
     #[test]

@@ -46,6 +46,11 @@ impl EdgeGame for Clesto {
         Ok(pos.set_rule_clock(None)?)
     }
 
+    /// As Jungle's: the family's record.
+    fn pack(pos: &Position, out: &mut [u8; crate::PACKED_LEN]) {
+        super::jungle::pack(pos, out);
+    }
+
     fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase<jtb_probe::Clesto>>> {
         match any {
             AnyTablebase::Clesto(tb) => Some(tb),

@@ -11,8 +11,9 @@ use serde_json::{json, Value as Json};
 
 use super::{EdgeGame, GameAnswer, GameVerdict};
 use crate::{
-    is_gambit_shape, Answer, AnyPosition, AnyTablebase, EdgeError, GameEnd, Played, PositionError,
-    RuleFamily, Rules, TableName, TableNameError, Tables, Targets, Verdict,
+    is_gambit_shape, packed::not_packed, scan::sample, Answer, AnyPosition, AnyTablebase,
+    EdgeError, GameEnd, Pick, Played, PositionError, RuleFamily, Rules, ScanError, TableName,
+    TableNameError, Tables, Targets, Verdict, PACKED_LEN,
 };
 
 /// Animal Gambit's one rule set as the edge reads its name, positions and tables.
@@ -76,6 +77,34 @@ impl RuleFamily for AnimalGambit {
         let tables = Tablebase::with_cache(root, self, cache_bytes)?;
         Ok(AnyTablebase::Gambit(Arc::new(tables)))
     }
+
+    fn unpack(self, record: &[u8; PACKED_LEN]) -> Result<AnyPosition, PositionError> {
+        unpack(record).map(AnyPosition::Gambit)
+    }
+
+    fn table_positions(
+        self,
+        name: &str,
+        pick: Pick,
+        keep: &mut dyn FnMut(AnyPosition),
+    ) -> Result<(), ScanError> {
+        let material = self.table_name(name).map_err(ScanError::Name)?;
+        let material = material
+            .gambit()
+            .expect("Animal Gambit names its own tables");
+        let layout = gambit::Layout::new(material.canonical());
+        let at = |idx| {
+            let (board, turn) = layout.board(idx)?;
+            gambit::Position::new(board, turn)
+                .ok()
+                .map(AnyPosition::Gambit)
+        };
+        match pick {
+            Pick::All => (0..layout.len()).filter_map(at).for_each(keep),
+            Pick::Sample { count, seed } => sample(layout.len(), count, seed, at, keep),
+        }
+        Ok(())
+    }
 }
 
 /// Animal Gambit.
@@ -126,6 +155,10 @@ impl EdgeGame for Gambit {
 
     fn set_rule_clock(_: &mut gambit::Position) -> Result<(), PositionError> {
         Ok(())
+    }
+
+    fn pack(pos: &gambit::Position, out: &mut [u8; PACKED_LEN]) {
+        pack(pos, out);
     }
 
     fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase<gambit::AnimalGambit>>> {
@@ -360,4 +393,41 @@ impl GameVerdict for GambitVerdict {
             "reason": self.reason(),
         })
     }
+}
+
+/// Writes a position into bytes 1.. of its packed record ([`crate::packed`] says how).
+fn pack(pos: &gambit::Position, out: &mut [u8; PACKED_LEN]) {
+    out[1] = pos.turn().index() as u8;
+    for (sq, piece) in pos.board().iter() {
+        let code = 1 + piece.color.index() as u8 * 6 + piece.animal as u8;
+        out[8 + sq.index() / 2] |= code << (4 * (sq.index() % 2));
+    }
+}
+
+/// The position of a packed record, checked as its text would be.
+fn unpack(record: &[u8; PACKED_LEN]) -> Result<gambit::Position, PositionError> {
+    let turn = gambit::Color::ALL[usize::from(record[1])];
+    if record[2..8].iter().chain(&record[40..]).any(|&b| b != 0) {
+        return Err(not_packed(
+            "an Animal Gambit record has only its side to move and its board",
+        ));
+    }
+    let mut board = gambit::Board::EMPTY;
+    for index in 0..64u8 {
+        let code = record[8 + usize::from(index / 2)] >> (4 * (index % 2)) & 0xF;
+        if code == 0 {
+            continue;
+        }
+        if code > 12 {
+            return Err(not_packed(format!("piece code {code} on square {index}")));
+        }
+        let color = gambit::Color::ALL[usize::from((code - 1) / 6)];
+        let animal = gambit::Animal::ALL[usize::from((code - 1) % 6)];
+        board.put(
+            gambit::Piece::new(color, animal),
+            gambit::Square::from_index(index),
+        );
+    }
+    gambit::Position::new(board, turn)
+        .map_err(|e| PositionError::Gambit(gambit::ParseError::from(e)))
 }

@@ -1,22 +1,25 @@
 //! Jungle and the flip game (the Jungle family's rule sets but Clesto) at the edge: positions
 //! with the clock rule, tables with DTM and DTC, and the moves, play and verdicts of the
 //! family's position type that Clesto shares; the family's rule sets as the edge reads their
-//! names ([`RuleFamily`] for [`RuleSet`]). A position with face-down tiles is the flip game's
-//! chance tables' ([`super::flip`]).
+//! names ([`RuleFamily`] for [`RuleSet`]), and the family's positions as packed records
+//! ([`crate::packed`]) and its tables' positions ([`crate::table_records`]). A position with
+//! face-down tiles is the flip game's chance tables' ([`super::flip`]).
 
 use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
     flip::{revealed_needs, ChanceMaterial},
-    Color, Layout, Material, Move, Outcome, Plies, Position, ProbeError, ProbeResult, RuleSet,
-    RuleValue, Tablebase, Value, VerdictReason, Wdl,
+    Animal, Color, HiddenSet, Layout, Material, Move, Outcome, ParseError, Piece, Plies, Position,
+    ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet, Tablebase, Value,
+    VerdictReason, Wdl,
 };
 use serde_json::{json, Value as Json};
 
 use super::{flip, split_opened, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
-    table_material, Answer, AnyPosition, AnyTablebase, ChanceAnswer, EdgeError, GameEnd, Played,
-    PositionError, RuleFamily, Rules, TableName, TableNameError, Tables, Targets, Verdict,
+    packed::not_packed, scan::sample, table_material, Answer, AnyPosition, AnyTablebase,
+    ChanceAnswer, EdgeError, GameEnd, Pick, Played, PositionError, RuleFamily, Rules, ScanError,
+    TableName, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
 };
 
 /// Jungle and the flip game.
@@ -53,6 +56,10 @@ impl EdgeGame for Jungle {
 
     fn set_rule_clock(pos: &mut Position) -> Result<(), PositionError> {
         Ok(pos.set_rule_clock(None)?)
+    }
+
+    fn pack(pos: &Position, out: &mut [u8; PACKED_LEN]) {
+        pack(pos, out);
     }
 
     fn tables(any: &AnyTablebase) -> Option<&Arc<Tablebase>> {
@@ -178,6 +185,33 @@ impl RuleFamily for RuleSet {
                 cache_bytes,
             )?)),
         })
+    }
+
+    fn unpack(self, record: &[u8; PACKED_LEN]) -> Result<AnyPosition, PositionError> {
+        unpack(self, record).map(AnyPosition::of_family)
+    }
+
+    /// A revealed table's positions; a chance table's are not listed.
+    fn table_positions(
+        self,
+        name: &str,
+        pick: Pick,
+        keep: &mut dyn FnMut(AnyPosition),
+    ) -> Result<(), ScanError> {
+        let material = match self.table_name(name).map_err(ScanError::Name)? {
+            TableName::Jungle(material) => material,
+            TableName::Chance(material) => return Err(ScanError::Chance(material)),
+            TableName::Gambit(_) => unreachable!("a Jungle rule set names no Animal Gambit table"),
+        };
+        let layout = Layout::new(self, material.table_of(self));
+        let at = |idx| layout.position(idx).map(AnyPosition::of_family);
+        match pick {
+            Pick::All => {
+                layout.for_each_used_entry(|idx, _| at(idx).into_iter().for_each(&mut *keep))
+            }
+            Pick::Sample { count, seed } => sample(layout.len(), count, seed, at, keep),
+        }
+        Ok(())
     }
 }
 
@@ -438,4 +472,114 @@ impl GameVerdict for JungleVerdict {
             "reason": v.reason.to_string(),
         })
     }
+}
+
+/// The family's flags in byte 2 of a packed record: the hidden set is named, the hungry set is
+/// named, a clock is given.
+const HIDDEN_NAMED: u8 = 1;
+const HUNGRY_NAMED: u8 = 2;
+const CLOCK: u8 = 4;
+/// The square byte of an animal not on the board.
+const ABSENT: u8 = 255;
+/// Squares are below 72 (nine ranks of eight): a set of them fits in nine bytes.
+const SET_BYTES: usize = 9;
+
+/// Writes a position of the family's type into bytes 1.. of its packed record
+/// ([`crate::packed`] says how).
+pub(super) fn pack(pos: &Position, out: &mut [u8; PACKED_LEN]) {
+    out[1] = pos.turn().index() as u8;
+    let mut flags = 0;
+    if let Some(clock) = pos.clock() {
+        flags |= CLOCK;
+        let clock = u16::try_from(clock).unwrap_or(u16::MAX);
+        out[4..6].copy_from_slice(&clock.to_le_bytes());
+    }
+    if pos.hidden() != 0 {
+        if let Some(set) = pos.hidden_set() {
+            flags |= HIDDEN_NAMED;
+            out[6] = set.set(Color::Red);
+            out[7] = set.set(Color::Blue);
+        }
+    }
+    if !pos.hungry_is_canonical() {
+        flags |= HUNGRY_NAMED;
+        put_set(&mut out[33..42], pos.hungry());
+    }
+    out[2] = flags;
+    out[8..24].fill(ABSENT);
+    for (piece, sq) in pos.pieces() {
+        out[8 + piece.color.index() * 8 + piece.animal as usize] = sq.index() as u8;
+    }
+    put_set(&mut out[24..33], pos.hidden());
+}
+
+/// The position of a packed record of the family's rule set `rules`, through the text parser's
+/// placement checks.
+fn unpack(rules: RuleSet, record: &[u8; PACKED_LEN]) -> Result<Position, PositionError> {
+    let flags = record[2];
+    if flags & !(HIDDEN_NAMED | HUNGRY_NAMED | CLOCK) != 0 || record[3] != 0 {
+        return Err(not_packed(format!("unknown flags {flags:#04x}")));
+    }
+    if record[42..].iter().any(|&b| b != 0) {
+        return Err(not_packed("bytes 42 to 48 are not 0"));
+    }
+    let mut pos = Position::empty(rules, Color::ALL[usize::from(record[1])]);
+    for (i, &at) in record[8..24].iter().enumerate() {
+        if at == ABSENT {
+            continue;
+        }
+        let sq = square(at)?;
+        let piece = Piece::new(Color::ALL[i / 8], Animal::ALL[i % 8]);
+        pos.put(piece, sq).map_err(placement)?;
+    }
+    let mut hidden = get_set(&record[24..33]);
+    while hidden != 0 {
+        let at = hidden.trailing_zeros() as u8;
+        hidden &= hidden - 1;
+        pos.put_hidden(square(at)?).map_err(placement)?;
+    }
+    if flags & HIDDEN_NAMED != 0 {
+        let set = HiddenSet::from_sets(record[6], record[7]);
+        pos.set_hidden_set(Some(set))
+            .map_err(|e| PositionError::Parse(ParseError::Hidden(e)))?;
+    } else if record[6..8] != [0, 0] {
+        return Err(not_packed("a hidden set without its flag"));
+    }
+    let hungry = get_set(&record[33..42]);
+    if flags & HUNGRY_NAMED != 0 {
+        pos.set_hungry(Some(hungry)).map_err(placement)?;
+    } else if hungry != 0 {
+        return Err(not_packed("a hungry set without its flag"));
+    }
+    let clock = u16::from_le_bytes([record[4], record[5]]);
+    if flags & CLOCK != 0 {
+        pos.set_clock(Some(u32::from(clock)))?;
+    } else if clock != 0 {
+        return Err(not_packed("a clock without its flag"));
+    }
+    pos.settle_chance_clock();
+    Ok(pos)
+}
+
+/// A placement rule the record breaks, as the text parser says it.
+fn placement(e: jtb_probe::PositionError) -> PositionError {
+    PositionError::Parse(ParseError::from(e))
+}
+
+/// The square of packed value `at`, if a board of nine ranks has one.
+fn square(at: u8) -> Result<Square, PositionError> {
+    if at >= 72 {
+        return Err(not_packed(format!("square {at} is off every board")));
+    }
+    Ok(Square::new(at % 8, at / 8))
+}
+
+fn put_set(out: &mut [u8], set: SquareSet) {
+    out.copy_from_slice(&set.to_le_bytes()[..SET_BYTES]);
+}
+
+fn get_set(bytes: &[u8]) -> SquareSet {
+    let mut all = [0; 16];
+    all[..SET_BYTES].copy_from_slice(bytes);
+    SquareSet::from_le_bytes(all)
 }

@@ -94,6 +94,10 @@ pub trait EdgeGame {
     /// As [`AnyPosition::play`](crate::AnyPosition::play).
     fn play(pos: &Self::Position, mv: &str) -> Result<Played, PositionError>;
 
+    /// Writes `pos` into bytes 1.. of its packed record (byte 0, the rule set's code, is
+    /// written by [`AnyPosition::pack`](crate::AnyPosition::pack)).
+    fn pack(pos: &Self::Position, out: &mut [u8; crate::PACKED_LEN]);
+
     /// Sets the clock the clock rule reads: the position's own, else 0 (a game without a clock
     /// has nothing to set).
     ///
