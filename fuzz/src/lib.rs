@@ -1,6 +1,6 @@
 //! What the fuzz targets share: the rule set a first byte picks, table bytes with their checksums
-//! made right again (so that a mutation reaches the parser behind them), and a small real table
-//! set of each game, generated once per fuzzing process.
+//! made right again by the format's own sealing (so that a mutation reaches the parser behind
+//! them), and a small real table set of each game, generated once per fuzzing process.
 
 use std::{
     fs,
@@ -13,14 +13,9 @@ use jtb_gen::{
     driver::Silent,
     targets::{generate, Options},
 };
-use xxhash_rust::xxh3::xxh3_64;
 
-/// Bytes in a table file's header, its checksum (the last 8 bytes) included (`HEADER_LEN` of
-/// `probe/src/core/format.rs`).
-pub const HEADER_LEN: usize = 512;
-/// Where the header's block count (`u32`, little-endian) is: after the magic, version, kind,
-/// index scheme, encoding, padding, rule set, material, entries and entries per block.
-const BLOCKS_AT: usize = 68;
+/// A table file's checksums made right again: the format's own sealing, as the writer does it.
+pub use jtb_probe::format::seal as fix_checksums;
 
 /// The rule set `byte` picks among [`Rules::all`], or none (the text's shape decides) for the
 /// byte values past them.
@@ -28,27 +23,6 @@ const BLOCKS_AT: usize = 68;
 pub fn rules_of_byte(byte: u8) -> Option<Rules> {
     let all = Rules::all();
     all.get(usize::from(byte) % (all.len() + 1)).copied()
-}
-
-/// Writes the header checksum (an xxh3 of the header before it and the block index, which the
-/// header's block count sizes) and the trailer (an xxh3 of everything before it) of a table
-/// file, where the file is long enough to have them: the reader then checks everything else.
-pub fn fix_checksums(bytes: &mut [u8]) {
-    if bytes.len() < HEADER_LEN {
-        return;
-    }
-    let blocks = u32::from_le_bytes(bytes[BLOCKS_AT..BLOCKS_AT + 4].try_into().expect("4 bytes"));
-    let data_start = HEADER_LEN as u64 + 8 * (u64::from(blocks) + 1);
-    if (bytes.len() as u64) < data_start + 8 {
-        return;
-    }
-    let data_start = data_start as usize;
-    let mut covered = bytes[..HEADER_LEN - 8].to_vec();
-    covered.extend_from_slice(&bytes[HEADER_LEN..data_start]);
-    bytes[HEADER_LEN - 8..HEADER_LEN].copy_from_slice(&xxh3_64(&covered).to_le_bytes());
-    let body = bytes.len() - 8;
-    let sum = xxh3_64(&bytes[..body]);
-    bytes[body..].copy_from_slice(&sum.to_le_bytes());
 }
 
 /// The files of one rule set's small table set, read into memory.

@@ -160,20 +160,46 @@ pub fn file_bytes<R: Family>(header: &Header<R>, blocks: &[Vec<u8>]) -> Vec<u8> 
         offset += b.len() as u64;
         index.extend_from_slice(&offset.to_le_bytes());
     }
-    let head = header.encode();
-    let mut h = Xxh3::new();
-    h.update(&head);
-    h.update(&index);
     let mut out = Vec::with_capacity(HEADER_LEN + index.len() + offset as usize + 8);
-    out.extend_from_slice(&head);
-    out.extend_from_slice(&h.digest().to_le_bytes());
+    out.extend_from_slice(&header.encode());
+    out.extend_from_slice(&[0; 8]);
     out.extend_from_slice(&index);
     for b in blocks {
         out.extend_from_slice(b);
     }
-    let sum = xxh3_64(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
+    out.extend_from_slice(&[0; 8]);
+    seal(&mut out);
     out
+}
+
+/// Where the header's block count (a `u32`, little-endian) is, by the layout above:
+/// [`seal`] sizes the block index by it.
+const BLOCKS_AT: usize = 68;
+
+/// Writes the two checksums of a table file's `bytes`: the header's (an xxh3 of the header
+/// before it and of the block index, which the header's block count sizes) and the trailer's
+/// (an xxh3 of every byte before it). Bytes too short to hold what the block count says are
+/// left as they are. [`file_bytes`] seals every file it makes; a tool that changes a file's
+/// bytes (the fuzz targets) seals them again, so that the reader looks past the checksums.
+pub fn seal(bytes: &mut [u8]) {
+    let Some(count) = bytes.get(BLOCKS_AT..BLOCKS_AT + 4) else {
+        return;
+    };
+    let blocks = u32::from_le_bytes(count.try_into().expect("4 bytes"));
+    let data_start = HEADER_LEN as u64 + 8 * (u64::from(blocks) + 1);
+    let Ok(data_start) = usize::try_from(data_start) else {
+        return;
+    };
+    if bytes.len() < data_start.saturating_add(8) {
+        return;
+    }
+    let mut h = Xxh3::new();
+    h.update(&bytes[..HEADER_LEN - 8]);
+    h.update(&bytes[HEADER_LEN..data_start]);
+    bytes[HEADER_LEN - 8..HEADER_LEN].copy_from_slice(&h.digest().to_le_bytes());
+    let body = bytes.len() - 8;
+    let sum = xxh3_64(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
 }
 
 /// Which form of a table a file holds.
@@ -750,5 +776,8 @@ mod tests {
             generator: String::new(),
         };
         assert_eq!(header.data_start(), 512 + 8 * (1 << 32));
+        // The block count is where `seal` reads it.
+        let at = &header.encode()[BLOCKS_AT..BLOCKS_AT + 4];
+        assert_eq!(u32::from_le_bytes(at.try_into().unwrap()), u32::MAX);
     }
 }
