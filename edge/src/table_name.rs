@@ -60,8 +60,9 @@ pub enum TableNameError {
     Gambit(gambit::BadMaterial),
     /// Not a material of the flip game's chance tables.
     Chance(BadChanceMaterial),
-    /// More pieces than a table holds.
-    TooManyPieces(Material),
+    /// More pieces than a table holds: the material's name and its pieces (at most
+    /// [`Layout::MAX_PIECES`] in every game).
+    TooManyPieces(String, usize),
 }
 
 impl fmt::Display for TableNameError {
@@ -70,10 +71,9 @@ impl fmt::Display for TableNameError {
             TableNameError::Bad(e) => e.fmt(f),
             TableNameError::Gambit(e) => e.fmt(f),
             TableNameError::Chance(e) => e.fmt(f),
-            TableNameError::TooManyPieces(m) => write!(
+            TableNameError::TooManyPieces(m, pieces) => write!(
                 f,
-                "{m} has {} pieces; tables hold at most {}",
-                m.total(),
+                "{m} has {pieces} pieces; tables hold at most {}",
                 Layout::MAX_PIECES
             ),
         }
@@ -86,7 +86,7 @@ impl Error for TableNameError {
             TableNameError::Bad(e) => Some(e),
             TableNameError::Gambit(e) => Some(e),
             TableNameError::Chance(e) => Some(e),
-            TableNameError::TooManyPieces(_) => None,
+            TableNameError::TooManyPieces(..) => None,
         }
     }
 }
@@ -99,7 +99,7 @@ impl Error for TableNameError {
 pub fn table_material(text: &str) -> Result<Material, TableNameError> {
     let m: Material = text.parse().map_err(TableNameError::Bad)?;
     if m.total() > Layout::MAX_PIECES {
-        return Err(TableNameError::TooManyPieces(m));
+        return Err(TableNameError::TooManyPieces(m.to_string(), m.total()));
     }
     Ok(m)
 }
@@ -208,8 +208,15 @@ mod tests {
         ));
         assert!(matches!(
             mist.table_name("ELRCvEDRCP"),
-            Err(TableNameError::TooManyPieces(_))
+            Err(TableNameError::TooManyPieces(..))
         ));
+        // A plan of a material this large never ends (its closure is every smaller one).
+        let big = Rules::AnimalGambit.table_name("ERHMDCRRRRRRvEDRRRRMDRCR");
+        assert_eq!(
+            big.unwrap_err().to_string(),
+            "EMHDCRRRRRRRvEMDDCRRRRRR has 23 pieces; tables hold at most 8"
+        );
+        assert!(Rules::AnimalGambit.table_name("EMHRvEMDR").is_ok());
         assert!(matches!(
             Rules::AnimalGambit.table_name("LvE"),
             Err(TableNameError::Gambit(_))

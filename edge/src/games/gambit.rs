@@ -54,9 +54,11 @@ impl RuleFamily for AnimalGambit {
     }
 
     fn table_name(self, text: &str) -> Result<TableName, TableNameError> {
-        text.parse()
-            .map(TableName::Gambit)
-            .map_err(TableNameError::Gambit)
+        let m: gambit::Material = text.parse().map_err(TableNameError::Gambit)?;
+        if m.total() > jtb_probe::Layout::MAX_PIECES {
+            return Err(TableNameError::TooManyPieces(m.to_string(), m.total()));
+        }
+        Ok(TableName::Gambit(m))
     }
 
     /// No table needs another to be named: the generation adds what they lead into.

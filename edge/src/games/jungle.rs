@@ -165,7 +165,7 @@ impl RuleFamily for RuleSet {
         };
         for all in revealed_needs(&chance) {
             if all.total() > Layout::MAX_PIECES {
-                return Err(TableNameError::TooManyPieces(all));
+                return Err(TableNameError::TooManyPieces(all.to_string(), all.total()));
             }
             if with_needs && !revealed.contains(&all) {
                 revealed.push(all);
