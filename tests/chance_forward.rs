@@ -12,6 +12,11 @@
 //! (clock 40 is a draw) and a flip, capture or trade lowers the number of face-down tiles or of
 //! animals.
 //!
+//! It also gives each certain result its distance to the end (DTE, RULES.md 8, "Certain results
+//! and their distance"), from the same recursion: a move's DTE worth is 1 + the largest DTE of
+//! the positions it can give (an ended game counting 0), a certain win takes the smallest worth
+//! of its moves that keep it, a certain loss the largest of all its moves.
+//!
 //! Values are integer numerators over [`DENOM`] = 240 = 2 * 5!: exact for every position with
 //! up to five face-down tiles (RULES.md 8: scores are multiples of 1/(2 k!), probabilities of
 //! 1/k!). Every division is checked to be exact.
@@ -123,10 +128,28 @@ impl Chance {
         self.win + self.draw <= DENOM && 2 * self.score == 2 * self.win + self.draw
     }
 
-    /// What a side maximises (RULES.md 8): the score, then its own P(win).
-    const fn rank(self) -> (u32, u32) {
-        (self.score, self.win)
+    /// Whether the result is a certain win or loss: those have a distance.
+    fn is_decisive(self) -> bool {
+        self == Chance::WIN || self == Chance::LOSS
     }
+}
+
+/// A value with its DTE (`None` unless the value is a certain win or loss).
+type Valued = (Chance, Option<u32>);
+
+/// What RULES.md 8's way of playing prefers among moves: the score, then in a certain win the
+/// smallest DTE worth, in a certain loss the largest, otherwise the own P(win). Larger is
+/// better.
+fn preference((worth, dte): Valued) -> (u32, u32, i64) {
+    let d = i64::from(dte.unwrap_or(0));
+    let by_distance = if worth == Chance::WIN {
+        -d
+    } else if worth == Chance::LOSS {
+        d
+    } else {
+        0
+    };
+    (worth.score, worth.win, by_distance)
 }
 
 impl fmt::Display for Chance {
@@ -296,7 +319,7 @@ impl Hasher for KeyHasher {
 /// memo is shared.
 #[derive(Debug, Default)]
 pub struct Solver {
-    memo: HashMap<u128, Chance, BuildHasherDefault<KeyHasher>>,
+    memo: HashMap<u128, Valued, BuildHasherDefault<KeyHasher>>,
 }
 
 impl Solver {
@@ -320,12 +343,27 @@ impl Solver {
     /// Outside the flip game, with an unknown hidden set, more than [`MAX_FACE_DOWN`] tiles, or
     /// a clock above 40.
     pub fn value(&mut self, pos: &Position, clock: u32) -> Chance {
+        self.valued(pos, clock).0
+    }
+
+    /// The DTE of `pos` probed at `clock` (RULES.md 8): the plies within which the side sure to
+    /// win ends the game whatever the flips show; `None` unless the value is a certain win or
+    /// loss. A finished game (end rule 1) has DTE 0.
+    ///
+    /// # Panics
+    /// As [`Solver::value`].
+    pub fn dte(&mut self, pos: &Position, clock: u32) -> Option<u32> {
+        self.valued(pos, clock).1
+    }
+
+    /// The value and DTE of `pos` probed at `clock`.
+    fn valued(&mut self, pos: &Position, clock: u32) -> Valued {
         check(pos, clock);
         if let Some(v) = material_end(pos) {
-            return v;
+            return (v, v.is_decisive().then_some(0));
         }
         if clock >= CLOCK_LIMIT {
-            return Chance::DRAW;
+            return (Chance::DRAW, None);
         }
         if let Some(&v) = self.memo.get(&key(pos, clock)) {
             return v;
@@ -339,6 +377,22 @@ impl Solver {
     /// # Panics
     /// As [`Solver::value`].
     pub fn moves(&mut self, pos: &Position, clock: u32) -> Vec<(String, Chance)> {
+        self.moves_with_dte(pos, clock)
+            .into_iter()
+            .map(|(text, worth, _)| (text, worth))
+            .collect()
+    }
+
+    /// As [`Solver::moves`], each move with its DTE worth where its worth is a certain win or
+    /// loss.
+    ///
+    /// # Panics
+    /// As [`Solver::value`].
+    pub fn moves_with_dte(
+        &mut self,
+        pos: &Position,
+        clock: u32,
+    ) -> Vec<(String, Chance, Option<u32>)> {
         check(pos, clock);
         if material_end(pos).is_some() || clock >= CLOCK_LIMIT {
             return Vec::new();
@@ -346,24 +400,31 @@ impl Solver {
         let mut moves = self.deep(|s| {
             plays(pos)
                 .into_iter()
-                .map(|p| (p.text(), s.worth(pos, clock, p)))
+                .map(|p| {
+                    let (worth, dte) = s.worth(pos, clock, p);
+                    (p.text(), worth, dte)
+                })
                 .collect::<Vec<_>>()
         });
         moves.sort_by(|a, b| a.0.cmp(&b.0));
         moves
     }
 
-    /// The move RULES.md 8's way of playing chooses: the best score, then the highest own
-    /// P(win), then the smallest move text. `None` when the game is over at once.
+    /// The move RULES.md 8's way of playing chooses: the best score, then in a certain win the
+    /// smallest DTE worth and in a certain loss the largest, otherwise the highest own P(win),
+    /// then the smallest move text. `None` when the game is over at once.
     ///
     /// # Panics
     /// As [`Solver::value`].
     pub fn best_move(&mut self, pos: &Position, clock: u32) -> Option<String> {
-        let mut best: Option<(String, Chance)> = None;
+        let mut best: Option<(String, Valued)> = None;
         // In text order, so a later move replaces the best only when strictly better.
-        for (text, worth) in self.moves(pos, clock) {
-            if best.as_ref().is_none_or(|b| worth.rank() > b.1.rank()) {
-                best = Some((text, worth));
+        for (text, worth, dte) in self.moves_with_dte(pos, clock) {
+            if best
+                .as_ref()
+                .is_none_or(|b| preference((worth, dte)) > preference(b.1))
+            {
+                best = Some((text, (worth, dte)));
             }
         }
         best.map(|b| b.0)
@@ -394,29 +455,31 @@ impl Solver {
         })
     }
 
-    /// The value for its mover of a position reached by a move, at `clock`, memoised.
-    fn reached(&mut self, pos: &Position, clock: u32) -> Chance {
+    /// The value and DTE for its mover of a position reached by a move, at `clock`, memoised.
+    fn reached(&mut self, pos: &Position, clock: u32) -> Valued {
         let key = key(pos, clock);
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
         let v = self.solve(pos, clock);
-        debug_assert!(v.is_consistent(), "{pos} at {clock}: {v:?}");
+        debug_assert!(v.0.is_consistent(), "{pos} at {clock}: {v:?}");
+        debug_assert_eq!(v.0.is_decisive(), v.1.is_some(), "{pos} at {clock}: {v:?}");
         self.memo.insert(key, v);
         v
     }
 
-    /// RULES.md 8's end rules in their order, then the best move.
-    fn solve(&mut self, pos: &Position, clock: u32) -> Chance {
+    /// RULES.md 8's end rules in their order, then the best move; a game that has ended has
+    /// DTE 0.
+    fn solve(&mut self, pos: &Position, clock: u32) -> Valued {
         // End rule 1.
         if let Some(v) = material_end(pos) {
-            return v;
+            return (v, v.is_decisive().then_some(0));
         }
         // End rule 2, before the clock: a step at clock 39 that leaves the opponent without a
         // move wins.
         let plays = plays(pos);
         if plays.is_empty() {
-            return Chance::LOSS;
+            return (Chance::LOSS, Some(0));
         }
         // End rule 3 (one animal each, fully revealed, dead draw at its clock) needs no code:
         // RULES.md 5 rules 4 and 7 define the dead draw as a draw under the clock rule, and
@@ -425,33 +488,40 @@ impl Solver {
         // against `dead_draw` on every one-each position and clock.
         // End rule 4.
         if clock >= CLOCK_LIMIT {
-            return Chance::DRAW;
+            return (Chance::DRAW, None);
         }
-        let mut best = None;
+        let mut best: Option<Valued> = None;
         for p in plays {
             let worth = self.worth(pos, clock, p);
-            if best.is_none_or(|b: Chance| worth.rank() > b.rank()) {
+            if best.is_none_or(|b| preference(worth) > preference(b)) {
                 best = Some(worth);
             }
         }
         best.expect("a move exists")
     }
 
-    /// What `play` is worth to the mover of `pos` at `clock`.
-    fn worth(&mut self, pos: &Position, clock: u32, play: Play) -> Chance {
-        match play {
+    /// What `play` is worth to the mover of `pos` at `clock`, with its DTE worth where that
+    /// is a certain win or loss: 1 + the largest DTE of the positions it can give.
+    fn worth(&mut self, pos: &Position, clock: u32, play: Play) -> Valued {
+        let gives: Vec<Valued> = match play {
             Play::Flip(sq) => {
                 let outcomes = pos.flip_outcomes(sq).expect("a face-down tile, known set");
-                let worths: Vec<Chance> = outcomes
+                outcomes
                     .iter()
-                    .map(|o| self.reached(&o.position, 0).for_other_side())
-                    .collect();
-                Chance::mean(&worths)
+                    .map(|o| self.reached(&o.position, 0))
+                    .collect()
             }
             Play::Step(mv) => {
                 let (next, clock) = after_step(pos, clock, mv);
-                self.reached(&next, clock).for_other_side()
+                vec![self.reached(&next, clock)]
             }
-        }
+        };
+        let worths: Vec<Chance> = gives.iter().map(|g| g.0.for_other_side()).collect();
+        let worth = Chance::mean(&worths);
+        let dte = worth.is_decisive().then(|| {
+            let longest = gives.iter().map(|g| g.1.expect("every outcome is certain"));
+            1 + longest.max().expect("a move gives a position")
+        });
+        (worth, dte)
     }
 }

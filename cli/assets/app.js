@@ -638,9 +638,19 @@ function chanceKind(v) {
   return 'chance';
 }
 
+/** A certain result with its DTE in words, for the side `who` whose value it is: `Red wins in
+ * 3 plies whatever the flips show`; null where the result is not certain. */
+function certainWords(v, who) {
+  if (v.dte === null || v.dte === undefined) return null;
+  const plies = v.dte === 1 ? 'ply' : 'plies';
+  const result = v.win === '1' ? 'wins' : 'loses';
+  return `${who} ${result} in ${v.dte} ${plies} whatever the flips show`;
+}
+
 function chanceHeadline(a, turn) {
+  const certain = certainWords(a, sideName(turn));
   return {
-    text: `${sideName(turn)} to move: score ${a.score} at clock ${a.clock}`,
+    text: certain ? `${certain} (clock ${a.clock})` : `${sideName(turn)} to move: score ${a.score} at clock ${a.clock}`,
     kind: chanceKind(a),
     detail: `Win ${a.win} (${percent(a.win)}), draw ${a.draw} (${percent(a.draw)}), loss ${a.loss} (${percent(a.loss)}), both sides playing for their best expected result (win 1, draw 1/2); a flip turns up each face-down animal with the same chance.`,
   };
@@ -688,6 +698,25 @@ function chanceBadge(v) {
   return b;
 }
 
+/** A move's odds for its mover beside its score: a small win/draw/loss bar and the
+ * percentages, or a certain result in words (`wins in 3 plies`). */
+function chanceOdds(m) {
+  const odds = document.createElement('span');
+  odds.className = 'odds';
+  odds.dataset.field = 'odds';
+  const certain = certainWords(m, '');
+  if (certain) {
+    odds.textContent = certain.trim();
+    return odds;
+  }
+  const bar = chanceBar(m);
+  bar.classList.add('mini');
+  const text = document.createElement('span');
+  text.textContent = `win ${percent(m.win)} · draw ${percent(m.draw)} · loss ${percent(m.loss)}`;
+  odds.append(bar, text);
+  return odds;
+}
+
 /** The flips and the steps, each group best first; a flip opens to its outcomes. */
 function renderChanceMoves(box) {
   const a = state.answer;
@@ -721,7 +750,7 @@ function chanceMoveItem(m) {
     details.dataset.move = m.move;
     const summary = document.createElement('summary');
     summary.className = `move${best}`;
-    summary.append(name, chanceBadge(m));
+    summary.append(name, chanceBadge(m), chanceOdds(m));
     const ul = document.createElement('ul');
     ul.className = 'outcomes';
     for (const o of m.outcomes) {
@@ -745,7 +774,7 @@ function chanceMoveItem(m) {
   const el = document.createElement(m.position || m.end ? 'a' : 'span');
   el.className = `move${best}`;
   el.dataset.move = m.move;
-  el.append(name, chanceBadge(m));
+  el.append(name, chanceBadge(m), chanceOdds(m));
   if (m.end) el.append(badge(m.end));
   return moveListItem(el, m);
 }
@@ -1840,7 +1869,8 @@ async function loadRuleSets() {
   select.replaceChildren();
   for (const r of found.body.rule_sets) {
     state.geos.set(r.rules, geometryFrom(r.rules, r.board));
-    const note = r.tables ? ` (${counted(r.tables, 'table')})` : r.rules === 'flip4x4' ? ' (one each)' : ' (no tables)';
+    const chance = r.chance_tables ? ` and ${counted(r.chance_tables, 'chance table')}` : '';
+    const note = r.tables ? ` (${counted(r.tables, 'table')}${chance})` : r.rules === 'flip4x4' ? ' (one each)' : ' (no tables)';
     select.append(new Option(r.rules + note, r.rules));
   }
 }

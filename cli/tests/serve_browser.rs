@@ -587,12 +587,53 @@ fn chance_view(b: &mut Browser, base: &str, server: &Server) {
         b.eval("document.querySelectorAll('#board [data-piece=\"?\"]').length"),
         json!(2)
     );
+    // A certain win reads in words, with its distance (RULES.md 8, DTE).
+    assert_eq!(answer["score"], "1");
     assert_eq!(
         b.text("#value [data-field=wdl]"),
         format!(
-            "Red to move: score {} at clock 5",
-            answer["score"].as_str().unwrap()
+            "Red wins in {} plies whatever the flips show (clock 5)",
+            answer["dte"].as_u64().unwrap()
         )
+    );
+    // Each move's odds beside its score: a certain one in words with its DTE worth.
+    let odds = b
+        .eval("[...document.querySelectorAll('#moves [data-field=odds]')].map(e => e.textContent)");
+    let expected: Vec<String> = answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| match m["dte"].as_u64() {
+            Some(d) if m["score"] == "1" => format!("wins in {d} plies whatever the flips show"),
+            Some(d) => format!("loses in {d} plies whatever the flips show"),
+            None => {
+                let pct = |f: &str| {
+                    let v: f64 = match f.split_once('/') {
+                        Some((n, d)) => n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap(),
+                        None => f.parse().unwrap(),
+                    };
+                    format!("{:.1}%", 100.0 * v)
+                };
+                let at = |k: &str| pct(m[k].as_str().unwrap());
+                format!(
+                    "win {} · draw {} · loss {}",
+                    at("win"),
+                    at("draw"),
+                    at("loss")
+                )
+            }
+        })
+        .collect();
+    let mut shown: Vec<String> = serde_json::from_value(odds).unwrap();
+    let mut expected = expected;
+    shown.sort();
+    expected.sort();
+    assert_eq!(shown, expected);
+    // The menu counts the chance tables beside the revealed ones.
+    let option = b.eval("document.querySelector('#rules option[value=flip4x4]').textContent");
+    assert!(
+        option.as_str().unwrap().contains("chance tables"),
+        "{option}"
     );
     assert!(b
         .text("#value [data-field=hidden]")
@@ -645,7 +686,7 @@ fn chance_view(b: &mut Browser, base: &str, server: &Server) {
     b.wait_for_position(text, "ready");
     b.eval("(() => { const c = document.querySelector('#clock'); c.value = '39'; c.dispatchEvent(new Event('change')); })()");
     b.wait_for_position("?3/4/1?2/3L r 39 ?:Tw", "ready");
-    assert!(b.text("#value [data-field=wdl]").ends_with("at clock 39"));
+    assert!(b.text("#value [data-field=wdl]").ends_with("clock 39)"));
     b.no_console_errors("face-down tiles");
 }
 

@@ -37,7 +37,7 @@ pub mod targets;
 use self::jungle::{bits, solve, tables};
 pub use self::{
     core::graph,
-    flip::{chance, dead_draw},
+    flip::{chance, dead_draw, dte},
     jungle::{codes, game, plan, run, verify, write},
 };
 

@@ -110,7 +110,8 @@ class Tablebase:
         self, pos: _PositionLike, rules: Optional[str] = None, *, line: bool = False
     ) -> Dict[str, Any]:
         """Every field `jtb probe --json` gives; the chance values of a position with face-down
-        tiles (`score`, `win`, `draw`, `loss`, `probability`, at every depth) as `Fraction`s."""
+        tiles (`score`, `win`, `draw`, `loss`, `probability`, at every depth) as `Fraction`s, and
+        `dte` (the plies of a certain result, an `int`, else `None`) for it and each move."""
     def best_move(self, pos: _PositionLike, rules: Optional[str] = None) -> Optional[str]: ...
     def line(self, pos: _PositionLike, rules: Optional[str] = None) -> List[str]:
         """The best line; `PositionError` for a position with face-down tiles."""

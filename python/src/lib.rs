@@ -531,7 +531,7 @@ impl Tablebase {
 
     /// Everything `jtb probe --json` says of the position, as a dict; with `line`, the best
     /// lines too. The chance values of a position with face-down tiles are
-    /// `fractions.Fraction`s.
+    /// `fractions.Fraction`s, with `dte` (an `int` for a certain result, else `None`).
     #[pyo3(signature = (pos, rules=None, *, line=false))]
     fn probe(
         &self,

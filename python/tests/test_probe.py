@@ -307,3 +307,19 @@ def test_positions_of_a_table_are_its_positions(tb):
         jtb.positions("LvE-Tw", "flip4x4")
     with pytest.raises(ValueError):
         jtb.positions("LvX")
+
+
+def test_a_certain_result_has_its_distance(jtb_bin, tables, tb):
+    """RULES.md 8: a score of 1 or 0 comes with its DTE (an int), every move with its DTE worth,
+    and the best move is the shortest certain win; other scores have `None`."""
+    text = "4/2cE/2?1/4 r 34 ?:P"
+    got = tb.probe(text)
+    [expected] = cli_json(jtb_bin, ["probe", "--tables", str(tables)], [text])
+    assert got == with_fractions(expected)
+    assert got["score"] == 1 and got["dte"] == 1 and type(got["dte"]) is int
+    assert got["best"] == "d3c3"
+    flip = next(m for m in got["moves"] if m["move"] == "?c2")
+    assert flip["score"] == 1 and flip["dte"] > 1
+    uncertain = tb.probe("4/?e1?/4/4 r 0 ?:EC")
+    assert 0 < uncertain["score"] < 1 and uncertain["dte"] is None
+    assert all(m["dte"] is None for m in uncertain["moves"] if 0 < m["score"] < 1)

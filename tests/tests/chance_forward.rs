@@ -104,6 +104,56 @@ fn the_best_move_is_the_first_of_the_best_in_text_order() {
     assert_eq!(s.value(&step, 0).to_string(), "score 1/4 win 0 draw 1/2");
 }
 
+/// RULES.md 8, certain results and their distance (DTE): a move that ends the game is worth 1,
+/// a game that has ended counts 0, a certain win is played by its shortest distance and a
+/// certain loss by its longest, and results that are not certain have none.
+#[test]
+fn certain_results_have_their_distance_to_the_end() {
+    let mut s = Solver::new();
+    // Red's hidden tiger outlives the trade of the last face-up animals: a win in 1.
+    let trade = pos("?3/4/4/2lL r 0 ?:T");
+    assert_eq!(s.value(&trade, 0), Chance::WIN);
+    assert_eq!(s.dte(&trade, 0), Some(1));
+    assert_eq!(s.best_move(&trade, 0).as_deref(), Some("d1c1"));
+    // The elephant takes Blue's last animal at once; the flip of Red's own leopard wins as
+    // surely but later. The capture is best, though a flip sorts first.
+    let take = pos("4/2cE/2?1/4 r 34 ?:P");
+    let moves = s.moves_with_dte(&take, 34);
+    assert!(moves.iter().all(|m| m.1 == Chance::WIN), "{moves:?}");
+    let flip = moves.iter().find(|m| m.0 == "?c2").unwrap();
+    assert!(flip.2.unwrap() > 1, "{moves:?}");
+    assert_eq!(s.best_move(&take, 34).as_deref(), Some("d3c3"));
+    assert_eq!(s.dte(&take, 34), Some(1));
+    // A game that has ended: DTE 0 for the result it has; a side left without a move, too.
+    assert_eq!(s.dte(&pos("?3/4/4/3L b 0 ?:T"), 0), Some(0));
+    assert_eq!(s.dte(&pos("4/4/C3/rD2 b 0"), 39), Some(0));
+    // Clock 40 is a draw: no distance; one step before, the capture still counts.
+    let last = pos("4/4/4/2wL r 0");
+    assert_eq!(s.dte(&last, 40), None);
+    assert_eq!(s.dte(&last, 39), Some(1));
+    // Decision: a certain draw has no distance, and neither has a score strictly between.
+    let drawn = pos("?3/4/4/3? r 0 ?:Tw");
+    assert_eq!(s.value(&drawn, 0), Chance::DRAW);
+    assert_eq!(s.dte(&drawn, 0), None);
+    // Not certain: an even flip between a draw and a win.
+    let gamble = pos("4/?e1?/4/4 r 0 ?:EC");
+    assert_eq!(
+        s.value(&gamble, 0).to_string(),
+        "score 3/4 win 1/2 draw 1/2"
+    );
+    assert_eq!(s.dte(&gamble, 0), None);
+    // A certain loss: every move of Blue's loses, and the position's distance is the longest
+    // of its moves' distances.
+    let lost = pos("4/Ee1?/4/4 b 0 ?:C");
+    assert_eq!(s.value(&lost, 0), Chance::LOSS);
+    let longest = s
+        .moves_with_dte(&lost, 0)
+        .iter()
+        .map(|m| m.2.unwrap())
+        .max();
+    assert_eq!(s.dte(&lost, 0), longest);
+}
+
 /// End rule 1: hidden animals count. A trade of the last face-up animals ends the game only
 /// for a side with nothing face down.
 #[test]
@@ -379,8 +429,21 @@ fn values_are_the_best_moves_and_exact() {
         };
         let top = moves.iter().map(|m| (m.1.score, m.1.win)).max().unwrap();
         let first = moves.iter().find(|m| (m.1.score, m.1.win) == top).unwrap();
-        assert_eq!(first.0, best, "{p}");
         assert_eq!(first.1, v, "{p}");
+        // Among those, a certain result goes by its distance: the shortest win, the longest
+        // loss; otherwise the first in text order.
+        let with_dte = s.moves_with_dte(&p, clock);
+        let tied = with_dte.iter().filter(|m| (m.1.score, m.1.win) == top);
+        let chosen = if v == Chance::WIN {
+            tied.min_by_key(|m| m.2.unwrap()).unwrap()
+        } else if v == Chance::LOSS {
+            tied.max_by_key(|m| (m.2.unwrap(), std::cmp::Reverse(m.0.clone())))
+                .unwrap()
+        } else {
+            tied.into_iter().next().unwrap()
+        };
+        assert_eq!(chosen.0, best, "{p}");
+        assert_eq!(s.dte(&p, clock), chosen.2, "{p}");
         checked += 1;
     }
 }

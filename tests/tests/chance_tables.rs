@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use jtb_gen::{chance, run};
+use jtb_gen::{chance, dte, run};
 use jtb_probe::{
     flip::{ChanceLayout, ChanceMaterial, ChanceTables, ChanceValue, CLOCKS},
     Material, Piece, Position, RuleSet, Square,
@@ -106,10 +106,68 @@ fn every_table_passes_the_one_ply_check_at_every_clock() {
     for m in ChanceMaterial::all(2, 3) {
         let report = chance::analyse(tables, dir.path(), m).unwrap();
         assert!(report.mismatch.is_none(), "{m}: {:?}", report.mismatch);
+        assert!(
+            report.dte_mismatch.is_none(),
+            "{m}: {:?}",
+            report.dte_mismatch
+        );
         assert!(report.positions > 0, "{m}");
         entries += report.checked;
     }
     assert!(entries > 1_000_000, "{entries}");
+    // The revealed tables' DTE files, one ply deep at every clock.
+    let mut revealed = 0;
+    for m in Material::all_tables(RuleSet::Flip4x4, 2, 3) {
+        let (checked, wrong) = dte::verify_revealed(tables, dir.path(), m).unwrap();
+        assert_eq!(wrong, None, "{m}");
+        revealed += checked;
+    }
+    assert!(revealed > 1_000_000, "{revealed}");
+}
+
+/// `jtb verify`'s check finds a DTE that is not what its moves give, in a file whose checksums
+/// are intact (made again with one entry changed): in a chance table's DTE file and in a
+/// revealed table's.
+#[test]
+fn the_one_ply_check_finds_a_wrong_distance() {
+    let dir = tempfile::tempdir().unwrap();
+    let target: ChanceMaterial = "Ev-c".parse::<ChanceMaterial>().unwrap().canonical();
+    generate(dir.path(), chance::revealed_needs(&[target]), &[target]);
+    let tables = ChanceTables::open(dir.path()).unwrap();
+    let report = chance::analyse(&tables, dir.path(), target).unwrap();
+    assert_eq!(report.dte_mismatch, None);
+    // A certain win whose distance is made one longer.
+    let path = chance::dte_path(dir.path(), target);
+    let file = jtb_probe::TableFile::<jtb_probe::flip::Chance>::open(&path).unwrap();
+    let mut codes = dte::read_codes(&file).unwrap();
+    let at = codes.iter().position(|&c| c > 1).unwrap();
+    codes[at] += 1;
+    let bytes = dte::encode(
+        jtb_probe::flip::Chance,
+        target,
+        &codes,
+        file.header().stats.clone(),
+    )
+    .unwrap();
+    drop(file);
+    std::fs::write(&path, bytes).unwrap();
+    let tables = ChanceTables::open(dir.path()).unwrap();
+    let report = chance::analyse(&tables, dir.path(), target).unwrap();
+    let (position, stored, best) = report.dte_mismatch.expect("found");
+    assert_eq!(stored.map(|d| d - 1), best, "{position}");
+    // The same in a revealed table's file.
+    let m: Material = "EvC".parse().unwrap();
+    let path = dte::revealed_dte_path(dir.path(), m);
+    let mut codes = dte::load_revealed(dir.path(), m).unwrap();
+    let at = codes.iter().position(|&c| c > 2).unwrap();
+    codes[at] -= 1;
+    let stats = Default::default();
+    let bytes = dte::encode(jtb_probe::flip::RevealedDte, m, &codes, stats).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let tables = ChanceTables::open(dir.path()).unwrap();
+    let (_, wrong) = dte::verify_revealed(&tables, dir.path(), m).unwrap();
+    let (position, stored, best) = wrong.expect("found");
+    assert_eq!(stored.map(|d| d + 1), best, "{position}");
 }
 
 /// Every position of every table of two tiles, and of six tables of three, at every clock
@@ -138,8 +196,24 @@ fn the_tables_agree_with_the_forward_solver() {
                         [expected.score, expected.win, expected.draw],
                         "{pos}"
                     );
+                    let dte = tables.dte(&pos).unwrap();
+                    assert_eq!(dte, solver.dte(&pos, clock as u32), "{pos}");
                     let best = tables.best_move(&pos).unwrap().map(|m| m.mv.to_string());
                     assert_eq!(best, solver.best_move(&pos, clock as u32), "{pos}");
+                    // Every move's worth and DTE worth.
+                    let mut moves: Vec<(String, [u32; 3], Option<u32>)> = tables
+                        .moves(&pos)
+                        .unwrap()
+                        .into_iter()
+                        .map(|m| (m.mv.to_string(), m.value.parts(), m.dte))
+                        .collect();
+                    moves.sort();
+                    let expected: Vec<(String, [u32; 3], Option<u32>)> = solver
+                        .moves_with_dte(&pos, clock as u32)
+                        .into_iter()
+                        .map(|(text, v, dte)| (text, [v.score, v.win, v.draw], dte))
+                        .collect();
+                    assert_eq!(moves, expected, "{pos}");
                     checked += 1;
                 }
             }
@@ -238,6 +312,12 @@ fn a_fully_revealed_position_is_its_rule_value_at_every_clock() {
                             "{pos}"
                         );
                         assert_eq!(tables.probe(&pos).unwrap(), ChanceValue::certain(rule.wdl));
+                        let dte = tables.dte(&pos).unwrap();
+                        assert_eq!(dte, solver.dte(&pos, clock as u32), "{pos}");
+                        // Its best move is the clock rule's (RULES.md 8: kept from section 5).
+                        let best = tables.best_move(&pos).unwrap().map(|m| m.mv.to_string());
+                        let rule = tables.revealed().rule_best_move(&pos).unwrap();
+                        assert_eq!(best, rule.map(|m| m.mv.to_string()), "{pos}");
                         checked += 1;
                     }
                 }
@@ -312,6 +392,30 @@ fn among_equal_scores_the_higher_chance_of_a_win_is_chosen() {
     assert_eq!(best.mv.to_string(), "c3c2");
     assert_eq!(best.value, value);
     assert_eq!(tables.ranked_moves(&pos).unwrap()[3].mv.to_string(), "?d4");
+}
+
+/// RULES.md 8's tie-break of certain results, pinned: Red's elephant takes Blue's last animal
+/// at once (DTE worth 1), and the flip of Red's own leopard wins as surely but later, so the
+/// capture is best though a flip sorts first; the position's DTE is 1.
+#[test]
+fn a_certain_win_is_played_by_its_shortest_distance() {
+    let (_, tables) = tables();
+    let pos: Position = "4/2cE/2?1/4 r 34 ?:P".parse().unwrap();
+    assert_eq!(tables.probe(&pos).unwrap(), ChanceValue::WIN);
+    assert_eq!(tables.dte(&pos).unwrap(), Some(1));
+    let ranked = tables.ranked_moves(&pos).unwrap();
+    let texts: Vec<String> = ranked.iter().map(|m| m.mv.to_string()).collect();
+    assert_eq!(texts[0], "d3c3");
+    assert!(ranked.iter().all(|m| m.value == ChanceValue::WIN));
+    let flip = ranked.iter().find(|m| m.mv.to_string() == "?c2").unwrap();
+    assert!(flip.dte.unwrap() > 1, "{:?}", flip.dte);
+    // Each worth is 1 + the distance of what it gives, whatever the flip shows.
+    let revealed: Position = "4/2cE/2P1/4 b 0".parse().unwrap();
+    assert_eq!(flip.dte, tables.dte(&revealed).unwrap().map(|d| d + 1));
+    // For the loser, the longest: Blue to move in the revealed position keeps the game going.
+    let blue = tables.ranked_moves(&revealed).unwrap();
+    let longest = blue.iter().filter_map(|m| m.dte).max();
+    assert_eq!(tables.dte(&revealed).unwrap(), longest);
 }
 
 /// Any set of five tiles on request: a five-tile chance table with the tables it leads into

@@ -117,9 +117,13 @@ impl TableSet for FamilyTables {
             let kinds = rules.table_kinds();
             ok &= verify::verify_set(out, &game, rules, &materials, &kinds, asked)?;
         }
+        if rules == RuleSet::Flip4x4 && !materials.is_empty() && !asked.checksums_only {
+            ok &= verify_revealed_dte(out, root, &materials)?;
+        }
         if !chance.is_empty() {
             let game = jtb_gen::chance::OnDisk::new(root);
-            ok &= verify::verify_set(out, &game, Chance, &chance, &[Kind::Chance], asked)?;
+            let kinds = [Kind::Chance, Kind::Dte];
+            ok &= verify::verify_set(out, &game, Chance, &chance, &kinds, asked)?;
         }
         Ok(ok)
     }
@@ -127,6 +131,46 @@ impl TableSet for FamilyTables {
     fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown {
         info::show_file::<RuleSet>(out, path, json)
     }
+}
+
+/// Checks the DTE file of each revealed flip table of `materials` that has one (those the chance
+/// tables' last flips lead into, RULES.md 8): every entry at every clock one ply deep against
+/// its moves, as `jtb verify` checks the others. Returns whether all agree.
+fn verify_revealed_dte(out: &mut dyn Write, root: &Path, materials: &[Material]) -> CliResult {
+    let mut ok = true;
+    let mut tables = None;
+    for &m in materials {
+        let path = jtb_gen::dte::revealed_dte_path(root, m);
+        if !path.exists() {
+            continue;
+        }
+        let tables = match &tables {
+            Some(t) => t,
+            None => tables.insert(jtb_probe::flip::ChanceTables::open(root)?),
+        };
+        match jtb_gen::dte::verify_revealed(tables, root, m) {
+            Ok((checked, None)) => writeln!(
+                out,
+                "ok   {m} DTE: {checked} entries agree with their moves at every clock"
+            )?,
+            Ok((_, Some((position, stored, best)))) => {
+                let distance = |d: Option<u32>| d.map_or("none".to_owned(), |d| d.to_string());
+                writeln!(
+                    out,
+                    "FAIL {}: {position}: stored DTE {}, its moves give {}",
+                    path.display(),
+                    distance(stored),
+                    distance(best)
+                )?;
+                ok = false;
+            }
+            Err(e) => {
+                writeln!(out, "FAIL {m} DTE: {e}")?;
+                ok = false;
+            }
+        }
+    }
+    Ok(ok)
 }
 
 /// Positions per distance of a material's DTM file, then its DTC file (Clesto: its ban file),

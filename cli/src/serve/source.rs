@@ -55,7 +55,7 @@ fn fingerprint(dir: &Path) -> u64 {
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
-            let table = [".wdl", ".dtm", ".dtc", ".ban", ".chance"]
+            let table = [".wdl", ".dtm", ".dtc", ".ban", ".chance", ".dte"]
                 .iter()
                 .any(|ext| name.ends_with(ext));
             if !table {
@@ -206,6 +206,15 @@ impl Library {
         set.tables
             .clone()
             .map_err(|why| ApiError::new(Problem::MissingTable, why))
+    }
+
+    /// How many chance tables of the flip game were found at the last scan.
+    #[must_use]
+    pub fn chance_count(&self) -> usize {
+        let set = self.chance.read().unwrap_or_else(PoisonError::into_inner);
+        set.tables
+            .as_ref()
+            .map_or(0, |t| t.chance().materials().len())
     }
 
     /// The tables of `rules` as they are now.

@@ -11,7 +11,7 @@ use axum::{
     extract::{rejection::PathRejection, Path, State},
     Json,
 };
-use jtb_probe::{SideHistogram, SideStats};
+use jtb_probe::{RuleSet, SideHistogram, SideStats};
 use serde_json::json;
 
 use super::{
@@ -65,11 +65,16 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
         let sets: Vec<_> = Rules::all()
             .into_iter()
             .map(|rules| {
-                entry(
+                let mut e = entry(
                     rules.name(),
                     lib.size(rules.name()),
                     tables_of(rules, |t| t.board()),
-                )
+                );
+                // The flip game's chance tables (positions with face-down tiles), beside them.
+                if rules == Rules::Jungle(RuleSet::Flip4x4) {
+                    e["chance_tables"] = json!(lib.chance_count());
+                }
+                e
             })
             .collect();
         Ok(json!({ "rule_sets": sets }))

@@ -59,6 +59,9 @@ pub struct ChanceAnswer {
     pub pos: Position,
     /// Its value for the side to move.
     pub value: ChanceValue,
+    /// Its DTE where the score is 0 or 1 (RULES.md 8): the plies within which the winner ends
+    /// the game whatever the flips show.
+    pub dte: Option<u32>,
     /// Every move with its worth, best first (ties in move order: flips first).
     pub moves: Vec<ChanceMoveAnswer>,
     /// The best move (none at clock 40).
@@ -72,6 +75,8 @@ pub struct ChanceMoveAnswer {
     pub text: String,
     /// Its worth for the mover.
     pub value: ChanceValue,
+    /// Its DTE worth where its worth is a certain win or loss (RULES.md 8).
+    pub dte: Option<u32>,
     /// A flip's outcomes: the animal's letter, the chance (`1/2`), the worth for the mover, and
     /// the position it gives.
     pub outcomes: Vec<(char, String, ChanceValue, Position)>,
@@ -86,6 +91,7 @@ impl ChanceAnswer {
     /// As [`ChanceTables::ranked_moves`].
     pub fn probe(tables: &ChanceTables, pos: Position) -> ProbeResult<ChanceAnswer> {
         let value = tables.probe(&pos)?;
+        let dte = tables.dte(&pos)?;
         let moves: Vec<ChanceMoveAnswer> = tables
             .ranked_moves(&pos)?
             .into_iter()
@@ -111,6 +117,7 @@ impl ChanceAnswer {
                 ChanceMoveAnswer {
                     text: m.mv.to_string(),
                     value: m.value,
+                    dte: m.dte,
                     outcomes,
                     after,
                 }
@@ -120,6 +127,7 @@ impl ChanceAnswer {
             best: moves.first().cloned(),
             pos,
             value,
+            dte,
             moves,
         })
     }
@@ -139,10 +147,12 @@ impl GameAnswer for ChanceAnswer {
             "win": self.value.win().to_string(),
             "draw": self.value.draw().to_string(),
             "loss": self.value.loss().to_string(),
+            "dte": self.dte,
             "best": self.best.as_ref().map(|m| m.text.clone()),
             "moves": self.moves.iter().map(|m| {
                 let mut obj = json!({ "move": m.text });
                 extend(&mut obj, chance_json(m.value));
+                obj["dte"] = json!(m.dte);
                 match &m.after {
                     Some(Ok(next)) => obj["position"] = json!(next.to_string()),
                     Some(Err(end)) => obj["end"] = json!(end),
@@ -184,12 +194,19 @@ impl GameAnswer for ChanceAnswer {
             self.pos.turn(),
             self.pos.clock().unwrap_or(0)
         );
+        if let Some(d) = self.dte {
+            s += &format!("certain: {}\n", certain_text(self.value, d));
+        }
         if let Some(b) = &self.best {
             s += &format!("best: {}\n", b.text);
         }
         s += "moves:\n";
         for m in &self.moves {
-            s += &format!("  {:<5} {}\n", m.text, chance_text(m.value));
+            let certain = m
+                .dte
+                .map(|d| format!("  ({})", certain_text(m.value, d)))
+                .unwrap_or_default();
+            s += &format!("  {:<5} {}{certain}\n", m.text, chance_text(m.value));
             for (animal, chance, v, pos) in &m.outcomes {
                 s += &format!("        {animal} {chance:<4} {}  {pos}\n", chance_text(*v));
             }
@@ -209,6 +226,14 @@ fn chance_text(v: ChanceValue) -> String {
         part(v.draw()),
         part(v.loss())
     )
+}
+
+/// A certain result with its DTE, for the side it is the value of: `win in 3 plies whatever
+/// the flips show`.
+fn certain_text(v: ChanceValue, dte: u32) -> String {
+    let result = if v == ChanceValue::WIN { "win" } else { "loss" };
+    let plies = if dte == 1 { "ply" } else { "plies" };
+    format!("{result} in {dte} {plies} whatever the flips show")
 }
 
 /// Adds the fields of the object `more` to the object `obj`, in their order.

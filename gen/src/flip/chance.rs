@@ -17,7 +17,7 @@ use std::{
 };
 
 use jtb_probe::{
-    flip::{Chance, ChanceLayout, ChanceMaterial, ChanceTables, ChanceValue, CLOCKS},
+    flip::{Chance, ChanceLayout, ChanceMaterial, ChanceTables, ChanceValue, Dte, CLOCKS},
     format::{self, family_table_path, Encoding, Header, Kind, SideStats, INDEX_SCHEME},
     HiddenSet, Material, Outcome, Piece, ProbeError, TableError, TableFile, DEFAULT_CACHE_BYTES,
 };
@@ -39,6 +39,8 @@ pub struct ChanceSolved {
     pub layout: ChanceLayout,
     /// The values, [`CLOCKS`] per position.
     pub values: Vec<ChanceValue>,
+    /// The DTE codes ([`Dte::code`]) of every position at every clock, as `values`.
+    pub dte: Vec<u16>,
     /// Per position, whether it is used (no two tiles on one square).
     pub used: Vec<bool>,
     /// The sweeps over the clock that changed a value (at most [`CLOCKS`]).
@@ -62,6 +64,10 @@ struct Node {
     swing: u32,
     best_exit_step: Option<ChanceValue>,
     steps: Vec<u32>,
+    /// The smallest DTE worth of the moves that leave the material and win for certain.
+    exit_win_dte: Option<u32>,
+    /// The largest DTE worth of the moves that leave the material and lose for certain.
+    exit_loss_dte: Option<u32>,
 }
 
 impl Node {
@@ -77,6 +83,39 @@ impl Node {
             .iter()
             .map(|&j| later(j as usize).for_mover())
             .fold(self.exit(), Ord::max)
+    }
+
+    /// The DTE of the position at a clock where its value is `value` (RULES.md 8), `later`
+    /// giving each step's position's value and DTE one clock on: in a certain win the smallest
+    /// DTE worth of the moves that keep it, in a certain loss the largest of all; `Ok(None)`
+    /// otherwise. `Err` where a certain value has no move that gives its distance.
+    fn dte(
+        &self,
+        value: ChanceValue,
+        later: impl Fn(usize) -> (ChanceValue, Option<u32>),
+    ) -> Result<Option<u32>, ()> {
+        let steps = self.steps.iter().map(|&j| {
+            let (v, d) = later(j as usize);
+            (v.for_mover(), d.map(|d| d + 1))
+        });
+        match value {
+            ChanceValue::WIN => {
+                let mut shortest = self.exit_win_dte;
+                for (_, d) in steps.filter(|&(v, _)| v == ChanceValue::WIN) {
+                    let d = d.ok_or(())?;
+                    shortest = Some(shortest.map_or(d, |s| s.min(d)));
+                }
+                shortest.map(Some).ok_or(())
+            }
+            ChanceValue::LOSS => {
+                let mut longest = self.exit_loss_dte.ok_or(())?;
+                for (_, d) in steps {
+                    longest = longest.max(d.ok_or(())?);
+                }
+                Ok(Some(longest))
+            }
+            _ => Ok(None),
+        }
     }
 }
 
@@ -103,25 +142,37 @@ pub fn solve(tables: &ChanceTables, material: ChanceMaterial) -> Result<ChanceSo
     let used: Vec<bool> = nodes.iter().map(Option::is_some).collect();
     let n = nodes.len();
     let mut values = vec![ChanceValue::DRAW; n * CLOCKS];
-    let mut later = vec![ChanceValue::DRAW; n]; // clock 40: drawn
+    let mut dte = vec![0u16; n * CLOCKS];
+    // Clock 40: drawn, no distance.
+    let mut later: Vec<(ChanceValue, Option<u32>)> = vec![(ChanceValue::DRAW, None); n];
     let mut sweeps = 0;
     for clock in (0..CLOCKS).rev() {
-        let now: Vec<ChanceValue> = nodes
+        let now: Vec<(ChanceValue, Option<u32>)> = nodes
             .par_iter()
-            .map(|node| match node {
-                None => ChanceValue::DRAW,
-                Some(node) => node.value(|j| later[j]),
+            .enumerate()
+            .map(|(idx, node)| match node {
+                None => Ok((ChanceValue::DRAW, None)),
+                Some(node) => {
+                    let v = node.value(|j| later[j].0);
+                    let d = node
+                        .dte(v, |j| later[j])
+                        .map_err(|()| no_distance(&layout, idx, clock, v))?;
+                    Ok((v, d))
+                }
             })
-            .collect();
+            .collect::<Result<_, GenError>>()?;
         let settled = now == later;
-        for (idx, &v) in now.iter().enumerate() {
-            values[idx * CLOCKS + clock] = v;
+        let codes = now
+            .iter()
+            .map(|&(_, d)| dte_code(d))
+            .collect::<Result<Vec<u16>, GenError>>()?;
+        let lowest = if settled { 0 } else { clock };
+        for (idx, (&(v, _), &c)) in now.iter().zip(&codes).enumerate() {
+            // Settled: every lower clock has the same values and distances.
+            values[idx * CLOCKS + lowest..=idx * CLOCKS + clock].fill(v);
+            dte[idx * CLOCKS + lowest..=idx * CLOCKS + clock].fill(c);
         }
         if settled {
-            // Every lower clock has the same values.
-            for (idx, &v) in now.iter().enumerate() {
-                values[idx * CLOCKS..idx * CLOCKS + clock].fill(v);
-            }
             break;
         }
         sweeps += 1;
@@ -130,8 +181,33 @@ pub fn solve(tables: &ChanceTables, material: ChanceMaterial) -> Result<ChanceSo
     Ok(ChanceSolved {
         layout,
         values,
+        dte,
         used,
         sweeps,
+    })
+}
+
+/// The stored code of a distance.
+fn dte_code(d: Option<u32>) -> Result<u16, GenError> {
+    u16::try_from(Dte::code(d))
+        .map_err(|_| GenError::Io(std::io::Error::other("a distance above 65,534 plies")))
+}
+
+/// The error of a certain value that no move gives a distance to: the tables it reads
+/// contradict each other.
+fn no_distance(layout: &ChanceLayout, idx: usize, clock: usize, v: ChanceValue) -> GenError {
+    let mut pos = layout.position(idx).expect("a used entry");
+    pos.set_clock(Some(clock as u32)).expect("below the limit");
+    probe_error(ProbeError::Inconsistent {
+        position: pos.to_string(),
+        noun: "move",
+        kind: Kind::Dte,
+        stored: if v == ChanceValue::WIN {
+            jtb_probe::Value::Win(0)
+        } else {
+            jtb_probe::Value::Loss(0)
+        },
+        best: None,
     })
 }
 
@@ -144,10 +220,39 @@ fn node(
     // A flip is always possible, so there is always an exit.
     let mut best_flip = ChanceValue::LOSS;
     let mut swing = 0;
+    let mut exit_win_dte: Option<u32> = None;
+    let mut exit_loss_dte: Option<u32> = None;
+    // A move that leaves the material with a certain worth: its DTE worth, 1 + the longest
+    // distance of the positions it can give.
+    let mut certain_exit = |worth: ChanceValue, gives: &[&jtb_probe::Position]| {
+        // A win keeps the shortest, a loss the longest.
+        let (slot, shortest) = match worth {
+            ChanceValue::WIN => (&mut exit_win_dte, true),
+            ChanceValue::LOSS => (&mut exit_loss_dte, false),
+            _ => return Ok(()),
+        };
+        let better = if shortest { u32::min } else { u32::max };
+        let mut longest = 0;
+        for next in gives {
+            let d = tables
+                .dte_after_move(next)?
+                .ok_or_else(|| ProbeError::Inconsistent {
+                    position: next.to_string(),
+                    noun: "move",
+                    kind: Kind::Dte,
+                    stored: jtb_probe::Value::Draw,
+                    best: None,
+                })?;
+            longest = longest.max(d);
+        }
+        *slot = Some(slot.map_or(1 + longest, |s| better(s, 1 + longest)));
+        Ok::<(), ProbeError>(())
+    };
     for sq in pos.flips() {
-        let outcomes = pos
+        let revealed = pos
             .flip_outcomes(sq)
-            .expect("a face-down tile of a position with its hidden set")
+            .expect("a face-down tile of a position with its hidden set");
+        let outcomes = revealed
             .iter()
             .map(|o| Ok(tables.after_move(&o.position)?.for_mover()))
             .collect::<Result<Vec<_>, ProbeError>>()?;
@@ -155,19 +260,29 @@ fn node(
         best_flip = best_flip.max(flip);
         let scores = outcomes.iter().map(|o| o.parts()[0]);
         swing = swing.max(scores.clone().max().unwrap_or(0) - scores.min().unwrap_or(0));
+        let gives: Vec<&jtb_probe::Position> = revealed.iter().map(|o| &o.position).collect();
+        certain_exit(flip, &gives)?;
     }
     let mut best_exit_step: Option<ChanceValue> = None;
     let mut steps = Vec::new();
     for mv in pos.revealed_moves() {
         let exit = match pos.play(mv).expect("a listed move is legal") {
-            Outcome::Over { result, .. } => ChanceValue::certain(result),
+            Outcome::Over { result, .. } => {
+                let worth = ChanceValue::certain(result);
+                certain_exit(worth, &[])?;
+                worth
+            }
             Outcome::Ongoing(next) => match layout.index_of(&next) {
                 Some(j) => {
                     steps.push(u32::try_from(j).expect("tables of fewer than 2^32"));
                     continue;
                 }
                 // A capture or trade: a smaller material, at clock 0.
-                None => tables.after_move(&next)?.for_mover(),
+                None => {
+                    let worth = tables.after_move(&next)?.for_mover();
+                    certain_exit(worth, &[&next])?;
+                    worth
+                }
             },
         };
         best_exit_step = Some(best_exit_step.map_or(exit, |b| b.max(exit)));
@@ -177,6 +292,8 @@ fn node(
         swing,
         best_exit_step,
         steps,
+        exit_win_dte,
+        exit_loss_dte,
     })
 }
 
@@ -216,6 +333,37 @@ pub fn encode(solved: &ChanceSolved) -> std::io::Result<Vec<u8>> {
     Ok(format::file_bytes(&header, &blocks))
 }
 
+/// The bytes of the DTE file of a solved table: its header's statistics those of the chance
+/// file, with the longest distance of a certain win at clock 0 and the smallest position text
+/// that has it.
+///
+/// # Errors
+/// Compression failed.
+pub fn encode_dte(solved: &ChanceSolved) -> std::io::Result<Vec<u8>> {
+    let mut stats = stats(solved);
+    for (idx, _) in solved.used.iter().enumerate().filter(|(_, &u)| u) {
+        if solved.value(idx, 0) != ChanceValue::WIN {
+            continue;
+        }
+        let side = &mut stats[usize::from(idx >= solved.used.len() / 2)];
+        let d = Dte::from_code(solved.dte[idx * CLOCKS]).unwrap_or(0);
+        let d = u16::try_from(d).unwrap_or(u16::MAX);
+        if d < side.longest_win {
+            continue;
+        }
+        let text = solved
+            .layout
+            .position(idx)
+            .expect("a used entry")
+            .to_string();
+        if d > side.longest_win || text < side.longest_win_position {
+            side.longest_win = d;
+            side.longest_win_position = text;
+        }
+    }
+    super::dte::encode(Chance, solved.layout.material(), &solved.dte, stats)
+}
+
 /// Per side to move, over the stored positions at clock 0: the certain wins, certain draws and
 /// certain losses (the other positions are uncertain: a flip still decides them).
 fn stats(solved: &ChanceSolved) -> [SideStats; 2] {
@@ -237,6 +385,12 @@ fn stats(solved: &ChanceSolved) -> [SideStats; 2] {
 #[must_use]
 pub fn table_path(root: &Path, material: ChanceMaterial) -> PathBuf {
     family_table_path(root, Chance, material, Kind::Chance)
+}
+
+/// The path of the DTE file of the chance table of `material` under `root`.
+#[must_use]
+pub fn dte_path(root: &Path, material: ChanceMaterial) -> PathBuf {
+    family_table_path(root, Chance, material, Kind::Dte)
 }
 
 /// The plan's tasks of the chance tables `targets` and every chance table they lead into,
@@ -281,13 +435,14 @@ fn levels(targets: &[ChanceMaterial]) -> Vec<Vec<ChanceMaterial>> {
 /// # Errors
 /// Why a file that is there cannot be kept (damaged, foreign, of another table).
 pub fn check(root: &Path, material: ChanceMaterial) -> Result<bool, TableError> {
-    let path = table_path(root, material);
-    if !path.exists() {
-        return Ok(false);
+    for kind in [Kind::Chance, Kind::Dte] {
+        let path = family_table_path(root, Chance, material, kind);
+        if !path.exists() {
+            return Ok(false);
+        }
+        let file = TableFile::<Chance>::open_expecting(&path, Chance, material.canonical(), kind)?;
+        file.verify_checksum()?;
     }
-    let file =
-        TableFile::<Chance>::open_expecting(&path, Chance, material.canonical(), Kind::Chance)?;
-    file.verify_checksum()?;
     Ok(true)
 }
 
@@ -390,6 +545,11 @@ pub fn generate(
     .map_err(GenError::ChancePlan)?;
     // The levels read the directory's tables from the first.
     driver::files::create_dir(&root.join(jtb_probe::RuleSet::Flip4x4.name()))?;
+    // The DTE files of the revealed tables the last flips lead into, and of those their
+    // captures lead into, before the chance tables that read them.
+    let t0 = Instant::now();
+    super::dte::generate_revealed(root, &revealed_needs(&closure(targets)))?;
+    summary.phases.push(("revealed DTE", t0.elapsed()));
     driver::run(&mut Levels { root }, &plan.todo, progress, &mut summary)?;
     Ok(summary)
 }
@@ -426,9 +586,13 @@ impl driver::Solver for Levels<'_> {
             let solved = solve(&tables, m)?;
             let t1 = Instant::now();
             let bytes = encode(&solved)?;
+            let dte = encode_dte(&solved)?;
             out.write(driver::Made {
                 started,
-                files: vec![(table_path(self.root, m), bytes)],
+                files: vec![
+                    (dte_path(self.root, m), dte),
+                    (table_path(self.root, m), bytes),
+                ],
                 from_flip: false,
                 phases: vec![("solving", t1 - t0), ("writing", t1.elapsed())],
             })?;
@@ -513,7 +677,7 @@ impl<'a> OnDisk<'a> {
 
 impl driver::Verify for OnDisk<'_> {
     fn checked_against(&self, _: ChanceMaterial) -> &'static str {
-        "their moves (flips as the average of their outcomes)"
+        "their moves (flips as the average of their outcomes), values and DTE"
     }
 
     fn verify_memory(&self, _: ChanceMaterial) -> Result<Option<u64>, driver::verify::Failure> {
@@ -537,6 +701,7 @@ impl driver::Verify for OnDisk<'_> {
         };
         let report = analyse(tables, self.root, m)?;
         let path = table_path(self.root, m);
+        let distance = |d: &Option<u32>| d.map_or("none".to_owned(), |d| d.to_string());
         let failures = report
             .mismatch
             .iter()
@@ -546,6 +711,14 @@ impl driver::Verify for OnDisk<'_> {
                     path.display()
                 )
             })
+            .chain(report.dte_mismatch.iter().map(|(position, stored, best)| {
+                format!(
+                    "{}: {position}: stored DTE {}, its moves give {}",
+                    dte_path(self.root, m).display(),
+                    distance(stored),
+                    distance(best)
+                )
+            }))
             .collect();
         Ok(driver::Checked {
             entries: report.checked,
@@ -625,6 +798,11 @@ pub struct ChanceReport {
     /// The first entry that is not its best move's worth: position text with clock, stored
     /// value, and the value one ply deep.
     pub mismatch: Option<(String, ChanceValue, ChanceValue)>,
+    /// The longest DTE of a certain win at clock 0, with a position that has it.
+    pub longest_win: (u32, String),
+    /// The first entry whose DTE is not what its moves give one ply deep: position text with
+    /// clock, the stored DTE and the DTE its moves give (`None`: no distance).
+    pub dte_mismatch: Option<super::dte::DteMismatch>,
 }
 
 /// Reads `material`'s table under `root` and checks every entry at every clock one ply deep
@@ -641,11 +819,19 @@ pub fn analyse(
 ) -> Result<ChanceReport, GenError> {
     let layout = ChanceLayout::new(material);
     let stored = load(root, material)?;
+    let dte_file = TableFile::<Chance>::open_expecting(
+        &dte_path(root, material),
+        Chance,
+        material.canonical(),
+        Kind::Dte,
+    )?;
+    let distances = super::dte::read_codes(&dte_file)?;
     let at = |idx: usize, clock: usize| {
         if clock >= CLOCKS {
-            ChanceValue::DRAW
+            (ChanceValue::DRAW, None)
         } else {
-            stored[idx * CLOCKS + clock]
+            let entry = idx * CLOCKS + clock;
+            (stored[entry], Dte::from_code(distances[entry]))
         }
     };
     let reports = (0..layout.positions())
@@ -657,16 +843,29 @@ pub fn analyse(
                 ..ChanceReport::default()
             };
             let node = node(tables, &layout, &pos)?;
+            let text_at = |clock: usize| {
+                let mut p = pos.clone();
+                p.set_clock(Some(clock as u32)).expect("below the limit");
+                p.to_string()
+            };
             for clock in 0..CLOCKS {
-                let best = node.value(|j| at(j, clock + 1));
+                let (value, dte) = at(idx, clock);
+                let best = node.value(|j| at(j, clock + 1).0);
                 r.checked += 1;
-                if best != at(idx, clock) && r.mismatch.is_none() {
-                    let mut p = pos.clone();
-                    p.set_clock(Some(clock as u32)).expect("below the limit");
-                    r.mismatch = Some((p.to_string(), at(idx, clock), best));
+                if best != value && r.mismatch.is_none() {
+                    r.mismatch = Some((text_at(clock), value, best));
+                }
+                // The distance its moves give for the value stored (a certain value that no
+                // move gives a distance to reads as none).
+                let distance = node.dte(value, |j| at(j, clock + 1)).unwrap_or(None);
+                if distance != dte && r.dte_mismatch.is_none() {
+                    r.dte_mismatch = Some((text_at(clock), dte, distance));
                 }
             }
-            let v = at(idx, 0);
+            let (v, dte) = at(idx, 0);
+            if v == ChanceValue::WIN {
+                r.longest_win = (dte.unwrap_or(0), pos.to_string());
+            }
             r.score_sum = u64::from(v.parts()[0]);
             match v {
                 ChanceValue::WIN => r.certain[0] = 1,
@@ -679,7 +878,7 @@ pub fn analyse(
             let best_step = node
                 .steps
                 .iter()
-                .map(|&j| at(j as usize, 1).for_mover())
+                .map(|&j| at(j as usize, 1).0.for_mover())
                 .chain(node.best_exit_step)
                 .max();
             // A flip sorts before every step: it is best when no step is strictly better.
@@ -718,7 +917,12 @@ fn merge(a: ChanceReport, b: ChanceReport) -> ChanceReport {
         flip_best: a.flip_best + b.flip_best,
         largest_swing: larger(a.largest_swing, b.largest_swing),
         largest_gap: larger(a.largest_gap, b.largest_gap),
+        longest_win: larger(a.longest_win, b.longest_win),
         mismatch: match (a.mismatch, b.mismatch) {
+            (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+            (x, y) => x.or(y),
+        },
+        dte_mismatch: match (a.dte_mismatch, b.dte_mismatch) {
             (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
             (x, y) => x.or(y),
         },

@@ -3,3 +3,4 @@
 
 pub mod chance;
 pub mod dead_draw;
+pub mod dte;

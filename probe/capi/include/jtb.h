@@ -165,9 +165,15 @@ void jtb_chance_close(jtb_chance *tb);
 int jtb_chance_probe(const jtb_chance *tb, const char *position, int clock,
                      jtb_chance_value *value);
 
-/* The best move at a clock (highest score, then highest chance of a win, then the smallest
- * text: a flip "?a4" before a step "a1a2"), NUL-terminated, into buf of len bytes (at least 5);
- * an empty string at clock 40. */
+/* The DTE of a flip position at a clock (RULES.md 8): where its score is 1 or 0, the plies
+ * within which the side sure to win ends the game whatever the flips show, into *dte; -1 where
+ * the score is neither (or the result is a certain draw), and at clock 40. */
+int jtb_chance_dte(const jtb_chance *tb, const char *position, int clock, int *dte);
+
+/* The best move at a clock (highest score; then in a certain win the smallest DTE, in a
+ * certain loss the largest, otherwise the highest chance of a win; then the smallest text: a
+ * flip "?a4" before a step "a1a2"), NUL-terminated, into buf of len bytes (at least 5); an
+ * empty string at clock 40. */
 int jtb_chance_best_move(const jtb_chance *tb, const char *position, int clock,
                          char *buf, size_t len);
 

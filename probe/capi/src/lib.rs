@@ -549,6 +549,25 @@ pub unsafe extern "C" fn jtb_chance_probe(
     })
 }
 
+/// The DTE of a flip position at a clock: the distance of a certain result, -1 for none.
+#[no_mangle]
+pub unsafe extern "C" fn jtb_chance_dte(
+    tb: *const ChanceTables,
+    position: *const c_char,
+    clock: c_int,
+    dte: *mut c_int,
+) -> c_int {
+    guard(|| {
+        // Safety: see `chance_position` and `text`.
+        let (tb, pos) = unsafe { chance_position(tb, text(position, "position")?, clock) }?;
+        let d = tb.dte(&pos).map_err(|e| probe_failure(&e))?;
+        out(
+            dte,
+            d.map_or(-1, |d| c_int::try_from(d).unwrap_or(c_int::MAX)),
+        )
+    })
+}
+
 /// The best move of a flip position at a clock (a flip `?a4` or a step) as text.
 #[no_mangle]
 pub unsafe extern "C" fn jtb_chance_best_move(

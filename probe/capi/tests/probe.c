@@ -168,6 +168,17 @@ int main(int argc, char **argv) {
           && 2 * v.score == v.denominator && v.draw == v.denominator, "clock 40 is a draw");
     CHECK(jtb_chance_best_move(ch, "?3/4/4/3? b ?:Tw", 40, mv, sizeof mv) == JTB_OK
           && mv[0] == 0, "no move at clock 40");
+    /* Red's tiger face down, Blue's wolf beside its tile: a certain win, in 11 plies. */
+    int dte = 0;
+    CHECK(jtb_chance_probe(ch, "?3/4/4/3w r ?:T", -1, &v) == JTB_OK && v.win == v.denominator,
+          "chance value: a certain win");
+    CHECK(jtb_chance_dte(ch, "?3/4/4/3w r ?:T", -1, &dte) == JTB_OK && dte == 11,
+          "DTE of a certain win");
+    CHECK(jtb_chance_dte(ch, "?3/4/4/3? r ?:Tw", -1, &dte) == JTB_OK && dte == -1,
+          "no DTE for a draw");
+    CHECK(jtb_chance_dte(ch, "?3/4/4/3w r ?:T", 40, &dte) == JTB_OK && dte == -1,
+          "no DTE at clock 40");
+    CHECK(jtb_chance_dte(ch, "?3/4/4/3w r ?:T", -1, NULL) == JTB_ERR_ARGUMENT, "null output");
     CHECK(jtb_chance_probe(ch, "?3/4/4/3L r", -1, &v) == JTB_ERR_NOT_COVERED, "hidden set unknown");
     CHECK(strstr(jtb_last_error(), "?:") != NULL, "and the message names the field");
     CHECK(jtb_chance_probe(ch, "?3/4/4/3? r ?:TT", -1, &v) == JTB_ERR_POSITION, "a repeated animal");

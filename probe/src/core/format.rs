@@ -217,13 +217,23 @@ pub enum Kind {
     /// The flip game with face-down tiles: the chance value of every position at every clock
     /// (RULES.md 8), codes of [`crate::flip::ChanceValue`].
     Chance,
+    /// The flip game's distance to the end of its certain results (DTE, RULES.md 8), at every
+    /// clock: codes of [`crate::flip::Dte`], beside a chance table and beside a revealed table.
+    Dte,
 }
 
 impl Kind {
     /// Every kind, in the order of its variants (`kind as usize` is its place here, checked
     /// at compile time).
-    pub const ALL: [Kind; 5] = {
-        let all = [Kind::Wdl, Kind::Dtm, Kind::Dtc, Kind::Ban, Kind::Chance];
+    pub const ALL: [Kind; 6] = {
+        let all = [
+            Kind::Wdl,
+            Kind::Dtm,
+            Kind::Dtc,
+            Kind::Ban,
+            Kind::Chance,
+            Kind::Dte,
+        ];
         let mut at = 0;
         while at < all.len() {
             assert!(
@@ -244,6 +254,7 @@ impl Kind {
             Kind::Dtc => "dtc",
             Kind::Ban => "ban",
             Kind::Chance => "chance",
+            Kind::Dte => "dte",
         }
     }
 
@@ -269,6 +280,7 @@ impl Kind {
             Kind::Dtc => 3,
             Kind::Ban => 4,
             Kind::Chance => 5,
+            Kind::Dte => 6,
         }
     }
 
@@ -279,6 +291,7 @@ impl Kind {
             3 => Some(Kind::Dtc),
             4 => Some(Kind::Ban),
             5 => Some(Kind::Chance),
+            6 => Some(Kind::Dte),
             _ => None,
         }
     }
@@ -292,6 +305,7 @@ impl fmt::Display for Kind {
             Kind::Dtc => "DTC",
             Kind::Ban => "ban",
             Kind::Chance => "chance",
+            Kind::Dte => "DTE",
         })
     }
 }

@@ -395,9 +395,13 @@ mod tests {
     fn each_game_keeps_its_own_kinds_of_file_in_its_own_slots() {
         const NONE: usize = FILE_SLOTS;
         // By kind: WDL, DTM, DTC, ban, chance.
-        assert_eq!(SlotOf::<Jungle>::KIND, [0, 1, 2, NONE, NONE]);
-        assert_eq!(SlotOf::<Clesto>::KIND, [0, 1, NONE, 2, NONE]);
-        assert_eq!(SlotOf::<AnimalGambit>::KIND, [0, 1, NONE, NONE, NONE]);
-        assert_eq!(SlotOf::<Chance>::KIND, [NONE, NONE, NONE, NONE, 0]);
+        assert_eq!(SlotOf::<Jungle>::KIND, [0, 1, 2, NONE, NONE, NONE]);
+        assert_eq!(SlotOf::<Clesto>::KIND, [0, 1, NONE, 2, NONE, NONE]);
+        assert_eq!(SlotOf::<AnimalGambit>::KIND, [0, 1, NONE, NONE, NONE, NONE]);
+        assert_eq!(SlotOf::<Chance>::KIND, [NONE, NONE, NONE, NONE, 0, 1]);
+        assert_eq!(
+            SlotOf::<crate::flip::RevealedDte>::KIND,
+            [NONE, NONE, NONE, NONE, NONE, 0]
+        );
     }
 }

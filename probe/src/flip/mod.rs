@@ -11,8 +11,8 @@ pub(crate) mod hidden;
 
 pub use chance::{
     revealed_needs, BadChanceMaterial, Chance, ChanceEntry, ChanceLayout, ChanceMaterial,
-    ChanceMove, ChanceSlots, ChanceTables, ChanceValue, Fraction, ScoredChanceMove, CLOCKS,
-    DENOMINATOR, MAX_TILES,
+    ChanceMove, ChanceSlots, ChanceTables, ChanceValue, Dte, Fraction, RevealedDte,
+    ScoredChanceMove, CLOCKS, DENOMINATOR, MAX_TILES,
 };
 pub use hidden::{FlipOutcome, HiddenSet, HiddenSetError};
 

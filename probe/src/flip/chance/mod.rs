@@ -8,12 +8,14 @@
 //! answers every flip position: its value, each move's worth (a flip's with each outcome), the
 //! best move.
 
+mod dte;
 mod layout;
 mod material;
 mod tables;
 mod value;
 
 pub use self::{
+    dte::{Dte, RevealedDte},
     layout::{ChanceEntry, ChanceLayout, CLOCKS},
     material::{revealed_needs, BadChanceMaterial, ChanceMaterial, MAX_TILES},
     tables::{ChanceMove, ChanceTables, ScoredChanceMove},
@@ -77,7 +79,7 @@ impl Indexed for Chance {
 
     const TABLE_KIND: Kind = Kind::Chance;
 
-    const FILE_KINDS: &'static [Kind] = &[Kind::Chance];
+    const FILE_KINDS: &'static [Kind] = &[Kind::Chance, Kind::Dte];
 
     fn layout(self, material: ChanceMaterial) -> ChanceLayout {
         ChanceLayout::new(material)

@@ -3,7 +3,7 @@
 
 use std::{fmt, path::Path};
 
-use super::{value::ChanceValue, Chance};
+use super::{dte::RevealedDte, value::ChanceValue, Chance};
 use crate::{
     board::Square,
     core::{ProbeError, ProbeResult, Tablebase, DEFAULT_CACHE_BYTES},
@@ -43,6 +43,24 @@ pub struct ScoredChanceMove {
     /// A flip's outcomes: each animal it may reveal (equally likely) with the worth for the
     /// mover; empty for a step.
     pub outcomes: Vec<(Piece, ChanceValue)>,
+    /// Its DTE worth where its worth is a certain win or loss (RULES.md 8): 1 + the largest DTE
+    /// of the positions it can give, a game it ends counting 0. `None` otherwise.
+    pub dte: Option<u32>,
+}
+
+impl ScoredChanceMove {
+    /// The key that orders moves best first (RULES.md 8): the highest worth (score, then the
+    /// chance of a win), then in a certain win the smallest DTE worth, in a certain loss the
+    /// largest. Moves of equal keys keep their move order.
+    fn rank(&self) -> (std::cmp::Reverse<ChanceValue>, i64) {
+        let dte = i64::from(self.dte.unwrap_or(0));
+        let by_distance = match self.value {
+            ChanceValue::WIN => dte,
+            ChanceValue::LOSS => -dte,
+            _ => 0,
+        };
+        (std::cmp::Reverse(self.value), by_distance)
+    }
 }
 
 /// The tables of the flip game in a directory, revealed and chance alike: the value of every
@@ -50,6 +68,7 @@ pub struct ScoredChanceMove {
 pub struct ChanceTables {
     chance: Tablebase<Chance>,
     revealed: Tablebase<Jungle>,
+    revealed_dte: Tablebase<RevealedDte>,
 }
 
 impl fmt::Debug for ChanceTables {
@@ -60,6 +79,11 @@ impl fmt::Debug for ChanceTables {
             .field("revealed", &self.revealed.materials().len())
             .finish()
     }
+}
+
+/// Whether a move of this worth has a DTE worth: a certain win or loss for the mover.
+fn is_certain_end(value: ChanceValue) -> bool {
+    value == ChanceValue::WIN || value == ChanceValue::LOSS
 }
 
 impl ChanceTables {
@@ -80,6 +104,7 @@ impl ChanceTables {
         Ok(ChanceTables {
             chance: Tablebase::with_cache(root, Chance, cache_bytes)?,
             revealed: Tablebase::with_cache(root, Jungle::Flip4x4, cache_bytes)?,
+            revealed_dte: Tablebase::with_cache(root, RevealedDte, cache_bytes)?,
         })
     }
 
@@ -118,6 +143,37 @@ impl ChanceTables {
         Ok(ChanceValue::certain(self.revealed.probe_rule(pos)?.wdl))
     }
 
+    /// The DTE of `pos` at its clock (none: 0): in how many plies the side that is sure to
+    /// win ends the game, whatever the flips show (RULES.md 8); `None` where the score is not 0
+    /// or 1, or the position is a certain draw. A fully revealed position's from its table's
+    /// `.dte` file, where its rule value at the clock is a win or a loss.
+    ///
+    /// # Errors
+    /// As [`ChanceTables::probe`], and a missing `.dte` file.
+    pub fn dte(&self, pos: &Position) -> ProbeResult<Option<u32>> {
+        let value = self.probe(pos)?;
+        if value != ChanceValue::WIN && value != ChanceValue::LOSS {
+            return Ok(None);
+        }
+        if pos.hidden() != 0 {
+            self.chance.stored_dte(pos)
+        } else {
+            self.revealed_dte.probe_dte(pos)
+        }
+    }
+
+    /// The DTE of a position reached by a move, for [`ChanceTables::after_move`]'s value: 0
+    /// where its mover has no legal move (the game has ended).
+    ///
+    /// # Errors
+    /// As [`ChanceTables::dte`].
+    pub fn dte_after_move(&self, next: &Position) -> ProbeResult<Option<u32>> {
+        if next.hidden() == 0 && !next.is_game_over() && next.legal_moves().is_empty() {
+            return Ok(Some(0));
+        }
+        self.dte(next)
+    }
+
     /// The value of a position reached by a move, for the side then to move: as
     /// [`ChanceTables::probe`], but a position whose mover has no legal move is lost even at
     /// clock 40 (RULES.md 8: end rule 2 comes before rule 4).
@@ -153,21 +209,45 @@ impl ChanceTables {
                 .map(|o| Ok((o.piece, self.after_move(&o.position)?.for_mover())))
                 .collect::<ProbeResult<Vec<_>>>()?;
             let values: Vec<ChanceValue> = outcomes.iter().map(|&(_, v)| v).collect();
+            let value = ChanceValue::average(&values).expect("up to five equally likely outcomes");
+            let dte = if is_certain_end(value) {
+                // Every outcome is as certain: the longest of their distances.
+                let mut longest = 0;
+                for o in pos.flip_outcomes(sq).into_iter().flatten() {
+                    longest = longest.max(self.certain_dte(&o.position)?);
+                }
+                Some(1 + longest)
+            } else {
+                None
+            };
             out.push(ScoredChanceMove {
                 mv: ChanceMove::Flip(sq),
-                value: ChanceValue::average(&values).expect("up to five equally likely outcomes"),
+                value,
                 outcomes,
+                dte,
             });
         }
         for mv in pos.revealed_moves() {
-            let value = match pos.play(mv).expect("a listed move is legal") {
-                Outcome::Over { result, .. } => ChanceValue::certain(result),
-                Outcome::Ongoing(next) => self.after_move(&next)?.for_mover(),
+            let (value, dte) = match pos.play(mv).expect("a listed move is legal") {
+                Outcome::Over { result, .. } => {
+                    let value = ChanceValue::certain(result);
+                    (value, is_certain_end(value).then_some(1))
+                }
+                Outcome::Ongoing(next) => {
+                    let value = self.after_move(&next)?.for_mover();
+                    let dte = if is_certain_end(value) {
+                        Some(1 + self.certain_dte(&next)?)
+                    } else {
+                        None
+                    };
+                    (value, dte)
+                }
             };
             out.push(ScoredChanceMove {
                 mv: ChanceMove::Step(mv),
                 value,
                 outcomes: Vec::new(),
+                dte,
             });
         }
         Ok(out)
@@ -180,14 +260,37 @@ impl ChanceTables {
     /// As [`ChanceTables::moves`].
     pub fn ranked_moves(&self, pos: &Position) -> ProbeResult<Vec<ScoredChanceMove>> {
         let mut moves = self.moves(pos)?;
-        // A stable sort: equal worths keep their move order.
-        moves.sort_by_key(|m| std::cmp::Reverse(m.value));
+        // A stable sort: equal keys keep their move order.
+        moves.sort_by_key(ScoredChanceMove::rank);
+        if pos.hidden() == 0 && !moves.is_empty() {
+            // A fully revealed position keeps the clock rule's best move (RULES.md 8 and 5.6).
+            if let Some(best) = self.revealed.rule_best_move(pos)? {
+                if let Some(at) = moves.iter().position(|m| m.mv == ChanceMove::Step(best.mv)) {
+                    let best = moves.remove(at);
+                    moves.insert(0, best);
+                }
+            }
+        }
         Ok(moves)
     }
 
-    /// The best move with its worth: the highest score, then the highest chance of a win, then
-    /// the smallest text (a flip before a step). `None` at clock 40 and where the side to move
-    /// has no move.
+    /// The DTE of a position a move gives whose value is certain for the mover: a table's
+    /// `.dte` entry, or 0 where the game has ended.
+    fn certain_dte(&self, next: &Position) -> ProbeResult<u32> {
+        self.dte_after_move(next)?
+            .ok_or_else(|| ProbeError::Inconsistent {
+                position: next.to_string(),
+                noun: "move",
+                kind: crate::format::Kind::Dte,
+                stored: crate::value::Value::Draw,
+                best: None,
+            })
+    }
+
+    /// The best move with its worth: the highest score, then in a certain win the smallest DTE
+    /// worth and in a certain loss the largest, otherwise the highest chance of a win, then the
+    /// smallest text (a flip before a step); in a fully revealed position the clock rule's best
+    /// move (RULES.md 5.6). `None` at clock 40 and where the side to move has no move.
     ///
     /// # Errors
     /// As [`ChanceTables::moves`].
