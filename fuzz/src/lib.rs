@@ -85,3 +85,25 @@ fn generate_set(out: &Path, rules: &str, material: &str) -> TableSet {
         files,
     }
 }
+
+/// A folder holding every small table set of [`SETS`] as `jtb gen` lays them out (a temporary
+/// folder kept for the process): for the target that serves them.
+///
+/// # Panics
+/// If the generation or the writing fails.
+pub fn table_root() -> &'static Path {
+    static ROOT_DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    ROOT_DIR
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().expect("a temporary folder");
+            for (set, &(rules, _)) in table_sets().iter().zip(&SETS) {
+                let folder = dir.path().join(rules);
+                fs::create_dir_all(&folder).expect("a table folder");
+                for (name, bytes) in &set.files {
+                    fs::write(folder.join(name), bytes).expect("a table file");
+                }
+            }
+            dir
+        })
+        .path()
+}

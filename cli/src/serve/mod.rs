@@ -428,6 +428,17 @@ pub fn run(args: &Args) -> CliResult {
     Ok(true)
 }
 
+/// The server `jtb serve` runs, over the tables under `root`, as one in-process service: its
+/// defaults (every origin, a 64 MiB answers' cache, no rate limit, 1,024 requests at once, 30 s
+/// each) and no socket. A request needs its client address as axum's
+/// `ConnectInfo<SocketAddr>` extension, as the server's listener adds it. For the fuzz target
+/// of the HTTP API.
+pub fn in_process(root: &std::path::Path) -> Cors<EdgeService> {
+    let lib = Arc::new(Library::open(root, 64 << 20));
+    let limits = limits::Limits::new(0, 0, 1024, std::time::Duration::from_secs(30));
+    app(lib, Origins::Any, 64 << 20, limits)
+}
+
 async fn serve(addr: SocketAddr, lib: &Library, app: Cors<EdgeService>) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     // What the server says at start is for whoever watches; a closed pipe (`jtb serve | true`)
