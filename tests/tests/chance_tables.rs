@@ -125,6 +125,36 @@ fn every_table_passes_the_one_ply_check_at_every_clock() {
     assert!(revealed > 1_000_000, "{revealed}");
 }
 
+/// `jtb stats --chance`'s count of positions whose best move is a flip (at clock 0) is what
+/// the probe's best move says, position by position, on every table of two tiles and a few of
+/// three; and its longest certain win is the largest DTE of a certain win.
+#[test]
+fn the_figures_of_a_table_are_its_positions_best_moves() {
+    let (dir, tables) = tables();
+    let three = ["Lv-Tw", "EvR-e", "CvW-p", "Ev-c"].map(|m| m.parse::<ChanceMaterial>().unwrap());
+    for m in ChanceMaterial::all(2, 2).into_iter().chain(three) {
+        let m = m.canonical();
+        let report = chance::analyse(tables, dir.path(), m).unwrap();
+        let layout = ChanceLayout::new(m);
+        let (mut flips, mut longest) = (0, 0);
+        for idx in 0..layout.positions() {
+            let Some(pos) = layout.position(idx) else {
+                continue;
+            };
+            let pos = at_clock(&pos, 0);
+            let best = tables.best_move(&pos).unwrap().unwrap();
+            if best.mv.to_string().starts_with('?') {
+                flips += 1;
+            }
+            if tables.probe(&pos).unwrap() == ChanceValue::WIN {
+                longest = longest.max(tables.dte(&pos).unwrap().unwrap());
+            }
+        }
+        assert_eq!(report.flip_best, flips, "{m}");
+        assert_eq!(report.longest_win.0, longest, "{m}");
+    }
+}
+
 /// `jtb verify`'s check finds a DTE that is not what its moves give, in a file whose checksums
 /// are intact (made again with one entry changed): in a chance table's DTE file and in a
 /// revealed table's.

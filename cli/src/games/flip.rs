@@ -78,18 +78,26 @@ pub fn chance_stats(out: &mut dyn Write, rules: Rules, root: &Path, json: bool) 
     if !json {
         writeln!(
             out,
-            "{:<10} {:>9} {:>7} {:>9} {:>9} {:>9} {:>10}  largest swing of one flip",
-            "material", "positions", "mean", "wins", "draws", "losses", "flip best"
+            "{:<10} {:>9} {:>7} {:>9} {:>9} {:>9} {:>10} {:>9}  largest swing of one flip",
+            "material", "positions", "mean", "wins", "draws", "losses", "flip best", "sure win"
         )?;
     }
     let mut ok = true;
     for m in materials {
         let r = match jtb_gen::chance::analyse(&tables, root, m) {
-            Ok(r) if r.mismatch.is_none() => r,
+            Ok(r) if r.mismatch.is_none() && r.dte_mismatch.is_none() => r,
             Ok(r) => {
                 ok = false;
                 if let Some((p, stored, best)) = r.mismatch {
                     eprintln!("inconsistent: {m}: {p}: stored {stored}, its moves give {best}");
+                }
+                if let Some((p, stored, best)) = r.dte_mismatch {
+                    let d = |d: Option<u32>| d.map_or("none".to_owned(), |d| d.to_string());
+                    eprintln!(
+                        "inconsistent: {m}: {p}: stored DTE {}, its moves give {}",
+                        d(stored),
+                        d(best)
+                    );
                 }
                 continue;
             }
@@ -118,12 +126,14 @@ pub fn chance_stats(out: &mut dyn Write, rules: Rules, root: &Path, json: bool) 
                     "largest_swing_position": r.largest_swing.1,
                     "largest_flip_gap": fraction(r.largest_gap.0),
                     "largest_flip_gap_position": super::shown(&r.largest_gap.1),
+                    "longest_certain_win": r.longest_win.0,
+                    "longest_certain_win_position": super::shown(&r.longest_win.1),
                 })
             )?;
         } else {
             writeln!(
                 out,
-                "{:<10} {:>9} {:>7.4} {:>9} {:>9} {:>9} {:>9.1}%  {swing} ({})",
+                "{:<10} {:>9} {:>7.4} {:>9} {:>9} {:>9} {:>9.1}% {:>9}  {swing} ({})",
                 m.to_string(),
                 r.positions,
                 mean,
@@ -131,6 +141,7 @@ pub fn chance_stats(out: &mut dyn Write, rules: Rules, root: &Path, json: bool) 
                 r.certain[1],
                 r.certain[2],
                 100.0 * r.flip_best as f64 / n,
+                r.longest_win.0,
                 r.largest_swing.1
             )?;
         }

@@ -64,10 +64,44 @@ struct Node {
     swing: u32,
     best_exit_step: Option<ChanceValue>,
     steps: Vec<u32>,
-    /// The smallest DTE worth of the moves that leave the material and win for certain.
-    exit_win_dte: Option<u32>,
-    /// The largest DTE worth of the moves that leave the material and lose for certain.
-    exit_loss_dte: Option<u32>,
+    /// The DTE worths of the flips that win or lose for certain.
+    flip_dte: Distances,
+    /// The DTE worths of the steps that leave the material (or end the game) and win or lose
+    /// for certain.
+    step_dte: Distances,
+}
+
+/// Of some moves of certain worth: the smallest DTE worth of those that win, the largest of
+/// those that lose (what a certain win and a certain loss choose).
+#[derive(Debug, Clone, Copy, Default)]
+struct Distances {
+    win: Option<u32>,
+    loss: Option<u32>,
+}
+
+impl Distances {
+    /// Adds a move of worth `worth` (a certain win or loss) and DTE worth `dte`.
+    fn add(&mut self, worth: ChanceValue, dte: u32) {
+        match worth {
+            ChanceValue::WIN => self.win = Some(self.win.map_or(dte, |d| d.min(dte))),
+            ChanceValue::LOSS => self.loss = Some(self.loss.map_or(dte, |d| d.max(dte))),
+            _ => {}
+        }
+    }
+
+    /// Both sets of moves as one.
+    fn and(self, other: Distances) -> Distances {
+        let mut both = self;
+        for (worth, d) in [
+            (ChanceValue::WIN, other.win),
+            (ChanceValue::LOSS, other.loss),
+        ] {
+            if let Some(d) = d {
+                both.add(worth, d);
+            }
+        }
+        both
+    }
 }
 
 impl Node {
@@ -100,7 +134,7 @@ impl Node {
         });
         match value {
             ChanceValue::WIN => {
-                let mut shortest = self.exit_win_dte;
+                let mut shortest = self.flip_dte.and(self.step_dte).win;
                 for (_, d) in steps.filter(|&(v, _)| v == ChanceValue::WIN) {
                     let d = d.ok_or(())?;
                     shortest = Some(shortest.map_or(d, |s| s.min(d)));
@@ -108,7 +142,7 @@ impl Node {
                 shortest.map(Some).ok_or(())
             }
             ChanceValue::LOSS => {
-                let mut longest = self.exit_loss_dte.ok_or(())?;
+                let mut longest = self.flip_dte.and(self.step_dte).loss.ok_or(())?;
                 for (_, d) in steps {
                     longest = longest.max(d.ok_or(())?);
                 }
@@ -220,34 +254,8 @@ fn node(
     // A flip is always possible, so there is always an exit.
     let mut best_flip = ChanceValue::LOSS;
     let mut swing = 0;
-    let mut exit_win_dte: Option<u32> = None;
-    let mut exit_loss_dte: Option<u32> = None;
-    // A move that leaves the material with a certain worth: its DTE worth, 1 + the longest
-    // distance of the positions it can give.
-    let mut certain_exit = |worth: ChanceValue, gives: &[&jtb_probe::Position]| {
-        // A win keeps the shortest, a loss the longest.
-        let (slot, shortest) = match worth {
-            ChanceValue::WIN => (&mut exit_win_dte, true),
-            ChanceValue::LOSS => (&mut exit_loss_dte, false),
-            _ => return Ok(()),
-        };
-        let better = if shortest { u32::min } else { u32::max };
-        let mut longest = 0;
-        for next in gives {
-            let d = tables
-                .dte_after_move(next)?
-                .ok_or_else(|| ProbeError::Inconsistent {
-                    position: next.to_string(),
-                    noun: "move",
-                    kind: Kind::Dte,
-                    stored: jtb_probe::Value::Draw,
-                    best: None,
-                })?;
-            longest = longest.max(d);
-        }
-        *slot = Some(slot.map_or(1 + longest, |s| better(s, 1 + longest)));
-        Ok::<(), ProbeError>(())
-    };
+    let mut flip_dte = Distances::default();
+    let mut step_dte = Distances::default();
     for sq in pos.flips() {
         let revealed = pos
             .flip_outcomes(sq)
@@ -260,8 +268,10 @@ fn node(
         best_flip = best_flip.max(flip);
         let scores = outcomes.iter().map(|o| o.parts()[0]);
         swing = swing.max(scores.clone().max().unwrap_or(0) - scores.min().unwrap_or(0));
-        let gives: Vec<&jtb_probe::Position> = revealed.iter().map(|o| &o.position).collect();
-        certain_exit(flip, &gives)?;
+        if is_certain_end(flip) {
+            let gives: Vec<&jtb_probe::Position> = revealed.iter().map(|o| &o.position).collect();
+            flip_dte.add(flip, dte_worth(tables, &gives)?);
+        }
     }
     let mut best_exit_step: Option<ChanceValue> = None;
     let mut steps = Vec::new();
@@ -269,7 +279,7 @@ fn node(
         let exit = match pos.play(mv).expect("a listed move is legal") {
             Outcome::Over { result, .. } => {
                 let worth = ChanceValue::certain(result);
-                certain_exit(worth, &[])?;
+                step_dte.add(worth, 1);
                 worth
             }
             Outcome::Ongoing(next) => match layout.index_of(&next) {
@@ -280,7 +290,9 @@ fn node(
                 // A capture or trade: a smaller material, at clock 0.
                 None => {
                     let worth = tables.after_move(&next)?.for_mover();
-                    certain_exit(worth, &[&next])?;
+                    if is_certain_end(worth) {
+                        step_dte.add(worth, dte_worth(tables, &[&next])?);
+                    }
                     worth
                 }
             },
@@ -292,9 +304,33 @@ fn node(
         swing,
         best_exit_step,
         steps,
-        exit_win_dte,
-        exit_loss_dte,
+        flip_dte,
+        step_dte,
     })
+}
+
+/// Whether a move of this worth has a DTE worth: a certain win or loss for the mover.
+fn is_certain_end(worth: ChanceValue) -> bool {
+    worth == ChanceValue::WIN || worth == ChanceValue::LOSS
+}
+
+/// The DTE worth of a move whose worth is certain: 1 + the longest DTE of the positions it can
+/// give (a game it ends counting 0).
+fn dte_worth(tables: &ChanceTables, gives: &[&jtb_probe::Position]) -> Result<u32, ProbeError> {
+    let mut longest = 0;
+    for next in gives {
+        let d = tables
+            .dte_after_move(next)?
+            .ok_or_else(|| ProbeError::Inconsistent {
+                position: next.to_string(),
+                noun: "move",
+                kind: Kind::Dte,
+                stored: jtb_probe::Value::Draw,
+                best: None,
+            })?;
+        longest = longest.max(d);
+    }
+    Ok(1 + longest)
 }
 
 /// The bytes of the file of a solved table.
@@ -881,8 +917,26 @@ pub fn analyse(
                 .map(|&j| at(j as usize, 1).0.for_mover())
                 .chain(node.best_exit_step)
                 .max();
-            // A flip sorts before every step: it is best when no step is strictly better.
-            if best_step.is_none_or(|s| s <= node.best_flip) {
+            // A flip sorts before every step: it is best when no step is strictly better, by
+            // worth, or in a certain result by distance (RULES.md 8).
+            let mut step_dte = node.step_dte;
+            for &j in &node.steps {
+                let (v, d) = at(j as usize, 1);
+                if let Some(d) = d {
+                    step_dte.add(v.for_mover(), d + 1);
+                }
+            }
+            let flip_first = match best_step {
+                Some(s) if s > node.best_flip => false,
+                Some(s) if s == node.best_flip && s == ChanceValue::WIN => {
+                    node.flip_dte.win <= step_dte.win
+                }
+                Some(s) if s == node.best_flip && s == ChanceValue::LOSS => {
+                    node.flip_dte.loss >= step_dte.loss
+                }
+                _ => true,
+            };
+            if flip_first {
                 r.flip_best = 1;
             }
             if let Some(step) = best_step {
