@@ -448,6 +448,24 @@ fn a_certain_win_is_played_by_its_shortest_distance() {
     assert_eq!(tables.dte(&revealed).unwrap(), longest);
 }
 
+/// Too many tiles for the tables present: a five-tile position names the `jtb gen` command that
+/// makes its table; six tiles are more than any table holds, and say so.
+#[test]
+fn too_many_tiles_say_what_to_do() {
+    let (dir, tables) = tables();
+    let five: Position = "?3/4/1LT1/1wc1 r 7 ?:e".parse().unwrap();
+    let e = tables.probe(&five).unwrap_err().to_string();
+    let command = format!(
+        "jtb gen --rules flip4x4 --material WCvLT-E --out {}",
+        dir.path().display()
+    );
+    assert!(e.contains(&command), "{e}");
+    let six: Position = "??2/??2/??2/4 r 7 ?:eLcTtE".parse().unwrap();
+    let e = tables.probe(&six).unwrap_err().to_string();
+    assert!(e.contains("at most 5 tiles"), "{e}");
+    assert!(!e.contains("jtb gen"), "{e}");
+}
+
 /// Any set of five tiles on request: a five-tile chance table with the tables it leads into
 /// (four-tile chance tables by captures, the five-piece revealed table by the last flip), every
 /// entry at every clock its best move's worth.
