@@ -409,8 +409,44 @@ fn the_slurm_script_counts_each_level_in_words() {
     let twos = levels.iter().filter(|(n, _, _)| *n == 2).count();
     assert!(twos > 1);
     assert!(
-        stdout(&o).contains(&format!("2 pieces, gen: job $gen2_0 ({twos} tables)")),
+        stdout(&o).contains(&format!("2 pieces, gen: job $gen_l1_0 ({twos} tables)")),
         "{}",
         stdout(&o)
     );
+}
+
+/// Under flip4x4 the chance tables' levels follow the revealed tables' with the same piece
+/// counts again: each level's jobs have variables of their own, and the last job waits for
+/// every level's checks.
+#[test]
+fn every_level_of_a_slurm_script_has_its_own_jobs() {
+    let o = jtb(&[
+        "plan",
+        "--format",
+        "slurm",
+        "--rules",
+        "flip4x4",
+        "--material",
+        "CvL-EWt",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let script = stdout(&o);
+    let assigned: Vec<&str> = script
+        .lines()
+        .filter_map(|l| l.split_once("=$(submit").map(|(var, _)| var))
+        .collect();
+    let mut unique = assigned.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), assigned.len(), "{assigned:?}");
+    let last = script
+        .lines()
+        .find(|l| l.starts_with("verify=$(submit"))
+        .unwrap();
+    for var in assigned.iter().filter(|v| v.starts_with("verify_")) {
+        assert!(
+            last.contains(&format!("${var}:")) || last.contains(&format!("${var} ")),
+            "{var}: {last}"
+        );
+    }
 }

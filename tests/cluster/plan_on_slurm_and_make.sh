@@ -4,7 +4,8 @@
 # it again (a resubmitted plan must redo nothing); GNU make runs the `make` plan with -j2.
 # Every table file must be byte-identical to what one `jtb gen` writes. Then the slurm plan of
 # one 5-piece table and the tables it needs runs with the memory the README tells users to
-# ask for, and its verify task checks the 5-piece table one ply deep.
+# ask for, and its verify task checks the 5-piece table one ply deep. Last, the slurm plan of
+# one five-tile chance table of the flip game with the tables it needs.
 #
 # Needs root. Installs Debian's slurm-wlm and munge when they are missing. Run by .ci/run;
 # by hand: bash tests/cluster/plan_on_slurm_and_make.sh
@@ -106,11 +107,11 @@ same_as_reference() {
     log "$2: all $count files byte-identical to jtb gen's"
 }
 
-# Runs the slurm plan script $1 (tables into $2, $3 of them) and waits for its last job; fails
-# on any failed job, and unless each table was checked one ply deep and the last job found the
-# whole set intact.
+# Runs the slurm plan script $1 (tables into $2, $3 of them, of the rule set $4, mistboard by
+# default) and waits for its last job; fails on any failed job, and unless each table was
+# checked one ply deep and the last job found the whole set intact.
 run_slurm_plan() {
-    local out verify state tables=$3
+    local out verify state tables=$3 rules=${4:-mistboard}
     out=$(bash "$1")
     echo "$out" | sed 's/^/    /'
     verify=$(echo "$out" | sed -n 's/^verify: job \([0-9]*\)$/\1/p')
@@ -129,10 +130,13 @@ run_slurm_plan() {
     if squeue -h -t FAILED,TIMEOUT,CANCELLED,NODE_FAIL,OUT_OF_MEMORY | grep -q .; then
         die "some job failed"
     fi
-    grep -q "$tables of $tables tables intact" "$2"/slurm-logs/jtb-mistboard-verify-* \
-        || die "the last job did not find all $tables tables intact"
+    # The flip game's last job counts its revealed and its chance tables on a line each.
+    local intact
+    intact=$(sed -n 's/^checksums: \([0-9]*\) of [0-9]* tables intact$/\1/p' \
+        "$2"/slurm-logs/jtb-"$rules"-verify-* | awk '{ n += $1 } END { print n }')
+    [[ $intact == "$tables" ]] || die "the last job found ${intact:-no} of $tables tables intact"
     local checked
-    checked=$(cat "$2"/slurm-logs/jtb-mistboard-[0-9]-verify-* | grep -c '^ok ')
+    checked=$(cat "$2"/slurm-logs/jtb-"$rules"-[0-9]-verify-* | grep -c '^ok ')
     [[ $checked -ge $tables ]] || die "$checked tables checked one ply deep, not $tables"
 }
 
@@ -185,5 +189,23 @@ grep -q "table $five needs about .* MiB of memory, more than the 500 MiB allowed
 scancel "$verify" 2>/dev/null || true
 scancel --name=jtb-mistboard-5-verify 2>/dev/null || true
 log "a 5-piece task at --mem=500M is refused by the memory estimate, naming the table"
+
+# --- Slurm: a five-tile chance table of the flip game and the tables it needs ---------------
+# The revealed tables level by level, then the chance tables (each making the DTE files of the
+# revealed tables its last flips lead into), each checked one ply deep; the same files as one
+# jtb gen of the table.
+chance=CvL-EWt
+chance_tables=$("$JTB" plan --rules flip4x4 --material "$chance" --format list | wc -l)
+"$JTB" plan --rules flip4x4 --material "$chance" --format slurm --out "$WORK/chance" \
+    --throttle "$CPUS" --sbatch-args "--partition=jtb --time=30 --mem=$FIVE_MEM --cpus-per-task=2" \
+    >"$WORK/chance.sh"
+log "submitting the slurm plan of the chance table $chance ($chance_tables tables)"
+run_slurm_plan "$WORK/chance.sh" "$WORK/chance" "$chance_tables" flip4x4
+grep -q "^ok   $chance: [0-9]* entries agree" "$WORK"/chance/slurm-logs/jtb-flip4x4-5-verify-* \
+    || die "the verify task did not check $chance one ply deep"
+"$JTB" gen --rules flip4x4 --material "$chance" --out "$WORK/chance-reference" --quiet
+diff -r "$WORK/chance-reference/flip4x4" "$WORK/chance/flip4x4" >/dev/null \
+    || die "the flip plan's files differ from jtb gen's"
+log "slurm: $chance and its $((chance_tables - 1)) smaller tables generated, checked one ply deep, byte-identical to jtb gen's"
 
 log "passed"

@@ -221,11 +221,17 @@ impl Plan {
         );
         // Job arrays of `tasks`, split at Slurm's limit, each task running `command` on its
         // table after the jobs `after`; `kind` names them. Returns the jobs' shell variables.
-        let mut arrays = |kind: &str, tasks: &[Task], after: &[String], command: &str| {
+        // A level's variables are named by its place in the plan: under flip4x4 the chance
+        // tables' levels come after the revealed tables' with the same piece counts again.
+        let mut arrays = |kind: &str,
+                          level: usize,
+                          tasks: &[Task],
+                          after: &[String],
+                          command: &str| {
             let pieces = tasks[0].pieces;
             let mut jobs = Vec::new();
             for (part, chunk) in tasks.chunks(MAX_ARRAY_SIZE).enumerate() {
-                let var = format!("{kind}{pieces}_{part}");
+                let var = format!("{kind}_l{level}_{part}");
                 let names: Vec<String> = chunk.iter().map(|t| t.material.clone()).collect();
                 let _ = write!(
                     s,
@@ -250,10 +256,10 @@ impl Plan {
         let check = format!("verify --tables {out} {threads}");
         let mut previous: Vec<String> = Vec::new();
         let mut last: Vec<String> = Vec::new();
-        for tasks in &self.levels {
-            let generated = arrays("gen", tasks, &previous, &generate);
+        for (level, tasks) in (1..).zip(&self.levels) {
+            let generated = arrays("gen", level, tasks, &previous, &generate);
             if verify == Verify::OnePly {
-                last.extend(arrays("verify", tasks, &generated, &check));
+                last.extend(arrays("verify", level, tasks, &generated, &check));
             }
             previous = generated;
         }
