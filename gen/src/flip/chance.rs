@@ -671,9 +671,10 @@ const MAX_STEPS_PER_ANIMAL: usize = 4;
 /// The heap's own bytes on each allocation (a node's list of steps).
 const ALLOCATION_OVERHEAD: usize = 16;
 
-/// An estimate, from above, of the bytes [`solve`] and [`encode`] take for `m`: per position its
-/// node (moves and exits, its steps' list at most four an animal), its values at every clock,
-/// two clocks' sweep and its share of the encoded file (at most the values' size), once for
+/// An estimate, from above, of the bytes [`solve`], [`encode`] and [`encode_dte`] take for `m`:
+/// per position its node (moves and exits, its steps' list at most four an animal), its values
+/// and DTE codes at every clock, two clocks' sweep and its share of the encoded files (at most
+/// the values' and codes' size), once for
 /// each worker thread (a level's tables are solved side by side, none larger than `m` where
 /// `m` is the level's largest); and the two block caches of the tables it probes, full.
 #[must_use]
@@ -684,8 +685,11 @@ pub fn memory_estimate(m: ChanceMaterial) -> u64 {
         + steps * std::mem::size_of::<u32>()
         + ALLOCATION_OVERHEAD
         + 1;
-    let values = CLOCKS * std::mem::size_of::<ChanceValue>();
-    let per_position = node + 2 * values + 2 * std::mem::size_of::<ChanceValue>();
+    // Its values and DTE codes at every clock, and the encoded files' share of each.
+    let values = CLOCKS * (std::mem::size_of::<ChanceValue>() + std::mem::size_of::<u16>());
+    // Two clocks of the sweep (value and distance), and one clock's codes.
+    let sweep = 2 * std::mem::size_of::<(ChanceValue, Option<u32>)>() + std::mem::size_of::<u16>();
+    let per_position = node + 2 * values + sweep;
     let threads = rayon::current_num_threads() as u64;
     threads * (positions * per_position) as u64
         + 2 * DEFAULT_CACHE_BYTES
