@@ -1475,6 +1475,7 @@ function renderLine() {
     b.dataset.line = key;
     b.setAttribute('aria-pressed', String(key === which));
     let none = isClesto(state.answer) ? 'none: from here only the ban decides' : 'none (a draw)';
+    if (data.flip) none = `the best move is the flip ${data.flip.move} at once`;
     if (isGambit()) none = 'none: neither side can force an end, the repetition rule decides';
     const unit = isGambit() ? turnsWord(data[key].length) : 'plies';
     b.textContent = `${title}: ${data[key].length ? `${data[key].length} ${unit}` : none}`;
@@ -1486,6 +1487,7 @@ function renderLine() {
   }
   out.append(tabs);
   if (data.line_stops_at_ban) out.append(lineStop(data));
+  if (data.flip) out.append(flipStop(data));
   if (!steps.length) return;
   const player = document.createElement('div');
   player.className = 'player';
@@ -1548,6 +1550,35 @@ function renderLine() {
   out.append(ol);
 }
 
+/** Where a line through face-down tiles stops: at the flip that is the best move, whose
+ * outcome is chance; each outcome a link to step into. */
+function flipStop(data) {
+  const box = document.createElement('div');
+  box.id = 'line-flip';
+  box.className = 'line-stop';
+  const f = data.flip;
+  const where = data.line.length ? `after ${data.line.length} plies` : 'at once';
+  const p = document.createElement('p');
+  p.textContent = `The line stops ${where} at the flip ${f.move} (score ${f.score}${f.dte !== null ? `, ${certainWords(f, '').trim()}` : ''}): what it turns up is chance. Step into an outcome:`;
+  const ul = document.createElement('ul');
+  ul.className = 'outcomes';
+  for (const o of f.outcomes) {
+    const a = document.createElement('a');
+    a.className = 'outcome';
+    a.dataset.animal = o.animal;
+    a.href = urlFor({ rules: state.view.rules, text: o.position });
+    const what = document.createElement('span');
+    what.textContent = `${isRed(o.animal) ? 'red' : 'blue'} ${(ANIMAL[o.animal.toUpperCase()] || { name: o.animal }).name} (${o.probability})`;
+    a.append(what, chanceBadge(o));
+    inPage(a, () => goTo(o.position));
+    const li = document.createElement('li');
+    li.append(a);
+    ul.append(li);
+  }
+  box.append(p, ul);
+  return box;
+}
+
 /** Why a Clesto line stops before the end of the game: U wins by the ban from there. */
 function lineStop(data) {
   const steps = data.line;
@@ -1582,6 +1613,11 @@ function stepCaption(steps, ply) {
   if (isGambit()) {
     if (!s.position) return `Turn ${ply} of ${steps.length}: ${mover} plays ${s.move}: ${s.end}, the game is over.`;
     return `Turn ${ply} of ${steps.length}: ${mover} plays ${s.move}. ${sideName(turn)} to move: ${describeTurns(s.wdl, s.dtm)}.`;
+  }
+  if (s.score !== undefined) {
+    // A step among face-down tiles: the value of what it gives, for the side then to move.
+    const value = certainWords(s, sideName(turn)) || `${sideName(turn)} to move: score ${s.score} (win ${percent(s.win)}, draw ${percent(s.draw)}, loss ${percent(s.loss)})`;
+    return `Ply ${ply} of ${steps.length}: ${mover} plays ${s.move}. ${value}, clock ${s.clock}.`;
   }
   const what = { capture: ', a capture', trade: ', a trade', 'den-entry': ', into the den' }[s.kind] || '';
   const starves = s.starves && s.starves.length ? `, starving ${s.starves.join(', ')}` : '';

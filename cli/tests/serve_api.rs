@@ -1462,3 +1462,69 @@ fn long_answers_are_gzipped_for_clients_that_take_it() {
     assert_eq!(revalidate(&mut conn, &etag), 304);
     assert_eq!(revalidate(&mut conn, &format!("W/{etag}")), 304);
 }
+
+/// `GET /api/v1/flip4x4/line` with face-down tiles: the best moves of the chance tables
+/// (RULES.md 8) step by step, each with the value of what it gives, until the best move is a
+/// flip, given with its outcomes; or until the game ends.
+#[test]
+fn a_line_through_face_down_tiles_stops_at_the_first_flip() {
+    use jtb_probe::flip::{ChanceMove, ChanceTables};
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), "flip4x4", &["LvW-t", "Lv-Tw", "EvC-P"]);
+    let server = Server::start(dir.path());
+    let tables = ChanceTables::open(dir.path()).unwrap();
+    for text in [
+        "?3/4/4/2wL r 0 ?:t",
+        "?3/4/1?2/3L r 5 ?:Tw",
+        "4/2cE/2?1/4 r 34 ?:P",
+        "?3/4/4/w2L b 7 ?:T",
+    ] {
+        let line = get(server.addr, &probe_url("flip4x4", "/line", text)).json();
+        let mut pos: Position = text.parse().unwrap();
+        let mut ended = false;
+        for step in line["line"].as_array().unwrap() {
+            let best = tables.best_move(&pos).unwrap().unwrap();
+            assert_eq!(step["move"], best.mv.to_string(), "{text}");
+            let ChanceMove::Step(mv) = best.mv else {
+                panic!("{text}: a flip in the steps");
+            };
+            match pos.play(mv).unwrap() {
+                Outcome::Over { reason, .. } => {
+                    assert_eq!(step["end"], reason.to_string());
+                    ended = true;
+                }
+                Outcome::Ongoing(next) => {
+                    assert_eq!(step["position"], next.to_string());
+                    let value = tables.probe(&next).unwrap();
+                    assert_eq!(step["score"], value.score().to_string());
+                    assert_eq!(step["dte"], json!(tables.dte(&next).unwrap()));
+                    pos = next;
+                }
+            }
+        }
+        let flip = &line["flip"];
+        if ended {
+            assert!(flip.is_null(), "{text}: {line}");
+            continue;
+        }
+        let best = tables.best_move(&pos).unwrap().unwrap();
+        let ChanceMove::Flip(sq) = best.mv else {
+            panic!("{text}: the line stopped before a step: {line}");
+        };
+        assert_eq!(flip["move"], best.mv.to_string());
+        assert_eq!(flip["score"], best.value.score().to_string());
+        let outcomes: Vec<&str> = flip["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["position"].as_str().unwrap())
+            .collect();
+        let expected: Vec<String> = pos
+            .flip_outcomes(sq)
+            .unwrap()
+            .iter()
+            .map(|o| o.position.to_string())
+            .collect();
+        assert_eq!(outcomes, expected, "{text}");
+    }
+}

@@ -687,6 +687,36 @@ fn chance_view(b: &mut Browser, base: &str, server: &Server) {
     b.eval("(() => { const c = document.querySelector('#clock'); c.value = '39'; c.dispatchEvent(new Event('change')); })()");
     b.wait_for_position("?3/4/1?2/3L r 39 ?:Tw", "ready");
     assert!(b.text("#value [data-field=wdl]").ends_with("clock 39)"));
+    // The best line stops at the first flip that is a best move: its steps, then the flip's
+    // outcomes as links to step into.
+    let at = "?3/4/4/2wL r 0 ?:t";
+    b.open(&format!(
+        "{base}/?rules=flip4x4&position={}",
+        serve_support::enc(at)
+    ));
+    b.wait_for_position(at, "ready");
+    let line = get(server.addr, &probe_url("flip4x4", "/line", at)).json();
+    let steps = line["line"].as_array().unwrap().len();
+    let outcomes = line["flip"]["outcomes"].as_array().unwrap().clone();
+    assert!(steps > 0 && !outcomes.is_empty(), "{line}");
+    b.click("#show-line");
+    b.wait_for("document.querySelector('#line-flip') !== null");
+    assert_eq!(
+        b.eval("document.querySelectorAll('#line-out ol.steps li').length"),
+        json!(steps)
+    );
+    assert!(b
+        .text("#line-flip")
+        .contains(line["flip"]["move"].as_str().unwrap()));
+    b.click("#line-out button#line-next");
+    assert!(
+        b.text("#line-caption").contains("plays d1c1"),
+        "{}",
+        b.text("#line-caption")
+    );
+    let first = outcomes[0]["position"].as_str().unwrap().to_owned();
+    b.click("#line-flip a.outcome");
+    b.wait_for_position(&first, "ready");
     b.no_console_errors("face-down tiles");
 }
 
@@ -1698,7 +1728,7 @@ fn gambit(b: &mut Browser, base: &str, server: &Server) {
 fn the_explorer_works_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
     gen(dir.path(), "mistboard", &["LRvE"]);
-    gen(dir.path(), "flip4x4", &["LRvE", "Lv-Tw"]);
+    gen(dir.path(), "flip4x4", &["LRvE", "Lv-Tw", "LvW-t"]);
     gen(dir.path(), "clesto", &["DvCR", "ECvR"]);
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);

@@ -239,11 +239,15 @@ impl Routes for jtb_edge::games::Jungle {
         .into_response())
     }
 
-    /// The best line of a Jungle or flip position, and its line under the clock rule.
+    /// The best line of a Jungle or flip position, and its line under the clock rule; with
+    /// face-down tiles, the best moves up to the first flip ([`super::flip::line`]).
     ///
     /// # Errors
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+        if pos.hidden() != 0 {
+            return super::flip::line(lib, pos);
+        }
         let source = lib.source(pos)?;
         let plain = source.line(pos)?.into_iter().map(|s| s.mv).collect();
         let rule = source
