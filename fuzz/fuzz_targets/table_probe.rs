@@ -1,4 +1,4 @@
-//! Probes of each game over a damaged table: a small real table set of each game is generated
+//! Probes of each game over a damaged table (the flip game's chance values with their DTE): a small real table set of each game is generated
 //! at start-up and held in memory; the fuzzer picks a set and one of its files and changes
 //! bytes of it, then positions of the set are probed through `Tablebase::with_storage`. Each
 //! probe is a value or an error: never a panic, never a hang (a line that never ends is a
@@ -13,7 +13,7 @@ use std::{path::Path, sync::Arc};
 
 use jtb_fuzz::{fix_checksums, table_sets, TableSet};
 use jtb_probe::{
-    flip::Chance,
+    flip::{Chance, ChanceTables, RevealedDte},
     format::file_bytes,
     gambit::{self, AnimalGambit},
     Clesto, Family, Jungle, MemoryFiles, Position, RuleSet, TableFile, Tablebase,
@@ -125,11 +125,18 @@ fn gambit(storage: Arc<MemoryFiles>, text: &str) -> bool {
 
 fn flip(storage: Arc<MemoryFiles>, text: &str) -> bool {
     let pos = Position::parse(text, Some(RuleSet::Flip4x4)).expect("a position");
-    if pos.hidden() == 0 {
-        return jungle(storage, Jungle::Flip4x4, text);
+    if pos.hidden() == 0 && !jungle(storage.clone(), Jungle::Flip4x4, text) {
+        return false;
     }
-    Tablebase::with_storage(jtb_fuzz::ROOT, Chance, CACHE_BYTES, storage)
-        .is_ok_and(|tb| tb.probe_stored(&pos).is_ok())
+    // The chance values with their distances (DTE), every move's, the best move.
+    let Ok(tables) = ChanceTables::with_storage(jtb_fuzz::ROOT, CACHE_BYTES, storage) else {
+        return false;
+    };
+    let mut ok = true;
+    ok &= tables.probe(&pos).is_ok();
+    ok &= tables.dte(&pos).is_ok();
+    ok &= tables.ranked_moves(&pos).is_ok();
+    ok
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -142,8 +149,12 @@ fuzz_target!(|data: &[u8]| {
     let (name, original) = &set.files[usize::from(*file) % set.files.len()];
     // Each patch: a little-endian u16 offset (wrapping) and a byte to xor there.
     let bytes = if *pick & 0x80 != 0 {
-        if name.ends_with(".chance") {
+        // A chance table's files (`LvE-Tw.chance`, `LvE-Tw.dte`), a revealed flip table's DTE
+        // file (`LvE.dte`, a family of its own), or a table of the set's game.
+        if name.contains('-') {
             damage_entries::<Chance>(original, patches)
+        } else if name.ends_with(".dte") {
+            damage_entries::<RevealedDte>(original, patches)
         } else if at == 2 {
             damage_entries::<AnimalGambit>(original, patches)
         } else {

@@ -260,17 +260,18 @@ fn node(
         let revealed = pos
             .flip_outcomes(sq)
             .expect("a face-down tile of a position with its hidden set");
-        let outcomes = revealed
+        let given = revealed
             .iter()
-            .map(|o| Ok(tables.after_move(&o.position)?.for_mover()))
+            .map(|o| tables.after_move_with_dte(&o.position))
             .collect::<Result<Vec<_>, ProbeError>>()?;
+        let outcomes: Vec<ChanceValue> = given.iter().map(|&(v, _)| v.for_mover()).collect();
         let flip = ChanceValue::average(&outcomes).expect("up to five equally likely outcomes");
         best_flip = best_flip.max(flip);
         let scores = outcomes.iter().map(|o| o.parts()[0]);
         swing = swing.max(scores.clone().max().unwrap_or(0) - scores.min().unwrap_or(0));
         if is_certain_end(flip) {
-            let gives: Vec<&jtb_probe::Position> = revealed.iter().map(|o| &o.position).collect();
-            flip_dte.add(flip, dte_worth(tables, &gives)?);
+            let positions = revealed.iter().map(|o| &o.position);
+            flip_dte.add(flip, dte_worth(positions.zip(given.iter().map(|g| g.1)))?);
         }
     }
     let mut best_exit_step: Option<ChanceValue> = None;
@@ -289,9 +290,10 @@ fn node(
                 }
                 // A capture or trade: a smaller material, at clock 0.
                 None => {
-                    let worth = tables.after_move(&next)?.for_mover();
+                    let (value, dte) = tables.after_move_with_dte(&next)?;
+                    let worth = value.for_mover();
                     if is_certain_end(worth) {
-                        step_dte.add(worth, dte_worth(tables, &[&next])?);
+                        step_dte.add(worth, dte_worth([(&next, dte)])?);
                     }
                     worth
                 }
@@ -315,19 +317,19 @@ fn is_certain_end(worth: ChanceValue) -> bool {
 }
 
 /// The DTE worth of a move whose worth is certain: 1 + the longest DTE of the positions it can
-/// give (a game it ends counting 0).
-fn dte_worth(tables: &ChanceTables, gives: &[&jtb_probe::Position]) -> Result<u32, ProbeError> {
+/// give, each with its DTE (a game it ends counting 0); an error where one has none.
+fn dte_worth<'a>(
+    gives: impl IntoIterator<Item = (&'a jtb_probe::Position, Option<u32>)>,
+) -> Result<u32, ProbeError> {
     let mut longest = 0;
-    for next in gives {
-        let d = tables
-            .dte_after_move(next)?
-            .ok_or_else(|| ProbeError::Inconsistent {
-                position: next.to_string(),
-                noun: "move",
-                kind: Kind::Dte,
-                stored: jtb_probe::Value::Draw,
-                best: None,
-            })?;
+    for (next, d) in gives {
+        let d = d.ok_or_else(|| ProbeError::Inconsistent {
+            position: next.to_string(),
+            noun: "move",
+            kind: Kind::Dte,
+            stored: jtb_probe::Value::Draw,
+            best: None,
+        })?;
         longest = longest.max(d);
     }
     Ok(1 + longest)

@@ -67,6 +67,11 @@ impl RevealedNode {
                 Exit::Out(wdl, dte) => (wdl, Some(dte)),
                 Exit::Step(j) => {
                     let (dtc, dte) = later(j as usize);
+                    if dtc == Value::Loss(0) {
+                        // The opponent has no move: the game has ended, also at clock 40
+                        // (RULES.md 8: end rule 2 before rule 4).
+                        return (Wdl::Win, Some(1));
+                    }
                     let wdl = rule_wdl(dtc, clock + 1, LIMIT).flipped();
                     (wdl, dte.map(|d| d + 1))
                 }
@@ -130,19 +135,19 @@ fn node(
     for mv in pos.legal_moves() {
         let exit = match pos.play(mv).expect("a listed move is legal") {
             Outcome::Over { result, .. } => Exit::Out(result, 1),
-            // The opponent has no move: the game has ended (also at clock 40, RULES.md 8).
-            Outcome::Ongoing(next) if next.legal_moves().is_empty() => Exit::Out(Wdl::Win, 1),
+            // A step inside the table (one into a position without a move: see `dte_at`).
             Outcome::Ongoing(next) if Material::of(&next) == material => {
                 let j = layout.index_of(&next).expect("a position of the table");
                 Exit::Step(u32::try_from(j).expect("tables of fewer than 2^32 positions"))
             }
             Outcome::Ongoing(next) => {
-                // A capture or trade into a smaller table, at clock 0.
-                let wdl = tables.after_move(&next)?.for_mover();
-                let wdl = certain_wdl(wdl);
+                // A capture or trade into a smaller table, at clock 0 (or a position whose
+                // mover has no move: the game has ended).
+                let (value, dte) = tables.after_move_with_dte(&next)?;
+                let wdl = certain_wdl(value.for_mover());
                 let dte = match wdl {
                     Wdl::Draw => 0,
-                    _ => 1 + tables.dte_after_move(&next)?.unwrap_or(0),
+                    _ => 1 + dte.unwrap_or(0),
                 };
                 Exit::Out(wdl, dte)
             }
@@ -361,9 +366,12 @@ fn revealed_stats(
                 side.wins += 1;
                 let d = Dte::from_code(codes[idx * CLOCKS]).unwrap_or(0);
                 let d = u16::try_from(d).unwrap_or(u16::MAX);
+                if d < side.longest_win {
+                    continue;
+                }
+                // A position's text only for a candidate: text is dear beside the rest.
                 let text = text_at(layout, idx, 0);
-                if d > side.longest_win || d == side.longest_win && text < side.longest_win_position
-                {
+                if d > side.longest_win || text < side.longest_win_position {
                     side.longest_win = d;
                     side.longest_win_position = text;
                 }

@@ -81,6 +81,18 @@ impl fmt::Debug for ChanceTables {
     }
 }
 
+/// The error of a certain result whose DTE file gives no distance: the files contradict each
+/// other.
+fn no_distance(next: &Position) -> ProbeError {
+    ProbeError::Inconsistent {
+        position: next.to_string(),
+        noun: "move",
+        kind: crate::format::Kind::Dte,
+        stored: crate::value::Value::Draw,
+        best: None,
+    }
+}
+
 /// Whether a move of this worth has a DTE worth: a certain win or loss for the mover.
 fn is_certain_end(value: ChanceValue) -> bool {
     value == ChanceValue::WIN || value == ChanceValue::LOSS
@@ -105,6 +117,24 @@ impl ChanceTables {
             chance: Tablebase::with_cache(root, Chance, cache_bytes)?,
             revealed: Tablebase::with_cache(root, Jungle::Flip4x4, cache_bytes)?,
             revealed_dte: Tablebase::with_cache(root, RevealedDte, cache_bytes)?,
+        })
+    }
+
+    /// As [`ChanceTables::with_cache`], the files found and read through `storage`
+    /// ([`Tablebase::with_storage`]): files in memory, or a storage of the caller's.
+    ///
+    /// # Errors
+    /// [`ProbeError::NoDirectory`] when `storage` cannot list `root/flip4x4`.
+    pub fn with_storage(
+        root: impl AsRef<Path>,
+        cache_bytes: u64,
+        storage: std::sync::Arc<dyn crate::Storage>,
+    ) -> ProbeResult<ChanceTables> {
+        let root = root.as_ref();
+        Ok(ChanceTables {
+            chance: Tablebase::with_storage(root, Chance, cache_bytes, storage.clone())?,
+            revealed: Tablebase::with_storage(root, Jungle::Flip4x4, cache_bytes, storage.clone())?,
+            revealed_dte: Tablebase::with_storage(root, RevealedDte, cache_bytes, storage)?,
         })
     }
 
@@ -168,10 +198,28 @@ impl ChanceTables {
     /// # Errors
     /// As [`ChanceTables::dte`].
     pub fn dte_after_move(&self, next: &Position) -> ProbeResult<Option<u32>> {
+        Ok(self.after_move_with_dte(next)?.1)
+    }
+
+    /// [`ChanceTables::after_move`] and [`ChanceTables::dte_after_move`] at once: the value is
+    /// probed once, and the DTE file read only for a certain result.
+    ///
+    /// # Errors
+    /// As [`ChanceTables::dte`].
+    pub fn after_move_with_dte(&self, next: &Position) -> ProbeResult<(ChanceValue, Option<u32>)> {
         if next.hidden() == 0 && !next.is_game_over() && next.legal_moves().is_empty() {
-            return Ok(Some(0));
+            return Ok((ChanceValue::LOSS, Some(0)));
         }
-        self.dte(next)
+        let value = self.probe(next)?;
+        if !is_certain_end(value) {
+            return Ok((value, None));
+        }
+        let dte = if next.hidden() != 0 {
+            self.chance.stored_dte(next)?
+        } else {
+            self.revealed_dte.probe_dte(next)?
+        };
+        Ok((value, dte))
     }
 
     /// The value of a position reached by a move, for the side then to move: as
@@ -202,19 +250,23 @@ impl ChanceTables {
         }
         let mut out = Vec::new();
         for sq in pos.flips() {
-            let outcomes = pos
+            let revealed = pos
                 .flip_outcomes(sq)
                 .ok_or(ProbeError::HiddenSetUnknown)?
                 .into_iter()
-                .map(|o| Ok((o.piece, self.after_move(&o.position)?.for_mover())))
+                .map(|o| Ok((o.piece, self.after_move_with_dte(&o.position)?, o.position)))
                 .collect::<ProbeResult<Vec<_>>>()?;
+            let outcomes: Vec<(Piece, ChanceValue)> = revealed
+                .iter()
+                .map(|&(piece, (v, _), _)| (piece, v.for_mover()))
+                .collect();
             let values: Vec<ChanceValue> = outcomes.iter().map(|&(_, v)| v).collect();
             let value = ChanceValue::average(&values).expect("up to five equally likely outcomes");
             let dte = if is_certain_end(value) {
                 // Every outcome is as certain: the longest of their distances.
                 let mut longest = 0;
-                for o in pos.flip_outcomes(sq).into_iter().flatten() {
-                    longest = longest.max(self.certain_dte(&o.position)?);
+                for (_, (_, d), next) in &revealed {
+                    longest = longest.max(d.ok_or_else(|| no_distance(next))?);
                 }
                 Some(1 + longest)
             } else {
@@ -234,13 +286,13 @@ impl ChanceTables {
                     (value, is_certain_end(value).then_some(1))
                 }
                 Outcome::Ongoing(next) => {
-                    let value = self.after_move(&next)?.for_mover();
+                    let (value, dte) = self.after_move_with_dte(&next)?;
                     let dte = if is_certain_end(value) {
-                        Some(1 + self.certain_dte(&next)?)
+                        Some(1 + dte.ok_or_else(|| no_distance(&next))?)
                     } else {
                         None
                     };
-                    (value, dte)
+                    (value.for_mover(), dte)
                 }
             };
             out.push(ScoredChanceMove {
@@ -272,19 +324,6 @@ impl ChanceTables {
             }
         }
         Ok(moves)
-    }
-
-    /// The DTE of a position a move gives whose value is certain for the mover: a table's
-    /// `.dte` entry, or 0 where the game has ended.
-    fn certain_dte(&self, next: &Position) -> ProbeResult<u32> {
-        self.dte_after_move(next)?
-            .ok_or_else(|| ProbeError::Inconsistent {
-                position: next.to_string(),
-                noun: "move",
-                kind: crate::format::Kind::Dte,
-                stored: crate::value::Value::Draw,
-                best: None,
-            })
     }
 
     /// The best move with its worth: the highest score, then in a certain win the smallest DTE
