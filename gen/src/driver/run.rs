@@ -322,23 +322,25 @@ mod tests {
         }
     }
 
-    /// Asks to stop once `after` tables are finished.
+    /// Asks to stop once `after` tables have started. Counted on the solving thread, where the
+    /// next table's start asks: the writer thread hears of a table finished later, so a count
+    /// of finished tables would let a loaded machine start one more.
     struct StopAfter {
         after: usize,
-        finished: std::sync::atomic::AtomicUsize,
+        started: std::sync::atomic::AtomicUsize,
     }
 
     impl Progress<u8> for StopAfter {
         fn planned(&self, _: usize, _: u64) {}
         fn kept(&self, _: u8) {}
         fn replacing(&self, _: u8, _: &str) {}
-        fn started(&self, _: u8, _: u64) {}
-        fn finished(&self, _: u8, _: u64, _: Duration) {
-            self.finished
+        fn started(&self, _: u8, _: u64) {
+            self.started
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
+        fn finished(&self, _: u8, _: u64, _: Duration) {}
         fn cancelled(&self) -> bool {
-            self.finished.load(std::sync::atomic::Ordering::SeqCst) >= self.after
+            self.started.load(std::sync::atomic::Ordering::SeqCst) >= self.after
         }
     }
 
@@ -350,7 +352,7 @@ mod tests {
         let mut summary = Summary::default();
         let progress = StopAfter {
             after: 3,
-            finished: 0.into(),
+            started: 0.into(),
         };
         let e = run(&mut solver, &todo(), &progress, &mut summary).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::Interrupted);
@@ -363,7 +365,7 @@ mod tests {
         let mut solver = fake(dir.path(), false, None);
         let progress = StopAfter {
             after: 0,
-            finished: 0.into(),
+            started: 0.into(),
         };
         let e = run(&mut solver, &todo(), &progress, &mut Summary::default()).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::Interrupted);
