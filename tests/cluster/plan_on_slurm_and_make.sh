@@ -130,10 +130,11 @@ run_slurm_plan() {
     if squeue -h -t FAILED,TIMEOUT,CANCELLED,NODE_FAIL,OUT_OF_MEMORY | grep -q .; then
         die "some job failed"
     fi
-    # The flip game's last job counts its revealed and its chance tables on a line each.
+    # This run's last job (a resubmitted plan's logs are beside the first's); the flip game's
+    # counts its revealed and its chance tables on a line each.
     local intact
     intact=$(sed -n 's/^checksums: \([0-9]*\) of [0-9]* tables intact$/\1/p' \
-        "$2"/slurm-logs/jtb-"$rules"-verify-* | awk '{ n += $1 } END { print n }')
+        "$2"/slurm-logs/jtb-"$rules"-verify-"$verify"_* | awk '{ n += $1 } END { print n }')
     [[ $intact == "$tables" ]] || die "the last job found ${intact:-no} of $tables tables intact"
     local checked
     checked=$(cat "$2"/slurm-logs/jtb-"$rules"-[0-9]-verify-* | grep -c '^ok ')
