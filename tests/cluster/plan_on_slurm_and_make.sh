@@ -127,7 +127,8 @@ run_slurm_plan() {
         esac
     done
     [[ $state == COMPLETED ]] || die "the plan did not finish in 15 minutes"
-    if squeue -h -t FAILED,TIMEOUT,CANCELLED,NODE_FAIL,OUT_OF_MEMORY | grep -q .; then
+    # Jobs of this rule set only: a test before this one leaves refused jobs of its own.
+    if squeue -h -t FAILED,TIMEOUT,CANCELLED,NODE_FAIL,OUT_OF_MEMORY -o %j | grep -q "^jtb-$rules-"; then
         die "some job failed"
     fi
     # This run's last job (a resubmitted plan's logs are beside the first's); the flip game's
