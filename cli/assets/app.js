@@ -753,19 +753,7 @@ function chanceMoveItem(m) {
     summary.append(name, chanceBadge(m), chanceOdds(m));
     const ul = document.createElement('ul');
     ul.className = 'outcomes';
-    for (const o of m.outcomes) {
-      const a = document.createElement('a');
-      a.className = 'outcome';
-      a.dataset.animal = o.animal;
-      a.href = urlFor({ rules: state.view.rules, text: o.position });
-      const what = document.createElement('span');
-      what.textContent = `${isRed(o.animal) ? 'red' : 'blue'} ${(ANIMAL[o.animal.toUpperCase()] || { name: o.animal }).name} (${o.probability})`;
-      a.append(what, chanceBadge(o));
-      inPage(a, () => goTo(o.position));
-      const item = document.createElement('li');
-      item.append(a);
-      ul.append(item);
-    }
+    for (const o of m.outcomes) ul.append(outcomeItem(o));
     details.append(summary, ul);
     const li = document.createElement('li');
     li.append(details);
@@ -1550,6 +1538,22 @@ function renderLine() {
   out.append(ol);
 }
 
+/** One outcome of a flip as a list item: the animal it turns up, its chance and its worth,
+ * a link into the position it gives. */
+function outcomeItem(o) {
+  const a = document.createElement('a');
+  a.className = 'outcome';
+  a.dataset.animal = o.animal;
+  a.href = urlFor({ rules: state.view.rules, text: o.position });
+  const what = document.createElement('span');
+  what.textContent = `${isRed(o.animal) ? 'red' : 'blue'} ${(ANIMAL[o.animal.toUpperCase()] || { name: o.animal }).name} (${o.probability})`;
+  a.append(what, chanceBadge(o));
+  inPage(a, () => goTo(o.position));
+  const li = document.createElement('li');
+  li.append(a);
+  return li;
+}
+
 /** Where a line through face-down tiles stops: at the flip that is the best move, whose
  * outcome is chance; each outcome a link to step into. */
 function flipStop(data) {
@@ -1562,19 +1566,7 @@ function flipStop(data) {
   p.textContent = `The line stops ${where} at the flip ${f.move} (score ${f.score}${f.dte !== null ? `, ${certainWords(f, '').trim()}` : ''}): what it turns up is chance. Step into an outcome:`;
   const ul = document.createElement('ul');
   ul.className = 'outcomes';
-  for (const o of f.outcomes) {
-    const a = document.createElement('a');
-    a.className = 'outcome';
-    a.dataset.animal = o.animal;
-    a.href = urlFor({ rules: state.view.rules, text: o.position });
-    const what = document.createElement('span');
-    what.textContent = `${isRed(o.animal) ? 'red' : 'blue'} ${(ANIMAL[o.animal.toUpperCase()] || { name: o.animal }).name} (${o.probability})`;
-    a.append(what, chanceBadge(o));
-    inPage(a, () => goTo(o.position));
-    const li = document.createElement('li');
-    li.append(a);
-    ul.append(li);
-  }
+  for (const o of f.outcomes) ul.append(outcomeItem(o));
   box.append(p, ul);
   return box;
 }

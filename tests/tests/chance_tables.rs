@@ -344,6 +344,15 @@ fn a_fully_revealed_position_is_its_rule_value_at_every_clock() {
                         assert_eq!(tables.probe(&pos).unwrap(), ChanceValue::certain(rule.wdl));
                         let dte = tables.dte(&pos).unwrap();
                         assert_eq!(dte, solver.dte(&pos, clock as u32), "{pos}");
+                        // RULES.md 8: the clock only holds the winner back, so a revealed
+                        // certain result is at least its DTM away.
+                        if let Some(d) = dte {
+                            let dtm = tables.revealed().probe_dtm(&pos).unwrap();
+                            assert!(
+                                dtm.dtm().is_some_and(|m| d >= u32::from(m)),
+                                "{pos}: DTE {d}, {dtm}"
+                            );
+                        }
                         // Its best move is the clock rule's (RULES.md 8: kept from section 5).
                         let best = tables.best_move(&pos).unwrap().map(|m| m.mv.to_string());
                         let rule = tables.revealed().rule_best_move(&pos).unwrap();

@@ -23,6 +23,7 @@ use jtb_probe::{
 };
 use rayon::prelude::*;
 
+use super::dte::probe_error;
 use crate::{
     driver::{self, Progress, Summary},
     write, GenError,
@@ -69,6 +70,8 @@ struct Node {
     /// The DTE worths of the steps that leave the material (or end the game) and win or lose
     /// for certain.
     step_dte: Distances,
+    /// Both, for the sweep: made once, read at every clock.
+    exit_dte: Distances,
 }
 
 /// Of some moves of certain worth: the smallest DTE worth of those that win, the largest of
@@ -134,7 +137,7 @@ impl Node {
         });
         match value {
             ChanceValue::WIN => {
-                let mut shortest = self.flip_dte.and(self.step_dte).win;
+                let mut shortest = self.exit_dte.win;
                 for (_, d) in steps.filter(|&(v, _)| v == ChanceValue::WIN) {
                     let d = d.ok_or(())?;
                     shortest = Some(shortest.map_or(d, |s| s.min(d)));
@@ -142,7 +145,7 @@ impl Node {
                 shortest.map(Some).ok_or(())
             }
             ChanceValue::LOSS => {
-                let mut longest = self.flip_dte.and(self.step_dte).loss.ok_or(())?;
+                let mut longest = self.exit_dte.loss.ok_or(())?;
                 for (_, d) in steps {
                     longest = longest.max(d.ok_or(())?);
                 }
@@ -151,10 +154,6 @@ impl Node {
             _ => Ok(None),
         }
     }
-}
-
-fn probe_error(e: ProbeError) -> GenError {
-    GenError::Probe(Box::new(e))
 }
 
 /// Solves `material`, the smaller tables it leads into being readable in `tables`.
@@ -198,7 +197,7 @@ pub fn solve(tables: &ChanceTables, material: ChanceMaterial) -> Result<ChanceSo
         let settled = now == later;
         let codes = now
             .iter()
-            .map(|&(_, d)| dte_code(d))
+            .map(|&(_, d)| super::dte::code(d))
             .collect::<Result<Vec<u16>, GenError>>()?;
         let lowest = if settled { 0 } else { clock };
         for (idx, (&(v, _), &c)) in now.iter().zip(&codes).enumerate() {
@@ -219,12 +218,6 @@ pub fn solve(tables: &ChanceTables, material: ChanceMaterial) -> Result<ChanceSo
         used,
         sweeps,
     })
-}
-
-/// The stored code of a distance.
-fn dte_code(d: Option<u32>) -> Result<u16, GenError> {
-    u16::try_from(Dte::code(d))
-        .map_err(|_| GenError::Io(std::io::Error::other("a distance above 65,534 plies")))
 }
 
 /// The error of a certain value that no move gives a distance to: the tables it reads
@@ -308,6 +301,7 @@ fn node(
         steps,
         flip_dte,
         step_dte,
+        exit_dte: flip_dte.and(step_dte),
     })
 }
 

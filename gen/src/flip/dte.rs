@@ -103,7 +103,8 @@ impl RevealedNode {
     }
 }
 
-fn probe_error(e: ProbeError) -> GenError {
+/// A probe's error as the generator's.
+pub(super) fn probe_error(e: ProbeError) -> GenError {
     GenError::Probe(Box::new(e))
 }
 
@@ -300,8 +301,8 @@ fn contradiction(layout: &Layout, idx: usize, clock: usize, dtc: Value) -> GenEr
     })
 }
 
-/// The stored code of a distance.
-fn code(d: Option<u32>) -> Result<u16, GenError> {
+/// The stored code of a distance ([`Dte::code`]), as the files hold it.
+pub(super) fn code(d: Option<u32>) -> Result<u16, GenError> {
     u16::try_from(Dte::code(d)).map_err(|_| {
         GenError::Io(std::io::Error::other(
             "a distance to the end above 65,534 plies",
