@@ -857,6 +857,11 @@ function headline() {
   }
   const turn = parseText(state.view.text).turn;
   if (isChance(a)) return chanceHeadline(a, turn);
+  if (a.missing) {
+    // A set that lacks some of the table's files (WDL files alone): what the others hold.
+    const value = a.wdl === 'draw' || a.dtm === null ? a.wdl : describe(a.wdl, a.dtm);
+    return { text: `${sideName(turn)} to move: ${value}`, kind: a.wdl, detail: `Not in this set: ${a.missing}` };
+  }
   if (isClesto(a)) return clestoHeadline(a, turn);
   if (isGambit()) return gambitHeadline(a, turn);
   const plain = describe(a.wdl, a.dtm);
@@ -905,6 +910,7 @@ function renderValue() {
     return;
   }
   verdict.dataset.wdl = a.wdl;
+  if (a.missing) return;
   if (isGambit()) {
     verdict.dataset.category = a.category;
     const facts = document.createElement('div');
@@ -972,7 +978,7 @@ function clestoFacts(a) {
 
 /** Whether the clock changes what some move is worth: then the moves are grouped by the clock. */
 const byClock = () => Boolean(state.answer) && !isClesto(state.answer) && !isGambit()
-  && state.answer.moves.some((m) => m.rule_wdl !== m.wdl);
+  && state.answer.moves.some((m) => m.rule_wdl !== null && m.rule_wdl !== m.wdl);
 
 /** The moves grouped by what they are worth to the mover, best first within each group. */
 function renderMoves() {
@@ -1031,7 +1037,8 @@ function renderClestoMoves(box) {
     ['loss', 'Losing moves', 'loss'],
   ];
   for (const [category, title, colour] of groups) {
-    const moves = state.answer.moves.filter((m) => m.mover.category === category);
+    // Without the DTM and ban files (a set of WDL files alone) a move has its WDL only.
+    const moves = state.answer.moves.filter((m) => (m.mover.category ?? m.mover.wdl) === category);
     if (!moves.length) continue;
     const h = document.createElement('h3');
     h.className = colour;
@@ -1094,7 +1101,7 @@ function moveItem(m, clock) {
   name.className = 'san';
   name.textContent = m.move;
   el.append(name);
-  if (m.mover !== undefined && !m.end && m.mover.category.startsWith('ban')) {
+  if (m.mover !== undefined && !m.end && (m.mover.category ?? '').startsWith('ban')) {
     el.append(banBadge(m));
   } else if (m.wdl !== undefined) {
     if (m.end) {
@@ -1102,7 +1109,7 @@ function moveItem(m, clock) {
       const word = { win: 'wins at once', draw: 'draws at once', loss: 'loses at once' }[result];
       el.append(badge(`${word}: ${m.end}`, result));
     } else {
-      const dtm = badge(m.dtm === null ? 'draw' : `DTM ${m.dtm}`, MOVER[m.wdl]);
+      const dtm = badge(m.dtm !== null ? `DTM ${m.dtm}` : (m.wdl === 'draw' ? 'draw' : MOVER[m.wdl]), MOVER[m.wdl]);
       dtm.title = 'Plies to the end after this move (the position after it, its side to move)';
       el.append(dtm);
       if (m.dtc !== undefined && m.dtc !== null) {
@@ -1110,7 +1117,7 @@ function moveItem(m, clock) {
         dtc.title = 'Plies to the next capture or the end after this move';
         el.append(dtc);
       }
-      if (m.rule_wdl !== undefined && m.rule_wdl !== m.wdl) {
+      if (m.rule_wdl !== undefined && m.rule_wdl !== null && m.rule_wdl !== m.wdl) {
         const text = clock ? `without the clock: ${MOVER[m.wdl]}` : `clock: ${MOVER[m.rule_wdl]}`;
         const rule = badge(text, 'warn');
         rule.title = `At clock ${a.clock} this move ${MOVER[m.rule_wdl] === 'draw' ? 'only draws' : `is a ${MOVER[m.rule_wdl]}`}; without the clock a ${MOVER[m.wdl]}`;
@@ -1332,7 +1339,7 @@ function turnItem(t, best) {
     const word = t.mover.wdl === 'win' ? 'wins at once' : 'loses at once';
     el.append(badge(`${word}: ${t.end}`, t.mover.wdl));
   } else if (t.mover) {
-    const b = badge(t.dtm === null ? 'repetition' : `DTM ${t.dtm}`, t.mover.wdl);
+    const b = badge(t.dtm !== null ? `DTM ${t.dtm}` : (t.wdl === 'draw' ? 'repetition' : t.mover.wdl), t.mover.wdl);
     b.title = t.dtm === null
       ? 'Neither side can force an end after this turn: the repetition rule decides'
       : 'Turns to the end after this turn (the position after it, its side to move)';
@@ -1399,7 +1406,8 @@ function renderTurns(box) {
 
 function renderLineButton() {
   // Only where the tables answer and the game goes on.
-  const offer = Boolean(state.answer) && !finalMove();
+  // A set that lacks the DTM files (WDL files alone) has no line to give.
+  const offer = Boolean(state.answer) && !state.answer.missing && !finalMove();
   $('#show-line').hidden = !offer;
 }
 
@@ -1409,8 +1417,8 @@ async function showLine() {
   const found = await getJson(apiUrl(state.view.rules, '/line', { position: state.view.text }));
   if (request !== state.request) return;
   out.replaceChildren();
-  if (!found.ok) {
-    out.textContent = found.body.error;
+  if (!found.ok || found.body.line === null) {
+    out.textContent = found.body.error || `Not in this set: ${found.body.missing}`;
     return;
   }
   // Animal Gambit's line is of turns: each a "move" of the line, its steps drawn.

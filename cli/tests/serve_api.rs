@@ -1193,12 +1193,19 @@ fn damaged_and_missing_tables_are_named_and_the_rest_served() {
         .as_str()
         .unwrap()
         .contains("mistboard/LRvE.dtm"));
+    // A table without one of its files answers what the others hold: the DTC-less fields
+    // are null, and the note names the file.
     let r = conn.get(&probe_url("mistboard", "", "7/7/7/7/7/7/2L4/1e5/7 r"));
-    assert_eq!(r.status, 404);
-    assert!(r.json()["error"]
+    assert_eq!(r.status, 200);
+    let answer = r.json();
+    assert!(
+        answer["dtc"].is_null() && answer["dtm"].is_number(),
+        "{answer}"
+    );
+    assert!(answer["missing"]
         .as_str()
         .unwrap()
-        .contains("mistboard/EvL.dtc"));
+        .contains("no DTC file for table EvL: mistboard/EvL.dtc is not there"));
     // The intact table and the other rule set still answer, again and again.
     for _ in 0..3 {
         let r = conn.get(&probe_url("mistboard", "", "7/7/7/7/7/7/7/1e5/R6 r"));
@@ -1526,5 +1533,85 @@ fn a_line_through_face_down_tiles_stops_at_the_first_flip() {
             .map(|o| o.position.to_string())
             .collect();
         assert_eq!(outcomes, expected, "{text}");
+    }
+}
+
+/// A server over a set of WDL files alone (as an engine ships it) answers every game's probe
+/// and line routes with what the set holds: the WDL of the position and of each move as the
+/// whole set's, every field that needs another file `null`, and a `"missing"` note naming the
+/// file; the whole set's answers have no note.
+#[test]
+fn a_set_of_wdl_files_alone_answers_the_api_with_nulls_and_a_note() {
+    use jtb_edge::{table_records, AnyPosition, Pick, Rules, PACKED_LEN};
+    let full = tempfile::tempdir().unwrap();
+    let wdl_only = tempfile::tempdir().unwrap();
+    let games = [
+        ("mistboard", "LRvE", "moves", "move"),
+        ("clesto", "DvCR", "moves", "move"),
+        ("animal-gambit", "ERvR", "turns", "turn"),
+    ];
+    for (rules, material, _, _) in games {
+        gen(full.path(), rules, &[material]);
+        std::fs::create_dir(wdl_only.path().join(rules)).unwrap();
+        for entry in std::fs::read_dir(full.path().join(rules)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "wdl") {
+                let to = wdl_only.path().join(rules).join(path.file_name().unwrap());
+                std::fs::copy(&path, to).unwrap();
+            }
+        }
+    }
+    let whole = Server::start(full.path());
+    let partial = Server::start(wdl_only.path());
+    for (rules, material, moves_key, move_key) in games {
+        let rules_id: Rules = rules.parse().unwrap();
+        let sample = Pick::Sample { count: 25, seed: 3 };
+        let records = table_records(rules_id, material, sample).unwrap();
+        for record in records.chunks(PACKED_LEN) {
+            let text = AnyPosition::unpack(record).unwrap().to_string();
+            let url = probe_url(rules, "", &text);
+            let (w, p) = (get(whole.addr, &url), get(partial.addr, &url));
+            assert_eq!((w.status, p.status), (200, 200), "{rules} {text}");
+            let (w, p) = (w.json(), p.json());
+            assert!(w.get("missing").is_none(), "{w}");
+            let note = p["missing"].as_str().unwrap_or_else(|| panic!("{p}"));
+            assert!(
+                note.contains(&format!("no DTM file for table {material}")),
+                "{note}"
+            );
+            // The file named relative to the table root, as every API error names it.
+            assert!(
+                note.contains(&format!(": {rules}/{material}.dtm is not there")),
+                "{note}"
+            );
+            assert!(!note.contains(wdl_only.path().to_str().unwrap()), "{note}");
+            assert_eq!(p["wdl"], w["wdl"], "{rules} {text}");
+            assert!(p["dtm"].is_null() && p["best"].is_null(), "{p}");
+            // The same moves, each leading to the same position with the same WDL.
+            let key = |m: &Json| m[move_key].as_str().unwrap().to_owned();
+            let mut wm: Vec<&Json> = w[moves_key].as_array().unwrap().iter().collect();
+            let mut pm: Vec<&Json> = p[moves_key].as_array().unwrap().iter().collect();
+            wm.sort_by_key(|m| key(m));
+            pm.sort_by_key(|m| key(m));
+            assert_eq!(wm.len(), pm.len(), "{rules} {text}");
+            for (wm, pm) in wm.iter().zip(&pm) {
+                for field in [move_key, "position", "end", "wdl"] {
+                    assert_eq!(pm.get(field), wm.get(field), "{rules} {text}: {field}");
+                }
+                if pm["position"].is_string() {
+                    assert!(pm["dtm"].is_null(), "{pm}");
+                }
+            }
+            let url = probe_url(rules, "/line", &text);
+            let (w, p) = (get(whole.addr, &url), get(partial.addr, &url));
+            assert_eq!((w.status, p.status), (200, 200), "{rules} {text}");
+            let (w, p) = (w.json(), p.json());
+            assert!(w["line"].is_array() && w.get("missing").is_none(), "{w}");
+            assert!(p["line"].is_null(), "{p}");
+            assert!(
+                p["missing"].as_str().unwrap().contains("no DTM file"),
+                "{p}"
+            );
+        }
     }
 }

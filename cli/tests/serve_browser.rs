@@ -1946,3 +1946,91 @@ fn screenshots_at_desktop_and_phone_width() {
     b.wait_for("document.querySelectorAll('#stats-out svg.histogram').length === 2");
     save(&mut b, "explorer-phone.png", 390, 2);
 }
+
+/// The explorer over a set of WDL files alone (as an engine ships it), in every game: the
+/// headline gives the WDL and says which files the set lacks, every move is listed with its
+/// WDL, no line is offered, and nothing fails in the page.
+#[test]
+#[ignore = "needs chromium; run by .ci/run"]
+fn a_set_of_wdl_files_alone_in_chromium() {
+    let full = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let games = [
+        (
+            "mistboard",
+            "LRvE",
+            "7/7/7/7/7/3e3/7/3LR2/7 r",
+            "moves",
+            "move",
+        ),
+        (
+            "clesto",
+            "DvCR",
+            "1r5/1c5/7/7/7/7/7/7/6D b",
+            "moves",
+            "move",
+        ),
+        (
+            "animal-gambit",
+            "ERvR",
+            "8/8/8/8/1r6/8/4R3/4E3 g",
+            "turns",
+            "turn",
+        ),
+    ];
+    for (rules, material, ..) in games {
+        gen(full.path(), rules, &[material]);
+        std::fs::create_dir(dir.path().join(rules)).unwrap();
+        for entry in std::fs::read_dir(full.path().join(rules)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "wdl") {
+                let to = dir.path().join(rules).join(path.file_name().unwrap());
+                std::fs::copy(&path, to).unwrap();
+            }
+        }
+    }
+    let server = Server::start(dir.path());
+    let base = format!("http://{}", server.addr);
+    let mut b = Browser::start();
+    for (rules, material, text, moves_key, move_key) in games {
+        let answer = get(server.addr, &probe_url(rules, "", text)).json();
+        assert!(answer["missing"].is_string(), "{answer}");
+        b.open(&format!(
+            "{base}/?rules={rules}&position={}",
+            serve_support::enc(text)
+        ));
+        b.wait_for_position(answer["position"].as_str().unwrap(), "ready");
+        let value = b.text("#value");
+        let wdl = answer["wdl"].as_str().unwrap();
+        assert!(
+            value.contains(&format!("to move: {wdl}")),
+            "{rules}: {value}"
+        );
+        assert!(
+            value.contains(&format!(
+                "Not in this set: no DTM file for table {material}"
+            )),
+            "{rules}: {value}"
+        );
+        // Every turn, the long groups opened.
+        while b.eval("document.querySelector('#moves .show-all') !== null") == json!(true) {
+            b.click("#moves .show-all");
+        }
+        let mut listed = b.listed_moves();
+        let mut expected: Vec<String> = answer[moves_key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m[move_key].as_str().unwrap().to_owned())
+            .collect();
+        listed.sort();
+        expected.sort();
+        assert_eq!(listed, expected, "{rules}");
+        assert_eq!(
+            b.eval("document.querySelector('#show-line').hidden"),
+            json!(true),
+            "{rules}"
+        );
+        b.no_console_errors(rules);
+    }
+}

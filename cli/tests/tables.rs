@@ -591,3 +591,83 @@ fn a_five_piece_table_in_every_command() {
     let report = stdout(&o) + &stderr(&o);
     assert!(report.contains("EDCvTP.dtm"), "{report}");
 }
+
+/// A set of WDL files alone (as an engine ships it) answers `jtb probe` in every game: the WDL
+/// as the whole set's, every field that needs another file `null`, and a `"missing"` note that
+/// names the file; the text names it too. A whole set's answers have no note.
+#[test]
+fn a_set_of_wdl_files_alone_answers_probe_with_nulls_and_a_note() {
+    use jtb_edge::{table_records, AnyPosition, Pick, Rules, PACKED_LEN};
+    for (rules, material, needs) in [
+        (
+            "mistboard",
+            "LRvE",
+            &["dtm", "best", "dtc", "category", "rule_wdl"][..],
+        ),
+        ("clesto", "DvCR", &["dtm", "category", "exit", "best"][..]),
+        ("animal-gambit", "ERvR", &["dtm", "best"][..]),
+    ] {
+        let full = tempfile::tempdir().unwrap();
+        let wdl_only = tempfile::tempdir().unwrap();
+        let o = gen(
+            full.path(),
+            &["--rules", rules, "--material", material, "--quiet"],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::create_dir(wdl_only.path().join(rules)).unwrap();
+        for entry in std::fs::read_dir(full.path().join(rules)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "wdl") {
+                let to = wdl_only.path().join(rules).join(path.file_name().unwrap());
+                std::fs::copy(&path, to).unwrap();
+            }
+        }
+        let rules_id: Rules = rules.parse().unwrap();
+        let sample = Pick::Sample { count: 40, seed: 7 };
+        let texts: Vec<String> = table_records(rules_id, material, sample)
+            .unwrap()
+            .chunks(PACKED_LEN)
+            .map(|r| AnyPosition::unpack(r).unwrap().to_string())
+            .collect();
+        let probe = |root: &Path| {
+            let mut args = vec!["probe", "--json", "--line", "--rules", rules, "--tables"];
+            args.push(root.to_str().unwrap());
+            args.extend(texts.iter().map(String::as_str));
+            let o = jtb(&args);
+            assert!(o.status.success(), "{rules}: {}", stderr(&o));
+            json_lines(&o)
+        };
+        let (whole, partial) = (probe(full.path()), probe(wdl_only.path()));
+        assert_eq!(whole.len(), texts.len());
+        for (w, p) in whole.iter().zip(&partial) {
+            assert_eq!(p["wdl"], w["wdl"], "{rules}: {p}");
+            assert_eq!(p["position"], w["position"]);
+            assert!(w.get("missing").is_none(), "{w}");
+            for key in needs.iter().chain(&["line"]) {
+                // A draw has no best move, with every file or without.
+                if *key != "best" || w["best"] != serde_json::Value::Null {
+                    assert!(p[key].is_null(), "{rules}: {key} in {p}");
+                }
+            }
+            let note = p["missing"].as_str().unwrap();
+            assert!(
+                note.contains(&format!("no DTM file for table {material}")),
+                "{note}"
+            );
+            assert!(
+                note.contains(&format!("{material}.dtm is not there")),
+                "{note}"
+            );
+            if rules == "mistboard" {
+                assert!(note.contains("no DTC file"), "{note}");
+            }
+        }
+        let mut args = vec!["probe", "--rules", rules, "--tables"];
+        args.push(wdl_only.path().to_str().unwrap());
+        args.push(&texts[0]);
+        let o = jtb(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.contains("missing: no DTM file for table"), "{text}");
+    }
+}

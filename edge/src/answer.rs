@@ -52,6 +52,13 @@ impl Answer {
         self.game().line()
     }
 
+    /// The note naming the files of the position's tables that the set does not hold (a set
+    /// of WDL files alone), where the answer needed one: its fields that need them are `null`.
+    #[must_use]
+    pub fn missing(&self) -> Option<String> {
+        self.game().missing()
+    }
+
     /// The fields of [`Answer::json`] whose strings are exact fractions (`"5/8"`), at every
     /// depth: a chance position's values and its flips' probabilities; none elsewhere.
     #[must_use]
@@ -154,5 +161,68 @@ impl Verdict {
             Verdict::Jungle(v) => v,
             Verdict::Gambit(v) => v,
         }
+    }
+}
+
+/// The files of a position's tables that a set does not hold (a set of WDL files alone, as an
+/// engine ships it): each answer field that needs one is `null`, and the answer's `"missing"`
+/// note names them ([`ProbeError::MissingFile`]'s words, one per file).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MissingFiles(Vec<String>);
+
+impl MissingFiles {
+    /// `probed`'s value; `None`, noted, where it needs a file the set does not hold.
+    ///
+    /// # Errors
+    /// `probed`'s other errors (a table that is not there at all, a damaged file).
+    pub fn or_note<T>(
+        &mut self,
+        probed: jtb_probe::ProbeResult<T>,
+    ) -> jtb_probe::ProbeResult<Option<T>> {
+        self.or_note_as(probed, |e| e.to_string())
+    }
+
+    /// As [`MissingFiles::or_note`], the missing file noted in `words` (a server names it
+    /// relative to its table root).
+    ///
+    /// # Errors
+    /// As [`MissingFiles::or_note`].
+    pub fn or_note_as<T>(
+        &mut self,
+        probed: jtb_probe::ProbeResult<T>,
+        words: impl FnOnce(jtb_probe::ProbeError) -> String,
+    ) -> jtb_probe::ProbeResult<Option<T>> {
+        match probed {
+            Ok(value) => Ok(Some(value)),
+            Err(e @ jtb_probe::ProbeError::MissingFile { .. }) => {
+                let note = words(e);
+                if !self.0.contains(&note) {
+                    self.0.push(note);
+                }
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The note: every missing file's words, joined; `None` when nothing is missing.
+    #[must_use]
+    pub fn note(&self) -> Option<String> {
+        (!self.0.is_empty()).then(|| self.0.join("; "))
+    }
+
+    /// Adds the `"missing"` note to an answer's JSON object, where a file is missing (a whole
+    /// set's answers keep their keys).
+    pub fn add_to(&self, obj: &mut Json) {
+        if let Some(note) = self.note() {
+            obj["missing"] = Json::String(note);
+        }
+    }
+
+    /// The note as a line of `jtb probe`'s text, where a file is missing.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.note()
+            .map_or_else(String::new, |note| format!("missing: {note}\n"))
     }
 }

@@ -27,7 +27,7 @@ pub(crate) mod scan;
 mod table_name;
 mod tables;
 
-pub use answer::{Answer, Verdict};
+pub use answer::{Answer, MissingFiles, Verdict};
 pub use error::{EdgeError, PositionError};
 pub use games::{
     clesto::{line_stops_at_ban, ClestoAnswer},

@@ -543,7 +543,8 @@ impl Tablebase {
         let (pos, text) = position_of(pos, rules)?;
         let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, line)).map_err(py_err)?;
-        if line {
+        // A set without the files a line needs answers with `line: None` and the `missing` note.
+        if line && answer.missing().is_none() {
             no_line(&answer, &text)?;
         }
         answer_to_py(py, &answer, &text)
@@ -560,6 +561,9 @@ impl Tablebase {
         let (pos, _) = position_of(pos, rules)?;
         let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, false)).map_err(py_err)?;
+        if let Some(missing) = answer.missing() {
+            return Err(MissingTableError::new_err(missing));
+        }
         Ok(answer.best().map(str::to_owned))
     }
 
@@ -678,9 +682,13 @@ impl Tablebase {
 /// The `(index, message)` of each text of a batch that got no value.
 type Failures = Vec<(usize, String)>;
 
-/// The error of asking for the line of a position that has none even when asked (a position
-/// with face-down tiles: a flip's outcome is chance, so no single line is best).
+/// The error of asking for the line of a position that has none even when asked: a set without
+/// the files a line needs (`MissingTableError`), or a position with face-down tiles (a flip's
+/// outcome is chance, so no single line is best).
 fn no_line<'a>(answer: &'a Answer, text: &str) -> PyResult<&'a [String]> {
+    if let Some(missing) = answer.missing() {
+        return Err(MissingTableError::new_err(missing));
+    }
     answer.line().ok_or_else(|| {
         PositionError::new_err(format!(
             "{text}: no single best line: the position has face-down tiles, and a flip's \

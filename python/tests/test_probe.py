@@ -1,6 +1,7 @@
 """Every game's values through the package against `jtb probe --json` and `jtb adjudicate
 --json`; batch probes against single ones; errors and their types; threads."""
 
+import re
 import shutil
 import threading
 from fractions import Fraction
@@ -232,6 +233,17 @@ def test_a_set_of_wdl_files_alone_answers_wdl(tables, tmp_path, tb, rules):
         with pytest.raises(jtb.MissingTableError, match=r"no DTM file for table \S+: .*\.dtm"):
             wdl_only.probe_dtm(some, rules)
         assert wdl_only.get_dtm(some, rules) is None
+        # `probe()` answers what the WDL file holds: the rest is None, and `missing` names
+        # the file; a best move or a line is a MissingTableError.
+        whole_answer = tb.probe(some, rules, line=True)
+        answer = wdl_only.probe(some, rules, line=True)
+        assert answer["wdl"] == whole_answer["wdl"]
+        assert answer["dtm"] is None and answer["line"] is None
+        assert "missing" not in whole_answer
+        assert re.search(r"no DTM file for table \S+: .*\.dtm", answer["missing"])
+        for ask in (wdl_only.best_move, wdl_only.line):
+            with pytest.raises(jtb.MissingTableError, match="no DTM file"):
+                ask(some, rules)
 
 
 def test_a_rule_set_without_tables_names_the_command_that_makes_them(tmp_path):

@@ -6,9 +6,10 @@
 
 use std::sync::Arc;
 
+use jtb_edge::MissingFiles;
 use jtb_probe::{
     banned_side, Clesto, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, ProbeError,
-    SquareSet, Tablebase, Value,
+    SquareSet, Tablebase, Value, Wdl,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -33,8 +34,24 @@ use super::{
 pub struct ClestoFields {
     wdl: &'static str,
     dtm: Option<u16>,
-    category: &'static str,
+    category: Option<&'static str>,
     exit: Option<u16>,
+}
+
+impl ClestoFields {
+    /// The fields of a value, or of a WDL alone where the set holds no DTM or ban file (the
+    /// rest `null`).
+    fn of(wdl: Wdl, value: Option<ClestoValue>) -> ClestoFields {
+        value.map_or(
+            ClestoFields {
+                wdl: wdl.name(),
+                dtm: None,
+                category: None,
+                exit: None,
+            },
+            ClestoFields::from,
+        )
+    }
 }
 
 impl From<ClestoValue> for ClestoFields {
@@ -42,7 +59,7 @@ impl From<ClestoValue> for ClestoFields {
         ClestoFields {
             wdl: v.wdl().name(),
             dtm: v.dtm(),
-            category: v.category(),
+            category: Some(v.category()),
             exit: v.exit(),
         }
     }
@@ -66,6 +83,10 @@ pub struct ClestoAnswer {
     /// Whether the hungry set is the one the board gives (else the text's `h:` field set it).
     hungry_canonical: bool,
     moves: Vec<ClestoMoveAnswer>,
+    /// The files of the tables that the set does not hold (WDL files alone), where the answer
+    /// needed one: the fields that need them are `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
 }
 
 /// A Clesto move: the position after it with its value for the side then to move (as the other
@@ -137,31 +158,67 @@ impl Routes for jtb_edge::games::Clesto {
     /// As the other rule sets' answers: 404 for a missing table, 500 for a damaged one.
     fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
         let source = lib.clesto_source(pos)?;
-        let value = source.clesto(|tb| tb.probe_clesto(pos))?;
-        let best = source.clesto(|tb| tb.clesto_best_move(pos))?;
-        let mut scored = source.clesto(|tb| tb.clesto_moves(pos))?;
-        // Best first for the mover; equal values stay in ASCII order (the library's order).
-        scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        // A set without some of the table's files (WDL files alone) answers what it holds:
+        // the fields that need another file are null, and `missing` names it.
+        let mut missing = MissingFiles::default();
+        let value = source.noting(&mut missing, |tb| tb.probe_clesto(pos))?;
+        let wdl = match value {
+            Some(v) => v.wdl(),
+            None => source.clesto(|tb| tb.probe_wdl(pos))?,
+        };
+        let best = source
+            .noting(&mut missing, |tb| tb.clesto_best_move(pos))?
+            .flatten();
+        let scored: Vec<(jtb_probe::Move, Option<ClestoValue>)> =
+            match source.noting(&mut missing, |tb| tb.clesto_moves(pos))? {
+                Some(mut scored) => {
+                    // Best first for the mover; equal values stay in ASCII order (the
+                    // library's order).
+                    scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+                    scored.into_iter().map(|(mv, v)| (mv, Some(v))).collect()
+                }
+                // Without distances, in move order (ASCII).
+                None => pos.legal_moves().into_iter().map(|mv| (mv, None)).collect(),
+            };
         let mut moves = Vec::with_capacity(scored.len());
         for (mv, mover) in scored {
             let kind = move_kind(pos, mv)?;
-            let (position, after, banned, end) = match play(pos, mv)? {
+            let (position, after, banned, end, after_wdl, ended) = match play(pos, mv)? {
                 Outcome::Over { result, reason } => (
                     None,
                     // The side that would move next has lost (or won, after the mover's own last
                     // animal starved) in 0.
-                    ClestoValue::Plain(match result.flipped() {
-                        jtb_probe::Wdl::Win => Value::Win(0),
-                        jtb_probe::Wdl::Loss => Value::Loss(0),
-                        jtb_probe::Wdl::Draw => Value::Draw,
-                    }),
+                    ClestoFields::from(ClestoValue::Plain(match result.flipped() {
+                        Wdl::Win => Value::Win(0),
+                        Wdl::Loss => Value::Loss(0),
+                        Wdl::Draw => Value::Draw,
+                    })),
                     None,
                     Some(reason.to_string()),
+                    result.flipped(),
+                    // A move that ends the game is won or lost in 1, with every file or without.
+                    Some(ClestoValue::Plain(result.of_final_move())),
                 ),
                 Outcome::Ongoing(next) => {
-                    let v = source.clesto(|tb| tb.probe_clesto(&next))?;
-                    (Some(next.to_string()), v, Some(banned_of(&next)), None)
+                    let v = source.noting(&mut missing, |tb| tb.probe_clesto(&next))?;
+                    let next_wdl = match v {
+                        Some(v) => v.wdl(),
+                        None => source.clesto(|tb| tb.probe_wdl(&next))?,
+                    };
+                    (
+                        Some(next.to_string()),
+                        ClestoFields::of(next_wdl, v),
+                        Some(banned_of(&next)),
+                        None,
+                        next_wdl,
+                        None,
+                    )
                 }
+            };
+            // The move's worth to its mover: the table's, else the WDL after it, seen back.
+            let mover = match (mover, ended) {
+                (Some(v), _) | (None, Some(v)) => ClestoFields::from(v),
+                (None, None) => ClestoFields::of(after_wdl.flipped(), None),
             };
             moves.push(ClestoMoveAnswer {
                 mv: mv.to_string(),
@@ -170,20 +227,21 @@ impl Routes for jtb_edge::games::Clesto {
                 kind: kind_name(kind),
                 end,
                 starves: starves(pos, mv)?,
-                after: after.into(),
+                after,
                 banned,
-                mover: mover.into(),
+                mover,
             });
         }
         Ok(Json(ClestoAnswer {
             position: pos.to_string(),
             rules: pos.rules().name(),
-            value: value.into(),
+            value: ClestoFields::of(wdl, value),
             best: best.map(|(mv, _)| mv.to_string()),
             banned: banned_of(pos),
             hungry: square_names(pos, pos.hungry()),
             hungry_canonical: pos.hungry_is_canonical(),
             moves,
+            missing: missing.note(),
         })
         .into_response())
     }
@@ -195,8 +253,22 @@ impl Routes for jtb_edge::games::Clesto {
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         let source = lib.clesto_source(pos)?;
-        let value = source.clesto(|tb| tb.probe_clesto(pos))?;
-        let line: Vec<LineStep<ClestoValue, Clesto>> = source.clesto(|tb| tb.clesto_line(pos))?;
+        // A set without the files a line needs answers `null` for it, and `missing` names them.
+        let mut missing = MissingFiles::default();
+        let value = source.noting(&mut missing, |tb| tb.probe_clesto(pos))?;
+        let line: Option<Vec<LineStep<ClestoValue, Clesto>>> = match value {
+            Some(_) => source.noting(&mut missing, |tb| tb.clesto_line(pos))?,
+            None => None,
+        };
+        let (Some(value), Some(line)) = (value, line) else {
+            return Ok(json!({
+                "position": pos.to_string(),
+                "rules": pos.rules().name(),
+                "line": null,
+                "line_stops_at_ban": null,
+                "missing": missing.note(),
+            }));
+        };
         let stops = jtb_edge::line_stops_at_ban(value, &line);
         let mut before = pos.clone();
         let mut steps = Vec::with_capacity(line.len());
@@ -221,7 +293,7 @@ impl Routes for jtb_edge::games::Clesto {
                 position: step.position.as_ref().map(ToString::to_string),
                 wdl: fields.as_ref().map(|f| f.wdl),
                 dtm: fields.as_ref().and_then(|f| f.dtm),
-                category: fields.as_ref().map(|f| f.category),
+                category: fields.as_ref().and_then(|f| f.category),
                 exit: fields.as_ref().and_then(|f| f.exit),
                 banned: step.position.as_ref().map(banned_of),
                 hungry: step.position.as_ref().map(|p| square_names(p, p.hungry())),
@@ -279,6 +351,19 @@ pub struct ClestoSource<'a> {
 }
 
 impl ClestoSource<'_> {
+    /// As [`ClestoSource::clesto`]; `None`, noted in `missing`, where the set holds no file of
+    /// a table that `probe` needs.
+    ///
+    /// # Errors
+    /// `probe`'s other errors.
+    pub fn noting<T>(
+        &self,
+        missing: &mut MissingFiles,
+        probe: impl FnOnce(&Tablebase<Clesto>) -> Result<T, ProbeError>,
+    ) -> Result<Option<T>, ApiError> {
+        self.lib.noting(Clesto, missing, probe(&self.tb))
+    }
+
     /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
     /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
     ///

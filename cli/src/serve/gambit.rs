@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use jtb_edge::Rules;
+use jtb_edge::{MissingFiles, Rules};
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, AnimalGambit, Category, Next, Position, Turn},
-    Family, Kind, ProbeError, Tablebase, Value,
+    Family, Kind, ProbeError, Tablebase, Value, Wdl,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -39,6 +39,23 @@ pub struct Fields {
     wdl: &'static str,
     dtm: Option<u16>,
     category: &'static str,
+}
+
+impl Fields {
+    /// The fields of a WDL alone, where the set holds no DTM file (`dtm` null; the category
+    /// is the WDL's).
+    fn of_wdl(wdl: Wdl) -> Fields {
+        Fields {
+            wdl: wdl.name(),
+            dtm: None,
+            category: Category::of(match wdl {
+                Wdl::Win => Value::Win(0),
+                Wdl::Draw => Value::Draw,
+                Wdl::Loss => Value::Loss(0),
+            })
+            .name(),
+        }
+    }
 }
 
 impl From<Value> for Fields {
@@ -118,6 +135,10 @@ pub struct ProbeAnswer {
     /// The best turn (as `jtb probe`); `null` when the side to move has none.
     best: Option<String>,
     turns: Vec<ScoredAnswer>,
+    /// The files of the tables that the set does not hold (WDL files alone), where the answer
+    /// needed one: the fields that need them are `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
 }
 
 /// Animal Gambit's tables, or why there are none.
@@ -306,30 +327,62 @@ impl Routes for jtb_edge::games::Gambit {
     fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
         let tb = tables_for(lib, pos)?;
         let fail = |e| lib.error(e, AnimalGambit);
-        let value = tb.probe_dtm(pos).map_err(fail)?;
+        // A set without some of the table's files (WDL files alone) answers what it holds:
+        // the fields that need another file are null, and `missing` names it.
+        let mut missing = MissingFiles::default();
+        let value = lib.noting(AnimalGambit, &mut missing, tb.probe_dtm(pos))?;
         // Best first, the best turn first among equals.
-        let scored = tb.ranked_moves(pos).map_err(fail)?;
-        let turns = scored
-            .iter()
-            .map(|t| {
-                let after = match pos.play(&t.mv) {
-                    Next::Continues(next) => tb.probe_dtm(&next).map_err(fail)?,
-                    Next::Over(end) if end.mover_wins() => Value::Loss(0),
-                    Next::Over(_) => Value::Win(0),
-                };
-                Ok(ScoredAnswer {
-                    turn: turn_answer(pos, &t.mv),
-                    after: after.into(),
-                    mover: t.value.into(),
-                })
-            })
-            .collect::<Result<_, ApiError>>()?;
+        let scored = match value {
+            Some(_) => lib.noting(AnimalGambit, &mut missing, tb.ranked_moves(pos))?,
+            None => None,
+        };
+        let value = match value {
+            Some(v) => Fields::from(v),
+            None => Fields::of_wdl(tb.probe_wdl(pos).map_err(fail)?),
+        };
+        // Without distances, every turn in the ASCII order of its text.
+        let listed: Vec<(Turn, Option<Value>)> = match &scored {
+            Some(scored) => scored.iter().map(|t| (t.mv, Some(t.value))).collect(),
+            None => pos.turns().into_iter().map(|t| (t, None)).collect(),
+        };
+        let mut turns = Vec::with_capacity(listed.len());
+        for (turn, mover) in listed {
+            // The turn's worth to its mover: the table's, else the WDL after it, seen back.
+            let (after, mover) = match pos.play(&turn) {
+                Next::Continues(next) => {
+                    match lib.noting(AnimalGambit, &mut missing, tb.probe_dtm(&next))? {
+                        Some(after) => (
+                            Fields::from(after),
+                            mover.map_or_else(
+                                || Fields::of_wdl(after.wdl().flipped()),
+                                Fields::from,
+                            ),
+                        ),
+                        None => {
+                            let after = tb.probe_wdl(&next).map_err(fail)?;
+                            (Fields::of_wdl(after), Fields::of_wdl(after.flipped()))
+                        }
+                    }
+                }
+                // A turn that ends the game is won or lost in 1, with every file or without.
+                Next::Over(end) if end.mover_wins() => {
+                    (Value::Loss(0).into(), Value::Win(1).into())
+                }
+                Next::Over(_) => (Value::Win(0).into(), Value::Loss(1).into()),
+            };
+            turns.push(ScoredAnswer {
+                turn: turn_answer(pos, &turn),
+                after,
+                mover,
+            });
+        }
         Ok(Json(ProbeAnswer {
             position: pos.to_string(),
             rules: gambit::AnimalGambit::NAME,
-            value: value.into(),
-            best: scored.first().map(|b| b.mv.to_string()),
+            value,
+            best: scored.and_then(|s| s.first().map(|b| b.mv.to_string())),
             turns,
+            missing: missing.note(),
         })
         .into_response())
     }
@@ -341,7 +394,15 @@ impl Routes for jtb_edge::games::Gambit {
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         let tb = tables_for(lib, pos)?;
-        let line = tb.line(pos).map_err(|e| lib.error(e, AnimalGambit))?;
+        // A set without the files a line needs answers `null` for it, and `missing` names them.
+        let mut missing = MissingFiles::default();
+        let line = lib.noting(AnimalGambit, &mut missing, tb.line(pos))?;
+        let Some(line) = line else {
+            return Ok(json!({
+                "position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "line": null,
+                "missing": missing.note(),
+            }));
+        };
         let mut at = *pos;
         let mut steps = Vec::with_capacity(line.len());
         for step in &line {

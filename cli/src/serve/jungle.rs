@@ -7,9 +7,10 @@
 
 use std::sync::Arc;
 
+use jtb_edge::MissingFiles;
 use jtb_probe::{
     dead_draw, Adjudication, Category, LineStep, Move, MoveKind, NotApplicable, Outcome, Position,
-    RuleSet, RuleStep, RuleValue, ScoredMove, Tablebase, Value,
+    RuleSet, RuleStep, RuleValue, ScoredMove, Tablebase, Value, Wdl,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -36,12 +37,16 @@ pub struct ProbeAnswer {
     dtm: Option<u16>,
     best: Option<String>,
     dtc: Option<u16>,
-    category: &'static str,
+    category: Option<&'static str>,
     clock: u32,
-    rule_wdl: &'static str,
+    rule_wdl: Option<&'static str>,
     /// The best move under the clock rule at `clock` (`null` in a rule draw).
     rule_best: Option<String>,
     moves: Vec<MoveAnswer>,
+    /// The files of the tables that the set does not hold (WDL files alone), where the answer
+    /// needed one: the fields that need them are `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
 }
 
 /// A move and the position after it, seen by the side then to move.
@@ -60,10 +65,10 @@ pub struct MoveAnswer {
     wdl: &'static str,
     dtm: Option<u16>,
     dtc: Option<u16>,
-    category: &'static str,
+    category: Option<&'static str>,
     /// The clock after the move (0 after a capture); `null` when the game ended.
     clock: Option<u32>,
-    rule_wdl: &'static str,
+    rule_wdl: Option<&'static str>,
 }
 
 /// A step of a line: the move, what kind it is, and the position after it with both its
@@ -100,6 +105,7 @@ fn move_answer(
     source: &Source<'_>,
     pos: &Position,
     mv: jtb_probe::Move,
+    missing: &mut MissingFiles,
 ) -> Result<MoveAnswer, ApiError> {
     let kind = move_kind(pos, mv)?;
     let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
@@ -117,26 +123,30 @@ fn move_answer(
                 wdl: after.name(),
                 dtm,
                 dtc: dtm,
-                category: after.name(),
+                category: Some(after.name()),
                 clock: None,
-                rule_wdl: after.name(),
+                rule_wdl: Some(after.name()),
             }
         }
         Outcome::Ongoing(next) => {
-            let value = source.value(&next)?;
-            let rule = source.rule(&next)?;
+            let value = source.value_noting(&next, missing)?;
+            let wdl = match value {
+                Some(v) => v.wdl(),
+                None => source.wdl(&next)?,
+            };
+            let rule = source.rule_noting(&next, missing)?;
             MoveAnswer {
                 mv: mv.to_string(),
                 position: Some(next.to_string()),
                 capture,
                 kind: kind_name(kind),
                 end: None,
-                wdl: value.wdl().name(),
-                dtm: value.dtm(),
-                dtc: rule.dtc.dtm(),
-                category: rule.category.name(),
-                clock: Some(rule.clock),
-                rule_wdl: rule.wdl.name(),
+                wdl: wdl.name(),
+                dtm: value.and_then(Value::dtm),
+                dtc: rule.and_then(|r| r.dtc.dtm()),
+                category: rule.map(|r| r.category.name()),
+                clock: Some(next.clock().unwrap_or(0)),
+                rule_wdl: rule.map(|r| r.wdl.name()),
             }
         }
     })
@@ -152,6 +162,7 @@ fn steps(
     source: &Source<'_>,
     pos: &Position,
     moves: Vec<jtb_probe::Move>,
+    missing: &mut MissingFiles,
 ) -> Result<Vec<StepAnswer>, ApiError> {
     let mut current = pos.clone();
     let mut out = Vec::with_capacity(moves.len());
@@ -170,18 +181,22 @@ fn steps(
                 dtc: None,
             },
             Outcome::Ongoing(next) => {
-                let value = source.value(&next)?;
-                let rule = source.rule(&next)?;
+                let value = source.value_noting(&next, missing)?;
+                let wdl = match value {
+                    Some(v) => v.wdl(),
+                    None => source.wdl(&next)?,
+                };
+                let rule = source.rule_noting(&next, missing)?;
                 let step = StepAnswer {
                     mv: mv.to_string(),
                     kind,
                     end: None,
                     position: Some(next.to_string()),
-                    clock: Some(rule.clock),
-                    wdl: Some(value.wdl().name()),
-                    dtm: value.dtm(),
-                    rule_wdl: Some(rule.wdl.name()),
-                    dtc: rule.dtc.dtm(),
+                    clock: Some(next.clock().unwrap_or(0)),
+                    wdl: Some(wdl.name()),
+                    dtm: value.and_then(Value::dtm),
+                    rule_wdl: rule.map(|r| r.wdl.name()),
+                    dtc: rule.and_then(|r| r.dtc.dtm()),
                 };
                 current = next;
                 step
@@ -205,36 +220,58 @@ impl Routes for jtb_edge::games::Jungle {
             return Ok(Json(flip::probe(lib, pos)?).into_response());
         }
         let source = lib.source(pos)?;
-        let value = source.value(pos)?;
-        let rule = source.rule(pos)?;
-        let ranked = source.ranked_moves(pos)?;
-        // As `jtb probe`: no best move in a draw, where every drawing move is as good.
-        let best = match value {
-            Value::Draw => None,
-            _ => ranked.first().map(|m| m.mv.to_string()),
+        // A set without some of the table's files (WDL files alone) answers what it holds:
+        // the fields that need another file are null, and `missing` names it.
+        let mut missing = MissingFiles::default();
+        let value = source.value_noting(pos, &mut missing)?;
+        let wdl = match value {
+            Some(v) => v.wdl(),
+            None => source.wdl(pos)?,
         };
-        let rule_best = source.rule_best(pos)?.map(|m| m.to_string());
+        let rule = source.rule_noting(pos, &mut missing)?;
+        let ranked = match value {
+            Some(_) => source.ranked_moves_noting(pos, &mut missing)?,
+            None => None,
+        };
+        // As `jtb probe`: no best move in a draw, where every drawing move is as good.
+        let best = match (wdl, &ranked) {
+            (Wdl::Draw, _) | (_, None) => None,
+            (_, Some(ranked)) => ranked.first().map(|m| m.mv.to_string()),
+        };
+        let rule_best = match rule {
+            Some(_) => source
+                .rule_best_noting(pos, &mut missing)?
+                .flatten()
+                .map(|m| m.to_string()),
+            None => None,
+        };
+        // Without distances, the moves in move order (ASCII), each with what it holds.
+        let order: Vec<jtb_probe::Move> = match ranked {
+            Some(ranked) => ranked.iter().map(|m| m.mv).collect(),
+            None => pos.legal_moves(),
+        };
         // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
         let moves = if pos.at_clock_limit() {
             Vec::new()
         } else {
-            ranked
-                .iter()
-                .map(|m| move_answer(&source, pos, m.mv))
+            order
+                .into_iter()
+                .map(|mv| move_answer(&source, pos, mv, &mut missing))
                 .collect::<Result<_, _>>()?
         };
         Ok(Json(ProbeAnswer {
             position: pos.to_string(),
             rules: pos.rules().name(),
-            wdl: value.wdl().name(),
-            dtm: value.dtm(),
+            wdl: wdl.name(),
+            dtm: value.and_then(Value::dtm),
             best,
-            dtc: rule.dtc.dtm(),
-            category: rule.category.name(),
-            clock: rule.clock,
-            rule_wdl: rule.wdl.name(),
+            dtc: rule.and_then(|r| r.dtc.dtm()),
+            category: rule.map(|r| r.category.name()),
+            clock: pos.clock().unwrap_or(0),
+            rule_wdl: rule.map(|r| r.wdl.name()),
             rule_best,
             moves,
+            missing: missing.note(),
         })
         .into_response())
     }
@@ -249,19 +286,35 @@ impl Routes for jtb_edge::games::Jungle {
             return super::flip::line(lib, pos);
         }
         let source = lib.source(pos)?;
-        let plain = source.line(pos)?.into_iter().map(|s| s.mv).collect();
-        let rule = source
-            .rule_line(pos)?
-            .into_iter()
-            .map(|s: RuleStep| s.mv)
-            .collect();
-        Ok(json!({
+        // A set without the files a line needs answers `null` for it, and `missing` names them.
+        let mut missing = MissingFiles::default();
+        let plain = source.line_noting(pos, &mut missing)?;
+        let rule = source.rule_line_noting(pos, &mut missing)?;
+        let plain = match plain {
+            Some(line) => {
+                let moves = line.into_iter().map(|s| s.mv).collect();
+                Some(steps(&source, pos, moves, &mut missing)?)
+            }
+            None => None,
+        };
+        let rule = match rule {
+            Some(line) => {
+                let moves = line.into_iter().map(|s: RuleStep| s.mv).collect();
+                Some(steps(&source, pos, moves, &mut missing)?)
+            }
+            None => None,
+        };
+        let mut answer = json!({
             "position": pos.to_string(),
             "rules": pos.rules().name(),
             "clock": pos.clock().unwrap_or(0),
-            "line": steps(&source, pos, plain)?,
-            "rule_line": steps(&source, pos, rule)?,
-        }))
+            "line": plain,
+            "rule_line": rule,
+        });
+        if let Some(note) = missing.note() {
+            answer["missing"] = json!(note);
+        }
+        Ok(answer)
     }
 
     /// The answer of `GET /api/v1/{rules}/moves` for a position of the family's type (Clesto's adds
@@ -420,6 +473,136 @@ impl Source<'_> {
         };
         tb.ranked_moves(pos)
             .map_err(|e| self.lib.error(e, pos.rules()))
+    }
+
+    /// The result of a probe of the tables, `None` and noted in `missing` where the set holds
+    /// no file of the table that it needs.
+    fn noting<T>(
+        &self,
+        pos: &Position,
+        missing: &mut MissingFiles,
+        probe: impl FnOnce(&Tablebase) -> jtb_probe::ProbeResult<T>,
+    ) -> Result<Option<T>, ApiError> {
+        let Origin::Tables(tb) = &self.origin else {
+            return Err(ApiError::internal("the built-in check has no files"));
+        };
+        self.lib.noting(pos.rules(), missing, probe(tb))
+    }
+
+    /// Win, draw or loss, the clock rule aside (from the WDL file).
+    ///
+    /// # Errors
+    /// As [`Source::value`].
+    pub fn wdl(&self, pos: &Position) -> Result<Wdl, ApiError> {
+        match &self.origin {
+            Origin::Tables(tb) => tb
+                .probe_wdl(pos)
+                .map_err(|e| self.lib.error(e, pos.rules())),
+            Origin::OneEach => Ok(one_each_value(pos)?.wdl()),
+        }
+    }
+
+    /// As [`Source::value`]; `None`, noted in `missing`, where the set holds no DTM file of
+    /// the table.
+    ///
+    /// # Errors
+    /// As [`Source::value`].
+    pub fn value_noting(
+        &self,
+        pos: &Position,
+        missing: &mut MissingFiles,
+    ) -> Result<Option<Value>, ApiError> {
+        match &self.origin {
+            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.probe_dtm(pos)),
+            Origin::OneEach => self.value(pos).map(Some),
+        }
+    }
+
+    /// As [`Source::rule`]; `None`, noted in `missing`, where the set holds no DTC file of
+    /// the table.
+    ///
+    /// # Errors
+    /// As [`Source::value`].
+    pub fn rule_noting(
+        &self,
+        pos: &Position,
+        missing: &mut MissingFiles,
+    ) -> Result<Option<RuleValue>, ApiError> {
+        match &self.origin {
+            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.probe_rule(pos)),
+            Origin::OneEach => self.rule(pos).map(Some),
+        }
+    }
+
+    /// As [`Source::ranked_moves`]; `None`, noted in `missing`, where the set holds no DTM
+    /// file of a table it needs.
+    ///
+    /// # Errors
+    /// As [`Source::ranked_moves`].
+    pub fn ranked_moves_noting(
+        &self,
+        pos: &Position,
+        missing: &mut MissingFiles,
+    ) -> Result<Option<Vec<ScoredMove>>, ApiError> {
+        match &self.origin {
+            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.ranked_moves(pos)),
+            Origin::OneEach => self.ranked_moves(pos).map(Some),
+        }
+    }
+
+    /// As [`Source::line`]; `None`, noted in `missing`, where the set holds no file of a
+    /// table it needs.
+    ///
+    /// # Errors
+    /// As [`Source::line`].
+    pub fn line_noting(
+        &self,
+        pos: &Position,
+        missing: &mut MissingFiles,
+    ) -> Result<Option<Vec<LineStep>>, ApiError> {
+        match &self.origin {
+            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.line(pos)),
+            Origin::OneEach => self.line(pos).map(Some),
+        }
+    }
+
+    /// As [`Source::rule_line`]; `None`, noted in `missing`, where the set holds no file of a
+    /// table it needs.
+    ///
+    /// # Errors
+    /// As [`Source::rule_line`].
+    pub fn rule_line_noting(
+        &self,
+        pos: &Position,
+        missing: &mut MissingFiles,
+    ) -> Result<Option<Vec<RuleStep>>, ApiError> {
+        match &self.origin {
+            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.rule_line(pos)),
+            Origin::OneEach => self.rule_line(pos).map(Some),
+        }
+    }
+
+    /// As [`Source::rule_best`]; `None`, noted in `missing`, where the set holds no file of a
+    /// table it needs.
+    ///
+    /// # Errors
+    /// As [`Source::rule_best`].
+    pub fn rule_best_noting(
+        &self,
+        pos: &Position,
+        missing: &mut MissingFiles,
+    ) -> Result<Option<Option<Move>>, ApiError> {
+        match &self.origin {
+            Origin::Tables(_) => {
+                if self.rule(pos)?.is_draw() {
+                    return Ok(Some(None));
+                }
+                self.noting(pos, missing, |tb| {
+                    tb.rule_best_move(pos).map(|m| m.map(|m| m.mv))
+                })
+            }
+            Origin::OneEach => self.rule_best(pos).map(Some),
+        }
     }
 
     /// The best move under the clock rule at the position's clock: `None` in a rule draw

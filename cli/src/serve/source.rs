@@ -20,7 +20,7 @@ use std::{
 
 use jtb_edge::{
     games::{EdgeGame, Jungle},
-    AnyTablebase, Rules,
+    AnyTablebase, MissingFiles, Rules,
 };
 use jtb_probe::{
     flip::ChanceTables, format::table_path, Family, Material, Move, Outcome, Position, ProbeError,
@@ -510,6 +510,23 @@ impl Library {
             // Only inside `in_memory_only`, whose refused answers are never sent.
             ProbeError::NotInMemory => ApiError::internal(e.to_string()),
         }
+    }
+
+    /// `probed`'s value; `None` where the set holds no file of the table that it needs (WDL
+    /// files alone), noted in `missing` in the API's words (the file named relative to the
+    /// root).
+    ///
+    /// # Errors
+    /// `probed`'s other errors, as [`Library::error`] maps them.
+    pub fn noting<G: Family, T>(
+        &self,
+        rules: G,
+        missing: &mut MissingFiles,
+        probed: Result<T, ProbeError>,
+    ) -> Result<Option<T>, ApiError> {
+        missing
+            .or_note_as(probed, |e| self.error(e, rules).message)
+            .map_err(|e| self.error(e, rules))
     }
 
     /// 400 for a finished game or face-down tiles: no table holds such a position.

@@ -7,7 +7,9 @@ use jtb_probe::{ClestoValue, LineStep, Plies, Position, ProbeResult, Tablebase, 
 use serde_json::{json, Value as Json};
 
 use super::{jungle, split_opened, EdgeGame, GameAnswer};
-use crate::{Answer, AnyTablebase, EdgeError, Played, PositionError, Rules, Tables, Verdict};
+use crate::{
+    Answer, AnyTablebase, EdgeError, MissingFiles, Played, PositionError, Rules, Tables, Verdict,
+};
 
 /// Clesto.
 #[derive(Debug, Clone, Copy)]
@@ -91,50 +93,66 @@ impl EdgeGame for Clesto {
     }
 }
 
-/// A Clesto position's answer (RULES.md 6): no draws, no clock; the best line stops where the
-/// unbanned side wins only by the ban.
+/// A Clesto position's answer. A set that lacks some of the table's files (WDL files alone)
+/// leaves what needs them `None`, noted in `missing`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClestoAnswer {
     /// The position.
     pub pos: Position,
-    /// A plain win or loss with its distance to mate, or a win by the repetition ban.
-    pub value: ClestoValue,
+    /// Win or loss (a win by the repetition ban is a win).
+    pub wdl: Wdl,
+    /// A plain win or loss with its distance to mate, or a win by the repetition ban (from the
+    /// DTM and ban files).
+    pub value: Option<ClestoValue>,
     /// The best move.
     pub best: Option<String>,
-    /// The best line, when asked.
-    pub line: Option<Vec<String>>,
+    /// The best line, when asked (`None` inside when a file it needs is missing).
+    pub line: Option<Option<Vec<String>>>,
     /// Whether the line stops at a position the ban alone decides.
     pub line_stops_at_ban: bool,
+    /// The files the set lacks that the answer needed.
+    pub missing: MissingFiles,
 }
 
 impl ClestoAnswer {
     /// Probes `pos` (with `line`, also the best line).
     ///
     /// # Errors
-    /// As [`Tablebase::probe_clesto`].
+    /// As [`Tablebase::probe_clesto`], but for the files of the position's tables that the set
+    /// does not hold (noted in the answer).
     pub fn probe(
         tb: &Tablebase<jtb_probe::Clesto>,
         pos: Position,
         line: bool,
     ) -> ProbeResult<ClestoAnswer> {
-        let value = tb.probe_clesto(&pos)?;
-        let best = tb.clesto_best_move(&pos)?.map(|(mv, _)| mv.to_string());
-        let (line, line_stops_at_ban) = if line {
-            let steps = tb.clesto_line(&pos)?;
-            let stops = line_stops_at_ban(value, &steps);
-            (
-                Some(steps.iter().map(|s| s.mv.to_string()).collect()),
-                stops,
-            )
-        } else {
-            (None, false)
+        let mut missing = MissingFiles::default();
+        let value = missing.or_note(tb.probe_clesto(&pos))?;
+        let wdl = match value {
+            Some(v) => v.wdl(),
+            None => tb.probe_wdl(&pos)?,
+        };
+        let best = missing
+            .or_note(tb.clesto_best_move(&pos))?
+            .flatten()
+            .map(|(mv, _)| mv.to_string());
+        let (line, line_stops_at_ban) = match (line, value) {
+            (false, _) => (None, false),
+            (true, value) => match (missing.or_note(tb.clesto_line(&pos))?, value) {
+                (Some(steps), Some(value)) => (
+                    Some(Some(steps.iter().map(|s| s.mv.to_string()).collect())),
+                    line_stops_at_ban(value, &steps),
+                ),
+                _ => (Some(None), false),
+            },
         };
         Ok(ClestoAnswer {
             pos,
+            wdl,
             value,
             best,
             line,
             line_stops_at_ban,
+            missing,
         })
     }
 }
@@ -145,16 +163,17 @@ impl GameAnswer for ClestoAnswer {
         let mut obj = json!({
             "position": text,
             "rules": self.pos.rules().name(),
-            "wdl": self.value.wdl().name(),
-            "dtm": self.value.dtm(),
-            "category": self.value.category(),
-            "exit": self.value.exit(),
+            "wdl": self.wdl.name(),
+            "dtm": self.value.and_then(ClestoValue::dtm),
+            "category": self.value.map(ClestoValue::category),
+            "exit": self.value.and_then(ClestoValue::exit),
             "best": self.best,
         });
         if let Some(line) = &self.line {
             obj["line"] = json!(line);
             obj["line_stops_at_ban"] = json!(self.line_stops_at_ban);
         }
+        self.missing.add_to(&mut obj);
         obj
     }
 
@@ -163,12 +182,15 @@ impl GameAnswer for ClestoAnswer {
     }
 
     fn line(&self) -> Option<&[String]> {
-        self.line.as_deref()
+        self.line.as_ref()?.as_deref()
+    }
+
+    fn missing(&self) -> Option<String> {
+        self.missing.note()
     }
 
     /// What `jtb probe` prints for the input `text`.
     fn text(&self, text: &str) -> String {
-        let exit = self.value.exit();
         let mut s = format!(
             "{text}\n{}rules: {}\n",
             crate::board::draw(&self.pos),
@@ -176,18 +198,19 @@ impl GameAnswer for ClestoAnswer {
         );
         let banned = jtb_probe::banned_side(jtb_probe::Material::of(&self.pos));
         s += &match self.value {
-            ClestoValue::Plain(v) => format!(
+            None => format!("value: {} for {} to move\n", self.wdl, self.pos.turn()),
+            Some(ClestoValue::Plain(v)) => format!(
                 "value: {} for {} to move, {} to the end\n",
                 v.wdl(),
                 self.pos.turn(),
                 Plies(v.dtm().unwrap_or(0))
             ),
-            v => format!(
+            Some(v) => format!(
                 "value: {} for {} to move by the repetition ban ({}): {}\n",
                 v.wdl(),
                 self.pos.turn(),
                 v.category(),
-                match exit {
+                match v.exit() {
                     Some(e) => format!(
                         "{banned}, the banned side, forces the game out of this material into a \
                          position it wins in {}",
@@ -203,13 +226,13 @@ impl GameAnswer for ClestoAnswer {
         if let Some(b) = &self.best {
             s += &format!("best: {b}\n");
         }
-        if let Some(line) = &self.line {
+        if let Some(Some(line)) = &self.line {
             s += &format!("line: {}\n", line.join(" "));
             if self.line_stops_at_ban {
                 s += "(the line stops where only the repetition ban decides)\n";
             }
         }
-        s
+        s + &self.missing.text()
     }
 }
 

@@ -12,8 +12,8 @@ use serde_json::{json, Value as Json};
 use super::{EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     is_gambit_shape, packed::not_packed, scan::sample, Answer, AnyPosition, AnyTablebase,
-    EdgeError, GameEnd, Pick, Played, PositionError, RuleFamily, Rules, ScanError, TableName,
-    TableNameError, Tables, Targets, Verdict, PACKED_LEN,
+    EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules, ScanError,
+    TableName, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
 };
 
 /// Animal Gambit's one rule set as the edge reads its name, positions and tables.
@@ -213,44 +213,67 @@ fn color_name(c: gambit::Color) -> &'static str {
     }
 }
 
-/// An Animal Gambit position's answer.
+/// An Animal Gambit position's answer. A set that lacks some of the table's files (WDL files
+/// alone) leaves what needs them `None`, noted in `missing`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GambitAnswer {
     /// The position.
     pub pos: gambit::Position,
-    /// Win, draw (the repetition rule decides) or loss with the distance to mate in turns.
-    pub value: Value,
+    /// Win, draw (the repetition rule decides) or loss.
+    pub wdl: Wdl,
+    /// The value with the distance to mate in turns (from the DTM file).
+    pub value: Option<Value>,
     /// Win, loss or repetition.
     pub category: Category,
     /// The best turn, in its canonical text.
     pub best: Option<String>,
-    /// The best line, when asked.
-    pub line: Option<Vec<String>>,
+    /// The best line, when asked (`None` inside when a file it needs is missing).
+    pub line: Option<Option<Vec<String>>>,
+    /// The files the set lacks that the answer needed.
+    pub missing: MissingFiles,
 }
 
 impl GambitAnswer {
     /// Probes `pos` (with `line`, also the best line).
     ///
     /// # Errors
-    /// As [`Tablebase::probe_dtm`].
+    /// As [`Tablebase::probe_dtm`], but for the files of the position's tables that the set
+    /// does not hold (noted in the answer).
     pub fn probe(
         tb: &Tablebase<gambit::AnimalGambit>,
         pos: gambit::Position,
         line: bool,
     ) -> ProbeResult<GambitAnswer> {
-        let value = tb.probe_dtm(&pos)?;
-        let best = tb.best_move(&pos)?.map(|b| b.mv.to_string());
+        let mut missing = MissingFiles::default();
+        let value = missing.or_note(tb.probe_dtm(&pos))?;
+        let wdl = match value {
+            Some(v) => v.wdl(),
+            None => tb.probe_wdl(&pos)?,
+        };
+        let best = missing
+            .or_note(tb.best_move(&pos))?
+            .flatten()
+            .map(|b| b.mv.to_string());
         let line = if line {
-            Some(tb.line(&pos)?.iter().map(|t| t.mv.to_string()).collect())
+            let line = missing.or_note(tb.line(&pos))?;
+            Some(line.map(|l| l.iter().map(|t| t.mv.to_string()).collect()))
         } else {
             None
         };
+        // The category is the WDL's: a draw is the repetition rule's.
+        let category = Category::of(match wdl {
+            Wdl::Win => Value::Win(0),
+            Wdl::Draw => Value::Draw,
+            Wdl::Loss => Value::Loss(0),
+        });
         Ok(GambitAnswer {
             pos,
+            wdl,
             value,
-            category: Category::of(value),
+            category,
             best,
             line,
+            missing,
         })
     }
 }
@@ -261,14 +284,15 @@ impl GameAnswer for GambitAnswer {
         let mut obj = json!({
             "position": text,
             "rules": AnimalGambit::NAME,
-            "wdl": self.value.wdl().name(),
-            "dtm": self.value.dtm(),
+            "wdl": self.wdl.name(),
+            "dtm": self.value.and_then(Value::dtm),
             "category": self.category.name(),
             "best": self.best,
         });
         if let Some(line) = &self.line {
             obj["line"] = json!(line);
         }
+        self.missing.add_to(&mut obj);
         obj
     }
 
@@ -277,32 +301,41 @@ impl GameAnswer for GambitAnswer {
     }
 
     fn line(&self) -> Option<&[String]> {
-        self.line.as_deref()
+        self.line.as_ref()?.as_deref()
+    }
+
+    fn missing(&self) -> Option<String> {
+        self.missing.note()
     }
 
     /// What `jtb probe` prints for the input `text`.
     fn text(&self, text: &str) -> String {
         let mut s = format!("{text}\nrules: {}\n", AnimalGambit::NAME);
-        s += &match self.value {
-            Value::Draw => {
+        s += &match (self.wdl, self.value) {
+            (Wdl::Draw, _) => {
                 "value: draw (repetition: neither side can force an end; the repetition \
                             rule decides with the history)\n"
                     .to_owned()
             }
-            v => format!(
-                "value: {} for {} to move, {} to the end ({})\n",
-                v.wdl(),
+            (wdl, Some(v)) => format!(
+                "value: {wdl} for {} to move, {} to the end ({})\n",
                 self.pos.turn(),
                 Turns(v.dtm().unwrap_or(0)),
+                self.category
+            ),
+            (wdl, None) => format!(
+                "value: {wdl} for {} to move ({})\n",
+                self.pos.turn(),
                 self.category
             ),
         };
         if let Some(b) = &self.best {
             s += &format!("best: {b}\n");
         }
-        if let Some(line) = &self.line {
+        if let Some(Some(line)) = &self.line {
             s += &format!("line: {}\n", line.join(", "));
         }
+        s += &self.missing.text();
         s.trim_end().to_owned()
     }
 }

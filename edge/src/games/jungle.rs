@@ -18,8 +18,8 @@ use serde_json::{json, Value as Json};
 use super::{flip, split_opened, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     packed::not_packed, scan::sample, table_material, Answer, AnyPosition, AnyTablebase,
-    ChanceAnswer, EdgeError, GameEnd, Pick, Played, PositionError, RuleFamily, Rules, ScanError,
-    TableName, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
+    ChanceAnswer, EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules,
+    ScanError, TableName, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
 };
 
 /// Jungle and the flip game.
@@ -264,54 +264,71 @@ pub(super) fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// A Jungle or flip-game position's answer.
+/// A Jungle or flip-game position's answer. A set that lacks some of the table's files (WDL
+/// files alone) leaves what needs them `None`, noted in `missing`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JungleAnswer {
     /// The position, with the clock the rule value is for.
     pub pos: Position,
-    /// Win, draw or loss with the distance to mate, ignoring the clock rule.
-    pub value: Value,
-    /// The value under the clock rule at the position's clock.
-    pub rule: RuleValue,
+    /// Win, draw or loss, ignoring the clock rule.
+    pub wdl: Wdl,
+    /// The value with its distance to mate (from the DTM file).
+    pub value: Option<Value>,
+    /// The value under the clock rule at the position's clock (from the DTC file).
+    pub rule: Option<RuleValue>,
     /// The best move (none in a draw).
     pub best: Option<String>,
-    /// The whole best line, when asked.
-    pub line: Option<Vec<String>>,
+    /// The whole best line, when asked (`None` inside when a file it needs is missing).
+    pub line: Option<Option<Vec<String>>>,
     /// The whole best line under the clock rule, when asked.
-    pub rule_line: Option<Vec<String>>,
+    pub rule_line: Option<Option<Vec<String>>>,
+    /// The files the set lacks that the answer needed.
+    pub missing: MissingFiles,
 }
 
 impl JungleAnswer {
     /// Probes `pos` (with `line`, also both best lines).
     ///
     /// # Errors
-    /// As [`Tablebase::probe_dtm`] and [`Tablebase::probe_rule`].
+    /// As [`Tablebase::probe_dtm`] and [`Tablebase::probe_rule`], but for the files of the
+    /// position's tables that the set does not hold (noted in the answer).
     pub fn probe(tb: &Tablebase, pos: Position, line: bool) -> ProbeResult<JungleAnswer> {
-        let value = tb.probe_dtm(&pos)?;
-        let rule = tb.probe_rule(&pos)?;
-        let best = if value == Value::Draw {
+        let mut missing = MissingFiles::default();
+        let value = missing.or_note(tb.probe_dtm(&pos))?;
+        let wdl = match value {
+            Some(v) => v.wdl(),
+            None => tb.probe_wdl(&pos)?,
+        };
+        let rule = missing.or_note(tb.probe_rule(&pos))?;
+        let best = if wdl == Wdl::Draw {
             None
         } else {
-            tb.best_move(&pos)?.map(|m| m.mv.to_string())
+            missing
+                .or_note(tb.best_move(&pos))?
+                .flatten()
+                .map(|m| m.mv.to_string())
         };
+        let texts =
+            |mvs: &mut dyn Iterator<Item = Move>| mvs.map(|m| m.to_string()).collect::<Vec<_>>();
         let (line, rule_line) = if line {
-            let texts = |mvs: &mut dyn Iterator<Item = Move>| {
-                mvs.map(|m| m.to_string()).collect::<Vec<_>>()
-            };
+            let plain = missing.or_note(tb.line(&pos))?;
+            let rule = missing.or_note(tb.rule_line(&pos))?;
             (
-                Some(texts(&mut tb.line(&pos)?.iter().map(|s| s.mv))),
-                Some(texts(&mut tb.rule_line(&pos)?.iter().map(|s| s.mv))),
+                Some(plain.map(|l| texts(&mut l.iter().map(|s| s.mv)))),
+                Some(rule.map(|l| texts(&mut l.iter().map(|s| s.mv)))),
             )
         } else {
             (None, None)
         };
         Ok(JungleAnswer {
             pos,
+            wdl,
             value,
             rule,
             best,
             line,
             rule_line,
+            missing,
         })
     }
 }
@@ -319,16 +336,17 @@ impl JungleAnswer {
 impl GameAnswer for JungleAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`.
     fn json(&self, text: &str) -> Json {
+        let rule = self.rule.as_ref();
         let mut obj = json!({
             "position": text,
             "rules": self.pos.rules().name(),
-            "wdl": self.value.wdl().name(),
-            "dtm": self.value.dtm(),
+            "wdl": self.wdl.name(),
+            "dtm": self.value.and_then(Value::dtm),
             "best": self.best,
-            "dtc": self.rule.dtc.dtm(),
-            "category": self.rule.category.name(),
-            "clock": self.rule.clock,
-            "rule_wdl": self.rule.wdl.name(),
+            "dtc": rule.and_then(|r| r.dtc.dtm()),
+            "category": rule.map(|r| r.category.name()),
+            "clock": self.pos.clock().unwrap_or(0),
+            "rule_wdl": rule.map(|r| r.wdl.name()),
         });
         if let Some(line) = &self.line {
             obj["line"] = json!(line);
@@ -336,6 +354,7 @@ impl GameAnswer for JungleAnswer {
         if let Some(line) = &self.rule_line {
             obj["rule_line"] = json!(line);
         }
+        self.missing.add_to(&mut obj);
         obj
     }
 
@@ -344,7 +363,11 @@ impl GameAnswer for JungleAnswer {
     }
 
     fn line(&self) -> Option<&[String]> {
-        self.line.as_deref()
+        self.line.as_ref()?.as_deref()
+    }
+
+    fn missing(&self) -> Option<String> {
+        self.missing.note()
     }
 
     /// What `jtb probe` prints for the input `text`.
@@ -354,36 +377,38 @@ impl GameAnswer for JungleAnswer {
             crate::board::draw(&self.pos),
             self.pos.rules()
         );
-        s += &match self.value {
-            Value::Draw => "value: draw\n".to_owned(),
-            v => format!(
-                "value: {} for {} to move, {} to the end\n",
-                v.wdl(),
+        s += &match (self.wdl, self.value) {
+            (Wdl::Draw, _) => "value: draw\n".to_owned(),
+            (wdl, Some(v)) => format!(
+                "value: {wdl} for {} to move, {} to the end\n",
                 self.pos.turn(),
                 Plies(v.dtm().unwrap_or(0))
             ),
+            (wdl, None) => format!("value: {wdl} for {} to move\n", self.pos.turn()),
         };
-        s += &format!(
-            "clock rule: {} at clock {} of {} ({}; {})\n",
-            self.rule.wdl,
-            self.rule.clock,
-            self.rule.limit,
-            self.rule.category,
-            match self.rule.dtc.dtm() {
-                Some(d) => format!("{} to the next capture or the end", Plies(d)),
-                None => "no capture can be forced".to_owned(),
-            }
-        );
+        if let Some(rule) = &self.rule {
+            s += &format!(
+                "clock rule: {} at clock {} of {} ({}; {})\n",
+                rule.wdl,
+                rule.clock,
+                rule.limit,
+                rule.category,
+                match rule.dtc.dtm() {
+                    Some(d) => format!("{} to the next capture or the end", Plies(d)),
+                    None => "no capture can be forced".to_owned(),
+                }
+            );
+        }
         if let Some(b) = &self.best {
             s += &format!("best: {b}\n");
         }
-        if let Some(line) = &self.line {
+        if let Some(Some(line)) = &self.line {
             s += &format!("line: {}\n", line.join(" "));
         }
-        if let Some(line) = &self.rule_line {
+        if let Some(Some(line)) = &self.rule_line {
             s += &format!("rule line: {}\n", line.join(" "));
         }
-        s
+        s + &self.missing.text()
     }
 }
 

@@ -164,6 +164,12 @@ pub trait GameAnswer {
     /// The fields of [`GameAnswer::json`] whose strings are exact fractions (`"5/8"`), at every
     /// depth of the object: for a printer that gives them as numbers of its own (Python's
     /// `Fraction`s). None in a game whose values are distances.
+    /// The note naming the files of the position's tables that the set does not hold, where
+    /// the answer needed one ([`crate::MissingFiles`]).
+    fn missing(&self) -> Option<String> {
+        None
+    }
+
     fn exact_fractions(&self) -> &'static [&'static str] {
         &[]
     }
