@@ -35,11 +35,12 @@ pub use games::{
     gambit::{GambitAnswer, GambitVerdict},
     jungle::{JungleAnswer, JungleVerdict},
 };
+pub use jtb_probe::Targets;
 pub use packed::{PACKED_LEN, RULE_CODES};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, RuleFamily, Rules, ANIMAL_GAMBIT};
 pub use scan::{table_records, Pick, ScanError};
-pub use table_name::{table_material, TableName, TableNameError, Targets};
+pub use table_name::{table_material, TableName, TableNameError};
 pub use tables::{jungle_materials, AnyTablebase, Tables};
 
 /// The types of rule sets that [`each_family!`] names, for its expansion in other crates.

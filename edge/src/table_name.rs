@@ -5,7 +5,7 @@ use std::{error::Error, fmt};
 
 use jtb_probe::{
     flip::{BadChanceMaterial, ChanceMaterial},
-    gambit, BadMaterial, Layout, Material, RuleSet,
+    gambit, BadMaterial, Layout, Material, Targets,
 };
 
 use crate::{RuleFamily, Rules};
@@ -104,27 +104,6 @@ pub fn table_material(text: &str) -> Result<Material, TableNameError> {
     Ok(m)
 }
 
-/// The tables a generation is asked for, in their game's materials.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Targets {
-    /// Tables of a Jungle-family rule set, and under flip4x4 the chance tables of positions
-    /// with face-down tiles (the revealed tables they lead into among the first).
-    Jungle(RuleSet, Vec<Material>, Vec<ChanceMaterial>),
-    /// Animal Gambit tables.
-    Gambit(Vec<gambit::Material>),
-}
-
-impl Targets {
-    /// The rule set of the tables.
-    #[must_use]
-    pub fn rules(&self) -> Rules {
-        match self {
-            Targets::Jungle(rules, ..) => Rules::Jungle(*rules),
-            Targets::Gambit(_) => Rules::AnimalGambit,
-        }
-    }
-}
-
 impl Rules {
     /// The tables `names` ask for and no others, for a generation of the targets alone (`jtb
     /// gen --no-deps`, a task of a plan): as [`Rules::targets`], without the revealed tables the
@@ -187,6 +166,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jtb_probe::RuleSet;
 
     #[test]
     fn a_name_is_read_under_its_rules() {
@@ -269,8 +249,8 @@ mod tests {
             Rules::AnimalGambit
                 .named_targets(&["ERvMR"], 4)
                 .unwrap()
-                .rules(),
-            Rules::AnimalGambit
+                .rules_id(),
+            Rules::AnimalGambit.name()
         );
     }
 }

@@ -1,11 +1,11 @@
 //! A generation named at run time: the tables of any game ([`Targets`], as
-//! [`jtb_edge::Rules::targets`] reads the names a user gives), made ([`generate`]) or planned as
+//! `jtb_edge::Rules::targets` reads the names a user gives), made ([`generate`]) or planned as
 //! independent tasks ([`tasks`]). The one place where the generator's front ends (`jtb gen`,
 //! `jtb plan`, the Python package) meet each game's generator.
 
 use std::path::Path;
 
-use jtb_edge::Targets;
+use jtb_probe::Targets;
 
 use crate::{
     chance,

@@ -81,6 +81,7 @@ mod core;
 pub mod flip;
 pub mod gambit;
 mod jungle;
+mod targets;
 #[doc = include_str!("../RULES.md")]
 // RULES.md is copied verbatim from the project's rule text, whose lists run on into the next
 // paragraph; the lint would have it reflowed.
@@ -124,6 +125,7 @@ pub use crate::{
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},
     tablebase::{RuleMove, RuleStep},
+    targets::Targets,
     text::ParseError,
     value::{Plies, Turns, Value, Wdl},
 };

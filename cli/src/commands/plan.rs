@@ -112,7 +112,7 @@ impl Plan {
     /// The plan of `targets` and every table they need, written under `out` by `jtb`.
     fn new(targets: &Targets, jtb: PathBuf, out: PathBuf) -> Plan {
         Plan {
-            rules: targets.rules().name(),
+            rules: targets.rules_id(),
             levels: jtb_gen::targets::tasks(targets, &out),
             jtb,
             out,
