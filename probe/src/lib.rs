@@ -77,7 +77,7 @@
 #![warn(missing_docs)]
 
 mod clesto;
-mod core;
+pub mod core;
 pub mod flip;
 pub mod gambit;
 mod jungle;
@@ -89,14 +89,21 @@ mod targets;
 pub mod rulebook {}
 
 // Each module's path in the crate: the core every game shares, and the Jungle family's folder.
+pub use self::jungle::clock;
 use self::{
     clesto as ban,
-    core::{file, histogram, store, value},
+    core::{file, store, value},
     jungle::{
-        adjudicate, board, game, index, material, moves, piece, position, rules, tablebase, text,
+        adjudicate, board, game, histogram, index, material, moves, piece, position, rules,
+        tablebase, text,
     },
 };
-pub use self::{core::format, jungle::clock};
+
+/// The one table format of every game: header, block index, blocks and checksums, over a
+/// [`Family`] of rule sets; and the Jungle family's table paths.
+pub mod format {
+    pub use crate::{core::format::*, jungle::files::table_path};
+}
 
 pub use crate::{
     adjudicate::{adjudicate, Verdict, VerdictReason},
@@ -107,16 +114,16 @@ pub use crate::{
     board::{bit, Axis, Board, Jump, Square, SquareSet, FLIP, JUNGLE},
     clock::{Category, RuleValue},
     core::{
-        in_memory_only, ByteSource, CacheStats, Game, Indexed, LineStep, LocalFiles, MaterialSlots,
-        MemoryFiles, Moves, ProbeError, ProbeResult, ScoredMove, Storage, Successor, Tablebase,
-        DEFAULT_CACHE_BYTES, FILE_SLOTS,
+        in_memory_only, ByteSource, CacheStats, Game, Indexed, LocalFiles, MaterialSlots,
+        MemoryFiles, Moves, ProbeError, ProbeResult, Storage, Successor, DEFAULT_CACHE_BYTES,
+        FILE_SLOTS,
     },
     file::TableFile,
     flip::{
         dead_draw, Adjudication, DeadReason, FlipOutcome, HiddenSet, HiddenSetError, NotApplicable,
     },
     format::{BlockFault, Family, Header, Kind, SideStats, TableError, TableErrorKind},
-    game::{Jungle, JungleSlots},
+    game::{Jungle, JungleSlots, LineStep, ScoredMove, Tablebase},
     histogram::{histogram, SideHistogram},
     index::{Entry, FreePieceIndex, Layout},
     material::{BadMaterial, Material},
@@ -129,3 +136,24 @@ pub use crate::{
     text::ParseError,
     value::{Plies, Turns, Value, Wdl},
 };
+
+#[cfg(test)]
+mod tests {
+    use crate::{core::store::slots_of, flip::Chance, gambit::AnimalGambit, Clesto, Jungle};
+
+    /// Each game's files in slots of their own, in its order; the kinds it has no file of in
+    /// none (the DTC file is Jungle's, the ban file Clesto's).
+    #[test]
+    fn each_game_keeps_its_own_kinds_of_file_in_its_own_slots() {
+        const NONE: usize = crate::FILE_SLOTS;
+        // By kind: WDL, DTM, DTC, ban, chance, DTE.
+        assert_eq!(slots_of::<Jungle>(), [0, 1, 2, NONE, NONE, NONE]);
+        assert_eq!(slots_of::<Clesto>(), [0, 1, NONE, 2, NONE, NONE]);
+        assert_eq!(slots_of::<AnimalGambit>(), [0, 1, NONE, NONE, NONE, NONE]);
+        assert_eq!(slots_of::<Chance>(), [NONE, NONE, NONE, NONE, 0, 1]);
+        assert_eq!(
+            slots_of::<crate::flip::RevealedDte>(),
+            [NONE, NONE, NONE, NONE, NONE, 0]
+        );
+    }
+}

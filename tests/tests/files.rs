@@ -435,7 +435,7 @@ fn random_damage_is_always_an_error_never_a_panic() {
                 b.truncate((next() % b.len() as u64) as usize);
             }
             fs::write(&bad, &b).unwrap();
-            let read_all = |f: TableFile| {
+            let read_all = |f: TableFile<RuleSet>| {
                 let f = f.expecting(RuleSet::Mistboard, m, kind)?;
                 f.verify_checksum()?;
                 for blk in 0..f.header().blocks {

@@ -11,7 +11,7 @@
 use std::ops::Range;
 
 use jtb_probe::{
-    bit, for_each_move_of, Color, Layout, MoveKind, Occupancy, Piece, Square, TableError,
+    bit, for_each_move_of, Color, Layout, MoveKind, Occupancy, Piece, RuleSet, Square, TableError,
     TableFile, Value, Wdl,
 };
 use rayon::prelude::*;
@@ -272,7 +272,10 @@ pub struct WdlMismatch {
 ///
 /// # Errors
 /// A [`TableError`] for a block that cannot be read or holds a code no table has.
-pub fn check_wdl_file(table: &Solved, file: &TableFile) -> Result<Option<WdlMismatch>, TableError> {
+pub fn check_wdl_file(
+    table: &Solved,
+    file: &TableFile<RuleSet>,
+) -> Result<Option<WdlMismatch>, TableError> {
     let layout = &table.layout;
     let game = crate::game::game_of(layout.rules());
     let per = file.header().block_entries as usize;

@@ -5,13 +5,14 @@
 use super::Clesto;
 use crate::{
     adjudicate::{not_covered, Verdict, VerdictReason},
-    core::{Indexed, LineStep, ProbeError, ProbeResult, Tablebase},
+    core::{Indexed, ProbeError, ProbeResult},
     format::Kind,
     moves::Move,
     position::Position,
     value::{Value, Wdl},
     ClestoValue,
 };
+use crate::{LineStep, Tablebase};
 
 impl Tablebase<Clesto> {
     /// Win or loss for the side to move (Clesto has no draws): a win by the ban is a win. One

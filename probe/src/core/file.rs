@@ -13,7 +13,6 @@ use xxhash_rust::xxh3::Xxh3;
 use super::source::ByteSource;
 use crate::{
     format::{BlockFault, Encoding, Family, Header, Kind, TableError, TableErrorKind, HEADER_LEN},
-    rules::RuleSet,
     value::{Value, Wdl},
 };
 
@@ -79,10 +78,10 @@ fn bytes(source: &dyn ByteSource, offset: u64, len: usize) -> io::Result<Cow<'_,
     Ok(Cow::Owned(buf))
 }
 
-/// An open table file (WDL, DTM or DTC form) of the game family of rule sets `R` (Jungle's
-/// [`RuleSet`] unless said otherwise): every family's files are read by this one reader.
+/// An open table file of any kind (WDL, DTM, DTC, ...) of the family of rule sets `R` (its
+/// game's [`Family`]): every family's files are read by this one reader.
 #[derive(Debug)]
-pub struct TableFile<R: Family = RuleSet> {
+pub struct TableFile<R: Family> {
     path: PathBuf,
     source: Box<dyn ByteSource>,
     len: u64,

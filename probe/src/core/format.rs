@@ -22,16 +22,13 @@ use std::{
 
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
-use crate::{material::Material, rules::RuleSet, value::Wdl};
+use crate::value::Wdl;
 
 /// What a game family's rule sets tell the one table format: their ids, their material
-/// names, and how many entries a material's table holds. The rule-set type names the family
-/// ([`RuleSet`] for the files of Jungle, the flip game and Clesto, which the generator writes;
-/// the probe's game types [`crate::Jungle`] and [`crate::Clesto`] for theirs;
-/// [`crate::gambit::AnimalGambit`] for Animal Gambit's, [`crate::flip::Chance`] for the chance
-/// tables'). Everything else of a file (header, block index, blocks, checksums) is the same
-/// bytes for every game: the reader, the writer and the probe caches are written once, over
-/// this trait.
+/// names, and how many entries a material's table holds. The rule-set type names the family;
+/// each game's folder implements it on its own types. Everything else of a file (header,
+/// block index, blocks, checksums) is the same bytes for every game: the reader, the writer
+/// and the probe caches are written once, over this trait.
 pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// A material of the family (which pieces each side has).
     type Material: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static;
@@ -52,32 +49,6 @@ pub trait Family: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static 
     fn entries(self, material: Self::Material) -> u64;
 }
 
-impl Family for RuleSet {
-    type Material = Material;
-    const SIDES: [&'static str; 2] = ["red", "blue"];
-    const DISTANCE_UNIT: Option<&'static str> = Some("plies");
-
-    fn from_id(id: &str) -> Option<RuleSet> {
-        id.parse().ok()
-    }
-
-    fn id(self) -> &'static str {
-        self.name()
-    }
-
-    fn material_named(name: &str) -> Option<Material> {
-        name.parse().ok()
-    }
-
-    fn table_of(self, material: Material) -> Material {
-        material.table_of(self)
-    }
-
-    fn entries(self, material: Material) -> u64 {
-        crate::Layout::new(self, material).len() as u64
-    }
-}
-
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"JTBTABLE";
 /// The format version this library reads and writes.
@@ -92,14 +63,6 @@ const MAX_BLOCK_ENTRIES: u32 = 1 << 20;
 const MAX_ENTRIES: u64 = 1 << 40;
 /// Decompressed bytes per block written ([`Encoding::block_entries`]).
 const BLOCK_BYTES: usize = 1 << 14;
-
-/// The path of the `kind` file of `material` under `rules` in the table root `root`:
-/// `root/<rules>/<material>.<wdl|dtm|dtc|ban>`, the material in the orientation that names its
-/// table ([`Material::table_of`]).
-#[must_use]
-pub fn table_path(root: &Path, rules: RuleSet, material: Material, kind: Kind) -> PathBuf {
-    family_table_path(root, rules, material, kind)
-}
 
 /// The path of the `kind` file of `material` under `rules` of any game family:
 /// `root/<rules>/<material>.<extension>`, the material in the orientation that names its table.
@@ -381,10 +344,10 @@ pub struct SideStats {
     pub blessed_losses: u64,
 }
 
-/// Everything a table file says about itself, for a table of the game family of rule sets `R`
-/// (the Jungle family's [`RuleSet`] unless said otherwise).
+/// Everything a table file says about itself, for a table of the game family of rule sets
+/// `R`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header<R: Family = RuleSet> {
+pub struct Header<R: Family> {
     /// WDL, DTM or DTC.
     pub kind: Kind,
     /// The rule set.
@@ -772,6 +735,42 @@ impl<R: Family> Header<R> {
 mod tests {
     use super::*;
 
+    /// A family of one rule set, for the format's own tests (the core names no game).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct Plain;
+
+    impl fmt::Display for Plain {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("plain")
+        }
+    }
+
+    impl Family for Plain {
+        type Material = u8;
+        const SIDES: [&'static str; 2] = ["first", "second"];
+        const DISTANCE_UNIT: Option<&'static str> = Some("plies");
+
+        fn from_id(id: &str) -> Option<Plain> {
+            (id == "plain").then_some(Plain)
+        }
+
+        fn id(self) -> &'static str {
+            "plain"
+        }
+
+        fn material_named(name: &str) -> Option<u8> {
+            name.parse().ok()
+        }
+
+        fn table_of(self, material: u8) -> u8 {
+            material
+        }
+
+        fn entries(self, _: u8) -> u64 {
+            u64::from(u32::MAX)
+        }
+    }
+
     /// Where the blocks of the largest block count a header may hold start: past what a
     /// 32-bit `usize` counts, so the offset is a `u64` (computed in `usize` it overflowed on
     /// wasm32, and a damaged header's index was then read from the wrong place).
@@ -779,8 +778,8 @@ mod tests {
     fn the_blocks_of_any_block_count_start_where_the_index_ends() {
         let header = Header {
             kind: Kind::Wdl,
-            rules: RuleSet::Mistboard,
-            material: "LvE".parse().unwrap(),
+            rules: Plain,
+            material: 1,
             index_scheme: INDEX_SCHEME,
             encoding: Encoding::Wdl2,
             entries: u64::from(u32::MAX),

@@ -1,11 +1,12 @@
-//! What every game shares: the file format and its reader, the store of open files and block
-//! caches, the value types, the [`Game`] trait, the one [`Tablebase`] and its one error type.
+//! What every game shares, naming none: the file format and its reader, the store of open files
+//! and block caches, the value types, the [`Game`] trait, the one [`Tablebase`] and its one
+//! error type. The crate's root names each of these again, with the Jungle family's game as
+//! the default game of [`crate::Tablebase`].
 
 mod error;
 pub(crate) mod file;
 pub mod format;
 mod game;
-pub(crate) mod histogram;
 mod source;
 pub(crate) mod store;
 mod tablebase;

@@ -384,24 +384,9 @@ impl<R: Indexed> Store<R> {
     }
 }
 
+/// The slot a table of `R` keeps each kind of file in ([`FILE_SLOTS`] for a kind it has none
+/// of), by kind: for the games' tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{flip::Chance, gambit::AnimalGambit, Clesto, Jungle};
-
-    /// Each game's files in slots of their own, in its order; the kinds it has no file of in
-    /// none (the DTC file is Jungle's, the ban file Clesto's).
-    #[test]
-    fn each_game_keeps_its_own_kinds_of_file_in_its_own_slots() {
-        const NONE: usize = FILE_SLOTS;
-        // By kind: WDL, DTM, DTC, ban, chance.
-        assert_eq!(SlotOf::<Jungle>::KIND, [0, 1, 2, NONE, NONE, NONE]);
-        assert_eq!(SlotOf::<Clesto>::KIND, [0, 1, NONE, 2, NONE, NONE]);
-        assert_eq!(SlotOf::<AnimalGambit>::KIND, [0, 1, NONE, NONE, NONE, NONE]);
-        assert_eq!(SlotOf::<Chance>::KIND, [NONE, NONE, NONE, NONE, 0, 1]);
-        assert_eq!(
-            SlotOf::<crate::flip::RevealedDte>::KIND,
-            [NONE, NONE, NONE, NONE, NONE, 0]
-        );
-    }
+pub(crate) const fn slots_of<R: Indexed>() -> [usize; Kind::ALL.len()] {
+    SlotOf::<R>::KIND
 }

@@ -28,7 +28,7 @@ struct Table<G: Indexed> {
 
 /// A move with the value it leads to, for the side that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScoredMove<G: Game = crate::Jungle> {
+pub struct ScoredMove<G: Game> {
     /// The move (a turn in Animal Gambit).
     pub mv: G::Move,
     /// Its value for the mover (as the position's value when the move is best).
@@ -49,7 +49,7 @@ impl<G: Game> ScoredMove<G> {
 /// the clock rule ([`crate::RuleStep`]) carries [`crate::RuleValue`]s and positions with their
 /// clocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineStep<V = Value, G: Moves = crate::Jungle> {
+pub struct LineStep<V, G: Moves> {
     /// The move played.
     pub mv: G::Move,
     /// The position after it, or `None` when the move ended the game.
@@ -59,7 +59,7 @@ pub struct LineStep<V = Value, G: Moves = crate::Jungle> {
 }
 
 /// The tables of one rule set in a directory, opened lazily, probed from any number of threads.
-pub struct Tablebase<G: Indexed = crate::Jungle> {
+pub struct Tablebase<G: Indexed> {
     rules: G,
     tables: Vec<Table<G>>,
     slots: G::Slots,

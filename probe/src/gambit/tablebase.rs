@@ -10,8 +10,9 @@ use super::{
     position::Position,
     turn::{Next, Turn},
 };
+use crate::Tablebase;
 use crate::{
-    core::{Game, Indexed, Moves, ProbeResult, Successor, Tablebase},
+    core::{Game, Indexed, Moves, ProbeResult, Successor},
     format::Kind,
     value::{Value, Wdl},
 };

@@ -4,10 +4,11 @@
 
 use std::fmt;
 
+use crate::Tablebase;
 use crate::{
     ban::ClestoValue,
     clock::RuleValue,
-    core::{ProbeError, ProbeResult, Tablebase},
+    core::{ProbeError, ProbeResult},
     flip::{dead_draw, Adjudication, NotApplicable},
     piece::Color,
     position::Position,

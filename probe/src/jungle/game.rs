@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::{
-    core::{Game, Indexed, MaterialSlots, Moves, ProbeError, ProbeResult, Successor, Tablebase},
+    core::{Game, Indexed, MaterialSlots, Moves, ProbeError, ProbeResult, Successor},
     format::{Family, Kind},
     index::Layout,
     material::Material,
@@ -302,6 +302,18 @@ fn successor(outcome: Outcome) -> Successor<Position> {
         Outcome::Over { result, .. } => Successor::End(result),
     }
 }
+
+/// The tables of one rule set of a game ([`crate::core::Tablebase`]): Jungle's and the flip
+/// game's ([`Jungle`]) unless another game is named, as `Tablebase<Clesto>`.
+pub type Tablebase<G = Jungle> = crate::core::Tablebase<G>;
+
+/// A move with the value it leads to for the mover ([`crate::core::ScoredMove`]): Jungle's
+/// unless another game is named.
+pub type ScoredMove<G = Jungle> = crate::core::ScoredMove<G>;
+
+/// A step of a line ([`crate::core::LineStep`]): a Jungle move with the value after it unless
+/// said otherwise.
+pub type LineStep<V = Value, G = Jungle> = crate::core::LineStep<V, G>;
 
 #[cfg(test)]
 mod tests {

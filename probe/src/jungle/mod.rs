@@ -5,7 +5,9 @@
 pub(crate) mod adjudicate;
 pub(crate) mod board;
 pub mod clock;
+pub(crate) mod files;
 pub(crate) mod game;
+pub(crate) mod histogram;
 pub(crate) mod index;
 pub(crate) mod material;
 pub(crate) mod moves;

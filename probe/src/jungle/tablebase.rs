@@ -3,13 +3,14 @@
 
 use crate::{
     clock::{self, Category, RuleValue},
-    core::{LineStep, ProbeError, ProbeResult, Tablebase},
+    core::{ProbeError, ProbeResult},
     format::Kind,
     material::Material,
     moves::{Move, Outcome},
     position::Position,
     value::{Value, Wdl},
 };
+use crate::{LineStep, Tablebase};
 
 /// A move with what it is worth under the clock rule, for the side that makes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

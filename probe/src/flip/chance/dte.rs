@@ -12,8 +12,9 @@
 use std::fmt;
 
 use super::layout::CLOCKS;
+use crate::Tablebase;
 use crate::{
-    core::{Indexed, ProbeResult, Tablebase},
+    core::{Indexed, ProbeResult},
     format::{Family, Kind},
     index::Layout,
     jungle::game::{alias, check_position, index_of, is_table_material, JungleSlots},

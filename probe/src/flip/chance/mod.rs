@@ -28,8 +28,9 @@ use std::{
     hash::{BuildHasherDefault, Hasher},
 };
 
+use crate::Tablebase;
 use crate::{
-    core::{Indexed, MaterialSlots, ProbeError, ProbeResult, Tablebase},
+    core::{Indexed, MaterialSlots, ProbeError, ProbeResult},
     format::{Family, Kind},
     position::Position,
     rules::RuleSet,

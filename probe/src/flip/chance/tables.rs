@@ -4,9 +4,10 @@
 use std::{fmt, path::Path};
 
 use super::{dte::RevealedDte, value::ChanceValue, Chance};
+use crate::Tablebase;
 use crate::{
     board::Square,
-    core::{ProbeError, ProbeResult, Tablebase, DEFAULT_CACHE_BYTES},
+    core::{ProbeError, ProbeResult, DEFAULT_CACHE_BYTES},
     moves::{Move, Outcome},
     piece::Piece,
     position::Position,

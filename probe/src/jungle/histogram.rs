@@ -7,6 +7,7 @@ use crate::{
     file::TableFile,
     format::{Kind, TableError, TableErrorKind},
     index::Layout,
+    rules::RuleSet,
     value::Value,
 };
 
@@ -54,7 +55,10 @@ impl SideHistogram {
 ///
 /// # Panics
 /// If `layout` is not the layout of the file's material and rule set.
-pub fn histogram(file: &TableFile, layout: &Layout) -> Result<[SideHistogram; 2], TableError> {
+pub fn histogram(
+    file: &TableFile<RuleSet>,
+    layout: &Layout,
+) -> Result<[SideHistogram; 2], TableError> {
     let header = file.header();
     assert!(
         header.material == layout.material() && header.rules == layout.rules(),
