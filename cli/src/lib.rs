@@ -12,6 +12,7 @@ mod commands;
 mod games;
 mod input;
 mod serve;
+mod table_set;
 
 pub use self::serve::in_process as serve_in_process;
 

@@ -1,10 +1,12 @@
 //! `jtb stats`: win/draw/loss counts and longest wins per material and side to move, and what
 //! the clock rule changes: the longest DTC, cursed wins and blessed losses. `jtb serve` answers
-//! the same objects per material ([`games::family::MaterialStats`]).
+//! the same objects per material (`games::family::MaterialStats`).
 
-use std::path::Path;
-
-use crate::{games, input, CliResult};
+use crate::{
+    games, input,
+    table_set::{tables_of, StatsAsked},
+    CliResult,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -32,21 +34,10 @@ pub fn run(args: &Args) -> CliResult {
     if args.chance {
         return games::flip::chance_stats(&mut out, args.set.rules, root, args.json);
     }
-    let asked = Asked {
+    let asked = StatsAsked {
         root,
         json: args.json,
         histogram: args.histogram,
     };
-    games::tables_of(args.set.rules, |t| t.print_stats(&mut out, &asked))
-}
-
-/// What `jtb stats` was asked to show.
-#[derive(Clone, Copy)]
-pub struct Asked<'a> {
-    /// The tables' directory.
-    pub root: &'a Path,
-    /// One JSON object per material and side to move, else text.
-    pub json: bool,
-    /// The positions per distance too (every entry read).
-    pub histogram: bool,
+    tables_of(args.set.rules, |t| t.print_stats(&mut out, &asked))
 }

@@ -16,9 +16,9 @@ use jtb_probe::{
 };
 use serde_json::json;
 
-use super::{family_stats, histogram_json, histogram_lines, histograms_if, TableSet, TablesOf};
+use super::{family_stats, histogram_json, histogram_lines, histograms_if};
 use crate::{
-    commands::{info, stats, verify},
+    table_set::{self, Shown, StatsAsked, TableSet, TablesOf, VerifyAsked},
     CliResult,
 };
 
@@ -26,14 +26,16 @@ use crate::{
 pub struct FamilyTables(pub RuleSet);
 
 impl TablesOf for RuleSet {
-    fn with_tables<T>(self, f: impl FnOnce(&dyn TableSet) -> T) -> T {
-        f(&FamilyTables(self))
+    type Tables = FamilyTables;
+
+    fn tables(self) -> FamilyTables {
+        FamilyTables(self)
     }
 }
 
 impl TableSet for FamilyTables {
-    fn print_stats(&self, out: &mut dyn Write, asked: &stats::Asked) -> CliResult {
-        let stats::Asked {
+    fn print_stats(&self, out: &mut dyn Write, asked: &StatsAsked) -> CliResult {
+        let StatsAsked {
             root,
             json,
             histogram,
@@ -84,7 +86,7 @@ impl TableSet for FamilyTables {
     }
 
     /// Under flip4x4 the chance tables too: every one present, or those a name with `-` gives.
-    fn verify(&self, out: &mut dyn Write, asked: &verify::Asked) -> CliResult {
+    fn verify(&self, out: &mut dyn Write, asked: &VerifyAsked) -> CliResult {
         let (rules, root) = (self.0, asked.root);
         let (materials, chance): (Vec<Material>, Vec<ChanceMaterial>) = if asked.named.is_empty() {
             let chance = if rules == RuleSet::Flip4x4 {
@@ -109,13 +111,13 @@ impl TableSet for FamilyTables {
             )
         };
         if materials.is_empty() && chance.is_empty() {
-            return Err(verify::NoTables(rules.name(), root.to_owned()).into());
+            return Err(table_set::NoTables(rules.name(), root.to_owned()).into());
         }
         let mut ok = true;
         if !materials.is_empty() {
             let game = jtb_gen::run::Family::new(root, rules);
             let kinds = rules.table_kinds();
-            ok &= verify::verify_set(out, &game, rules, &materials, &kinds, asked)?;
+            ok &= table_set::verify_set(out, &game, rules, &materials, &kinds, asked)?;
         }
         if rules == RuleSet::Flip4x4 && !materials.is_empty() && !asked.checksums_only {
             ok &= verify_revealed_dte(out, root, &materials)?;
@@ -123,13 +125,13 @@ impl TableSet for FamilyTables {
         if !chance.is_empty() {
             let game = jtb_gen::chance::OnDisk::new(root);
             let kinds = [Kind::Chance, Kind::Dte];
-            ok &= verify::verify_set(out, &game, Chance, &chance, &kinds, asked)?;
+            ok &= table_set::verify_set(out, &game, Chance, &chance, &kinds, asked)?;
         }
         Ok(ok)
     }
 
-    fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown {
-        info::show_file::<RuleSet>(out, path, json)
+    fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> Shown {
+        table_set::show_file::<RuleSet>(out, path, json)
     }
 }
 

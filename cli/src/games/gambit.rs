@@ -18,11 +18,9 @@ use jtb_probe::{
 };
 use serde_json::json;
 
-use super::{
-    histogram_json, histogram_lines, histograms_if, plain_moves_text, MovesText, TableSet, TablesOf,
-};
+use super::{histogram_json, histogram_lines, histograms_if, plain_moves_text, MovesText};
 use crate::{
-    commands::{info, stats, verify},
+    table_set::{self, Shown, StatsAsked, TableSet, TablesOf, VerifyAsked},
     CliResult,
 };
 
@@ -30,8 +28,10 @@ use crate::{
 pub struct GambitTables;
 
 impl TablesOf for AnimalGambit {
-    fn with_tables<T>(self, f: impl FnOnce(&dyn TableSet) -> T) -> T {
-        f(&GambitTables)
+    type Tables = GambitTables;
+
+    fn tables(self) -> GambitTables {
+        GambitTables
     }
 }
 
@@ -39,8 +39,8 @@ impl TableSet for GambitTables {
     /// Per material and side to move, wins, draws (the repetition rule decides them), losses
     /// and the longest win in turns with its smallest position text, from the DTM files'
     /// headers; with `histogram` the positions per distance in turns, from every entry.
-    fn print_stats(&self, out: &mut dyn Write, asked: &stats::Asked) -> CliResult {
-        let stats::Asked {
+    fn print_stats(&self, out: &mut dyn Write, asked: &StatsAsked) -> CliResult {
+        let StatsAsked {
             root,
             json,
             histogram,
@@ -100,7 +100,7 @@ impl TableSet for GambitTables {
         Ok(ok)
     }
 
-    fn verify(&self, out: &mut dyn Write, asked: &verify::Asked) -> CliResult {
+    fn verify(&self, out: &mut dyn Write, asked: &VerifyAsked) -> CliResult {
         let root = asked.root;
         let materials: Vec<gambit::Material> = if asked.named.is_empty() {
             Tablebase::open(root, AnimalGambit)?.materials()
@@ -112,10 +112,10 @@ impl TableSet for GambitTables {
                 .collect()
         };
         if materials.is_empty() {
-            return Err(verify::NoTables(AnimalGambit::NAME, root.to_owned()).into());
+            return Err(table_set::NoTables(AnimalGambit::NAME, root.to_owned()).into());
         }
         let game = jtb_gen::gambit::OnDisk::new(root);
-        verify::verify_set(
+        table_set::verify_set(
             out,
             &game,
             AnimalGambit,
@@ -125,8 +125,8 @@ impl TableSet for GambitTables {
         )
     }
 
-    fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown {
-        info::show_file::<AnimalGambit>(out, path, json)
+    fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> Shown {
+        table_set::show_file::<AnimalGambit>(out, path, json)
     }
 }
 

@@ -1,67 +1,22 @@
 //! What a game prints and puts in its JSON where the games differ: the table commands of each
-//! type of tables ([`TableSet`]: the Jungle family's in [`family`], Animal Gambit's in
-//! [`gambit`], reached through [`tables_of`]), the statistics of a rule set of the Jungle
+//! type of tables (`crate::table_set::TableSet`: the Jungle family's in [`family`], Animal
+//! Gambit's in [`gambit`]), the statistics of a rule set of the Jungle
 //! family's type ([`FamilyStats`]: Jungle's and the flip game's in [`jungle`], Clesto's without
 //! draws in [`clesto`]), and what `jtb moves` prints ([`MovesText`]). What `jtb probe` prints of
 //! an answer is the edge's, with its JSON (`jtb_edge::Answer::text`).
 
-use std::{
-    io::{self, Write},
-    path::Path,
-};
+use std::io::{self, Write};
 
-use jtb_edge::{games::EdgeGame, RuleFamily, Rules};
+use jtb_edge::games::EdgeGame;
 use jtb_probe::{Material, RuleSet, SideHistogram, SideStats};
 
-use crate::{
-    commands::{info, stats, verify},
-    serve::tables::TableRoutes,
-    CliResult,
-};
+pub(crate) use crate::table_set::shown;
 
 pub mod clesto;
 pub mod family;
 pub mod flip;
 pub mod gambit;
 pub mod jungle;
-
-/// What the table commands (`jtb stats`, `jtb verify`, `jtb info`) and the server's table
-/// routes ([`TableRoutes`]) ask of one type of tables. Implemented once per type, in its
-/// game's module ([`family::FamilyTables`] for the Jungle family's rule sets,
-/// [`gambit::GambitTables`]); [`tables_of`] is the one place a rule set meets its type.
-pub trait TableSet: TableRoutes {
-    /// `jtb stats`: per material present under `root` and side to move, the statistics in its
-    /// files' headers (with `histogram` also the positions per distance), as text or one JSON
-    /// object each. Tables that are damaged are reported on standard error and skipped.
-    ///
-    /// # Errors
-    /// The tables cannot be listed, or writing failed. `Ok(false)` when a table was damaged.
-    fn print_stats(&self, out: &mut dyn Write, asked: &stats::Asked) -> CliResult;
-
-    /// `jtb verify` of the tables `asked` names (every one present without names): checksums,
-    /// then each entry one ply deep ([`verify::verify_set`]).
-    ///
-    /// # Errors
-    /// No tables to check, or a table that cannot be checked: tables it needs are missing or
-    /// damaged, or it does not fit in memory. `Ok(false)` when a check failed.
-    fn verify(&self, out: &mut dyn Write, asked: &verify::Asked) -> CliResult;
-
-    /// `jtb info` of the file at `path`, whose header names a rule set of this type.
-    fn info(&self, out: &mut dyn Write, path: &Path, json: bool) -> info::Shown;
-}
-
-/// A type of rule sets' tables as the table commands and routes see them: implemented once per
-/// type of rule sets ([`jtb_edge::RuleFamily`]), in its game's module.
-pub trait TablesOf: RuleFamily {
-    /// Evaluates `f` with the tables of the rule set `self`.
-    fn with_tables<T>(self, f: impl FnOnce(&dyn TableSet) -> T) -> T;
-}
-
-/// Evaluates `f` with the type of tables of `rules`, through the edge's one list of the types
-/// of rule sets ([`jtb_edge::each_family!`]).
-pub fn tables_of<T>(rules: Rules, f: impl FnOnce(&dyn TableSet) -> T) -> T {
-    jtb_edge::each_family!(rules, |r, F| F::with_tables(r, f))
-}
 
 /// How `jtb stats`, the API's material index and its board description show a rule set of the
 /// Jungle family's type: a table from the statistics in the headers of its DTM file (`plain`)
@@ -182,12 +137,6 @@ fn spread(counts: &[u64]) -> String {
     } else {
         cells.join(" ")
     }
-}
-
-/// A position a table's header names (its longest win, say) as the JSON answers give it:
-/// `null` where there is none.
-pub(crate) fn shown(position: &str) -> Option<&str> {
-    (!position.is_empty()).then_some(position)
 }
 
 /// The statistics printer of a rule set of the Jungle family's type: the one place `jtb stats`

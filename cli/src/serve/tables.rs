@@ -2,8 +2,8 @@
 //! their counts for the material index, and per material its statistics and distance
 //! histograms, in the orientation asked. Each route answers through [`TableRoutes`], implemented
 //! once per type of tables ([`super::family`] for the Jungle family's rule sets,
-//! [`super::gambit`] for Animal Gambit's), and [`tables_of`] (shared with the table commands) is
-//! the one place a rule set meets its type.
+//! [`super::gambit`] for Animal Gambit's), and [`routes_of`] (over the table commands' one list
+//! of the types of tables, [`TablesOf`]) is the one place a rule set meets its type.
 
 use std::sync::Arc;
 
@@ -19,7 +19,7 @@ use super::{
     query::{blocking, path_error, rule_set, RulesPath},
     source::Library,
 };
-use crate::{games::tables_of, input::Rules};
+use crate::{input::Rules, table_set::TablesOf};
 
 /// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
 const MAX_MATERIAL_BYTES: usize = 24;
@@ -48,6 +48,12 @@ pub trait TableRoutes {
     fn stats(&self, lib: &Library, material: &str) -> Result<serde_json::Value, ApiError>;
 }
 
+/// Evaluates `f` with the table routes of `rules`' type of tables: the table commands' types
+/// ([`TablesOf`]), reached through the edge's one list of the types of rule sets.
+fn routes_of<T>(rules: Rules, f: impl FnOnce(&dyn TableRoutes) -> T) -> T {
+    jtb_edge::each_family!(rules, |r, F| f(&F::tables(r)))
+}
+
 /// `GET /api/v1`: the rule sets, their boards and what tables each has.
 ///
 /// # Errors
@@ -68,7 +74,7 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
                 let mut e = entry(
                     rules.name(),
                     lib.size(rules.name()),
-                    tables_of(rules, |t| t.board()),
+                    routes_of(rules, |t| t.board()),
                 );
                 // The flip game's chance tables (positions with face-down tiles), beside them.
                 if rules == Rules::Jungle(RuleSet::Flip4x4) {
@@ -93,7 +99,7 @@ pub async fn materials(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     blocking(lib, move |lib| {
         lib.refresh();
-        tables_of(rules, |t| t.materials(lib))
+        routes_of(rules, |t| t.materials(lib))
     })
     .await
     .map(Json)
@@ -157,7 +163,7 @@ pub async fn stats(
         ));
     }
     blocking(lib, move |lib| {
-        tables_of(asked, |t| t.stats(lib, &material))
+        routes_of(asked, |t| t.stats(lib, &material))
     })
     .await
     .map(Json)
