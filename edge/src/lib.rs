@@ -31,7 +31,10 @@ pub use answer::{Answer, MissingFiles, Verdict};
 pub use error::{EdgeError, PositionError};
 pub use games::{
     clesto::{line_stops_at_ban, ClestoAnswer},
-    flip::{chance_json, ChanceAnswer, ChanceMoveAnswer},
+    flip::{
+        chance_json, flips_json, outcomes_json, ChanceAnswer, ChanceFlip, ChanceLine,
+        ChanceMoveAnswer, ChanceStep,
+    },
     gambit::{GambitAnswer, GambitVerdict},
     jungle::{JungleAnswer, JungleVerdict},
 };

@@ -13,22 +13,6 @@ use serde_json::json;
 
 use crate::CliResult;
 
-/// A flip's outcomes as the JSON answers give them: each animal, its chance as an exact
-/// fraction and the position it gives (`jtb moves --json`'s `flips`, the API's
-/// `flip_outcomes`).
-pub fn outcomes_json(outcomes: &[FlipOutcome]) -> serde_json::Value {
-    outcomes
-        .iter()
-        .map(|o| {
-            json!({
-                "animal": o.piece.letter().to_string(),
-                "probability": o.probability(),
-                "position": o.position.to_string(),
-            })
-        })
-        .collect()
-}
-
 /// What `jtb moves` prints of a position with face-down tiles, the game not over (`moves`: a
 /// flip of each tile, `?a4`, and the revealed animals' steps, in ASCII order): the moves, then
 /// a line per flip with its outcomes, each equally likely (RULES.md 8), where the hidden set is
@@ -43,7 +27,7 @@ pub fn moves_text(text: &str, pos: &Position, moves: &[String], json: bool) -> S
     if json {
         let flips: Vec<serde_json::Value> = flips
             .iter()
-            .map(|(mv, o)| json!({"move": mv, "outcomes": o.as_deref().map(outcomes_json)}))
+            .map(|(mv, o)| json!({"move": mv, "outcomes": o.as_deref().map(jtb_edge::outcomes_json)}))
             .collect();
         return json!({"position": text, "moves": moves, "flips": flips}).to_string();
     }

@@ -1,13 +1,14 @@
 //! Jungle and the flip game in the API (the Jungle family's rule sets but Clesto, whose answers
 //! add to these): a position's value with its distance to mate and its value under the clock
 //! rule at its clock, every move with both, the best line and the line under the clock rule,
-//! and the legal moves (with face-down tiles, the flips too: [`super::flip`]); and where the
-//! values of a position and of the positions after it come from ([`Source`]: the tables, or
-//! the flip game's built-in check of one animal each).
+//! and the legal moves (with face-down tiles, the flips too, answered by the edge's chance
+//! answers: `jtb_edge::ChanceAnswer`, `jtb_edge::ChanceLine`); and where the values of a position
+//! and of the positions after it come from ([`Source`]: the tables, or the flip game's built-in
+//! check of one animal each).
 
 use std::sync::Arc;
 
-use jtb_edge::MissingFiles;
+use jtb_edge::{games::GameAnswer, MissingFiles};
 use jtb_probe::{
     dead_draw, Adjudication, Category, LineStep, Move, MoveKind, NotApplicable, Outcome, Position,
     RuleSet, RuleStep, RuleValue, ScoredMove, Tablebase, Value, Wdl,
@@ -23,7 +24,6 @@ use axum::{
 use super::{
     api::Routes,
     error::ApiError,
-    flip,
     source::{play, Library},
 };
 
@@ -211,13 +211,13 @@ impl Routes for jtb_edge::games::Jungle {
     type Position = Position;
 
     /// The answer of `GET /api/v1/{rules}` for a Jungle or flip position; one with face-down
-    /// tiles is answered by the flip game's chance tables ([`flip::probe`]).
+    /// tiles is answered by the flip game's chance tables ([`chance_probe`]).
     ///
     /// # Errors
     /// A missing table (404) or a damaged one (500).
     fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
         if pos.hidden() != 0 {
-            return Ok(Json(flip::probe(lib, pos)?).into_response());
+            return Ok(Json(chance_probe(lib, pos)?).into_response());
         }
         let source = lib.source(pos)?;
         // A set without some of the table's files (WDL files alone) answers what it holds:
@@ -277,13 +277,13 @@ impl Routes for jtb_edge::games::Jungle {
     }
 
     /// The best line of a Jungle or flip position, and its line under the clock rule; with
-    /// face-down tiles, the best moves up to the first flip ([`super::flip::line`]).
+    /// face-down tiles, the best moves up to the first flip ([`chance_line`]).
     ///
     /// # Errors
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         if pos.hidden() != 0 {
-            return super::flip::line(lib, pos);
+            return chance_line(lib, pos);
         }
         let source = lib.source(pos)?;
         // A set without the files a line needs answers `null` for it, and `missing` names them.
@@ -370,7 +370,7 @@ impl Routes for jtb_edge::games::Jungle {
             "game_over": pos.is_game_over(),
         });
         if hidden {
-            answer["flip_outcomes"] = flip::outcomes(pos, &flipped);
+            answer["flip_outcomes"] = jtb_edge::flips_json(pos, &flipped);
         }
         Ok(answer)
     }
@@ -691,4 +691,34 @@ fn one_each_value(pos: &Position) -> Result<Value, ApiError> {
     dead_draw(pos, Some(0)).value_for(pos).ok_or_else(|| {
         ApiError::internal(format!("the one-animal-each check does not apply to {pos}"))
     })
+}
+
+/// The answer of `GET /api/v1/flip4x4` for a position with face-down tiles: its chance value at
+/// its clock, as `jtb probe --json` gives it for the canonical text.
+///
+/// # Errors
+/// A finished game (400), missing chance tables (404), damaged ones (500).
+fn chance_probe(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+    if pos.is_game_over() {
+        return Err(lib.error(jtb_probe::ProbeError::GameOver, pos.rules()));
+    }
+    let tables = lib.chance_tables()?;
+    let answer = jtb_edge::ChanceAnswer::probe(&tables, pos.clone())
+        .map_err(|e| lib.error(e, pos.rules()))?;
+    Ok(answer.json(&pos.to_string()))
+}
+
+/// The answer of `GET /api/v1/flip4x4/line` for a position with face-down tiles: the edge's
+/// line up to the first flip ([`jtb_edge::ChanceLine`]).
+///
+/// # Errors
+/// 400 for a finished game; 404 for a missing table, 500 for a damaged one.
+fn chance_line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
+    if pos.is_game_over() {
+        return Err(lib.error(jtb_probe::ProbeError::GameOver, pos.rules()));
+    }
+    let tables = lib.chance_tables()?;
+    jtb_edge::ChanceLine::probe(&tables, pos.clone())
+        .map(|line| line.json())
+        .map_err(|e| lib.error(e, pos.rules()))
 }

@@ -28,7 +28,6 @@ mod cache;
 mod clesto;
 mod error;
 mod family;
-mod flip;
 mod gambit;
 mod jungle;
 mod limits;

@@ -3,8 +3,8 @@
 //! [`super::jungle`] hands such positions here.
 
 use jtb_probe::{
-    flip::{ChanceMove, ChanceTables, ChanceValue, Fraction},
-    Outcome, Position, ProbeResult, Square,
+    flip::{ChanceMove, ChanceTables, ChanceValue, Fraction, CLOCKS},
+    FlipOutcome, Outcome, Position, ProbeResult, Square,
 };
 use serde_json::{json, Value as Json};
 
@@ -251,4 +251,201 @@ pub fn chance_json(v: ChanceValue) -> Json {
         "draw": v.draw().to_string(),
         "loss": v.loss().to_string(),
     })
+}
+
+/// A flip's outcomes as the JSON answers give them: each animal, its chance as an exact
+/// fraction and the position it gives (`jtb moves --json`'s `flips`, the API's
+/// `flip_outcomes`).
+#[must_use]
+pub fn outcomes_json(outcomes: &[FlipOutcome]) -> Json {
+    outcomes.iter().map(outcome_json).collect()
+}
+
+fn outcome_json(o: &FlipOutcome) -> Json {
+    json!({
+        "animal": o.piece.letter().to_string(),
+        "probability": o.probability(),
+        "position": o.position.to_string(),
+    })
+}
+
+/// What each of the tiles `flipped` of `pos` may reveal, as the API's `flip_outcomes` list
+/// gives it: the flip (`?a4`) and its outcomes (`null` where the hidden set is not known).
+#[must_use]
+pub fn flips_json(pos: &Position, flipped: &[Square]) -> Json {
+    flipped
+        .iter()
+        .map(|&sq| {
+            let outcomes = pos.flip_outcomes(sq).map(|o| outcomes_json(&o));
+            json!({"flip": format!("?{sq}"), "outcomes": outcomes})
+        })
+        .collect()
+}
+
+/// The line of a position with face-down tiles: its best moves up to the first flip, each step
+/// with the position after it and its chance value, and that flip with each outcome's worth, to
+/// step into (a flip's outcome is chance: no single line goes past it). It ends earlier where
+/// the game ends or the last tile is revealed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChanceLine {
+    /// The position, with its clock.
+    pub pos: Position,
+    /// The steps before the flip.
+    pub steps: Vec<ChanceStep>,
+    /// The flip the line stops at, if it does.
+    pub flip: Option<ChanceFlip>,
+}
+
+/// A step of a [`ChanceLine`]: a move of a revealed animal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChanceStep {
+    /// The move ended the game.
+    End {
+        /// The move.
+        mv: jtb_probe::Move,
+        /// How it ended the game.
+        reason: String,
+    },
+    /// The move led on.
+    Next {
+        /// The move.
+        mv: jtb_probe::Move,
+        /// The position after it, with its clock (boxed: it is most of the step).
+        position: Box<Position>,
+        /// Its value for its side to move.
+        value: ChanceValue,
+        /// Its DTE where its result is certain.
+        dte: Option<u32>,
+    },
+}
+
+/// The flip a [`ChanceLine`] stops at: its worth and each outcome's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChanceFlip {
+    /// The flip (`?a4`).
+    pub mv: ChanceMove,
+    /// Its worth to the mover.
+    pub value: ChanceValue,
+    /// Its DTE where its result is certain.
+    pub dte: Option<u32>,
+    /// Each outcome with its worth to the mover.
+    pub outcomes: Vec<(FlipOutcome, ChanceValue)>,
+}
+
+impl ChanceLine {
+    /// The line of `pos` (face-down tiles, the game not over) at its clock.
+    ///
+    /// # Errors
+    /// As [`ChanceTables::best_move`], for the position or one on the line.
+    ///
+    /// # Panics
+    /// If a best move the tables give is not legal (it always is).
+    pub fn probe(tables: &ChanceTables, pos: Position) -> ProbeResult<ChanceLine> {
+        let mut current = pos.clone();
+        current
+            .set_clock(Some(pos.clock().unwrap_or(0)))
+            .expect("the flip game has a clock");
+        let mut steps = Vec::new();
+        let mut flip = None;
+        // Steps raise the clock: at most 40 plies before the best move is a flip or the game
+        // is drawn.
+        for _ in 0..=CLOCKS {
+            let Some(best) = tables.best_move(&current)? else {
+                break;
+            };
+            match best.mv {
+                ChanceMove::Flip(sq) => {
+                    let outcomes = current.flip_outcomes(sq).unwrap_or_default();
+                    flip = Some(ChanceFlip {
+                        mv: best.mv,
+                        value: best.value,
+                        dte: best.dte,
+                        outcomes: outcomes
+                            .into_iter()
+                            .zip(&best.outcomes)
+                            .map(|(o, &(_, worth))| (o, worth))
+                            .collect(),
+                    });
+                    break;
+                }
+                ChanceMove::Step(mv) => match current.play(mv).expect("a best move is legal") {
+                    Outcome::Over { reason, .. } => {
+                        steps.push(ChanceStep::End {
+                            mv,
+                            reason: reason.to_string(),
+                        });
+                        break;
+                    }
+                    Outcome::Ongoing(next) => {
+                        let value = tables.probe(&next)?;
+                        let dte = tables.dte(&next)?;
+                        let revealed = next.hidden() == 0;
+                        steps.push(ChanceStep::Next {
+                            mv,
+                            position: Box::new(next.clone()),
+                            value,
+                            dte,
+                        });
+                        if revealed {
+                            break;
+                        }
+                        current = next;
+                    }
+                },
+            }
+        }
+        Ok(ChanceLine { pos, steps, flip })
+    }
+
+    /// The API's object of the line (`GET /api/v1/flip4x4/line` of a position with face-down
+    /// tiles).
+    #[must_use]
+    pub fn json(&self) -> Json {
+        let steps: Vec<Json> = self
+            .steps
+            .iter()
+            .map(|step| match step {
+                ChanceStep::End { mv, reason } => {
+                    json!({ "move": mv.to_string(), "end": reason })
+                }
+                ChanceStep::Next {
+                    mv,
+                    position,
+                    value,
+                    dte,
+                } => {
+                    let mut obj = json!({
+                        "move": mv.to_string(),
+                        "position": position.to_string(),
+                        "clock": position.clock().unwrap_or(0),
+                        "dte": dte,
+                    });
+                    extend(&mut obj, chance_json(*value));
+                    obj
+                }
+            })
+            .collect();
+        let flip = self.flip.as_ref().map_or(Json::Null, |flip| {
+            let outcomes: Vec<Json> = flip
+                .outcomes
+                .iter()
+                .map(|(o, worth)| {
+                    let mut obj = outcome_json(o);
+                    extend(&mut obj, chance_json(*worth));
+                    obj
+                })
+                .collect();
+            let mut obj = json!({ "move": flip.mv.to_string(), "dte": flip.dte });
+            extend(&mut obj, chance_json(flip.value));
+            obj["outcomes"] = outcomes.into();
+            obj
+        });
+        json!({
+            "position": self.pos.to_string(),
+            "rules": self.pos.rules().name(),
+            "clock": self.pos.clock().unwrap_or(0),
+            "line": steps,
+            "flip": flip,
+        })
+    }
 }
