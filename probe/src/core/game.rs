@@ -5,7 +5,10 @@
 
 use std::{collections::HashMap, fmt, hash::Hash};
 
-use super::{error::ProbeResult, tablebase::Tablebase};
+use super::{
+    error::{ProbeError, ProbeResult},
+    tablebase::Tablebase,
+};
 use crate::{
     format::{Family, Kind},
     value::{Value, Wdl},
@@ -85,6 +88,14 @@ pub trait Indexed: Family {
     /// # Errors
     /// Why not: a position of another rule set, a finished game, face-down tiles.
     fn check_position(self, pos: &Self::Position) -> ProbeResult<()>;
+
+    /// Why no table of these rules can hold `pos` at all (more pieces than any table has), where
+    /// that is so: asked only when its table is not there, so that the error says so instead of
+    /// naming a table no generation makes. `None` by default.
+    fn beyond_tables(self, pos: &Self::Position) -> Option<ProbeError> {
+        let _ = pos;
+        None
+    }
 
     /// The entry of `pos` in the table of `layout`, which holds its material.
     fn index_of(layout: &Self::Layout, pos: &Self::Position) -> usize;

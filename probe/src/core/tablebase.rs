@@ -246,6 +246,9 @@ impl<G: Indexed> Tablebase<G> {
         if let Some(place) = self.slots.get(material) {
             return Ok(&self.tables[place]);
         }
+        if let Some(beyond) = self.rules.beyond_tables(pos) {
+            return Err(beyond);
+        }
         Err(self.missing(material, self.store.path_of(material, G::TABLE_KIND)))
     }
 

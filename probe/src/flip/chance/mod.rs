@@ -118,16 +118,17 @@ impl Indexed for Chance {
         if pos.is_game_over() {
             return Err(ProbeError::GameOver);
         }
+        Ok(())
+    }
+
+    fn beyond_tables(self, pos: &Position) -> Option<ProbeError> {
         const _: () = assert!(MAX_TILES == 5, "the message below says 5");
         let tiles = crate::Material::of(pos).total() + pos.hidden().count_ones() as usize;
-        if tiles > MAX_TILES {
-            // No table can hold it, so no `jtb gen` command to name.
-            return Err(ProbeError::NotForRules {
-                rules: self.id(),
-                what: "its chance tables hold positions of at most 5 tiles, face up and face down",
-            });
-        }
-        Ok(())
+        // No table can hold it, so no `jtb gen` command to name.
+        (tiles > MAX_TILES).then(|| ProbeError::NotForRules {
+            rules: self.id(),
+            what: "its chance tables hold positions of at most 5 tiles, face up and face down",
+        })
     }
 
     fn index_of(layout: &ChanceLayout, pos: &Position) -> usize {
