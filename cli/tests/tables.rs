@@ -179,12 +179,12 @@ fn generation_errors_are_clear() {
     assert!(stderr(&o).contains("bad material"), "{}", stderr(&o));
     let o = gen(dir.path(), &["--rules", "chess"]);
     assert_eq!(o.status.code(), Some(2));
-    let o = jtb(&[
-        "probe",
-        "--tables",
-        dir.path().join("none").to_str().unwrap(),
-        "4/4/4/c2L r",
-    ]);
+    // A flip position of one animal each needs no tables (the built-in check, as in the API).
+    let none = dir.path().join("none");
+    let o = jtb(&["probe", "--tables", none.to_str().unwrap(), "4/4/4/c2L r"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("best: "), "{}", stdout(&o));
+    let o = jtb(&["probe", "--tables", none.to_str().unwrap(), "4/4/4/c1LR r"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stdout(&o).contains("no tables for rule set flip4x4: ")
@@ -670,4 +670,75 @@ fn a_set_of_wdl_files_alone_answers_probe_with_nulls_and_a_note() {
         let text = stdout(&o);
         assert!(text.contains("missing: no DTM file for table"), "{text}");
     }
+}
+
+/// `jtb probe` of a flip position of one animal each answers the same with the tables and
+/// without any (the built-in check, as the API answers it), at every clock.
+#[test]
+fn one_animal_each_is_answered_the_same_without_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = gen(
+        dir.path(),
+        &["--rules", "flip4x4", "--max-pieces", "2", "--quiet"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let animals = b"ETLWDPCR";
+    let mut texts = Vec::new();
+    while texts.len() < 300 {
+        let (a, b) = (next(16) as usize, next(16) as usize);
+        if a == b {
+            continue;
+        }
+        let mut board = [b'.'; 16];
+        board[a] = animals[next(8) as usize];
+        board[b] = animals[next(8) as usize].to_ascii_lowercase();
+        let rows: Vec<String> = board
+            .chunks(4)
+            .map(|row| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for &c in row {
+                    if c == b'.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            text += &empty.to_string();
+                            empty = 0;
+                        }
+                        text.push(c as char);
+                    }
+                }
+                if empty > 0 {
+                    text += &empty.to_string();
+                }
+                text
+            })
+            .collect();
+        let side = if next(2) == 0 { "r" } else { "b" };
+        texts.push(format!("{} {side} {}", rows.join("/"), next(41)));
+    }
+    let probe = |root: &Path| {
+        let mut args = vec![
+            "probe", "--json", "--line", "--rules", "flip4x4", "--tables",
+        ];
+        args.push(root.to_str().unwrap());
+        args.extend(texts.iter().map(String::as_str));
+        let o = jtb(&args);
+        stdout(&o)
+    };
+    let with = probe(dir.path());
+    let without = probe(&dir.path().join("none"));
+    assert_eq!(with.lines().count(), texts.len(), "{with}");
+    assert!(
+        with.lines().all(|l| l.contains("\"rule_line\":[")),
+        "{with}"
+    );
+    assert_eq!(with, without);
 }

@@ -3,6 +3,7 @@
 //! same objects) and, for [`Answer`], the CLI's text. Each game's answer and verdict are in its
 //! module of `games/`.
 
+use jtb_probe::{ProbeError, ProbeResult};
 use serde_json::Value as Json;
 
 use crate::{
@@ -168,36 +169,39 @@ impl Verdict {
 /// engine ships it): each answer field that needs one is `null`, and the answer's `"missing"`
 /// note names them ([`ProbeError::MissingFile`]'s words, one per file).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MissingFiles(Vec<String>);
+pub struct MissingFiles(Vec<MissingFile>);
+
+/// One file a set does not hold: [`ProbeError::MissingFile`]'s fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct MissingFile {
+    rules: &'static str,
+    material: String,
+    kind: jtb_probe::Kind,
+    path: std::path::PathBuf,
+}
 
 impl MissingFiles {
     /// `probed`'s value; `None`, noted, where it needs a file the set does not hold.
     ///
     /// # Errors
     /// `probed`'s other errors (a table that is not there at all, a damaged file).
-    pub fn or_note<T>(
-        &mut self,
-        probed: jtb_probe::ProbeResult<T>,
-    ) -> jtb_probe::ProbeResult<Option<T>> {
-        self.or_note_as(probed, |e| e.to_string())
-    }
-
-    /// As [`MissingFiles::or_note`], the missing file noted in `words` (a server names it
-    /// relative to its table root).
-    ///
-    /// # Errors
-    /// As [`MissingFiles::or_note`].
-    pub fn or_note_as<T>(
-        &mut self,
-        probed: jtb_probe::ProbeResult<T>,
-        words: impl FnOnce(jtb_probe::ProbeError) -> String,
-    ) -> jtb_probe::ProbeResult<Option<T>> {
+    pub fn or_note<T>(&mut self, probed: ProbeResult<T>) -> ProbeResult<Option<T>> {
         match probed {
             Ok(value) => Ok(Some(value)),
-            Err(e @ jtb_probe::ProbeError::MissingFile { .. }) => {
-                let note = words(e);
-                if !self.0.contains(&note) {
-                    self.0.push(note);
+            Err(ProbeError::MissingFile {
+                rules,
+                material,
+                kind,
+                path,
+            }) => {
+                let file = MissingFile {
+                    rules,
+                    material,
+                    kind,
+                    path,
+                };
+                if !self.0.contains(&file) {
+                    self.0.push(file);
                 }
                 Ok(None)
             }
@@ -208,7 +212,26 @@ impl MissingFiles {
     /// The note: every missing file's words, joined; `None` when nothing is missing.
     #[must_use]
     pub fn note(&self) -> Option<String> {
-        (!self.0.is_empty()).then(|| self.0.join("; "))
+        self.note_with(|e| e.to_string())
+    }
+
+    /// The note with each missing file's error in `words` (a server names the file relative
+    /// to its table root); `None` when nothing is missing.
+    #[must_use]
+    pub fn note_with(&self, words: impl Fn(ProbeError) -> String) -> Option<String> {
+        let notes: Vec<String> = self
+            .0
+            .iter()
+            .map(|f| {
+                words(ProbeError::MissingFile {
+                    rules: f.rules,
+                    material: f.material.clone(),
+                    kind: f.kind,
+                    path: f.path.clone(),
+                })
+            })
+            .collect();
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     /// Adds the `"missing"` note to an answer's JSON object, where a file is missing (a whole

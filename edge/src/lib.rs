@@ -36,7 +36,9 @@ pub use games::{
         ChanceMoveAnswer, ChanceStep,
     },
     gambit::{GambitAnswer, GambitVerdict},
-    jungle::{JungleAnswer, JungleVerdict},
+    jungle::{
+        kind_name, Asked, JungleAnswer, JungleMove, JungleVerdict, MoveAfter, NextValues, Values,
+    },
 };
 pub use jtb_probe::Targets;
 pub use packed::{PACKED_LEN, RULE_CODES};

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use jtb_edge::MissingFiles;
+use jtb_edge::{kind_name, MissingFiles};
 use jtb_probe::{
     banned_side, Clesto, ClestoValue, LineStep, Material, MoveKind, Outcome, Position, ProbeError,
     SquareSet, Tablebase, Value, Wdl,
@@ -22,7 +22,7 @@ use axum::{
 use super::{
     api::Routes,
     error::ApiError,
-    jungle::{kind_name, move_kind},
+    jungle::move_kind,
     source::{play, Library},
 };
 
@@ -241,7 +241,7 @@ impl Routes for jtb_edge::games::Clesto {
             hungry: square_names(pos, pos.hungry()),
             hungry_canonical: pos.hungry_is_canonical(),
             moves,
-            missing: missing.note(),
+            missing: lib.missing_note(Clesto, &missing),
         })
         .into_response())
     }
@@ -266,7 +266,7 @@ impl Routes for jtb_edge::games::Clesto {
                 "rules": pos.rules().name(),
                 "line": null,
                 "line_stops_at_ban": null,
-                "missing": missing.note(),
+                "missing": lib.missing_note(Clesto, &missing),
             }));
         };
         let stops = jtb_edge::line_stops_at_ban(value, &line);

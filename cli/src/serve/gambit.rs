@@ -382,7 +382,7 @@ impl Routes for jtb_edge::games::Gambit {
             value,
             best: scored.and_then(|s| s.first().map(|b| b.mv.to_string())),
             turns,
-            missing: missing.note(),
+            missing: lib.missing_note(AnimalGambit, &missing),
         })
         .into_response())
     }
@@ -400,7 +400,7 @@ impl Routes for jtb_edge::games::Gambit {
         let Some(line) = line else {
             return Ok(json!({
                 "position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "line": null,
-                "missing": missing.note(),
+                "missing": lib.missing_note(AnimalGambit, &missing),
             }));
         };
         let mut at = *pos;

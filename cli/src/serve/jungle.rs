@@ -1,18 +1,16 @@
 //! Jungle and the flip game in the API (the Jungle family's rule sets but Clesto, whose answers
 //! add to these): a position's value with its distance to mate and its value under the clock
-//! rule at its clock, every move with both, the best line and the line under the clock rule,
-//! and the legal moves (with face-down tiles, the flips too, answered by the edge's chance
-//! answers: `jtb_edge::ChanceAnswer`, `jtb_edge::ChanceLine`); and where the values of a position
-//! and of the positions after it come from ([`Source`]: the tables, or the flip game's built-in
-//! check of one animal each).
+//! rule at its clock, every move with both (the edge's [`JungleAnswer`] with its moves, printed
+//! by its `api_json`), the best line and the line under the clock rule, and the legal moves
+//! (with face-down tiles, the flips too, answered by the edge's chance answers:
+//! `jtb_edge::ChanceAnswer`, `jtb_edge::ChanceLine`). Where the values come from is the edge's
+//! [`Values`] (the tables, or the flip game's built-in check of one animal each), held for an
+//! answer by [`Held`].
 
 use std::sync::Arc;
 
-use jtb_edge::{games::GameAnswer, MissingFiles};
-use jtb_probe::{
-    dead_draw, Adjudication, Category, LineStep, Move, MoveKind, NotApplicable, Outcome, Position,
-    RuleSet, RuleStep, RuleValue, ScoredMove, Tablebase, Value, Wdl,
-};
+use jtb_edge::{games::GameAnswer, kind_name, Asked, JungleAnswer, MissingFiles, Values};
+use jtb_probe::{MoveKind, Outcome, Position, ProbeError, RuleStep, Tablebase, Value};
 use serde::Serialize;
 use serde_json::json;
 
@@ -26,50 +24,6 @@ use super::{
     error::ApiError,
     source::{play, Library},
 };
-
-/// The answer of `GET /api/v1/{rules}`: the fields of `jtb probe --json`, the best move under
-/// the clock rule, and the moves.
-#[derive(Serialize)]
-pub struct ProbeAnswer {
-    position: String,
-    rules: &'static str,
-    wdl: &'static str,
-    dtm: Option<u16>,
-    best: Option<String>,
-    dtc: Option<u16>,
-    category: Option<&'static str>,
-    clock: u32,
-    rule_wdl: Option<&'static str>,
-    /// The best move under the clock rule at `clock` (`null` in a rule draw).
-    rule_best: Option<String>,
-    moves: Vec<MoveAnswer>,
-    /// The files of the tables that the set does not hold (WDL files alone), where the answer
-    /// needed one: the fields that need them are `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    missing: Option<String>,
-}
-
-/// A move and the position after it, seen by the side then to move.
-#[derive(Serialize)]
-pub struct MoveAnswer {
-    #[serde(rename = "move")]
-    mv: String,
-    /// The position after the move; `null` when the move ended the game.
-    position: Option<String>,
-    /// Whether the move takes a piece (or trades, in the flip game).
-    capture: bool,
-    /// `quiet`, `den-entry`, `capture` or `trade`.
-    kind: &'static str,
-    /// How the move ended the game, if it did.
-    end: Option<String>,
-    wdl: &'static str,
-    dtm: Option<u16>,
-    dtc: Option<u16>,
-    category: Option<&'static str>,
-    /// The clock after the move (0 after a capture); `null` when the game ended.
-    clock: Option<u32>,
-    rule_wdl: Option<&'static str>,
-}
 
 /// A step of a line: the move, what kind it is, and the position after it with both its
 /// distances (`null` once the game ended).
@@ -87,88 +41,32 @@ struct StepAnswer {
     dtc: Option<u16>,
 }
 
-pub const fn kind_name(kind: MoveKind) -> &'static str {
-    match kind {
-        MoveKind::Quiet => "quiet",
-        MoveKind::DenEntry => "den-entry",
-        MoveKind::Capture => "capture",
-        MoveKind::Trade => "trade",
-    }
-}
-
+/// The kind of a move the library listed as legal.
+///
+/// # Errors
+/// 500 if it is not legal after all (it always is).
 pub fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
     pos.move_kind(mv)
         .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
 }
 
-fn move_answer(
-    source: &Source<'_>,
-    pos: &Position,
-    mv: jtb_probe::Move,
-    missing: &mut MissingFiles,
-) -> Result<MoveAnswer, ApiError> {
-    let kind = move_kind(pos, mv)?;
-    let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
-    Ok(match play(pos, mv)? {
-        Outcome::Over { result, reason } => {
-            // The game is over: the side that would move next has lost (or drawn) in 0.
-            let after = result.flipped();
-            let dtm = (after != jtb_probe::Wdl::Draw).then_some(0);
-            MoveAnswer {
-                mv: mv.to_string(),
-                position: None,
-                capture,
-                kind: kind_name(kind),
-                end: Some(reason.to_string()),
-                wdl: after.name(),
-                dtm,
-                dtc: dtm,
-                category: Some(after.name()),
-                clock: None,
-                rule_wdl: Some(after.name()),
-            }
-        }
-        Outcome::Ongoing(next) => {
-            let value = source.value_noting(&next, missing)?;
-            let wdl = match value {
-                Some(v) => v.wdl(),
-                None => source.wdl(&next)?,
-            };
-            let rule = source.rule_noting(&next, missing)?;
-            MoveAnswer {
-                mv: mv.to_string(),
-                position: Some(next.to_string()),
-                capture,
-                kind: kind_name(kind),
-                end: None,
-                wdl: wdl.name(),
-                dtm: value.and_then(Value::dtm),
-                dtc: rule.and_then(|r| r.dtc.dtm()),
-                category: rule.map(|r| r.category.name()),
-                clock: Some(next.clock().unwrap_or(0)),
-                rule_wdl: rule.map(|r| r.wdl.name()),
-            }
-        }
-    })
-}
-
 /// The steps of a line played from `pos` at its clock: each position with the clock it has
 /// then (the library's plain line carries none), so that a step can be opened as it stands in
-/// the game, and with both its values.
+/// the game, and with what the set holds of its values (a missing file noted in `missing`).
 ///
 /// # Errors
-/// As [`Source::value`]; 500 if a move of the line is not legal (it always is).
+/// The probe's error; 500 if a move of the line is not legal (it always is).
 fn steps(
-    source: &Source<'_>,
+    values: Values<'_>,
     pos: &Position,
     moves: Vec<jtb_probe::Move>,
     missing: &mut MissingFiles,
-) -> Result<Vec<StepAnswer>, ApiError> {
+) -> Result<Vec<StepAnswer>, ProbeError> {
     let mut current = pos.clone();
     let mut out = Vec::with_capacity(moves.len());
     for mv in moves {
-        let kind = kind_name(move_kind(&current, mv)?);
-        let step = match play(&current, mv)? {
+        let kind = kind_name(current.move_kind(mv).expect("a line's move is legal"));
+        let step = match current.play(mv).expect("a line's move is legal") {
             Outcome::Over { reason, .. } => StepAnswer {
                 mv: mv.to_string(),
                 kind,
@@ -181,12 +79,12 @@ fn steps(
                 dtc: None,
             },
             Outcome::Ongoing(next) => {
-                let value = source.value_noting(&next, missing)?;
+                let value = missing.or_note(values.value(&next))?;
                 let wdl = match value {
                     Some(v) => v.wdl(),
-                    None => source.wdl(&next)?,
+                    None => values.wdl(&next)?,
                 };
-                let rule = source.rule_noting(&next, missing)?;
+                let rule = missing.or_note(values.rule(&next))?;
                 let step = StepAnswer {
                     mv: mv.to_string(),
                     kind,
@@ -210,8 +108,9 @@ fn steps(
 impl Routes for jtb_edge::games::Jungle {
     type Position = Position;
 
-    /// The answer of `GET /api/v1/{rules}` for a Jungle or flip position; one with face-down
-    /// tiles is answered by the flip game's chance tables ([`chance_probe`]).
+    /// The answer of `GET /api/v1/{rules}` for a Jungle or flip position: the edge's answer
+    /// with its moves ([`JungleAnswer::api_json`]); one with face-down tiles is answered by the
+    /// flip game's chance tables ([`chance_probe`]).
     ///
     /// # Errors
     /// A missing table (404) or a damaged one (500).
@@ -219,61 +118,15 @@ impl Routes for jtb_edge::games::Jungle {
         if pos.hidden() != 0 {
             return Ok(Json(chance_probe(lib, pos)?).into_response());
         }
-        let source = lib.source(pos)?;
-        // A set without some of the table's files (WDL files alone) answers what it holds:
-        // the fields that need another file are null, and `missing` names it.
-        let mut missing = MissingFiles::default();
-        let value = source.value_noting(pos, &mut missing)?;
-        let wdl = match value {
-            Some(v) => v.wdl(),
-            None => source.wdl(pos)?,
+        let held = lib.values(pos)?;
+        let asked = Asked {
+            lines: false,
+            moves: true,
         };
-        let rule = source.rule_noting(pos, &mut missing)?;
-        let ranked = match value {
-            Some(_) => source.ranked_moves_noting(pos, &mut missing)?,
-            None => None,
-        };
-        // As `jtb probe`: no best move in a draw, where every drawing move is as good.
-        let best = match (wdl, &ranked) {
-            (Wdl::Draw, _) | (_, None) => None,
-            (_, Some(ranked)) => ranked.first().map(|m| m.mv.to_string()),
-        };
-        let rule_best = match rule {
-            Some(_) => source
-                .rule_best_noting(pos, &mut missing)?
-                .flatten()
-                .map(|m| m.to_string()),
-            None => None,
-        };
-        // Without distances, the moves in move order (ASCII), each with what it holds.
-        let order: Vec<jtb_probe::Move> = match ranked {
-            Some(ranked) => ranked.iter().map(|m| m.mv).collect(),
-            None => pos.legal_moves(),
-        };
-        // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
-        let moves = if pos.at_clock_limit() {
-            Vec::new()
-        } else {
-            order
-                .into_iter()
-                .map(|mv| move_answer(&source, pos, mv, &mut missing))
-                .collect::<Result<_, _>>()?
-        };
-        Ok(Json(ProbeAnswer {
-            position: pos.to_string(),
-            rules: pos.rules().name(),
-            wdl: wdl.name(),
-            dtm: value.and_then(Value::dtm),
-            best,
-            dtc: rule.and_then(|r| r.dtc.dtm()),
-            category: rule.map(|r| r.category.name()),
-            clock: pos.clock().unwrap_or(0),
-            rule_wdl: rule.map(|r| r.wdl.name()),
-            rule_best,
-            moves,
-            missing: missing.note(),
-        })
-        .into_response())
+        let answer = JungleAnswer::probe(held.values(), pos.clone(), asked)
+            .map_err(|e| lib.error(e, pos.rules()))?;
+        let missing = lib.missing_note(pos.rules(), &answer.missing);
+        Ok(Json(answer.api_json(missing)).into_response())
     }
 
     /// The best line of a Jungle or flip position, and its line under the clock rule; with
@@ -285,25 +138,28 @@ impl Routes for jtb_edge::games::Jungle {
         if pos.hidden() != 0 {
             return chance_line(lib, pos);
         }
-        let source = lib.source(pos)?;
+        let held = lib.values(pos)?;
+        let values = held.values();
         // A set without the files a line needs answers `null` for it, and `missing` names them.
         let mut missing = MissingFiles::default();
-        let plain = source.line_noting(pos, &mut missing)?;
-        let rule = source.rule_line_noting(pos, &mut missing)?;
-        let plain = match plain {
-            Some(line) => {
-                let moves = line.into_iter().map(|s| s.mv).collect();
-                Some(steps(&source, pos, moves, &mut missing)?)
-            }
-            None => None,
+        let mut lines = || -> Result<_, ProbeError> {
+            let plain = match missing.or_note(values.line(pos))? {
+                Some(line) => {
+                    let moves = line.into_iter().map(|s| s.mv).collect();
+                    Some(steps(values, pos, moves, &mut missing)?)
+                }
+                None => None,
+            };
+            let rule = match missing.or_note(values.rule_line(pos))? {
+                Some(line) => {
+                    let moves = line.into_iter().map(|s: RuleStep| s.mv).collect();
+                    Some(steps(values, pos, moves, &mut missing)?)
+                }
+                None => None,
+            };
+            Ok((plain, rule))
         };
-        let rule = match rule {
-            Some(line) => {
-                let moves = line.into_iter().map(|s: RuleStep| s.mv).collect();
-                Some(steps(&source, pos, moves, &mut missing)?)
-            }
-            None => None,
-        };
+        let (plain, rule) = lines().map_err(|e| lib.error(e, pos.rules()))?;
         let mut answer = json!({
             "position": pos.to_string(),
             "rules": pos.rules().name(),
@@ -311,7 +167,7 @@ impl Routes for jtb_edge::games::Jungle {
             "line": plain,
             "rule_line": rule,
         });
-        if let Some(note) = missing.note() {
+        if let Some(note) = lib.missing_note(pos.rules(), &missing) {
             answer["missing"] = json!(note);
         }
         Ok(answer)
@@ -382,315 +238,34 @@ impl Library {
     ///
     /// # Errors
     /// 400 for a finished game or face-down tiles; 404 when its table is not there.
-    pub fn source(&self, pos: &Position) -> Result<Source<'_>, ApiError> {
-        let rules = pos.rules();
+    pub fn values(&self, pos: &Position) -> Result<Held, ApiError> {
         self.check_probeable(pos)?;
-        let one_each = rules == RuleSet::Flip4x4
-            && !matches!(
-                dead_draw(pos, Some(0)),
-                Adjudication::NotApplicable(NotApplicable::NotOneEach { .. })
-            );
-        let origin = if one_each {
-            Origin::OneEach
-        } else {
-            let tb = self.tables(rules);
-            Origin::Tables(self.holding(pos, tb, |tb| tb.max_pieces())?)
-        };
-        Ok(Source { lib: self, origin })
+        if Values::is_one_each(pos) {
+            return Ok(Held::OneEach);
+        }
+        let tb = self.tables(pos.rules());
+        Ok(Held::Tables(self.holding(pos, tb, |tb| tb.max_pieces())?))
     }
 }
 
-/// Where a [`Source`]'s values come from.
-enum Origin {
+/// The values of one answer, held while it is computed: a rule set's tables, or the flip
+/// game's built-in check of one animal each.
+pub enum Held {
+    /// The tables.
     Tables(Arc<Tablebase>),
-    /// The flip game's one-animal-each positions: every capture ends the game, so the built-in
-    /// check's distance is the DTM and the DTC alike (RULES.md 5.7).
+    /// The built-in check.
     OneEach,
 }
 
-/// The values of one position and of every position reached from it.
-pub struct Source<'a> {
-    lib: &'a Library,
-    origin: Origin,
-}
-
-impl Source<'_> {
-    /// The plain value with its distance to mate.
-    ///
-    /// # Errors
-    /// The probe's error, as [`Library::error`] maps it.
-    pub fn value(&self, pos: &Position) -> Result<Value, ApiError> {
-        match &self.origin {
-            Origin::Tables(tb) => tb
-                .probe_dtm(pos)
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            Origin::OneEach => one_each_value(pos),
+impl Held {
+    /// The values these hold.
+    #[must_use]
+    pub fn values(&self) -> Values<'_> {
+        match self {
+            Held::Tables(tb) => Values::Tables(tb),
+            Held::OneEach => Values::OneEach,
         }
     }
-
-    /// The value under the clock rule at the position's clock, with DTC and category.
-    ///
-    /// # Errors
-    /// As [`Source::value`].
-    pub fn rule(&self, pos: &Position) -> Result<RuleValue, ApiError> {
-        match &self.origin {
-            Origin::Tables(tb) => tb
-                .probe_rule(pos)
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            Origin::OneEach => {
-                let dtc = one_each_value(pos)?;
-                let category = Category::of(dtc.wdl(), dtc, RuleSet::Flip4x4.clock_limit());
-                let clock = pos.clock().unwrap_or(0);
-                Ok(RuleValue::new(RuleSet::Flip4x4, clock, dtc, category))
-            }
-        }
-    }
-
-    /// Every legal move with its value for the mover, best first (the library's order).
-    ///
-    /// # Errors
-    /// As [`Source::value`], for the position or a successor.
-    pub fn ranked_moves(&self, pos: &Position) -> Result<Vec<ScoredMove>, ApiError> {
-        let Origin::Tables(tb) = &self.origin else {
-            let mut moves = Vec::new();
-            let mut failed = None;
-            pos.for_each_outcome(|mv, outcome| {
-                let value = match outcome {
-                    Outcome::Over { result, .. } => Ok(result.of_final_move()),
-                    Outcome::Ongoing(next) => one_each_value(&next).map(Value::back_one_ply),
-                };
-                match value {
-                    Ok(value) => moves.push(ScoredMove { mv, value }),
-                    Err(e) => failed = Some(e),
-                }
-            });
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            moves.sort_unstable_by_key(|m| m.mv);
-            ScoredMove::sort_best_first(&mut moves);
-            return Ok(moves);
-        };
-        tb.ranked_moves(pos)
-            .map_err(|e| self.lib.error(e, pos.rules()))
-    }
-
-    /// The result of a probe of the tables, `None` and noted in `missing` where the set holds
-    /// no file of the table that it needs.
-    fn noting<T>(
-        &self,
-        pos: &Position,
-        missing: &mut MissingFiles,
-        probe: impl FnOnce(&Tablebase) -> jtb_probe::ProbeResult<T>,
-    ) -> Result<Option<T>, ApiError> {
-        let Origin::Tables(tb) = &self.origin else {
-            return Err(ApiError::internal("the built-in check has no files"));
-        };
-        self.lib.noting(pos.rules(), missing, probe(tb))
-    }
-
-    /// Win, draw or loss, the clock rule aside (from the WDL file).
-    ///
-    /// # Errors
-    /// As [`Source::value`].
-    pub fn wdl(&self, pos: &Position) -> Result<Wdl, ApiError> {
-        match &self.origin {
-            Origin::Tables(tb) => tb
-                .probe_wdl(pos)
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            Origin::OneEach => Ok(one_each_value(pos)?.wdl()),
-        }
-    }
-
-    /// As [`Source::value`]; `None`, noted in `missing`, where the set holds no DTM file of
-    /// the table.
-    ///
-    /// # Errors
-    /// As [`Source::value`].
-    pub fn value_noting(
-        &self,
-        pos: &Position,
-        missing: &mut MissingFiles,
-    ) -> Result<Option<Value>, ApiError> {
-        match &self.origin {
-            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.probe_dtm(pos)),
-            Origin::OneEach => self.value(pos).map(Some),
-        }
-    }
-
-    /// As [`Source::rule`]; `None`, noted in `missing`, where the set holds no DTC file of
-    /// the table.
-    ///
-    /// # Errors
-    /// As [`Source::value`].
-    pub fn rule_noting(
-        &self,
-        pos: &Position,
-        missing: &mut MissingFiles,
-    ) -> Result<Option<RuleValue>, ApiError> {
-        match &self.origin {
-            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.probe_rule(pos)),
-            Origin::OneEach => self.rule(pos).map(Some),
-        }
-    }
-
-    /// As [`Source::ranked_moves`]; `None`, noted in `missing`, where the set holds no DTM
-    /// file of a table it needs.
-    ///
-    /// # Errors
-    /// As [`Source::ranked_moves`].
-    pub fn ranked_moves_noting(
-        &self,
-        pos: &Position,
-        missing: &mut MissingFiles,
-    ) -> Result<Option<Vec<ScoredMove>>, ApiError> {
-        match &self.origin {
-            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.ranked_moves(pos)),
-            Origin::OneEach => self.ranked_moves(pos).map(Some),
-        }
-    }
-
-    /// As [`Source::line`]; `None`, noted in `missing`, where the set holds no file of a
-    /// table it needs.
-    ///
-    /// # Errors
-    /// As [`Source::line`].
-    pub fn line_noting(
-        &self,
-        pos: &Position,
-        missing: &mut MissingFiles,
-    ) -> Result<Option<Vec<LineStep>>, ApiError> {
-        match &self.origin {
-            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.line(pos)),
-            Origin::OneEach => self.line(pos).map(Some),
-        }
-    }
-
-    /// As [`Source::rule_line`]; `None`, noted in `missing`, where the set holds no file of a
-    /// table it needs.
-    ///
-    /// # Errors
-    /// As [`Source::rule_line`].
-    pub fn rule_line_noting(
-        &self,
-        pos: &Position,
-        missing: &mut MissingFiles,
-    ) -> Result<Option<Vec<RuleStep>>, ApiError> {
-        match &self.origin {
-            Origin::Tables(_) => self.noting(pos, missing, |tb| tb.rule_line(pos)),
-            Origin::OneEach => self.rule_line(pos).map(Some),
-        }
-    }
-
-    /// As [`Source::rule_best`]; `None`, noted in `missing`, where the set holds no file of a
-    /// table it needs.
-    ///
-    /// # Errors
-    /// As [`Source::rule_best`].
-    pub fn rule_best_noting(
-        &self,
-        pos: &Position,
-        missing: &mut MissingFiles,
-    ) -> Result<Option<Option<Move>>, ApiError> {
-        match &self.origin {
-            Origin::Tables(_) => {
-                if self.rule(pos)?.is_draw() {
-                    return Ok(Some(None));
-                }
-                self.noting(pos, missing, |tb| {
-                    tb.rule_best_move(pos).map(|m| m.map(|m| m.mv))
-                })
-            }
-            Origin::OneEach => self.rule_best(pos).map(Some),
-        }
-    }
-
-    /// The best move under the clock rule at the position's clock: `None` in a rule draw
-    /// (every drawing move is as good) and when the side to move has no move.
-    ///
-    /// # Errors
-    /// As [`Source::ranked_moves`].
-    pub fn rule_best(&self, pos: &Position) -> Result<Option<Move>, ApiError> {
-        if self.rule(pos)?.is_draw() {
-            return Ok(None);
-        }
-        match &self.origin {
-            Origin::Tables(tb) => tb
-                .rule_best_move(pos)
-                .map(|m| m.map(|m| m.mv))
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            // One animal each: DTC is DTM (see `rule_line`).
-            Origin::OneEach => Ok(self.ranked_moves(pos)?.first().map(|m| m.mv)),
-        }
-    }
-
-    /// The best line to the end of the game (empty for a draw).
-    ///
-    /// # Errors
-    /// As [`Source::ranked_moves`].
-    pub fn line(&self, pos: &Position) -> Result<Vec<LineStep>, ApiError> {
-        match &self.origin {
-            Origin::Tables(tb) => tb.line(pos).map_err(|e| self.lib.error(e, pos.rules())),
-            Origin::OneEach if self.value(pos)? == Value::Draw => Ok(Vec::new()),
-            Origin::OneEach => self.one_each_line(pos.without_clocks(), |p| self.value(p)),
-        }
-    }
-
-    /// The line under the clock rule from the position at its clock (empty for a rule draw).
-    ///
-    /// # Errors
-    /// As [`Source::ranked_moves`].
-    pub fn rule_line(&self, pos: &Position) -> Result<Vec<RuleStep>, ApiError> {
-        match &self.origin {
-            Origin::Tables(tb) => tb
-                .rule_line(pos)
-                .map_err(|e| self.lib.error(e, pos.rules())),
-            Origin::OneEach if self.rule(pos)?.is_draw() => Ok(Vec::new()),
-            // One animal each: DTC is DTM, so in a rule win or loss the rule's best move (the
-            // smallest DTC for the winner, the largest for the loser) is the plain best move.
-            Origin::OneEach => self.one_each_line(pos.clone(), |p| self.rule(p)),
-        }
-    }
-
-    /// Plays best moves from `start` to the end of the game, each step with the `value` of the
-    /// position after it.
-    fn one_each_line<V>(
-        &self,
-        start: Position,
-        value: impl Fn(&Position) -> Result<V, ApiError>,
-    ) -> Result<Vec<LineStep<V>>, ApiError> {
-        let mut line = Vec::new();
-        let mut current = start;
-        while let Some(best) = self.ranked_moves(&current)?.first().map(|m| m.mv) {
-            match play(&current, best)? {
-                Outcome::Over { .. } => {
-                    line.push(LineStep {
-                        mv: best,
-                        position: None,
-                        value: None,
-                    });
-                    break;
-                }
-                Outcome::Ongoing(next) => {
-                    line.push(LineStep {
-                        mv: best,
-                        value: Some(value(&next)?),
-                        position: Some(next.clone()),
-                    });
-                    current = next;
-                }
-            }
-        }
-        Ok(line)
-    }
-}
-
-/// The plain value of a one-animal-each flip position from the built-in check at clock 0 (no
-/// such position needs more than 31 plies, so at clock 0 the check is the plain value).
-fn one_each_value(pos: &Position) -> Result<Value, ApiError> {
-    dead_draw(pos, Some(0)).value_for(pos).ok_or_else(|| {
-        ApiError::internal(format!("the one-animal-each check does not apply to {pos}"))
-    })
 }
 
 /// The answer of `GET /api/v1/flip4x4` for a position with face-down tiles: its chance value at

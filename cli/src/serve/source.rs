@@ -513,8 +513,7 @@ impl Library {
     }
 
     /// `probed`'s value; `None` where the set holds no file of the table that it needs (WDL
-    /// files alone), noted in `missing` in the API's words (the file named relative to the
-    /// root).
+    /// files alone), noted in `missing`.
     ///
     /// # Errors
     /// `probed`'s other errors, as [`Library::error`] maps them.
@@ -524,9 +523,14 @@ impl Library {
         missing: &mut MissingFiles,
         probed: Result<T, ProbeError>,
     ) -> Result<Option<T>, ApiError> {
-        missing
-            .or_note_as(probed, |e| self.error(e, rules).message)
-            .map_err(|e| self.error(e, rules))
+        missing.or_note(probed).map_err(|e| self.error(e, rules))
+    }
+
+    /// The `missing` note of an answer in the API's words (each file named relative to the
+    /// root); `None` when nothing is missing.
+    #[must_use]
+    pub fn missing_note<G: Family>(&self, rules: G, missing: &MissingFiles) -> Option<String> {
+        missing.note_with(|e| self.error(e, rules).message)
     }
 
     /// 400 for a finished game or face-down tiles: no table holds such a position.

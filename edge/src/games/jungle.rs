@@ -9,18 +9,22 @@ use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
     flip::{revealed_needs, ChanceMaterial},
-    Animal, Color, HiddenSet, Layout, Material, Move, Outcome, ParseError, Piece, Plies, Position,
-    ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet, Tablebase, Value,
+    Animal, Color, HiddenSet, Layout, Material, Move, MoveKind, Outcome, ParseError, Piece, Plies,
+    Position, ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet, Tablebase, Value,
     VerdictReason, Wdl,
 };
 use serde_json::{json, Value as Json};
 
 use super::{flip, split_opened, EdgeGame, GameAnswer, GameVerdict};
+
+mod values;
+
 use crate::{
     packed::not_packed, scan::sample, table_material, Answer, AnyPosition, AnyTablebase,
     ChanceAnswer, EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules,
     ScanError, TableName, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
 };
+pub use values::Values;
 
 /// Jungle and the flip game.
 #[derive(Debug, Clone, Copy)]
@@ -90,8 +94,24 @@ impl EdgeGame for Jungle {
             let answer = ChanceAnswer::probe(tables.chance()?, pos)?;
             return Ok(Answer::Chance(Box::new(answer)));
         }
-        let tb = tables.of::<Jungle>(Jungle::rules(&pos))?;
-        Ok(Answer::Jungle(JungleAnswer::probe(tb, pos, line)?))
+        let asked = Asked {
+            lines: line,
+            moves: false,
+        };
+        // Where the tables are not there, the flip game's one-animal-each check answers as the
+        // server does (its values are the tables', RULES.md 5.7).
+        let one_each = Values::is_one_each(&pos);
+        let answer = match tables.of::<Jungle>(Jungle::rules(&pos)) {
+            Ok(tb) => match JungleAnswer::probe(Values::Tables(tb), pos.clone(), asked) {
+                Err(e) if one_each && e.is_missing() => {
+                    JungleAnswer::probe(Values::OneEach, pos, asked)?
+                }
+                answer => answer?,
+            },
+            Err(_) if one_each => JungleAnswer::probe(Values::OneEach, pos, asked)?,
+            Err(e) => return Err(e),
+        };
+        Ok(Answer::Jungle(answer))
     }
 
     fn adjudicate(
@@ -264,8 +284,19 @@ pub(super) fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// A Jungle or flip-game position's answer. A set that lacks some of the table's files (WDL
-/// files alone) leaves what needs them `None`, noted in `missing`.
+/// What a probe of a Jungle or flip position is asked for beyond its value and best move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Asked {
+    /// Both best lines (`jtb probe --line`).
+    pub lines: bool,
+    /// Every move with the position it gives and that position's values, and the best move
+    /// under the clock rule (the API's answer).
+    pub moves: bool,
+}
+
+/// A Jungle or flip-game position's answer: one model for `jtb probe` (text and JSON), the
+/// Python package and the API, each a printer over it. A set that lacks some of the table's
+/// files (WDL files alone) leaves what needs them `None`, noted in `missing`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JungleAnswer {
     /// The position, with the clock the rule value is for.
@@ -282,41 +313,126 @@ pub struct JungleAnswer {
     pub line: Option<Option<Vec<String>>>,
     /// The whole best line under the clock rule, when asked.
     pub rule_line: Option<Option<Vec<String>>>,
+    /// The best move under the clock rule at the position's clock (`None` in a rule draw),
+    /// when the moves were asked.
+    pub rule_best: Option<String>,
+    /// Every move, best first (in move order where the DTM files are missing), when asked.
+    pub moves: Option<Vec<JungleMove>>,
     /// The files the set lacks that the answer needed.
     pub missing: MissingFiles,
 }
 
+/// A move of a [`JungleAnswer`] and where it leads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JungleMove {
+    /// The move.
+    pub mv: Move,
+    /// What kind of move it is.
+    pub kind: MoveKind,
+    /// How it ends the game, or the position it gives with its values.
+    pub after: MoveAfter,
+}
+
+/// Where a move leads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MoveAfter {
+    /// The move ended the game.
+    End {
+        /// The result for the side that would move next.
+        result: Wdl,
+        /// How the game ended.
+        reason: String,
+    },
+    /// The position after the move, with what the set holds of its values for its side to
+    /// move (boxed: it is most of the move).
+    Next(Box<NextValues>),
+}
+
+/// A position a move gives, with its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NextValues {
+    /// The position, with its clock.
+    pub position: Position,
+    /// Win, draw or loss.
+    pub wdl: Wdl,
+    /// The value with its distance to mate, where the set holds the DTM file.
+    pub value: Option<Value>,
+    /// The value under the clock rule, where the set holds the DTC file.
+    pub rule: Option<RuleValue>,
+}
+
+/// `quiet`, `den-entry`, `capture` or `trade`: a move's kind as the answers name it.
+#[must_use]
+pub const fn kind_name(kind: MoveKind) -> &'static str {
+    match kind {
+        MoveKind::Quiet => "quiet",
+        MoveKind::DenEntry => "den-entry",
+        MoveKind::Capture => "capture",
+        MoveKind::Trade => "trade",
+    }
+}
+
 impl JungleAnswer {
-    /// Probes `pos` (with `line`, also both best lines).
+    /// Probes `pos` with `values` (what `asked` adds too).
     ///
     /// # Errors
     /// As [`Tablebase::probe_dtm`] and [`Tablebase::probe_rule`], but for the files of the
     /// position's tables that the set does not hold (noted in the answer).
-    pub fn probe(tb: &Tablebase, pos: Position, line: bool) -> ProbeResult<JungleAnswer> {
+    ///
+    /// # Panics
+    /// If a move the move generator lists is not legal (it always is).
+    pub fn probe(values: Values<'_>, pos: Position, asked: Asked) -> ProbeResult<JungleAnswer> {
         let mut missing = MissingFiles::default();
-        let value = missing.or_note(tb.probe_dtm(&pos))?;
+        let value = missing.or_note(values.value(&pos))?;
         let wdl = match value {
             Some(v) => v.wdl(),
-            None => tb.probe_wdl(&pos)?,
+            None => values.wdl(&pos)?,
         };
-        let rule = missing.or_note(tb.probe_rule(&pos))?;
-        let best = if wdl == Wdl::Draw {
-            None
-        } else {
-            missing
-                .or_note(tb.best_move(&pos))?
-                .flatten()
-                .map(|m| m.mv.to_string())
+        let rule = missing.or_note(values.rule(&pos))?;
+        let ranked = match value {
+            Some(_) => missing.or_note(values.ranked_moves(&pos))?,
+            None => None,
+        };
+        // No best move in a draw, where every drawing move is as good.
+        let best = match (wdl, &ranked) {
+            (Wdl::Draw, _) | (_, None) => None,
+            (_, Some(ranked)) => ranked.first().map(|m| m.mv.to_string()),
         };
         let texts =
             |mvs: &mut dyn Iterator<Item = Move>| mvs.map(|m| m.to_string()).collect::<Vec<_>>();
-        let (line, rule_line) = if line {
-            let plain = missing.or_note(tb.line(&pos))?;
-            let rule = missing.or_note(tb.rule_line(&pos))?;
+        let (line, rule_line) = if asked.lines {
+            let plain = missing.or_note(values.line(&pos))?;
+            let rule = missing.or_note(values.rule_line(&pos))?;
             (
                 Some(plain.map(|l| texts(&mut l.iter().map(|s| s.mv)))),
                 Some(rule.map(|l| texts(&mut l.iter().map(|s| s.mv)))),
             )
+        } else {
+            (None, None)
+        };
+        let (rule_best, moves) = if asked.moves {
+            let rule_best = match rule {
+                Some(_) => missing
+                    .or_note(values.rule_best(&pos))?
+                    .flatten()
+                    .map(|m| m.to_string()),
+                None => None,
+            };
+            // Without distances, the moves in move order (ASCII), each with what it holds.
+            let order: Vec<Move> = match &ranked {
+                Some(ranked) => ranked.iter().map(|m| m.mv).collect(),
+                None => pos.legal_moves(),
+            };
+            // At the clock limit the game is drawn (RULES.md 5): no move leads on from it.
+            let moves = if pos.at_clock_limit() {
+                Vec::new()
+            } else {
+                order
+                    .into_iter()
+                    .map(|mv| JungleMove::probe(values, &pos, mv, &mut missing))
+                    .collect::<ProbeResult<_>>()?
+            };
+            (rule_best, Some(moves))
         } else {
             (None, None)
         };
@@ -328,8 +444,101 @@ impl JungleAnswer {
             best,
             line,
             rule_line,
+            rule_best,
+            moves,
             missing,
         })
+    }
+
+    /// The API's object (`GET /api/v1/{rules}?position=`): the fields of `jtb probe --json`
+    /// for the canonical text, the best move under the clock rule, and every move with the
+    /// position it gives and that position's values for its side to move; the `missing` note
+    /// in `missing`'s words (the server names a file relative to its root).
+    #[must_use]
+    pub fn api_json(&self, missing: Option<String>) -> Json {
+        let rule = self.rule.as_ref();
+        let moves: Vec<Json> = self
+            .moves
+            .iter()
+            .flatten()
+            .map(JungleMove::api_json)
+            .collect();
+        let mut obj = json!({
+            "position": self.pos.to_string(),
+            "rules": self.pos.rules().name(),
+            "wdl": self.wdl.name(),
+            "dtm": self.value.and_then(Value::dtm),
+            "best": self.best,
+            "dtc": rule.and_then(|r| r.dtc.dtm()),
+            "category": rule.map(|r| r.category.name()),
+            "clock": self.pos.clock().unwrap_or(0),
+            "rule_wdl": rule.map(|r| r.wdl.name()),
+            "rule_best": self.rule_best,
+            "moves": moves,
+        });
+        if let Some(note) = missing {
+            obj["missing"] = Json::String(note);
+        }
+        obj
+    }
+}
+
+impl JungleMove {
+    /// `mv` of `pos` and where it leads, with what `values` hold of the position it gives.
+    fn probe(
+        values: Values<'_>,
+        pos: &Position,
+        mv: Move,
+        missing: &mut MissingFiles,
+    ) -> ProbeResult<JungleMove> {
+        let kind = pos.move_kind(mv).expect("a listed move is legal");
+        let after = match pos.play(mv).expect("a listed move is legal") {
+            // The game is over: the side that would move next has lost (or drawn) in 0.
+            Outcome::Over { result, reason } => MoveAfter::End {
+                result: result.flipped(),
+                reason: reason.to_string(),
+            },
+            Outcome::Ongoing(next) => {
+                let value = missing.or_note(values.value(&next))?;
+                let wdl = match value {
+                    Some(v) => v.wdl(),
+                    None => values.wdl(&next)?,
+                };
+                let rule = missing.or_note(values.rule(&next))?;
+                MoveAfter::Next(Box::new(NextValues {
+                    position: next,
+                    wdl,
+                    value,
+                    rule,
+                }))
+            }
+        };
+        Ok(JungleMove { mv, kind, after })
+    }
+
+    /// The API's object of the move: the position after it (`null` when it ended the game) and
+    /// its values for the side then to move.
+    fn api_json(&self) -> Json {
+        let capture = matches!(self.kind, MoveKind::Capture | MoveKind::Trade);
+        match &self.after {
+            MoveAfter::End { result, reason } => {
+                let dtm = (*result != Wdl::Draw).then_some(0);
+                json!({"move": self.mv.to_string(), "position": null, "capture": capture,
+                       "kind": kind_name(self.kind), "end": reason, "wdl": result.name(),
+                       "dtm": dtm, "dtc": dtm, "category": result.name(), "clock": null,
+                       "rule_wdl": result.name()})
+            }
+            MoveAfter::Next(next) => {
+                let rule = next.rule.as_ref();
+                json!({"move": self.mv.to_string(), "position": next.position.to_string(),
+                       "capture": capture, "kind": kind_name(self.kind), "end": null,
+                       "wdl": next.wdl.name(), "dtm": next.value.and_then(Value::dtm),
+                       "dtc": rule.and_then(|r| r.dtc.dtm()),
+                       "category": rule.map(|r| r.category.name()),
+                       "clock": next.position.clock().unwrap_or(0),
+                       "rule_wdl": rule.map(|r| r.wdl.name())})
+            }
+        }
     }
 }
 
