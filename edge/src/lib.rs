@@ -30,15 +30,17 @@ mod tables;
 pub use answer::{Answer, MissingFiles, Verdict};
 pub use error::{EdgeError, PositionError};
 pub use games::{
-    clesto::{line_stops_at_ban, ClestoAnswer},
+    clesto::{
+        banned_of, clesto_fields, line_stops_at_ban, square_names, starvations, ClestoAnswer,
+        ClestoMove,
+    },
     flip::{
         chance_json, flips_json, outcomes_json, ChanceAnswer, ChanceFlip, ChanceLine,
         ChanceMoveAnswer, ChanceStep,
     },
     gambit::{GambitAnswer, GambitVerdict},
-    jungle::{
-        kind_name, Asked, JungleAnswer, JungleMove, JungleVerdict, MoveAfter, NextValues, Values,
-    },
+    jungle::{kind_name, JungleAnswer, JungleMove, JungleVerdict, MoveAfter, NextValues, Values},
+    Asked,
 };
 pub use jtb_probe::Targets;
 pub use packed::{PACKED_LEN, RULE_CODES};

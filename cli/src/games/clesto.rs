@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use jtb_edge::games::{Clesto, EdgeGame};
-use jtb_probe::{IllegalMove, Material, Move, Position, SideStats};
+use jtb_probe::{Material, Move, Position, SideStats};
 use serde_json::json;
 
 use super::{shown, FamilyStats, MovesText};
@@ -80,18 +80,6 @@ impl FamilyStats for Stats {
     }
 }
 
-/// The animals that `mv` starves, each as its letter and its square after the move (`Cb1`).
-///
-/// # Errors
-/// `mv` is not legal in `pos`.
-pub fn starvations(pos: &Position, mv: Move) -> Result<Vec<String>, IllegalMove> {
-    Ok(pos
-        .starvations(mv)?
-        .into_iter()
-        .map(|(piece, sq)| format!("{}{sq}", piece.letter()))
-        .collect())
-}
-
 /// A Clesto position's moves, a move that starves animals printed `e3e4(starves:Le5,Dd4)`; the
 /// JSON adds `starvations`, each move that starves with the animals it starves.
 impl MovesText for Clesto {
@@ -101,7 +89,7 @@ impl MovesText for Clesto {
             .iter()
             .map(|m| {
                 let mv = Move::parse(m, pos).expect("a listed move parses");
-                starvations(pos, mv).expect("a listed move is legal")
+                jtb_edge::starvations(pos, mv).expect("a listed move is legal")
             })
             .collect();
         if json {

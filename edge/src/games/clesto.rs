@@ -3,10 +3,13 @@
 
 use std::sync::Arc;
 
-use jtb_probe::{ClestoValue, LineStep, Plies, Position, ProbeResult, Tablebase, Value, Wdl};
+use jtb_probe::{
+    ClestoValue, IllegalMove, LineStep, Move, MoveKind, Outcome, Plies, Position, ProbeResult,
+    SquareSet, Tablebase, Value, Wdl,
+};
 use serde_json::{json, Value as Json};
 
-use super::{jungle, split_opened, EdgeGame, GameAnswer};
+use super::{jungle, split_opened, Asked, EdgeGame, GameAnswer};
 use crate::{
     Answer, AnyTablebase, EdgeError, MissingFiles, Played, PositionError, Rules, Tables, Verdict,
 };
@@ -82,7 +85,11 @@ impl EdgeGame for Clesto {
 
     fn probe(tables: &Tables, pos: Position, line: bool) -> Result<Answer, EdgeError> {
         let tb = tables.of::<Clesto>(Clesto::rules(&pos))?;
-        Ok(Answer::Clesto(ClestoAnswer::probe(tb, pos, line)?))
+        let asked = Asked {
+            lines: line,
+            moves: false,
+        };
+        Ok(Answer::Clesto(ClestoAnswer::probe(tb, pos, asked)?))
     }
 
     fn adjudicate(
@@ -110,8 +117,73 @@ pub struct ClestoAnswer {
     pub line: Option<Option<Vec<String>>>,
     /// Whether the line stops at a position the ban alone decides.
     pub line_stops_at_ban: bool,
+    /// Every move, best first for the mover (in move order where the DTM and ban files are
+    /// missing), when asked.
+    pub moves: Option<Vec<ClestoMove>>,
     /// The files the set lacks that the answer needed.
     pub missing: MissingFiles,
+}
+
+/// A move of a [`ClestoAnswer`]: the animals it starves, where it leads, and its worth to its
+/// mover.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClestoMove {
+    /// The move.
+    pub mv: Move,
+    /// What kind of move it is.
+    pub kind: MoveKind,
+    /// The animals it starves: letter and square after the move (`Cb1`).
+    pub starves: Vec<String>,
+    /// The position it gives (`None` when it ended the game, with how).
+    pub position: Result<Box<Position>, String>,
+    /// The value after it for the side then to move (where the game ended: in 0), or its WDL
+    /// alone where the set lacks the files.
+    pub after: (Wdl, Option<ClestoValue>),
+    /// Its worth to its mover (the exit counted in this position's material), or the WDL
+    /// alone.
+    pub mover: (Wdl, Option<ClestoValue>),
+}
+
+/// The animals that `mv` starves, each as its letter and its square after the move (`Cb1`).
+///
+/// # Errors
+/// `mv` is not legal in `pos`.
+pub fn starvations(pos: &Position, mv: Move) -> Result<Vec<String>, IllegalMove> {
+    Ok(pos
+        .starvations(mv)?
+        .into_iter()
+        .map(|(piece, sq)| format!("{}{sq}", piece.letter()))
+        .collect())
+}
+
+/// The side the repetition ban binds in `pos`'s material, by name (`red`, `blue`).
+#[must_use]
+pub fn banned_of(pos: &Position) -> String {
+    jtb_probe::banned_side(jtb_probe::Material::of(pos)).to_string()
+}
+
+/// The names of the squares of `set`, in the board's order.
+#[must_use]
+pub fn square_names(pos: &Position, set: SquareSet) -> Vec<String> {
+    pos.board()
+        .squares()
+        .filter(|&sq| set & jtb_probe::bit(sq) != 0)
+        .map(|sq| sq.to_string())
+        .collect()
+}
+
+/// A Clesto value as the API writes it, for the side to move: `wdl` always win or loss, `dtm`
+/// for a plain value (null where the ban decides), `category` `win`, `loss`, `ban-win` or
+/// `ban-loss`, and `exit`, the banned side's plies to a smaller material it wins, where the
+/// ban decides and it can force one (null otherwise); the WDL alone, the rest null, where the
+/// set lacks the DTM and ban files.
+#[must_use]
+pub fn clesto_fields(wdl: Wdl, value: Option<ClestoValue>) -> Json {
+    match value {
+        Some(v) => json!({"wdl": v.wdl().name(), "dtm": v.dtm(), "category": v.category(),
+                          "exit": v.exit()}),
+        None => json!({"wdl": wdl.name(), "dtm": null, "category": null, "exit": null}),
+    }
 }
 
 impl ClestoAnswer {
@@ -123,7 +195,7 @@ impl ClestoAnswer {
     pub fn probe(
         tb: &Tablebase<jtb_probe::Clesto>,
         pos: Position,
-        line: bool,
+        asked: Asked,
     ) -> ProbeResult<ClestoAnswer> {
         let mut missing = MissingFiles::default();
         let value = missing.or_note(tb.probe_clesto(&pos))?;
@@ -135,7 +207,7 @@ impl ClestoAnswer {
             .or_note(tb.clesto_best_move(&pos))?
             .flatten()
             .map(|(mv, _)| mv.to_string());
-        let (line, line_stops_at_ban) = match (line, value) {
+        let (line, line_stops_at_ban) = match (asked.lines, value) {
             (false, _) => (None, false),
             (true, value) => match (missing.or_note(tb.clesto_line(&pos))?, value) {
                 (Some(steps), Some(value)) => (
@@ -145,6 +217,11 @@ impl ClestoAnswer {
                 _ => (Some(None), false),
             },
         };
+        let moves = if asked.moves {
+            Some(ClestoMove::list(tb, &pos, &mut missing)?)
+        } else {
+            None
+        };
         Ok(ClestoAnswer {
             pos,
             wdl,
@@ -152,8 +229,129 @@ impl ClestoAnswer {
             best,
             line,
             line_stops_at_ban,
+            moves,
             missing,
         })
+    }
+
+    /// The API's object (`GET /api/v1/clesto?position=`): the fields of `jtb probe --json` for
+    /// the canonical text, the banned side and the mover's hungry set, and every move; the
+    /// `missing` note in `missing`'s words (the server names a file relative to its root).
+    #[must_use]
+    pub fn api_json(&self, missing: Option<String>) -> Json {
+        let mut obj = json!({
+            "position": self.pos.to_string(),
+            "rules": self.pos.rules().name(),
+        });
+        extend(&mut obj, clesto_fields(self.wdl, self.value));
+        obj["best"] = json!(self.best);
+        obj["banned"] = json!(banned_of(&self.pos));
+        obj["hungry"] = json!(square_names(&self.pos, self.pos.hungry()));
+        obj["hungry_canonical"] = json!(self.pos.hungry_is_canonical());
+        let moves: Vec<Json> = self
+            .moves
+            .iter()
+            .flatten()
+            .map(ClestoMove::api_json)
+            .collect();
+        obj["moves"] = moves.into();
+        if let Some(note) = missing {
+            obj["missing"] = Json::String(note);
+        }
+        obj
+    }
+}
+
+impl ClestoMove {
+    /// Every move of `pos`, best first for the mover (equal values in ASCII order); in move
+    /// order where the set lacks the files of values.
+    ///
+    /// # Panics
+    /// If a move the move generator lists is not legal (it always is).
+    fn list(
+        tb: &Tablebase<jtb_probe::Clesto>,
+        pos: &Position,
+        missing: &mut MissingFiles,
+    ) -> ProbeResult<Vec<ClestoMove>> {
+        let scored: Vec<(Move, Option<ClestoValue>)> =
+            match missing.or_note(tb.clesto_moves(pos))? {
+                Some(mut scored) => {
+                    // Best first for the mover; equal values stay in ASCII order (the
+                    // library's order).
+                    scored.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+                    scored.into_iter().map(|(mv, v)| (mv, Some(v))).collect()
+                }
+                None => pos.legal_moves().into_iter().map(|mv| (mv, None)).collect(),
+            };
+        let mut moves = Vec::with_capacity(scored.len());
+        for (mv, mover) in scored {
+            let kind = pos.move_kind(mv).expect("a listed move is legal");
+            let starves = starvations(pos, mv).expect("a listed move is legal");
+            let (position, after, ended) = match pos.play(mv).expect("a listed move is legal") {
+                Outcome::Over { result, reason } => {
+                    // The side that would move next has lost (or won, after the mover's own
+                    // last animal starved) in 0.
+                    let next = result.flipped();
+                    let after = ClestoValue::Plain(match next {
+                        Wdl::Win => Value::Win(0),
+                        Wdl::Loss => Value::Loss(0),
+                        Wdl::Draw => Value::Draw,
+                    });
+                    // A move that ends the game is won or lost in 1, with every file or not.
+                    let ended = ClestoValue::Plain(result.of_final_move());
+                    (Err(reason.to_string()), (next, Some(after)), Some(ended))
+                }
+                Outcome::Ongoing(next) => {
+                    let v = missing.or_note(tb.probe_clesto(&next))?;
+                    let next_wdl = match v {
+                        Some(v) => v.wdl(),
+                        None => tb.probe_wdl(&next)?,
+                    };
+                    (Ok(Box::new(next)), (next_wdl, v), None)
+                }
+            };
+            // The move's worth to its mover: the table's, else the WDL after it, seen back.
+            let mover = match mover.or(ended) {
+                Some(v) => (v.wdl(), Some(v)),
+                None => (after.0.flipped(), None),
+            };
+            moves.push(ClestoMove {
+                mv,
+                kind,
+                starves,
+                position,
+                after,
+                mover,
+            });
+        }
+        Ok(moves)
+    }
+
+    /// The API's object of the move.
+    fn api_json(&self) -> Json {
+        let (position, end) = match &self.position {
+            Ok(next) => (Some(next.to_string()), None),
+            Err(reason) => (None, Some(reason.clone())),
+        };
+        let mut obj = json!({
+            "move": self.mv.to_string(),
+            "position": position,
+            "capture": matches!(self.kind, MoveKind::Capture | MoveKind::Trade),
+            "kind": super::jungle::kind_name(self.kind),
+            "end": end,
+            "starves": self.starves,
+        });
+        extend(&mut obj, clesto_fields(self.after.0, self.after.1));
+        obj["banned"] = json!(self.position.as_ref().ok().map(|p| banned_of(p)));
+        obj["mover"] = clesto_fields(self.mover.0, self.mover.1);
+        obj
+    }
+}
+
+/// Adds the fields of the object `more` to the object `obj`.
+fn extend(obj: &mut Json, more: Json) {
+    if let (Json::Object(obj), Json::Object(more)) = (obj, more) {
+        obj.extend(more);
     }
 }
 

@@ -15,7 +15,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{flip, split_opened, EdgeGame, GameAnswer, GameVerdict};
+use super::{flip, split_opened, Asked, EdgeGame, GameAnswer, GameVerdict};
 
 mod values;
 
@@ -282,16 +282,6 @@ pub(super) fn color_name(c: Color) -> &'static str {
         Color::Red => "red",
         Color::Blue => "blue",
     }
-}
-
-/// What a probe of a Jungle or flip position is asked for beyond its value and best move.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Asked {
-    /// Both best lines (`jtb probe --line`).
-    pub lines: bool,
-    /// Every move with the position it gives and that position's values, and the best move
-    /// under the clock rule (the API's answer).
-    pub moves: bool,
 }
 
 /// A Jungle or flip-game position's answer: one model for `jtb probe` (text and JSON), the

@@ -150,6 +150,17 @@ pub trait EdgeGame {
     ) -> Result<Verdict, EdgeError>;
 }
 
+/// What a probe of a position is asked for beyond its value and best move: what the front end
+/// prints of the one answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Asked {
+    /// The best lines (`jtb probe --line`).
+    pub lines: bool,
+    /// Every move with the position it gives and that position's values (and, under the
+    /// clock rule, the best move at the position's clock): the API's answer.
+    pub moves: bool,
+}
+
 /// What every game's answer to `jtb probe` gives ([`Answer`] asks it).
 pub trait GameAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`.
