@@ -38,7 +38,7 @@ pub use games::{
         chance_json, flips_json, outcomes_json, ChanceAnswer, ChanceFlip, ChanceLine,
         ChanceMoveAnswer, ChanceStep,
     },
-    gambit::{GambitAnswer, GambitVerdict},
+    gambit::{gambit_fields, turn_json, GambitAnswer, GambitTurn, GambitVerdict},
     jungle::{kind_name, JungleAnswer, JungleMove, JungleVerdict, MoveAfter, NextValues, Values},
     Asked,
 };

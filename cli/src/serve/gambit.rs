@@ -1,18 +1,18 @@
 //! Animal Gambit in the API (RULES.md 7), on the same routes as the other games
 //! (`/api/v1/animal-gambit...`): a position's value in turns (no clock: a table draw is a game
 //! the repetition rule decides), every turn with its steps and the position it gives, best
-//! first, the best line, the turns without tables, a turn played one step at a time
-//! (`/steps`), and the materials' statistics.
+//! first (the edge's `jtb_edge::GambitAnswer` with its turns, printed by its `api_json`), the
+//! best line, the turns without tables, a turn played one step at a time (`/steps`), and the
+//! materials' statistics.
 
 use std::sync::Arc;
 
-use jtb_edge::{MissingFiles, Rules};
+use jtb_edge::{gambit_fields, turn_json, Asked, MissingFiles, Rules};
 use jtb_probe::{
     format::family_table_path,
-    gambit::{self, AnimalGambit, Category, Next, Position, Turn},
-    Family, Kind, ProbeError, Tablebase, Value, Wdl,
+    gambit::{self, AnimalGambit, Position},
+    Family, Kind, ProbeError, Tablebase,
 };
-use serde::Serialize;
 use serde_json::json;
 
 use axum::{
@@ -31,115 +31,6 @@ use super::{
 
 /// Longer `steps` text is refused before it is read.
 const MAX_STEPS_BYTES: usize = 64;
-
-/// A value as the API writes it for a side to move: `wdl`, `dtm` in turns (null for a draw),
-/// and `category` (`win`, `loss` or `repetition`: neither side can force an end).
-#[derive(Serialize)]
-pub struct Fields {
-    wdl: &'static str,
-    dtm: Option<u16>,
-    category: &'static str,
-}
-
-impl Fields {
-    /// The fields of a WDL alone, where the set holds no DTM file (`dtm` null; the category
-    /// is the WDL's).
-    fn of_wdl(wdl: Wdl) -> Fields {
-        Fields {
-            wdl: wdl.name(),
-            dtm: None,
-            category: Category::of(match wdl {
-                Wdl::Win => Value::Win(0),
-                Wdl::Draw => Value::Draw,
-                Wdl::Loss => Value::Loss(0),
-            })
-            .name(),
-        }
-    }
-}
-
-impl From<Value> for Fields {
-    fn from(v: Value) -> Fields {
-        Fields {
-            wdl: v.wdl().name(),
-            dtm: v.dtm(),
-            category: Category::of(v).name(),
-        }
-    }
-}
-
-/// A turn: its canonical text and tokens, the board it leaves, and the position it gives or
-/// how it ends the game.
-#[derive(Serialize)]
-pub struct TurnAnswer {
-    /// Canonical turn text (`rd3w rc3x Ed2n`).
-    turn: String,
-    /// Its tokens in order: steps, each followed by the removal it causes.
-    steps: Vec<String>,
-    /// How many of the turn's four steps it takes (a push or a pull counts two).
-    step_count: u8,
-    /// The board at the end of the turn (board text), trap removals done.
-    board: String,
-    /// The position after the turn; `null` when it ended the game.
-    position: Option<String>,
-    /// How the turn ended the game, if it did.
-    end: Option<String>,
-    /// Who won when the turn ended the game (`gold`, `silver`).
-    winner: Option<String>,
-}
-
-fn turn_answer(pos: &Position, turn: &Turn) -> TurnAnswer {
-    let (position, end, winner) = match pos.play(turn) {
-        Next::Continues(next) => (Some(next.to_string()), None, None),
-        Next::Over(end) => {
-            let mover = pos.turn();
-            let winner = if end.mover_wins() {
-                mover
-            } else {
-                mover.other()
-            };
-            (None, Some(end.to_string()), Some(winner.to_string()))
-        }
-    };
-    TurnAnswer {
-        turn: turn.to_string(),
-        steps: turn.tokens().iter().map(ToString::to_string).collect(),
-        step_count: turn.steps(),
-        board: turn.board().to_string(),
-        position,
-        end,
-        winner,
-    }
-}
-
-/// A turn with its values: after it for the side then to move (as the other games' moves;
-/// a game it ended is lost or won in 0 by that side), and for its mover (the order).
-#[derive(Serialize)]
-pub struct ScoredAnswer {
-    #[serde(flatten)]
-    turn: TurnAnswer,
-    #[serde(flatten)]
-    after: Fields,
-    /// What the turn is worth to its mover: a win or loss in 1 when it ends the game.
-    mover: Fields,
-}
-
-/// The answer of `GET /api/v1/animal-gambit`: the fields of `jtb probe --rules animal-gambit
-/// --json` and every turn, best first (ties in the ASCII order of their texts).
-#[derive(Serialize)]
-pub struct ProbeAnswer {
-    position: String,
-    rules: &'static str,
-    #[serde(flatten)]
-    value: Fields,
-    /// The best turn (as `jtb probe`); `null` when the side to move has none.
-    best: Option<String>,
-    turns: Vec<ScoredAnswer>,
-    /// The files of the tables that the set does not hold (WDL files alone), where the answer
-    /// needed one: the fields that need them are `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    missing: Option<String>,
-}
 
 /// Animal Gambit's tables, or why there are none.
 fn tables(lib: &Library) -> Result<Arc<Tablebase<AnimalGambit>>, ApiError> {
@@ -216,7 +107,7 @@ pub fn steps(pos: &Position, text: &str) -> Result<serde_json::Value, ApiError> 
         "step_count": partial.steps,
         "board": partial.board.to_string(),
         "finished": partial.finished,
-        "turn": partial.turn.map(|t| turn_answer(pos, &t)),
+        "turn": partial.turn.map(|t| turn_json(pos, &t)),
         "why_not": why_not,
         "next": next,
     }))
@@ -326,65 +217,14 @@ impl Routes for jtb_edge::games::Gambit {
     /// 404 for a missing table, 500 for a damaged or inconsistent one.
     fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
         let tb = tables_for(lib, pos)?;
-        let fail = |e| lib.error(e, AnimalGambit);
-        // A set without some of the table's files (WDL files alone) answers what it holds:
-        // the fields that need another file are null, and `missing` names it.
-        let mut missing = MissingFiles::default();
-        let value = lib.noting(AnimalGambit, &mut missing, tb.probe_dtm(pos))?;
-        // Best first, the best turn first among equals.
-        let scored = match value {
-            Some(_) => lib.noting(AnimalGambit, &mut missing, tb.ranked_moves(pos))?,
-            None => None,
+        let asked = Asked {
+            lines: false,
+            moves: true,
         };
-        let value = match value {
-            Some(v) => Fields::from(v),
-            None => Fields::of_wdl(tb.probe_wdl(pos).map_err(fail)?),
-        };
-        // Without distances, every turn in the ASCII order of its text.
-        let listed: Vec<(Turn, Option<Value>)> = match &scored {
-            Some(scored) => scored.iter().map(|t| (t.mv, Some(t.value))).collect(),
-            None => pos.turns().into_iter().map(|t| (t, None)).collect(),
-        };
-        let mut turns = Vec::with_capacity(listed.len());
-        for (turn, mover) in listed {
-            // The turn's worth to its mover: the table's, else the WDL after it, seen back.
-            let (after, mover) = match pos.play(&turn) {
-                Next::Continues(next) => {
-                    match lib.noting(AnimalGambit, &mut missing, tb.probe_dtm(&next))? {
-                        Some(after) => (
-                            Fields::from(after),
-                            mover.map_or_else(
-                                || Fields::of_wdl(after.wdl().flipped()),
-                                Fields::from,
-                            ),
-                        ),
-                        None => {
-                            let after = tb.probe_wdl(&next).map_err(fail)?;
-                            (Fields::of_wdl(after), Fields::of_wdl(after.flipped()))
-                        }
-                    }
-                }
-                // A turn that ends the game is won or lost in 1, with every file or without.
-                Next::Over(end) if end.mover_wins() => {
-                    (Value::Loss(0).into(), Value::Win(1).into())
-                }
-                Next::Over(_) => (Value::Win(0).into(), Value::Loss(1).into()),
-            };
-            turns.push(ScoredAnswer {
-                turn: turn_answer(pos, &turn),
-                after,
-                mover,
-            });
-        }
-        Ok(Json(ProbeAnswer {
-            position: pos.to_string(),
-            rules: gambit::AnimalGambit::NAME,
-            value,
-            best: scored.and_then(|s| s.first().map(|b| b.mv.to_string())),
-            turns,
-            missing: lib.missing_note(AnimalGambit, &missing),
-        })
-        .into_response())
+        let answer = jtb_edge::GambitAnswer::probe(&tb, *pos, asked)
+            .map_err(|e| lib.error(e, AnimalGambit))?;
+        let missing = lib.missing_note(AnimalGambit, &answer.missing);
+        Ok(Json(answer.api_json(missing)).into_response())
     }
 
     /// `GET /api/v1/animal-gambit/line?position=...`: the best line to the end of the game (empty
@@ -406,15 +246,13 @@ impl Routes for jtb_edge::games::Gambit {
         let mut at = *pos;
         let mut steps = Vec::with_capacity(line.len());
         for step in &line {
-            let turn = turn_answer(&at, &step.mv);
-            let value = step.value.map(Fields::from);
-            steps.push(json!({
-                "turn": turn.turn, "steps": turn.steps, "step_count": turn.step_count,
-                "board": turn.board, "position": turn.position, "end": turn.end,
-                "winner": turn.winner,
-                "wdl": value.as_ref().map(|v| v.wdl), "dtm": value.as_ref().and_then(|v| v.dtm),
-                "category": value.as_ref().map(|v| v.category),
-            }));
+            let mut turn = turn_json(&at, &step.mv);
+            // The value after the turn (none once the game ended).
+            let fields = step.value.map(|v| gambit_fields(v.wdl(), Some(v)));
+            for key in ["wdl", "dtm", "category"] {
+                turn[key] = fields.as_ref().map_or(json!(null), |f| f[key].clone());
+            }
+            steps.push(turn);
             if let Some(next) = step.position {
                 at = next;
             }
@@ -425,7 +263,7 @@ impl Routes for jtb_edge::games::Gambit {
     /// `GET /api/v1/animal-gambit/moves?position=...`: every turn in the ASCII order of its text
     /// (as `jtb moves`) with the position it gives; no tables needed.
     fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-        let turns: Vec<TurnAnswer> = pos.turns().iter().map(|t| turn_answer(pos, t)).collect();
+        let turns: Vec<serde_json::Value> = pos.turns().iter().map(|t| turn_json(pos, t)).collect();
         Ok(
             json!({"position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "turns": turns}),
         )

@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{jungle, split_opened, Asked, EdgeGame, GameAnswer};
+use super::{extend, jungle, split_opened, Asked, EdgeGame, GameAnswer};
 use crate::{
     Answer, AnyTablebase, EdgeError, MissingFiles, Played, PositionError, Rules, Tables, Verdict,
 };
@@ -345,13 +345,6 @@ impl ClestoMove {
         obj["banned"] = json!(self.position.as_ref().ok().map(|p| banned_of(p)));
         obj["mover"] = clesto_fields(self.mover.0, self.mover.1);
         obj
-    }
-}
-
-/// Adds the fields of the object `more` to the object `obj`.
-fn extend(obj: &mut Json, more: Json) {
-    if let (Json::Object(obj), Json::Object(more)) = (obj, more) {
-        obj.extend(more);
     }
 }
 

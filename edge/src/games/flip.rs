@@ -8,7 +8,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::GameAnswer;
+use super::{extend, GameAnswer};
 use crate::{AnyPosition, PositionError};
 
 /// The moves of a position with face-down tiles, the game not over: a flip of each tile (`?a4`)
@@ -234,13 +234,6 @@ fn certain_text(v: ChanceValue, dte: u32) -> String {
     let result = if v == ChanceValue::WIN { "win" } else { "loss" };
     let plies = if dte == 1 { "ply" } else { "plies" };
     format!("{result} in {dte} {plies} whatever the flips show")
-}
-
-/// Adds the fields of the object `more` to the object `obj`, in their order.
-fn extend(obj: &mut Json, more: Json) {
-    if let (Json::Object(obj), Json::Object(more)) = (obj, more) {
-        obj.extend(more);
-    }
 }
 
 /// A chance value's fractions as JSON strings.

@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{EdgeGame, GameAnswer, GameVerdict};
+use super::{extend, Asked, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     is_gambit_shape, packed::not_packed, scan::sample, Answer, AnyPosition, AnyTablebase,
     EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules, ScanError,
@@ -194,7 +194,11 @@ impl EdgeGame for Gambit {
 
     fn probe(tables: &Tables, pos: gambit::Position, line: bool) -> Result<Answer, EdgeError> {
         let tb = tables.of::<Gambit>(Rules::AnimalGambit)?;
-        Ok(Answer::Gambit(GambitAnswer::probe(tb, pos, line)?))
+        let asked = Asked {
+            lines: line,
+            moves: false,
+        };
+        Ok(Answer::Gambit(GambitAnswer::probe(tb, pos, asked)?))
     }
 
     fn adjudicate(
@@ -229,8 +233,64 @@ pub struct GambitAnswer {
     pub best: Option<String>,
     /// The best line, when asked (`None` inside when a file it needs is missing).
     pub line: Option<Option<Vec<String>>>,
+    /// Every turn, best first (the best turn first among equals; in the ASCII order of their
+    /// texts where the DTM files are missing), when asked.
+    pub turns: Option<Vec<GambitTurn>>,
     /// The files the set lacks that the answer needed.
     pub missing: MissingFiles,
+}
+
+/// A turn of a [`GambitAnswer`] with its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GambitTurn {
+    /// The turn.
+    pub turn: gambit::Turn,
+    /// The value after it for the side then to move (a game it ended is lost or won in 0 by
+    /// that side), or the WDL alone where the set lacks the DTM file.
+    pub after: (Wdl, Option<Value>),
+    /// Its worth to its mover (a win or loss in 1 when it ends the game), or the WDL alone.
+    pub mover: (Wdl, Option<Value>),
+}
+
+/// A value as the API writes it for a side to move: `wdl`, `dtm` in turns (null for a draw,
+/// or where the set lacks the DTM file), and `category` (`win`, `loss` or `repetition`: the
+/// WDL's).
+#[must_use]
+pub fn gambit_fields(wdl: Wdl, value: Option<Value>) -> Json {
+    let category = Category::of(value.unwrap_or(match wdl {
+        Wdl::Win => Value::Win(0),
+        Wdl::Draw => Value::Draw,
+        Wdl::Loss => Value::Loss(0),
+    }));
+    json!({"wdl": wdl.name(), "dtm": value.and_then(Value::dtm), "category": category.name()})
+}
+
+/// A turn as the API writes it: its canonical text and tokens, the board it leaves, and the
+/// position it gives or how it ends the game and who won.
+#[must_use]
+pub fn turn_json(pos: &gambit::Position, turn: &gambit::Turn) -> Json {
+    let (position, end, winner) = match pos.play(turn) {
+        Next::Continues(next) => (Some(next.to_string()), None, None),
+        Next::Over(end) => {
+            let mover = pos.turn();
+            let winner = if end.mover_wins() {
+                mover
+            } else {
+                mover.other()
+            };
+            (None, Some(end.to_string()), Some(winner.to_string()))
+        }
+    };
+    let steps: Vec<String> = turn.tokens().iter().map(ToString::to_string).collect();
+    json!({
+        "turn": turn.to_string(),
+        "steps": steps,
+        "step_count": turn.steps(),
+        "board": turn.board().to_string(),
+        "position": position,
+        "end": end,
+        "winner": winner,
+    })
 }
 
 impl GambitAnswer {
@@ -242,7 +302,7 @@ impl GambitAnswer {
     pub fn probe(
         tb: &Tablebase<gambit::AnimalGambit>,
         pos: gambit::Position,
-        line: bool,
+        asked: Asked,
     ) -> ProbeResult<GambitAnswer> {
         let mut missing = MissingFiles::default();
         let value = missing.or_note(tb.probe_dtm(&pos))?;
@@ -250,13 +310,23 @@ impl GambitAnswer {
             Some(v) => v.wdl(),
             None => tb.probe_wdl(&pos)?,
         };
-        let best = missing
-            .or_note(tb.best_move(&pos))?
-            .flatten()
+        // Best first, the best turn first among equals.
+        let ranked = match value {
+            Some(_) => missing.or_note(tb.ranked_moves(&pos))?,
+            None => None,
+        };
+        let best = ranked
+            .as_ref()
+            .and_then(|r| r.first())
             .map(|b| b.mv.to_string());
-        let line = if line {
+        let line = if asked.lines {
             let line = missing.or_note(tb.line(&pos))?;
             Some(line.map(|l| l.iter().map(|t| t.mv.to_string()).collect()))
+        } else {
+            None
+        };
+        let turns = if asked.moves {
+            Some(GambitTurn::list(tb, &pos, ranked, &mut missing)?)
         } else {
             None
         };
@@ -273,8 +343,78 @@ impl GambitAnswer {
             category,
             best,
             line,
+            turns,
             missing,
         })
+    }
+
+    /// The API's object (`GET /api/v1/animal-gambit?position=`): the fields of `jtb probe
+    /// --json` for the canonical text and every turn with its values; the `missing` note in
+    /// `missing`'s words (the server names a file relative to its root).
+    #[must_use]
+    pub fn api_json(&self, missing: Option<String>) -> Json {
+        let mut obj = json!({"position": self.pos.to_string(), "rules": AnimalGambit::NAME});
+        extend(&mut obj, gambit_fields(self.wdl, self.value));
+        obj["best"] = json!(self.best);
+        let turns: Vec<Json> = self
+            .turns
+            .iter()
+            .flatten()
+            .map(|t| {
+                let mut obj = turn_json(&self.pos, &t.turn);
+                extend(&mut obj, gambit_fields(t.after.0, t.after.1));
+                obj["mover"] = gambit_fields(t.mover.0, t.mover.1);
+                obj
+            })
+            .collect();
+        obj["turns"] = turns.into();
+        if let Some(note) = missing {
+            obj["missing"] = Json::String(note);
+        }
+        obj
+    }
+}
+
+impl GambitTurn {
+    /// Every turn of `pos` with its values: in `ranked`'s order where the DTM file gave it,
+    /// else in the ASCII order of their texts.
+    fn list(
+        tb: &Tablebase<gambit::AnimalGambit>,
+        pos: &gambit::Position,
+        ranked: Option<Vec<jtb_probe::ScoredMove<gambit::AnimalGambit>>>,
+        missing: &mut MissingFiles,
+    ) -> ProbeResult<Vec<GambitTurn>> {
+        let listed: Vec<(gambit::Turn, Option<Value>)> = match ranked {
+            Some(ranked) => ranked.iter().map(|t| (t.mv, Some(t.value))).collect(),
+            None => pos.turns().into_iter().map(|t| (t, None)).collect(),
+        };
+        let mut turns = Vec::with_capacity(listed.len());
+        for (turn, mover) in listed {
+            // The turn's worth to its mover: the table's, else the WDL after it, seen back.
+            let (after, mover) = match pos.play(&turn) {
+                Next::Continues(next) => match missing.or_note(tb.probe_dtm(&next))? {
+                    Some(after) => (
+                        (after.wdl(), Some(after)),
+                        mover.map_or((after.wdl().flipped(), None), |m| (m.wdl(), Some(m))),
+                    ),
+                    None => {
+                        let after = tb.probe_wdl(&next)?;
+                        ((after, None), (after.flipped(), None))
+                    }
+                },
+                // A turn that ends the game is won or lost in 1, with every file or without.
+                Next::Over(end) if end.mover_wins() => (
+                    (Wdl::Loss, Some(Value::Loss(0))),
+                    (Wdl::Win, Some(Value::Win(1))),
+                ),
+                Next::Over(_) => (
+                    (Wdl::Win, Some(Value::Win(0))),
+                    (Wdl::Loss, Some(Value::Loss(1))),
+                ),
+            };
+            turns.push(GambitTurn { turn, after, mover });
+        }
+        Ok(turns)
     }
 }
 

@@ -234,3 +234,11 @@ fn split_opened<T>(opened: Result<&T, EdgeError>) -> (Option<&T>, Option<String>
         Err(e) => (None, Some(e.to_string())),
     }
 }
+
+/// Adds the fields of the JSON object `more` to the object `obj`, in their order (the answers'
+/// shared fields written once).
+pub(crate) fn extend(obj: &mut serde_json::Value, more: serde_json::Value) {
+    if let (serde_json::Value::Object(obj), serde_json::Value::Object(more)) = (obj, more) {
+        obj.extend(more);
+    }
+}
