@@ -49,7 +49,7 @@ impl Answer {
     /// The best line (Animal Gambit's turns), when it was asked; `None` for a position with
     /// face-down tiles, whose flips are chance.
     #[must_use]
-    pub fn line(&self) -> Option<&[String]> {
+    pub fn line(&self) -> Option<Vec<String>> {
         self.game().line()
     }
 

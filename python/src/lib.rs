@@ -580,7 +580,7 @@ impl Tablebase {
         let (pos, text) = position_of(pos, rules)?;
         let tables = self.tables(py)?;
         let answer = py.detach(|| tables.probe(pos, true)).map_err(py_err)?;
-        Ok(no_line(&answer, &text)?.to_vec())
+        no_line(&answer, &text)
     }
 
     /// Whether the game can be stopped at the position's clock, as `jtb adjudicate --json`
@@ -685,7 +685,7 @@ type Failures = Vec<(usize, String)>;
 /// The error of asking for the line of a position that has none even when asked: a set without
 /// the files a line needs (`MissingTableError`), or a position with face-down tiles (a flip's
 /// outcome is chance, so no single line is best).
-fn no_line<'a>(answer: &'a Answer, text: &str) -> PyResult<&'a [String]> {
+fn no_line(answer: &Answer, text: &str) -> PyResult<Vec<String>> {
     if let Some(missing) = answer.missing() {
         return Err(MissingTableError::new_err(missing));
     }

@@ -9,9 +9,8 @@
 
 use std::sync::Arc;
 
-use jtb_edge::{games::GameAnswer, kind_name, Asked, JungleAnswer, MissingFiles, Values};
-use jtb_probe::{MoveKind, Outcome, Position, ProbeError, RuleStep, Tablebase, Value};
-use serde::Serialize;
+use jtb_edge::{games::GameAnswer, kind_name, Asked, JungleAnswer, Values};
+use jtb_probe::{MoveKind, Outcome, Position, Tablebase};
 use serde_json::json;
 
 use axum::{
@@ -25,22 +24,6 @@ use super::{
     source::{play, Library},
 };
 
-/// A step of a line: the move, what kind it is, and the position after it with both its
-/// distances (`null` once the game ended).
-#[derive(Serialize)]
-struct StepAnswer {
-    #[serde(rename = "move")]
-    mv: String,
-    kind: &'static str,
-    end: Option<String>,
-    position: Option<String>,
-    clock: Option<u32>,
-    wdl: Option<&'static str>,
-    dtm: Option<u16>,
-    rule_wdl: Option<&'static str>,
-    dtc: Option<u16>,
-}
-
 /// The kind of a move the library listed as legal.
 ///
 /// # Errors
@@ -48,61 +31,6 @@ struct StepAnswer {
 pub fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
     pos.move_kind(mv)
         .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
-}
-
-/// The steps of a line played from `pos` at its clock: each position with the clock it has
-/// then (the library's plain line carries none), so that a step can be opened as it stands in
-/// the game, and with what the set holds of its values (a missing file noted in `missing`).
-///
-/// # Errors
-/// The probe's error; 500 if a move of the line is not legal (it always is).
-fn steps(
-    values: Values<'_>,
-    pos: &Position,
-    moves: Vec<jtb_probe::Move>,
-    missing: &mut MissingFiles,
-) -> Result<Vec<StepAnswer>, ProbeError> {
-    let mut current = pos.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for mv in moves {
-        let kind = kind_name(current.move_kind(mv).expect("a line's move is legal"));
-        let step = match current.play(mv).expect("a line's move is legal") {
-            Outcome::Over { reason, .. } => StepAnswer {
-                mv: mv.to_string(),
-                kind,
-                end: Some(reason.to_string()),
-                position: None,
-                clock: None,
-                wdl: None,
-                dtm: None,
-                rule_wdl: None,
-                dtc: None,
-            },
-            Outcome::Ongoing(next) => {
-                let value = missing.or_note(values.value(&next))?;
-                let wdl = match value {
-                    Some(v) => v.wdl(),
-                    None => values.wdl(&next)?,
-                };
-                let rule = missing.or_note(values.rule(&next))?;
-                let step = StepAnswer {
-                    mv: mv.to_string(),
-                    kind,
-                    end: None,
-                    position: Some(next.to_string()),
-                    clock: Some(next.clock().unwrap_or(0)),
-                    wdl: Some(wdl.name()),
-                    dtm: value.and_then(Value::dtm),
-                    rule_wdl: rule.map(|r| r.wdl.name()),
-                    dtc: rule.and_then(|r| r.dtc.dtm()),
-                };
-                current = next;
-                step
-            }
-        };
-        out.push(step);
-    }
-    Ok(out)
 }
 
 impl Routes for jtb_edge::games::Jungle {
@@ -139,38 +67,15 @@ impl Routes for jtb_edge::games::Jungle {
             return chance_line(lib, pos);
         }
         let held = lib.values(pos)?;
-        let values = held.values();
-        // A set without the files a line needs answers `null` for it, and `missing` names them.
-        let mut missing = MissingFiles::default();
-        let mut lines = || -> Result<_, ProbeError> {
-            let plain = match missing.or_note(values.line(pos))? {
-                Some(line) => {
-                    let moves = line.into_iter().map(|s| s.mv).collect();
-                    Some(steps(values, pos, moves, &mut missing)?)
-                }
-                None => None,
-            };
-            let rule = match missing.or_note(values.rule_line(pos))? {
-                Some(line) => {
-                    let moves = line.into_iter().map(|s: RuleStep| s.mv).collect();
-                    Some(steps(values, pos, moves, &mut missing)?)
-                }
-                None => None,
-            };
-            Ok((plain, rule))
+        let asked = Asked {
+            lines: true,
+            moves: false,
         };
-        let (plain, rule) = lines().map_err(|e| lib.error(e, pos.rules()))?;
-        let mut answer = json!({
-            "position": pos.to_string(),
-            "rules": pos.rules().name(),
-            "clock": pos.clock().unwrap_or(0),
-            "line": plain,
-            "rule_line": rule,
-        });
-        if let Some(note) = lib.missing_note(pos.rules(), &missing) {
-            answer["missing"] = json!(note);
-        }
-        Ok(answer)
+        let answer = JungleAnswer::probe(held.values(), pos.clone(), asked)
+            .map_err(|e| lib.error(e, pos.rules()))?;
+        // A set without the files a line needs answers `null` for it, and `missing` names them.
+        let missing = lib.missing_note(pos.rules(), &answer.missing);
+        Ok(answer.api_line_json(missing))
     }
 
     /// The answer of `GET /api/v1/{rules}/moves` for a position of the family's type (Clesto's adds

@@ -176,7 +176,7 @@ impl GameAnswer for ChanceAnswer {
     }
 
     /// A flip's outcome is chance: there is no single line.
-    fn line(&self) -> Option<&[String]> {
+    fn line(&self) -> Option<Vec<String>> {
         None
     }
 

@@ -440,8 +440,8 @@ impl GameAnswer for GambitAnswer {
         self.best.as_deref()
     }
 
-    fn line(&self) -> Option<&[String]> {
-        self.line.as_ref()?.as_deref()
+    fn line(&self) -> Option<Vec<String>> {
+        self.line.clone()?
     }
 
     fn missing(&self) -> Option<String> {

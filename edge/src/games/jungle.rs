@@ -299,10 +299,12 @@ pub struct JungleAnswer {
     pub rule: Option<RuleValue>,
     /// The best move (none in a draw).
     pub best: Option<String>,
-    /// The whole best line, when asked (`None` inside when a file it needs is missing).
-    pub line: Option<Option<Vec<String>>>,
+    /// The whole best line, when asked (`None` inside when a file it needs is missing): each
+    /// move with the position it gives (with its clock, as it stands in the game) and that
+    /// position's values.
+    pub line: Option<Option<Vec<JungleMove>>>,
     /// The whole best line under the clock rule, when asked.
-    pub rule_line: Option<Option<Vec<String>>>,
+    pub rule_line: Option<Option<Vec<JungleMove>>>,
     /// The best move under the clock rule at the position's clock (`None` in a rule draw),
     /// when the moves were asked.
     pub rule_best: Option<String>,
@@ -388,14 +390,14 @@ impl JungleAnswer {
             (Wdl::Draw, _) | (_, None) => None,
             (_, Some(ranked)) => ranked.first().map(|m| m.mv.to_string()),
         };
-        let texts =
-            |mvs: &mut dyn Iterator<Item = Move>| mvs.map(|m| m.to_string()).collect::<Vec<_>>();
         let (line, rule_line) = if asked.lines {
             let plain = missing.or_note(values.line(&pos))?;
             let rule = missing.or_note(values.rule_line(&pos))?;
+            let plain = plain.map(|l| l.iter().map(|s| s.mv).collect::<Vec<_>>());
+            let rule = rule.map(|l| l.iter().map(|s| s.mv).collect::<Vec<_>>());
             (
-                Some(plain.map(|l| texts(&mut l.iter().map(|s| s.mv)))),
-                Some(rule.map(|l| texts(&mut l.iter().map(|s| s.mv)))),
+                Some(JungleMove::play_line(values, &pos, plain, &mut missing)?),
+                Some(JungleMove::play_line(values, &pos, rule, &mut missing)?),
             )
         } else {
             (None, None)
@@ -473,7 +475,89 @@ impl JungleAnswer {
     }
 }
 
+impl JungleAnswer {
+    /// The API's object of the lines (`GET /api/v1/{rules}/line?position=`): the best line
+    /// and the line under the clock rule from the position's clock, each step with the
+    /// position it gives and both its distances (`null` where the set lacks the files); the
+    /// `missing` note in `missing`'s words.
+    #[must_use]
+    pub fn api_line_json(&self, missing: Option<String>) -> Json {
+        let steps = |line: &Option<Option<Vec<JungleMove>>>| {
+            line.as_ref()
+                .and_then(Option::as_ref)
+                .map(|l| l.iter().map(JungleMove::api_step_json).collect::<Vec<_>>())
+        };
+        let mut obj = json!({
+            "position": self.pos.to_string(),
+            "rules": self.pos.rules().name(),
+            "clock": self.pos.clock().unwrap_or(0),
+            "line": steps(&self.line),
+            "rule_line": steps(&self.rule_line),
+        });
+        if let Some(note) = missing {
+            obj["missing"] = Json::String(note);
+        }
+        obj
+    }
+
+    /// A line's moves, as `jtb probe` gives them (`None` inside where the set lacks its
+    /// files).
+    fn moves_of(line: &Option<Option<Vec<JungleMove>>>) -> Option<Option<Vec<String>>> {
+        line.as_ref()
+            .map(|l| l.as_ref().map(|l| l.iter().map(JungleMove::text).collect()))
+    }
+}
+
 impl JungleMove {
+    /// The `moves` of a line played from `pos` at its clock, each with the position it gives
+    /// and what `values` hold of it (`None` where the line itself was missing).
+    fn play_line(
+        values: Values<'_>,
+        pos: &Position,
+        moves: Option<Vec<Move>>,
+        missing: &mut MissingFiles,
+    ) -> ProbeResult<Option<Vec<JungleMove>>> {
+        let Some(moves) = moves else {
+            return Ok(None);
+        };
+        let mut current = pos.clone();
+        let mut line = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let step = JungleMove::probe(values, &current, mv, missing)?;
+            if let MoveAfter::Next(next) = &step.after {
+                current = next.position.clone();
+            }
+            line.push(step);
+        }
+        Ok(Some(line))
+    }
+
+    /// The move's text.
+    fn text(&self) -> String {
+        self.mv.to_string()
+    }
+
+    /// The API's object of a step of a line: the move, its kind, and the position after it
+    /// with both its distances (`null` once the game ended).
+    fn api_step_json(&self) -> Json {
+        match &self.after {
+            MoveAfter::End { reason, .. } => {
+                json!({"move": self.text(), "kind": kind_name(self.kind), "end": reason,
+                       "position": null, "clock": null, "wdl": null, "dtm": null,
+                       "rule_wdl": null, "dtc": null})
+            }
+            MoveAfter::Next(next) => {
+                let rule = next.rule.as_ref();
+                json!({"move": self.text(), "kind": kind_name(self.kind), "end": null,
+                       "position": next.position.to_string(),
+                       "clock": next.position.clock().unwrap_or(0), "wdl": next.wdl.name(),
+                       "dtm": next.value.and_then(Value::dtm),
+                       "rule_wdl": rule.map(|r| r.wdl.name()),
+                       "dtc": rule.and_then(|r| r.dtc.dtm())})
+            }
+        }
+    }
+
     /// `mv` of `pos` and where it leads, with what `values` hold of the position it gives.
     fn probe(
         values: Values<'_>,
@@ -547,10 +631,10 @@ impl GameAnswer for JungleAnswer {
             "clock": self.pos.clock().unwrap_or(0),
             "rule_wdl": rule.map(|r| r.wdl.name()),
         });
-        if let Some(line) = &self.line {
+        if let Some(line) = JungleAnswer::moves_of(&self.line) {
             obj["line"] = json!(line);
         }
-        if let Some(line) = &self.rule_line {
+        if let Some(line) = JungleAnswer::moves_of(&self.rule_line) {
             obj["rule_line"] = json!(line);
         }
         self.missing.add_to(&mut obj);
@@ -561,8 +645,8 @@ impl GameAnswer for JungleAnswer {
         self.best.as_deref()
     }
 
-    fn line(&self) -> Option<&[String]> {
-        self.line.as_ref()?.as_deref()
+    fn line(&self) -> Option<Vec<String>> {
+        JungleAnswer::moves_of(&self.line)?
     }
 
     fn missing(&self) -> Option<String> {
@@ -601,10 +685,10 @@ impl GameAnswer for JungleAnswer {
         if let Some(b) = &self.best {
             s += &format!("best: {b}\n");
         }
-        if let Some(Some(line)) = &self.line {
+        if let Some(Some(line)) = JungleAnswer::moves_of(&self.line) {
             s += &format!("line: {}\n", line.join(" "));
         }
-        if let Some(Some(line)) = &self.rule_line {
+        if let Some(Some(line)) = JungleAnswer::moves_of(&self.rule_line) {
             s += &format!("rule line: {}\n", line.join(" "));
         }
         s + &self.missing.text()

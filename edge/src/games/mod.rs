@@ -170,7 +170,7 @@ pub trait GameAnswer {
     fn best(&self) -> Option<&str>;
 
     /// The best line, when it was asked and the game has one.
-    fn line(&self) -> Option<&[String]>;
+    fn line(&self) -> Option<Vec<String>>;
 
     /// The fields of [`GameAnswer::json`] whose strings are exact fractions (`"5/8"`), at every
     /// depth of the object: for a printer that gives them as numbers of its own (Python's
