@@ -32,13 +32,13 @@ pub use error::{EdgeError, PositionError};
 pub use games::{
     clesto::{
         banned_of, clesto_fields, line_stops_at_ban, square_names, starvations, ClestoAnswer,
-        ClestoMove,
+        ClestoMove, ClestoStep,
     },
     flip::{
         chance_json, flips_json, outcomes_json, ChanceAnswer, ChanceFlip, ChanceLine,
         ChanceMoveAnswer, ChanceStep,
     },
-    gambit::{gambit_fields, turn_json, GambitAnswer, GambitTurn, GambitVerdict},
+    gambit::{gambit_fields, turn_json, GambitAnswer, GambitStep, GambitTurn, GambitVerdict},
     jungle::{kind_name, JungleAnswer, JungleMove, JungleVerdict, MoveAfter, NextValues, Values},
     Asked,
 };

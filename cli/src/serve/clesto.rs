@@ -2,14 +2,14 @@
 //! (`/api/v1/clesto...`): no draws and no clock; a value is a plain win or loss with its
 //! distance to mate, or a win or loss by the repetition ban with the banned side's exit
 //! distance. Every move carries the animals it starves, and a position its hungry set. The
-//! answer is the edge's (`jtb_edge::ClestoAnswer` with its moves, printed by its `api_json`);
-//! its values come from Clesto's tables through [`ClestoSource`].
+//! answers are the edge's (`jtb_edge::ClestoAnswer` with its moves or its line, printed by its
+//! `api_json` and `api_line_json`); its values come from Clesto's tables through
+//! [`ClestoSource`].
 
 use std::sync::Arc;
 
-use jtb_edge::{banned_of, kind_name, square_names, starvations, Asked, MissingFiles};
-use jtb_probe::{Clesto, ClestoValue, LineStep, Outcome, Position, ProbeError, Tablebase};
-use serde::Serialize;
+use jtb_edge::{square_names, starvations, Asked};
+use jtb_probe::{Clesto, Position, ProbeError, Tablebase};
 use serde_json::json;
 
 use axum::{
@@ -17,33 +17,10 @@ use axum::{
     Json,
 };
 
-use super::{
-    api::Routes,
-    error::ApiError,
-    jungle::move_kind,
-    source::{play, Library},
-};
+use super::{api::Routes, error::ApiError, source::Library};
 
 fn starves(pos: &Position, mv: jtb_probe::Move) -> Result<Vec<String>, ApiError> {
     starvations(pos, mv).map_err(|e| ApiError::internal(e.to_string()))
-}
-
-/// A step of a Clesto line: the move, the animals it starves, and the position after it with
-/// its value, its banned side and its hungry set (`null` once the game ended).
-#[derive(Serialize)]
-struct ClestoStep {
-    #[serde(rename = "move")]
-    mv: String,
-    kind: &'static str,
-    end: Option<String>,
-    starves: Vec<String>,
-    position: Option<String>,
-    wdl: Option<&'static str>,
-    dtm: Option<u16>,
-    category: Option<&'static str>,
-    exit: Option<u16>,
-    banned: Option<String>,
-    hungry: Option<Vec<String>>,
 }
 
 impl Routes for jtb_edge::games::Clesto {
@@ -72,61 +49,13 @@ impl Routes for jtb_edge::games::Clesto {
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         let source = lib.clesto_source(pos)?;
+        let asked = Asked {
+            lines: true,
+            moves: false,
+        };
+        let answer = source.clesto(|tb| jtb_edge::ClestoAnswer::probe(tb, pos.clone(), asked))?;
         // A set without the files a line needs answers `null` for it, and `missing` names them.
-        let mut missing = MissingFiles::default();
-        let value = source.noting(&mut missing, |tb| tb.probe_clesto(pos))?;
-        let line: Option<Vec<LineStep<ClestoValue, Clesto>>> = match value {
-            Some(_) => source.noting(&mut missing, |tb| tb.clesto_line(pos))?,
-            None => None,
-        };
-        let (Some(value), Some(line)) = (value, line) else {
-            return Ok(json!({
-                "position": pos.to_string(),
-                "rules": pos.rules().name(),
-                "line": null,
-                "line_stops_at_ban": null,
-                "missing": lib.missing_note(Clesto, &missing),
-            }));
-        };
-        let stops = jtb_edge::line_stops_at_ban(value, &line);
-        let mut before = pos.clone();
-        let mut steps = Vec::with_capacity(line.len());
-        for step in &line {
-            let kind = kind_name(move_kind(&before, step.mv)?);
-            let starves = starves(&before, step.mv)?;
-            let end = match &step.position {
-                Some(_) => None,
-                None => match play(&before, step.mv)? {
-                    Outcome::Over { reason, .. } => Some(reason.to_string()),
-                    Outcome::Ongoing(_) => {
-                        return Err(ApiError::internal("a line step without a position"))
-                    }
-                },
-            };
-            let value = step.value;
-            steps.push(ClestoStep {
-                mv: step.mv.to_string(),
-                kind,
-                end,
-                starves,
-                position: step.position.as_ref().map(ToString::to_string),
-                wdl: value.map(|v| v.wdl().name()),
-                dtm: value.and_then(ClestoValue::dtm),
-                category: value.map(ClestoValue::category),
-                exit: value.and_then(ClestoValue::exit),
-                banned: step.position.as_ref().map(banned_of),
-                hungry: step.position.as_ref().map(|p| square_names(p, p.hungry())),
-            });
-            if let Some(next) = &step.position {
-                before = next.clone();
-            }
-        }
-        Ok(json!({
-            "position": pos.to_string(),
-            "rules": pos.rules().name(),
-            "line": steps,
-            "line_stops_at_ban": stops,
-        }))
+        Ok(answer.api_line_json(lib.missing_note(Clesto, &answer.missing)))
     }
 
     /// `GET /api/v1/clesto/moves`: Clesto's fields added to the moves the family's rule sets list
@@ -170,19 +99,6 @@ pub struct ClestoSource<'a> {
 }
 
 impl ClestoSource<'_> {
-    /// As [`ClestoSource::clesto`]; `None`, noted in `missing`, where the set holds no file of
-    /// a table that `probe` needs.
-    ///
-    /// # Errors
-    /// `probe`'s other errors.
-    pub fn noting<T>(
-        &self,
-        missing: &mut MissingFiles,
-        probe: impl FnOnce(&Tablebase<Clesto>) -> Result<T, ProbeError>,
-    ) -> Result<Option<T>, ApiError> {
-        self.lib.noting(Clesto, missing, probe(&self.tb))
-    }
-
     /// A Clesto answer of the tables (RULES.md 6: values by DTM or by the repetition ban):
     /// `probe` runs on them, its error mapped as [`Library::error`] maps it.
     ///

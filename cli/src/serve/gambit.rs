@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use jtb_edge::{gambit_fields, turn_json, Asked, MissingFiles, Rules};
+use jtb_edge::{turn_json, Asked, Rules};
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, AnimalGambit, Position},
@@ -234,30 +234,14 @@ impl Routes for jtb_edge::games::Gambit {
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         let tb = tables_for(lib, pos)?;
-        // A set without the files a line needs answers `null` for it, and `missing` names them.
-        let mut missing = MissingFiles::default();
-        let line = lib.noting(AnimalGambit, &mut missing, tb.line(pos))?;
-        let Some(line) = line else {
-            return Ok(json!({
-                "position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "line": null,
-                "missing": lib.missing_note(AnimalGambit, &missing),
-            }));
+        let asked = Asked {
+            lines: true,
+            moves: false,
         };
-        let mut at = *pos;
-        let mut steps = Vec::with_capacity(line.len());
-        for step in &line {
-            let mut turn = turn_json(&at, &step.mv);
-            // The value after the turn (none once the game ended).
-            let fields = step.value.map(|v| gambit_fields(v.wdl(), Some(v)));
-            for key in ["wdl", "dtm", "category"] {
-                turn[key] = fields.as_ref().map_or(json!(null), |f| f[key].clone());
-            }
-            steps.push(turn);
-            if let Some(next) = step.position {
-                at = next;
-            }
-        }
-        Ok(json!({"position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "line": steps}))
+        let answer = jtb_edge::GambitAnswer::probe(&tb, *pos, asked)
+            .map_err(|e| lib.error(e, AnimalGambit))?;
+        // A set without the files a line needs answers `null` for it, and `missing` names them.
+        Ok(answer.api_line_json(lib.missing_note(AnimalGambit, &answer.missing)))
     }
 
     /// `GET /api/v1/animal-gambit/moves?position=...`: every turn in the ASCII order of its text

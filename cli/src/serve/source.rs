@@ -512,20 +512,6 @@ impl Library {
         }
     }
 
-    /// `probed`'s value; `None` where the set holds no file of the table that it needs (WDL
-    /// files alone), noted in `missing`.
-    ///
-    /// # Errors
-    /// `probed`'s other errors, as [`Library::error`] maps them.
-    pub fn noting<G: Family, T>(
-        &self,
-        rules: G,
-        missing: &mut MissingFiles,
-        probed: Result<T, ProbeError>,
-    ) -> Result<Option<T>, ApiError> {
-        missing.or_note(probed).map_err(|e| self.error(e, rules))
-    }
-
     /// The `missing` note of an answer in the API's words (each file named relative to the
     /// root); `None` when nothing is missing.
     #[must_use]

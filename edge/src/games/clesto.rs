@@ -114,7 +114,7 @@ pub struct ClestoAnswer {
     /// The best move.
     pub best: Option<String>,
     /// The best line, when asked (`None` inside when a file it needs is missing).
-    pub line: Option<Option<Vec<String>>>,
+    pub line: Option<Option<Vec<ClestoStep>>>,
     /// Whether the line stops at a position the ban alone decides.
     pub line_stops_at_ban: bool,
     /// Every move, best first for the mover (in move order where the DTM and ban files are
@@ -142,6 +142,79 @@ pub struct ClestoMove {
     /// Its worth to its mover (the exit counted in this position's material), or the WDL
     /// alone.
     pub mover: (Wdl, Option<ClestoValue>),
+}
+
+/// A step of a Clesto line: the move, the animals it starves, and the position after it with
+/// its value (or how the game ended).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClestoStep {
+    /// The move.
+    pub mv: Move,
+    /// What kind of move it is.
+    pub kind: MoveKind,
+    /// The animals it starves.
+    pub starves: Vec<String>,
+    /// The position after it with its value, or how the game ended.
+    pub after: Result<(Box<Position>, Option<ClestoValue>), String>,
+}
+
+impl ClestoStep {
+    /// The steps of the library's `line` played from `pos`.
+    ///
+    /// # Panics
+    /// If a move of the line is not legal (it always is).
+    fn played(pos: &Position, line: &[LineStep<ClestoValue, jtb_probe::Clesto>]) -> Vec<Self> {
+        let mut before = pos.clone();
+        let mut steps = Vec::with_capacity(line.len());
+        for step in line {
+            let kind = before.move_kind(step.mv).expect("a line's move is legal");
+            let starves = starvations(&before, step.mv).expect("a line's move is legal");
+            let after = match &step.position {
+                Some(next) => Ok((Box::new(next.clone()), step.value)),
+                None => match before.play(step.mv).expect("a line's move is legal") {
+                    Outcome::Over { reason, .. } => Err(reason.to_string()),
+                    Outcome::Ongoing(next) => Ok((Box::new(next), step.value)),
+                },
+            };
+            if let Ok((next, _)) = &after {
+                before = (**next).clone();
+            }
+            steps.push(ClestoStep {
+                mv: step.mv,
+                kind,
+                starves,
+                after,
+            });
+        }
+        steps
+    }
+
+    /// The moves of `line`.
+    fn moves(line: &[ClestoStep]) -> Vec<String> {
+        line.iter().map(|s| s.mv.to_string()).collect()
+    }
+
+    /// The API's object of the step: its value, banned side and hungry set after it (`null`
+    /// once the game ended).
+    fn api_json(&self) -> Json {
+        let (end, next, value) = match &self.after {
+            Ok((next, value)) => (None, Some(&**next), *value),
+            Err(reason) => (Some(reason.as_str()), None, None),
+        };
+        json!({
+            "move": self.mv.to_string(),
+            "kind": super::jungle::kind_name(self.kind),
+            "end": end,
+            "starves": self.starves,
+            "position": next.map(ToString::to_string),
+            "wdl": value.map(|v| v.wdl().name()),
+            "dtm": value.and_then(ClestoValue::dtm),
+            "category": value.map(ClestoValue::category),
+            "exit": value.and_then(ClestoValue::exit),
+            "banned": next.map(banned_of),
+            "hungry": next.map(|p| square_names(p, p.hungry())),
+        })
+    }
 }
 
 /// The animals that `mv` starves, each as its letter and its square after the move (`Cb1`).
@@ -211,7 +284,7 @@ impl ClestoAnswer {
             (false, _) => (None, false),
             (true, value) => match (missing.or_note(tb.clesto_line(&pos))?, value) {
                 (Some(steps), Some(value)) => (
-                    Some(Some(steps.iter().map(|s| s.mv.to_string()).collect())),
+                    Some(Some(ClestoStep::played(&pos, &steps))),
                     line_stops_at_ban(value, &steps),
                 ),
                 _ => (Some(None), false),
@@ -259,6 +332,31 @@ impl ClestoAnswer {
             obj["missing"] = Json::String(note);
         }
         obj
+    }
+}
+
+impl ClestoAnswer {
+    /// The API's object of the best line (`GET /api/v1/clesto/line?position=`), which stops at
+    /// the first position the unbanned side wins only by the ban (`line_stops_at_ban`): each
+    /// step with the animals it starves and the position it gives with its value; `null` where
+    /// the set lacks the files, with the `missing` note in `missing`'s words.
+    #[must_use]
+    pub fn api_line_json(&self, missing: Option<String>) -> Json {
+        match self.line.as_ref().and_then(Option::as_ref) {
+            Some(line) if self.value.is_some() => json!({
+                "position": self.pos.to_string(),
+                "rules": self.pos.rules().name(),
+                "line": line.iter().map(ClestoStep::api_json).collect::<Vec<_>>(),
+                "line_stops_at_ban": self.line_stops_at_ban,
+            }),
+            _ => json!({
+                "position": self.pos.to_string(),
+                "rules": self.pos.rules().name(),
+                "line": null,
+                "line_stops_at_ban": null,
+                "missing": missing,
+            }),
+        }
     }
 }
 
@@ -361,7 +459,7 @@ impl GameAnswer for ClestoAnswer {
             "best": self.best,
         });
         if let Some(line) = &self.line {
-            obj["line"] = json!(line);
+            obj["line"] = json!(line.as_deref().map(ClestoStep::moves));
             obj["line_stops_at_ban"] = json!(self.line_stops_at_ban);
         }
         self.missing.add_to(&mut obj);
@@ -373,7 +471,7 @@ impl GameAnswer for ClestoAnswer {
     }
 
     fn line(&self) -> Option<Vec<String>> {
-        self.line.clone()?
+        Some(ClestoStep::moves(self.line.as_ref()?.as_ref()?))
     }
 
     fn missing(&self) -> Option<String> {
@@ -418,7 +516,7 @@ impl GameAnswer for ClestoAnswer {
             s += &format!("best: {b}\n");
         }
         if let Some(Some(line)) = &self.line {
-            s += &format!("line: {}\n", line.join(" "));
+            s += &format!("line: {}\n", ClestoStep::moves(line).join(" "));
             if self.line_stops_at_ban {
                 s += "(the line stops where only the repetition ban decides)\n";
             }

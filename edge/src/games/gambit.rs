@@ -232,12 +232,65 @@ pub struct GambitAnswer {
     /// The best turn, in its canonical text.
     pub best: Option<String>,
     /// The best line, when asked (`None` inside when a file it needs is missing).
-    pub line: Option<Option<Vec<String>>>,
+    pub line: Option<Option<Vec<GambitStep>>>,
     /// Every turn, best first (the best turn first among equals; in the ASCII order of their
     /// texts where the DTM files are missing), when asked.
     pub turns: Option<Vec<GambitTurn>>,
     /// The files the set lacks that the answer needed.
     pub missing: MissingFiles,
+}
+
+/// A turn of a line, with the position it is played from and the value after it (`None` once
+/// the game ended).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GambitStep {
+    /// The position the turn is played from.
+    pub before: gambit::Position,
+    /// The turn.
+    pub turn: gambit::Turn,
+    /// The value after it for the side then to move.
+    pub value: Option<Value>,
+}
+
+impl GambitStep {
+    /// The steps of the library's `line` played from `pos`.
+    fn played(
+        pos: gambit::Position,
+        line: &[jtb_probe::LineStep<Value, gambit::AnimalGambit>],
+    ) -> Vec<GambitStep> {
+        let mut before = pos;
+        let mut steps = Vec::with_capacity(line.len());
+        for step in line {
+            steps.push(GambitStep {
+                before,
+                turn: step.mv,
+                value: step.value,
+            });
+            if let Some(next) = step.position {
+                before = next;
+            }
+        }
+        steps
+    }
+
+    /// The turns of `line`, in their canonical texts.
+    fn turns(line: &[GambitStep]) -> Vec<String> {
+        line.iter().map(|s| s.turn.to_string()).collect()
+    }
+
+    /// The API's object of the step: the turn, and the value after it (`null` once the game
+    /// ended).
+    fn api_json(&self) -> Json {
+        let mut obj = turn_json(&self.before, &self.turn);
+        match self.value {
+            Some(v) => extend(&mut obj, gambit_fields(v.wdl(), Some(v))),
+            None => extend(
+                &mut obj,
+                json!({"wdl": null, "dtm": null, "category": null}),
+            ),
+        }
+        obj
+    }
 }
 
 /// A turn of a [`GambitAnswer`] with its values.
@@ -321,7 +374,7 @@ impl GambitAnswer {
             .map(|b| b.mv.to_string());
         let line = if asked.lines {
             let line = missing.or_note(tb.line(&pos))?;
-            Some(line.map(|l| l.iter().map(|t| t.mv.to_string()).collect()))
+            Some(line.map(|l| GambitStep::played(pos, &l)))
         } else {
             None
         };
@@ -372,6 +425,26 @@ impl GambitAnswer {
             obj["missing"] = Json::String(note);
         }
         obj
+    }
+}
+
+impl GambitAnswer {
+    /// The API's object of the best line (`GET /api/v1/animal-gambit/line?position=`): each
+    /// turn with the value after it (empty where the repetition rule decides); `null` where
+    /// the set lacks the files, with the `missing` note in `missing`'s words.
+    #[must_use]
+    pub fn api_line_json(&self, missing: Option<String>) -> Json {
+        match self.line.as_ref().and_then(Option::as_ref) {
+            Some(line) => json!({
+                "position": self.pos.to_string(),
+                "rules": AnimalGambit::NAME,
+                "line": line.iter().map(GambitStep::api_json).collect::<Vec<_>>(),
+            }),
+            None => json!({
+                "position": self.pos.to_string(), "rules": AnimalGambit::NAME, "line": null,
+                "missing": missing,
+            }),
+        }
     }
 }
 
@@ -430,7 +503,7 @@ impl GameAnswer for GambitAnswer {
             "best": self.best,
         });
         if let Some(line) = &self.line {
-            obj["line"] = json!(line);
+            obj["line"] = json!(line.as_deref().map(GambitStep::turns));
         }
         self.missing.add_to(&mut obj);
         obj
@@ -441,7 +514,7 @@ impl GameAnswer for GambitAnswer {
     }
 
     fn line(&self) -> Option<Vec<String>> {
-        self.line.clone()?
+        Some(GambitStep::turns(self.line.as_ref()?.as_ref()?))
     }
 
     fn missing(&self) -> Option<String> {
@@ -473,7 +546,7 @@ impl GameAnswer for GambitAnswer {
             s += &format!("best: {b}\n");
         }
         if let Some(Some(line)) = &self.line {
-            s += &format!("line: {}\n", line.join(", "));
+            s += &format!("line: {}\n", GambitStep::turns(line).join(", "));
         }
         s += &self.missing.text();
         s.trim_end().to_owned()
