@@ -121,6 +121,14 @@ impl AnyPosition {
         each_game!(self, AnyPosition, |pos, G| G::moves(pos))
     }
 
+    /// The API's object of the legal moves (`GET /api/v1/{rules}/moves`): each with the
+    /// position it gives or how it ends the game, and what the game adds (a flip's outcomes,
+    /// Clesto's starvations, Animal Gambit's steps of a turn); no tables needed.
+    #[must_use]
+    pub fn moves_json(&self) -> serde_json::Value {
+        each_game!(self, AnyPosition, |pos, G| G::moves_json(pos))
+    }
+
     /// Whether no move can be played: a side has no pieces left, the side to move has no
     /// legal move or turn, or the half-move clock has reached the rule set's draw limit.
     #[must_use]

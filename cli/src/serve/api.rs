@@ -26,7 +26,9 @@ use super::{
 
 /// What the position routes ask of a game: implemented once per game, in its module
 /// (`jungle`, `clesto`, `gambit`), on the edge's type for it, and reached through the edge's
-/// one list of the games ([`jtb_edge::each_game!`]).
+/// one list of the games ([`jtb_edge::each_game!`]). The answers are the edge's; a game's
+/// module finds its tables and prints them. The moves need no tables: the edge's
+/// `AnyPosition::moves_json` answers them.
 pub trait Routes {
     /// The game's position type.
     type Position;
@@ -43,12 +45,6 @@ pub trait Routes {
     /// # Errors
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Self::Position) -> Result<serde_json::Value, ApiError>;
-
-    /// The answer of `GET /api/v1/{rules}/moves` (no tables needed).
-    ///
-    /// # Errors
-    /// 500 if a listed move is not legal (it always is).
-    fn moves(pos: &Self::Position) -> Result<serde_json::Value, ApiError>;
 }
 
 /// `GET /api/v1/{rules}?position=...[&clock=N]`.
@@ -96,7 +92,7 @@ pub async fn moves(
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let pos = any_position(rules, &params)?;
-    each_game!(&pos, AnyPosition, |pos, G| G::moves(pos)).map(Json)
+    Ok(Json(pos.moves_json()))
 }
 
 /// `GET /api/v1/animal-gambit/steps?position=...&steps=...`: a turn played one step at a time

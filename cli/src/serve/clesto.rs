@@ -8,9 +8,8 @@
 
 use std::sync::Arc;
 
-use jtb_edge::{square_names, starvations, Asked};
+use jtb_edge::Asked;
 use jtb_probe::{Clesto, Position, ProbeError, Tablebase};
-use serde_json::json;
 
 use axum::{
     response::{IntoResponse, Response},
@@ -18,10 +17,6 @@ use axum::{
 };
 
 use super::{api::Routes, error::ApiError, source::Library};
-
-fn starves(pos: &Position, mv: jtb_probe::Move) -> Result<Vec<String>, ApiError> {
-    starvations(pos, mv).map_err(|e| ApiError::internal(e.to_string()))
-}
 
 impl Routes for jtb_edge::games::Clesto {
     type Position = Position;
@@ -56,23 +51,6 @@ impl Routes for jtb_edge::games::Clesto {
         let answer = source.clesto(|tb| jtb_edge::ClestoAnswer::probe(tb, pos.clone(), asked))?;
         // A set without the files a line needs answers `null` for it, and `missing` names them.
         Ok(answer.api_line_json(lib.missing_note(Clesto, &answer.missing)))
-    }
-
-    /// `GET /api/v1/clesto/moves`: Clesto's fields added to the moves the family's rule sets list
-    /// (Jungle's [`Routes::moves`]): the animals each move starves, and the mover's hungry set.
-    ///
-    /// # Errors
-    /// 500 if a listed move is not legal (it always is).
-    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-        let mut listed = <jtb_edge::games::Jungle as Routes>::moves(pos)?;
-        if let Some(moves) = listed["moves"].as_array_mut() {
-            for (mv, entry) in pos.revealed_moves().into_iter().zip(moves) {
-                entry["starves"] = json!(starves(pos, mv)?);
-            }
-        }
-        listed["hungry"] = json!(square_names(pos, pos.hungry()));
-        listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
-        Ok(listed)
     }
 }
 

@@ -243,13 +243,4 @@ impl Routes for jtb_edge::games::Gambit {
         // A set without the files a line needs answers `null` for it, and `missing` names them.
         Ok(answer.api_line_json(lib.missing_note(AnimalGambit, &answer.missing)))
     }
-
-    /// `GET /api/v1/animal-gambit/moves?position=...`: every turn in the ASCII order of its text
-    /// (as `jtb moves`) with the position it gives; no tables needed.
-    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-        let turns: Vec<serde_json::Value> = pos.turns().iter().map(|t| turn_json(pos, t)).collect();
-        Ok(
-            json!({"position": pos.to_string(), "rules": gambit::AnimalGambit::NAME, "turns": turns}),
-        )
-    }
 }

@@ -9,29 +9,15 @@
 
 use std::sync::Arc;
 
-use jtb_edge::{games::GameAnswer, kind_name, Asked, JungleAnswer, Values};
-use jtb_probe::{MoveKind, Outcome, Position, Tablebase};
-use serde_json::json;
+use jtb_edge::{games::GameAnswer, Asked, JungleAnswer, Values};
+use jtb_probe::{Position, Tablebase};
 
 use axum::{
     response::{IntoResponse, Response},
     Json,
 };
 
-use super::{
-    api::Routes,
-    error::ApiError,
-    source::{play, Library},
-};
-
-/// The kind of a move the library listed as legal.
-///
-/// # Errors
-/// 500 if it is not legal after all (it always is).
-pub fn move_kind(pos: &Position, mv: jtb_probe::Move) -> Result<MoveKind, ApiError> {
-    pos.move_kind(mv)
-        .ok_or_else(|| ApiError::internal(format!("{mv} is not legal in {pos}")))
-}
+use super::{api::Routes, error::ApiError, source::Library};
 
 impl Routes for jtb_edge::games::Jungle {
     type Position = Position;
@@ -76,64 +62,6 @@ impl Routes for jtb_edge::games::Jungle {
         // A set without the files a line needs answers `null` for it, and `missing` names them.
         let missing = lib.missing_note(pos.rules(), &answer.missing);
         Ok(answer.api_line_json(missing))
-    }
-
-    /// The answer of `GET /api/v1/{rules}/moves` for a position of the family's type (Clesto's adds
-    /// to it): the legal moves, in ASCII order, with the position after each; with face-down tiles
-    /// the moves of the revealed pieces, the tiles that can be flipped and what each flip may
-    /// reveal.
-    ///
-    /// # Errors
-    /// 500 if a listed move is not legal (it always is).
-    fn moves(pos: &Position) -> Result<serde_json::Value, ApiError> {
-        let hidden = pos.hidden() != 0;
-        let mut moves = Vec::new();
-        let listed = if pos.at_clock_limit() {
-            Vec::new()
-        } else {
-            pos.revealed_moves()
-        };
-        for mv in listed {
-            let kind = if hidden {
-                // `move_kind` knows no moves while tiles are face down: ask the board.
-                match pos.piece_at(mv.to) {
-                    Some(_) => MoveKind::Capture,
-                    None => MoveKind::Quiet,
-                }
-            } else {
-                move_kind(pos, mv)?
-            };
-            let (after, end) = if hidden {
-                (None, None)
-            } else {
-                match play(pos, mv)? {
-                    Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
-                    Outcome::Ongoing(next) => (Some(next.to_string()), None),
-                }
-            };
-            let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
-            moves.push(
-                json!({"move": mv.to_string(), "position": after, "capture": capture,
-                              "kind": kind_name(kind), "end": end}),
-            );
-        }
-        let flipped: Vec<jtb_probe::Square> = if pos.at_clock_limit() || pos.is_game_over() {
-            Vec::new()
-        } else {
-            pos.flips()
-        };
-        let flips: Vec<String> = flipped.iter().map(ToString::to_string).collect();
-        let mut answer = json!({
-            "position": pos.to_string(),
-            "rules": pos.rules().name(),
-            "moves": moves,
-            "flips": flips,
-            "game_over": pos.is_game_over(),
-        });
-        if hidden {
-            answer["flip_outcomes"] = jtb_edge::flips_json(pos, &flipped);
-        }
-        Ok(answer)
     }
 }
 

@@ -23,8 +23,8 @@ use jtb_edge::{
     AnyTablebase, MissingFiles, Rules,
 };
 use jtb_probe::{
-    flip::ChanceTables, format::table_path, Family, Material, Move, Outcome, Position, ProbeError,
-    RuleSet, TableError, TableErrorKind, Tablebase,
+    flip::ChanceTables, format::table_path, Family, Material, Position, ProbeError, RuleSet,
+    TableError, TableErrorKind, Tablebase,
 };
 
 use super::error::{ApiError, Problem};
@@ -554,12 +554,4 @@ impl Library {
             _ => Err(missing()),
         }
     }
-}
-
-/// Plays a move the library listed as legal.
-///
-/// # Errors
-/// 500 if it is not legal after all (it always is).
-pub fn play(pos: &Position, mv: Move) -> Result<Outcome, ApiError> {
-    pos.play(mv).map_err(|e| ApiError::internal(e.to_string()))
 }

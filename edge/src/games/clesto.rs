@@ -39,6 +39,20 @@ impl EdgeGame for Clesto {
         jungle::moves(pos)
     }
 
+    /// The Jungle family's moves with Clesto's fields: the animals each move starves, and the
+    /// mover's hungry set.
+    fn moves_json(pos: &Position) -> Json {
+        let mut listed = jungle::moves_json(pos);
+        if let Some(moves) = listed["moves"].as_array_mut() {
+            for (mv, entry) in pos.revealed_moves().into_iter().zip(moves) {
+                entry["starves"] = json!(starvations(pos, mv).expect("a listed move is legal"));
+            }
+        }
+        listed["hungry"] = json!(square_names(pos, pos.hungry()));
+        listed["hungry_canonical"] = json!(pos.hungry_is_canonical());
+        listed
+    }
+
     fn is_game_over(pos: &Position) -> bool {
         jungle::is_game_over(pos)
     }

@@ -133,6 +133,12 @@ impl EdgeGame for Gambit {
         pos.turns().iter().map(ToString::to_string).collect()
     }
 
+    /// Every turn in the ASCII order of its text (as `jtb moves`), with the position it gives.
+    fn moves_json(pos: &gambit::Position) -> Json {
+        let turns: Vec<Json> = pos.turns().iter().map(|t| turn_json(pos, t)).collect();
+        json!({"position": pos.to_string(), "rules": AnimalGambit::NAME, "turns": turns})
+    }
+
     fn is_game_over(pos: &gambit::Position) -> bool {
         pos.turns().is_empty()
     }

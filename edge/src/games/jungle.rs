@@ -54,6 +54,10 @@ impl EdgeGame for Jungle {
         is_game_over(pos)
     }
 
+    fn moves_json(pos: &Position) -> Json {
+        moves_json(pos)
+    }
+
     fn play(pos: &Position, mv: &str) -> Result<Played, PositionError> {
         play(pos, mv)
     }
@@ -890,4 +894,62 @@ fn get_set(bytes: &[u8]) -> SquareSet {
     let mut all = [0; 16];
     all[..SET_BYTES].copy_from_slice(bytes);
     SquareSet::from_le_bytes(all)
+}
+
+/// The API's object of the legal moves of a position of the Jungle family's type (Clesto's adds
+/// to it): the moves in ASCII order, each with the position it gives or how it ends the game;
+/// with face-down tiles, the moves of the revealed animals, the tiles that can be flipped and
+/// what each flip may reveal.
+///
+/// # Panics
+/// If a move the move generator lists is not legal (it always is).
+pub(super) fn moves_json(pos: &Position) -> Json {
+    let hidden = pos.hidden() != 0;
+    let listed = if pos.at_clock_limit() {
+        Vec::new()
+    } else {
+        pos.revealed_moves()
+    };
+    let moves: Vec<Json> = listed
+        .into_iter()
+        .map(|mv| {
+            let kind = if hidden {
+                // A move's kind is not known while tiles are face down: ask the board.
+                match pos.piece_at(mv.to) {
+                    Some(_) => MoveKind::Capture,
+                    None => MoveKind::Quiet,
+                }
+            } else {
+                pos.move_kind(mv).expect("a listed move is legal")
+            };
+            let (after, end) = if hidden {
+                (None, None)
+            } else {
+                match pos.play(mv).expect("a listed move is legal") {
+                    Outcome::Over { reason, .. } => (None, Some(reason.to_string())),
+                    Outcome::Ongoing(next) => (Some(next.to_string()), None),
+                }
+            };
+            let capture = matches!(kind, MoveKind::Capture | MoveKind::Trade);
+            json!({"move": mv.to_string(), "position": after, "capture": capture,
+                   "kind": kind_name(kind), "end": end})
+        })
+        .collect();
+    let flipped: Vec<Square> = if pos.at_clock_limit() || pos.is_game_over() {
+        Vec::new()
+    } else {
+        pos.flips()
+    };
+    let flips: Vec<String> = flipped.iter().map(ToString::to_string).collect();
+    let mut answer = json!({
+        "position": pos.to_string(),
+        "rules": pos.rules().name(),
+        "moves": moves,
+        "flips": flips,
+        "game_over": pos.is_game_over(),
+    });
+    if hidden {
+        answer["flip_outcomes"] = flip::flips_json(pos, &flipped);
+    }
+    answer
 }

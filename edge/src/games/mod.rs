@@ -85,6 +85,11 @@ pub trait EdgeGame {
     /// game is over.
     fn moves(pos: &Self::Position) -> Vec<String>;
 
+    /// The API's object of the legal moves (`GET /api/v1/{rules}/moves`; no tables needed):
+    /// each with the position it gives or how it ends the game, and what the game adds (the
+    /// flips of face-down tiles and their outcomes, Clesto's starvations and hungry set).
+    fn moves_json(pos: &Self::Position) -> serde_json::Value;
+
     /// Whether no move can be played.
     fn is_game_over(pos: &Self::Position) -> bool;
 
