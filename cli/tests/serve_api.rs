@@ -11,8 +11,8 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 use serve_support::{
-    assert_index_matches_stats, enc, gen, get, probe_url, random_positions, raw_status, Conn, Rng,
-    Server,
+    assert_index_matches_stats, enc, gen, get, probe_url, random_positions, raw_status,
+    wdl_files_alone, Conn, Rng, Server,
 };
 
 /// The tables of these tests: `LRvE` (wins up to 35 plies, a DTC of 7 in the README's example,
@@ -1552,14 +1552,7 @@ fn a_set_of_wdl_files_alone_answers_the_api_with_nulls_and_a_note() {
     ];
     for (rules, material, _, _) in games {
         gen(full.path(), rules, &[material]);
-        std::fs::create_dir(wdl_only.path().join(rules)).unwrap();
-        for entry in std::fs::read_dir(full.path().join(rules)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "wdl") {
-                let to = wdl_only.path().join(rules).join(path.file_name().unwrap());
-                std::fs::copy(&path, to).unwrap();
-            }
-        }
+        wdl_files_alone(full.path(), wdl_only.path(), rules);
     }
     let whole = Server::start(full.path());
     let partial = Server::start(wdl_only.path());

@@ -17,7 +17,7 @@ use std::{
 
 use jtb_probe::{Piece, Position, Square};
 use serde_json::{json, Value as Json};
-use serve_support::{gen, get, probe_url, Server};
+use serve_support::{gen, get, probe_url, wdl_files_alone, Server};
 use tungstenite::{Message, WebSocket};
 
 /// Headless Chromium with one page, spoken to through the DevTools protocol.
@@ -1980,14 +1980,7 @@ fn a_set_of_wdl_files_alone_in_chromium() {
     ];
     for (rules, material, ..) in games {
         gen(full.path(), rules, &[material]);
-        std::fs::create_dir(dir.path().join(rules)).unwrap();
-        for entry in std::fs::read_dir(full.path().join(rules)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "wdl") {
-                let to = dir.path().join(rules).join(path.file_name().unwrap());
-                std::fs::copy(&path, to).unwrap();
-            }
-        }
+        wdl_files_alone(full.path(), dir.path(), rules);
     }
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);

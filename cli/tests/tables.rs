@@ -2,8 +2,10 @@
 //! pieces.
 
 mod cli_support;
+mod serve_support;
 
 use cli_support::{jtb, stderr, stdout};
+use serve_support::wdl_files_alone;
 use std::{
     path::Path,
     process::{Command, Output},
@@ -614,14 +616,7 @@ fn a_set_of_wdl_files_alone_answers_probe_with_nulls_and_a_note() {
             &["--rules", rules, "--material", material, "--quiet"],
         );
         assert!(o.status.success(), "{}", stderr(&o));
-        std::fs::create_dir(wdl_only.path().join(rules)).unwrap();
-        for entry in std::fs::read_dir(full.path().join(rules)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "wdl") {
-                let to = wdl_only.path().join(rules).join(path.file_name().unwrap());
-                std::fs::copy(&path, to).unwrap();
-            }
-        }
+        wdl_files_alone(full.path(), wdl_only.path(), rules);
         let rules_id: Rules = rules.parse().unwrap();
         let sample = Pick::Sample { count: 40, seed: 7 };
         let texts: Vec<String> = table_records(rules_id, material, sample)

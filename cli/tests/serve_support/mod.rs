@@ -29,6 +29,18 @@ pub fn gen(dir: &Path, rules: &str, materials: &[&str]) {
     );
 }
 
+/// Copies the `.wdl` files of `rules`' tables under `full` into `dir/<rules>/`: a set of WDL
+/// files alone, as an engine ships it.
+pub fn wdl_files_alone(full: &Path, dir: &Path, rules: &str) {
+    std::fs::create_dir_all(dir.join(rules)).unwrap();
+    for entry in std::fs::read_dir(full.join(rules)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "wdl") {
+            std::fs::copy(&path, dir.join(rules).join(path.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
 /// A running `jtb serve`, killed when dropped.
 pub struct Server {
     child: Child,
