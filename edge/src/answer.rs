@@ -237,9 +237,7 @@ impl MissingFiles {
     /// Adds the `"missing"` note to an answer's JSON object, where a file is missing (a whole
     /// set's answers keep their keys).
     pub fn add_to(&self, obj: &mut Json) {
-        if let Some(note) = self.note() {
-            obj["missing"] = Json::String(note);
-        }
+        crate::games::add_missing(obj, self.note());
     }
 
     /// The note as a line of `jtb probe`'s text, where a file is missing.

@@ -28,11 +28,8 @@ impl Routes for jtb_edge::games::Clesto {
     /// As the other rule sets' answers: 404 for a missing table, 500 for a damaged one.
     fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
         let source = lib.clesto_source(pos)?;
-        let asked = Asked {
-            lines: false,
-            moves: true,
-        };
-        let answer = source.clesto(|tb| jtb_edge::ClestoAnswer::probe(tb, pos.clone(), asked))?;
+        let answer =
+            source.clesto(|tb| jtb_edge::ClestoAnswer::probe(tb, pos.clone(), Asked::MOVES))?;
         let missing = lib.missing_note(Clesto, &answer.missing);
         Ok(Json(answer.api_json(missing)).into_response())
     }
@@ -44,11 +41,8 @@ impl Routes for jtb_edge::games::Clesto {
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         let source = lib.clesto_source(pos)?;
-        let asked = Asked {
-            lines: true,
-            moves: false,
-        };
-        let answer = source.clesto(|tb| jtb_edge::ClestoAnswer::probe(tb, pos.clone(), asked))?;
+        let answer =
+            source.clesto(|tb| jtb_edge::ClestoAnswer::probe(tb, pos.clone(), Asked::LINES))?;
         // A set without the files a line needs answers `null` for it, and `missing` names them.
         Ok(answer.api_line_json(lib.missing_note(Clesto, &answer.missing)))
     }

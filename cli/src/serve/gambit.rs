@@ -217,11 +217,7 @@ impl Routes for jtb_edge::games::Gambit {
     /// 404 for a missing table, 500 for a damaged or inconsistent one.
     fn probe(lib: &Library, pos: &Position) -> Result<Response, ApiError> {
         let tb = tables_for(lib, pos)?;
-        let asked = Asked {
-            lines: false,
-            moves: true,
-        };
-        let answer = jtb_edge::GambitAnswer::probe(&tb, *pos, asked)
+        let answer = jtb_edge::GambitAnswer::probe(&tb, *pos, Asked::MOVES)
             .map_err(|e| lib.error(e, AnimalGambit))?;
         let missing = lib.missing_note(AnimalGambit, &answer.missing);
         Ok(Json(answer.api_json(missing)).into_response())
@@ -234,11 +230,7 @@ impl Routes for jtb_edge::games::Gambit {
     /// As [`Routes::probe`].
     fn line(lib: &Library, pos: &Position) -> Result<serde_json::Value, ApiError> {
         let tb = tables_for(lib, pos)?;
-        let asked = Asked {
-            lines: true,
-            moves: false,
-        };
-        let answer = jtb_edge::GambitAnswer::probe(&tb, *pos, asked)
+        let answer = jtb_edge::GambitAnswer::probe(&tb, *pos, Asked::LINES)
             .map_err(|e| lib.error(e, AnimalGambit))?;
         // A set without the files a line needs answers `null` for it, and `missing` names them.
         Ok(answer.api_line_json(lib.missing_note(AnimalGambit, &answer.missing)))

@@ -32,14 +32,7 @@ impl Routes for jtb_edge::games::Jungle {
         if pos.hidden() != 0 {
             return Ok(Json(chance_probe(lib, pos)?).into_response());
         }
-        let held = lib.values(pos)?;
-        let asked = Asked {
-            lines: false,
-            moves: true,
-        };
-        let answer = JungleAnswer::probe(held.values(), pos.clone(), asked)
-            .map_err(|e| lib.error(e, pos.rules()))?;
-        let missing = lib.missing_note(pos.rules(), &answer.missing);
+        let (answer, missing) = answer(lib, pos, Asked::MOVES)?;
         Ok(Json(answer.api_json(missing)).into_response())
     }
 
@@ -52,17 +45,27 @@ impl Routes for jtb_edge::games::Jungle {
         if pos.hidden() != 0 {
             return chance_line(lib, pos);
         }
-        let held = lib.values(pos)?;
-        let asked = Asked {
-            lines: true,
-            moves: false,
-        };
-        let answer = JungleAnswer::probe(held.values(), pos.clone(), asked)
-            .map_err(|e| lib.error(e, pos.rules()))?;
         // A set without the files a line needs answers `null` for it, and `missing` names them.
-        let missing = lib.missing_note(pos.rules(), &answer.missing);
+        let (answer, missing) = answer(lib, pos, Asked::LINES)?;
         Ok(answer.api_line_json(missing))
     }
+}
+
+/// The edge's answer of `pos` (revealed) with what `asked` adds, and its `missing` note in the
+/// API's words.
+///
+/// # Errors
+/// As [`Library::values`]; the probe's error as [`Library::error`] maps it.
+fn answer(
+    lib: &Library,
+    pos: &Position,
+    asked: Asked,
+) -> Result<(JungleAnswer, Option<String>), ApiError> {
+    let held = lib.values(pos)?;
+    let answer = JungleAnswer::probe(held.values(), pos.clone(), asked)
+        .map_err(|e| lib.error(e, pos.rules()))?;
+    let missing = lib.missing_note(pos.rules(), &answer.missing);
+    Ok((answer, missing))
 }
 
 impl Library {

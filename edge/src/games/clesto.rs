@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{extend, jungle, split_opened, Asked, EdgeGame, GameAnswer};
+use super::{add_missing, extend, jungle, split_opened, Asked, EdgeGame, GameAnswer};
 use crate::{
     Answer, AnyTablebase, EdgeError, MissingFiles, Played, PositionError, Rules, Tables, Verdict,
 };
@@ -342,9 +342,7 @@ impl ClestoAnswer {
             .map(ClestoMove::api_json)
             .collect();
         obj["moves"] = moves.into();
-        if let Some(note) = missing {
-            obj["missing"] = Json::String(note);
-        }
+        add_missing(&mut obj, missing);
         obj
     }
 }

@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{extend, Asked, EdgeGame, GameAnswer, GameVerdict};
+use super::{add_missing, extend, Asked, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     is_gambit_shape, packed::not_packed, scan::sample, Answer, AnyPosition, AnyTablebase,
     EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules, ScanError,
@@ -316,12 +316,17 @@ pub struct GambitTurn {
 /// WDL's).
 #[must_use]
 pub fn gambit_fields(wdl: Wdl, value: Option<Value>) -> Json {
-    let category = Category::of(value.unwrap_or(match wdl {
+    let category = category_of(wdl).name();
+    json!({"wdl": wdl.name(), "dtm": value.and_then(Value::dtm), "category": category})
+}
+
+/// The category of a value of `wdl`: a draw is the repetition rule's.
+fn category_of(wdl: Wdl) -> Category {
+    Category::of(match wdl {
         Wdl::Win => Value::Win(0),
         Wdl::Draw => Value::Draw,
         Wdl::Loss => Value::Loss(0),
-    }));
-    json!({"wdl": wdl.name(), "dtm": value.and_then(Value::dtm), "category": category.name()})
+    })
 }
 
 /// A turn as the API writes it: its canonical text and tokens, the board it leaves, and the
@@ -389,12 +394,7 @@ impl GambitAnswer {
         } else {
             None
         };
-        // The category is the WDL's: a draw is the repetition rule's.
-        let category = Category::of(match wdl {
-            Wdl::Win => Value::Win(0),
-            Wdl::Draw => Value::Draw,
-            Wdl::Loss => Value::Loss(0),
-        });
+        let category = category_of(wdl);
         Ok(GambitAnswer {
             pos,
             wdl,
@@ -427,9 +427,7 @@ impl GambitAnswer {
             })
             .collect();
         obj["turns"] = turns.into();
-        if let Some(note) = missing {
-            obj["missing"] = Json::String(note);
-        }
+        add_missing(&mut obj, missing);
         obj
     }
 }

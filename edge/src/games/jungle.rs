@@ -15,7 +15,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{flip, split_opened, Asked, EdgeGame, GameAnswer, GameVerdict};
+use super::{add_missing, flip, split_opened, Asked, EdgeGame, GameAnswer, GameVerdict};
 
 mod values;
 
@@ -407,9 +407,9 @@ impl JungleAnswer {
             (None, None)
         };
         let (rule_best, moves) = if asked.moves {
-            let rule_best = match rule {
-                Some(_) => missing
-                    .or_note(values.rule_best(&pos))?
+            let rule_best = match &rule {
+                Some(rule) => missing
+                    .or_note(values.rule_best(&pos, rule))?
                     .flatten()
                     .map(|m| m.to_string()),
                 None => None,
@@ -472,9 +472,7 @@ impl JungleAnswer {
             "rule_best": self.rule_best,
             "moves": moves,
         });
-        if let Some(note) = missing {
-            obj["missing"] = Json::String(note);
-        }
+        add_missing(&mut obj, missing);
         obj
     }
 }
@@ -498,9 +496,7 @@ impl JungleAnswer {
             "line": steps(&self.line),
             "rule_line": steps(&self.rule_line),
         });
-        if let Some(note) = missing {
-            obj["missing"] = Json::String(note);
-        }
+        add_missing(&mut obj, missing);
         obj
     }
 

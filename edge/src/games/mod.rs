@@ -166,6 +166,19 @@ pub struct Asked {
     pub moves: bool,
 }
 
+impl Asked {
+    /// The lines alone (the API's line routes).
+    pub const LINES: Asked = Asked {
+        lines: true,
+        moves: false,
+    };
+    /// The moves alone (the API's answer).
+    pub const MOVES: Asked = Asked {
+        lines: false,
+        moves: true,
+    };
+}
+
 /// What every game's answer to `jtb probe` gives ([`Answer`] asks it).
 pub trait GameAnswer {
     /// The JSON object `jtb probe --json` prints for the input `text`.
@@ -237,6 +250,14 @@ fn split_opened<T>(opened: Result<&T, EdgeError>) -> (Option<&T>, Option<String>
     match opened {
         Ok(tb) => (Some(tb), None),
         Err(e) => (None, Some(e.to_string())),
+    }
+}
+
+/// Adds the `"missing"` note to an answer's JSON object, where there is one (a whole set's
+/// answers keep their keys).
+pub(crate) fn add_missing(obj: &mut serde_json::Value, note: Option<String>) {
+    if let Some(note) = note {
+        obj["missing"] = serde_json::Value::String(note);
     }
 }
 

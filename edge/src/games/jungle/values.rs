@@ -96,13 +96,14 @@ impl<'a> Values<'a> {
         tb.ranked_moves(pos)
     }
 
-    /// The best move under the clock rule at the position's clock: `None` in a rule draw
-    /// (every drawing move is as good) and when the side to move has no move.
+    /// The best move under the clock rule at the position's clock, whose value under the rule
+    /// is `rule` (probed already): `None` in a rule draw (every drawing move is as good) and
+    /// when the side to move has no move.
     ///
     /// # Errors
     /// As [`Values::ranked_moves`].
-    pub fn rule_best(&self, pos: &Position) -> ProbeResult<Option<Move>> {
-        if self.rule(pos)?.is_draw() {
+    pub fn rule_best(&self, pos: &Position, rule: &RuleValue) -> ProbeResult<Option<Move>> {
+        if rule.is_draw() {
             return Ok(None);
         }
         match self {
