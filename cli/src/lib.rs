@@ -8,6 +8,7 @@
 //! position and every other input was answered. A closed output pipe ends the command quietly
 //! with 0, as it does for ripgrep.
 
+mod api;
 mod commands;
 mod games;
 mod input;

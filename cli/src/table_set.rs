@@ -263,7 +263,7 @@ pub fn header_json<R: Family>(path: &Path, h: &Header<R>, bytes: u64) -> serde_j
                 "draws": s.draws,
                 "losses": s.losses,
                 "longest_win": s.longest_win,
-                "longest_win_position": shown(&s.longest_win_position),
+                "longest_win_position": crate::api::shown(&s.longest_win_position),
             });
             if h.kind == Kind::Dtc {
                 obj["cursed_wins"] = json!(s.cursed_wins);
@@ -287,10 +287,4 @@ pub fn header_json<R: Family>(path: &Path, h: &Header<R>, bytes: u64) -> serde_j
         "generator": h.generator,
         "stats": sides,
     })
-}
-
-/// A position a table's header names (its longest win, say) as the JSON answers give it:
-/// `null` where there is none.
-pub(crate) fn shown(position: &str) -> Option<&str> {
-    (!position.is_empty()).then_some(position)
 }

@@ -121,6 +121,17 @@ impl AnyPosition {
         each_game!(self, AnyPosition, |pos, G| G::moves(pos))
     }
 
+    /// A turn played one step at a time (the API's `/steps`: the board after the steps so far,
+    /// the steps that may follow, the turn they make where it may end); `None` in a game whose
+    /// moves are single steps (every game but Animal Gambit).
+    ///
+    /// # Errors
+    /// The steps are no legal beginning of a turn.
+    #[must_use]
+    pub fn steps_json(&self, steps: &str) -> Option<Result<serde_json::Value, String>> {
+        each_game!(self, AnyPosition, |pos, G| G::steps_json(pos, steps))
+    }
+
     /// The API's object of the legal moves (`GET /api/v1/{rules}/moves`): each with the
     /// position it gives or how it ends the game, and what the game adds (a flip's outcomes,
     /// Clesto's starvations, Animal Gambit's steps of a turn); no tables needed.

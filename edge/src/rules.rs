@@ -74,6 +74,10 @@ pub trait RuleFamily: Family {
     /// Every rule set of the type, in the order `jtb --help` lists them.
     const RULE_SETS: &'static [Self];
 
+    /// Whether a move is a turn of several steps, played one step at a time in the explorer
+    /// (Animal Gambit's; a move of the others is one step).
+    const TURNS_OF_STEPS: bool = false;
+
     /// The rule set as the edge names it.
     fn rules(self) -> Rules;
 
@@ -171,6 +175,12 @@ impl Rules {
     #[must_use]
     pub fn clock_limit(self) -> Option<u32> {
         each_family!(self, |r, F| F::move_count_limit(r))
+    }
+
+    /// Whether a move is a turn of several steps ([`RuleFamily::TURNS_OF_STEPS`]).
+    #[must_use]
+    pub fn has_turns_of_steps(self) -> bool {
+        each_family!(self, |_r, F| F::TURNS_OF_STEPS)
     }
 
     /// The rule set that a position text's board shape names when none is given: 8 ranks are

@@ -2,7 +2,7 @@
 //! tables share one type): `jtb stats` from the headers of each material's DTM file and its
 //! second file (DTC, or Clesto's ban file), with their distance histograms, `jtb verify` of
 //! the set (under flip4x4 with the chance tables of positions with face-down tiles) and
-//! `jtb info`'s reader, on [`FamilyTables`] (whose server routes are in `serve/family.rs`,
+//! `jtb info`'s reader, on [`FamilyTables`] (whose API table routes are in `family_api.rs`,
 //! reading [`MaterialStats`] and [`histograms`] as `jtb stats` does). Where
 //! Clesto's printers differ (no draws, its ban file), its [`super::FamilyStats`] says so.
 

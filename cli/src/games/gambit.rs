@@ -1,6 +1,6 @@
 //! Animal Gambit in the CLI: its table commands on [`GambitTables`] (`stats` with its
 //! histograms, `verify` through the generator's one driver, `info`; the server's table routes
-//! are on the same type, in `serve/gambit.rs`) and what `jtb moves` lists (`probe` and
+//! are on the same type, in `gambit_api.rs`) and what `jtb moves` lists (`probe` and
 //! `adjudicate` ask the edge, [`jtb_edge`], and print its answers): the same commands and
 //! printers' shapes as Jungle's, over
 //! [`jtb_probe::Tablebase`]`<`[`AnimalGambit`]`>`.

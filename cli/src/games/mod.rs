@@ -10,12 +10,14 @@ use std::io::{self, Write};
 use jtb_edge::games::EdgeGame;
 use jtb_probe::{Material, RuleSet, SideHistogram, SideStats};
 
-pub(crate) use crate::table_set::shown;
+pub(crate) use crate::api::shown;
 
 pub mod clesto;
 pub mod family;
+mod family_api;
 pub mod flip;
 pub mod gambit;
+mod gambit_api;
 pub mod jungle;
 
 /// How `jtb stats`, the API's material index and its board description show a rule set of the

@@ -1,8 +1,8 @@
 //! The position endpoints of the JSON API, modelled on the lichess tablebase API: a position's
 //! value with every move (each describing the position after it, from the view of its side to
-//! move, best first), the best lines, and the legal moves. Each route asks the position's game
-//! through [`Routes`], implemented in the game's module (`jungle`, which hands positions with
-//! face-down tiles to `flip`; `clesto`; `gambit`) and reached through [`jtb_edge::each_game!`].
+//! move, best first), the best lines, the legal moves, and a turn of Animal Gambit played one
+//! step at a time. Every answer is the edge's ([`Tables::api_json`], `AnyPosition::moves_json`,
+//! `AnyPosition::steps_json`), in the API's words ([`ApiTables`]).
 //!
 //! An answer whose table blocks are all in memory is computed at once on the async thread;
 //! one that must read a block (a file read) runs on tokio's blocking threads ([`probed`]).
@@ -12,55 +12,27 @@ use std::sync::Arc;
 use axum::{
     extract::State,
     http::{Method, Uri},
-    response::Response,
+    response::{IntoResponse, Response},
     Json,
 };
-use jtb_edge::{each_game, AnyPosition, Rules};
+use jtb_edge::{AnyPosition, Rules, Tables};
 
-use super::{
-    error::{ApiError, Problem},
-    gambit,
-    query::{any_position, probed, PositionParams, RulesPath},
-    source::Library,
-};
-
-/// What the position routes ask of a game: implemented once per game, in its module
-/// (`jungle`, `clesto`, `gambit`), on the edge's type for it, and reached through the edge's
-/// one list of the games ([`jtb_edge::each_game!`]). The answers are the edge's; a game's
-/// module finds its tables and prints them. The moves need no tables: the edge's
-/// `AnyPosition::moves_json` answers them.
-pub trait Routes {
-    /// The game's position type.
-    type Position;
-
-    /// The answer of `GET /api/v1/{rules}`: a response, so that each game serializes its own
-    /// typed answer without building a JSON value first.
-    ///
-    /// # Errors
-    /// A missing table (404), a damaged one (500).
-    fn probe(lib: &Library, pos: &Self::Position) -> Result<Response, ApiError>;
-
-    /// The answer of `GET /api/v1/{rules}/line`.
-    ///
-    /// # Errors
-    /// As [`Routes::probe`].
-    fn line(lib: &Library, pos: &Self::Position) -> Result<serde_json::Value, ApiError>;
-}
+use super::query::{any_position, probed, PositionParams, RulesPath};
+use crate::api::{ApiError, ApiTables, Problem};
 
 /// `GET /api/v1/{rules}?position=...[&clock=N]`.
 ///
 /// # Errors
 /// 400 for bad input, 404 for a missing table, 500 for a damaged one.
 pub async fn probe(
-    State(lib): State<Arc<Library>>,
+    State(lib): State<Arc<Tables>>,
     RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Response, ApiError> {
     let pos = any_position(rules, &params)?;
-    probed(lib, move |lib| {
-        each_game!(&pos, AnyPosition, |pos, G| G::probe(lib, pos))
-    })
-    .await
+    probed(lib, move |lib| answer(lib, &pos, false))
+        .await
+        .map(|answer| Json(answer).into_response())
 }
 
 /// `GET /api/v1/{rules}/line?position=...[&clock=N]`: the best line, and the line under the
@@ -69,16 +41,26 @@ pub async fn probe(
 /// # Errors
 /// As [`probe`].
 pub async fn line(
-    State(lib): State<Arc<Library>>,
+    State(lib): State<Arc<Tables>>,
     RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let pos = any_position(rules, &params)?;
-    probed(lib, move |lib| {
-        each_game!(&pos, AnyPosition, |pos, G| G::line(lib, pos))
-    })
-    .await
-    .map(Json)
+    probed(lib, move |lib| answer(lib, &pos, true))
+        .await
+        .map(Json)
+}
+
+/// The edge's answer of a position route ([`Tables::api_json`]), its errors and its `missing`
+/// note in the API's words.
+///
+/// # Errors
+/// As [`ApiTables::api_error`].
+fn answer(tables: &Tables, pos: &AnyPosition, lines: bool) -> Result<serde_json::Value, ApiError> {
+    let rules = pos.rules();
+    tables
+        .api_json(pos, lines, &|missing| tables.missing_note(rules, missing))
+        .map_err(|e| tables.api_error(e, rules))
 }
 
 /// `GET /api/v1/{rules}/moves?position=...`: the legal moves, in ASCII order, with the position
@@ -95,25 +77,26 @@ pub async fn moves(
     Ok(Json(pos.moves_json()))
 }
 
-/// `GET /api/v1/animal-gambit/steps?position=...&steps=...`: a turn played one step at a time
-/// ([`gambit::steps`]); no tables needed.
+/// `GET /api/v1/{rules}/steps?position=...&steps=...`: a turn played one step at a time
+/// ([`AnyPosition::steps_json`]: Animal Gambit's); no tables needed.
 ///
 /// # Errors
-/// 400 for bad input or steps that are no legal beginning of a turn, and for the other rule
-/// sets (a move there is one step); 404 for an unknown rule set.
+/// 400 for bad input or steps that are no legal beginning of a turn, and for the rule sets
+/// whose moves are single steps; 404 for an unknown rule set.
 pub async fn turn_steps(
     RulesPath(rules): RulesPath,
     params: PositionParams,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    // Only Animal Gambit's moves are turns of several steps; the rule set is refused before
-    // the position is read.
-    if rules != Rules::AnimalGambit {
+    // The rule set is refused before the position is read.
+    if !rules.has_turns_of_steps() {
         return Err(not_turns(rules));
     }
-    let AnyPosition::Gambit(pos) = any_position(rules, &params)? else {
-        return Err(not_turns(rules));
-    };
-    gambit::steps(&pos, params.steps.as_deref().unwrap_or("")).map(Json)
+    let pos = any_position(rules, &params)?;
+    match pos.steps_json(params.steps.as_deref().unwrap_or("")) {
+        Some(Ok(answer)) => Ok(Json(answer)),
+        Some(Err(why)) => Err(ApiError::new(Problem::BadTurn, why)),
+        None => Err(not_turns(rules)),
+    }
 }
 
 /// The answer of `/steps` under a rule set whose moves are single steps.

@@ -1,11 +1,12 @@
 //! Every API answer is a pure function of the request and the table files, so it can be
 //! cached: each answer of `/api/...` carries an `ETag` (from the query, the server's version and
-//! a digest of the rule set's table files, [`Library::fingerprint`]) and `Cache-Control`; a
+//! a digest of the rule set's table files, [`Tables::fingerprint`]) and `Cache-Control`; a
 //! request whose `If-None-Match` names the current tag gets `304 Not Modified`; and recent
 //! answers are kept in memory, so that a repeated request is not computed again. An answer of
 //! 1,400 bytes or more goes gzipped to a client that takes gzip (compressed once, kept beside
 //! the answer); the tag names the answer, whichever encoding carries it.
 
+use jtb_edge::{Rules, Tables};
 use std::sync::Arc;
 
 use axum::{
@@ -16,7 +17,7 @@ use axum::{
 };
 use quick_cache::{sync::Cache, Weighter};
 
-use super::{error::ApiError, source::Library};
+use crate::api::ApiError;
 
 /// Browsers and proxies keep an answer but ask again each time (a 304 is cheap): tables may be
 /// added or replaced while the server runs, and the page must see them.
@@ -99,7 +100,7 @@ impl Weighter<u64, Arc<Cached>> for Weight {
 
 /// The answers' cache and the tables they come from.
 pub struct Answers {
-    lib: Arc<Library>,
+    lib: Arc<Tables>,
     /// Recent answers by tag; `None` when the operator turned it off (size 0).
     cache: Option<Cache<u64, Arc<Cached>, Weight>>,
 }
@@ -108,7 +109,7 @@ impl Answers {
     /// The cache of answers over `lib`, holding up to `bytes` of answer bodies (0: none kept,
     /// tags and 304s still given).
     #[must_use]
-    pub fn new(lib: Arc<Library>, bytes: u64) -> Answers {
+    pub fn new(lib: Arc<Tables>, bytes: u64) -> Answers {
         let cache = (bytes > 0).then(|| Cache::with_weighter(4096, bytes, Weight));
         Answers { lib, cache }
     }
@@ -161,11 +162,15 @@ fn etag_header(key: u64) -> HeaderValue {
 
 /// The digest of the tables an answer about `rules` comes from (every rule set's for the
 /// index, `""`): reads of what the last scans found, no file system access.
-fn fingerprint(lib: &Library, rules: &str) -> u64 {
+fn fingerprint(lib: &Tables, rules: &str) -> u64 {
+    let all = Rules::all().into_iter();
     if !rules.is_empty() {
-        return lib.fingerprint(rules);
+        return all
+            .into_iter()
+            .find(|r| r.name() == rules)
+            .map_or(0, |r| lib.fingerprint(r));
     }
-    Library::ids().fold(0u64, |acc, id| acc.rotate_left(7) ^ lib.fingerprint(id))
+    all.fold(0u64, |acc, r| acc.rotate_left(7) ^ lib.fingerprint(r))
 }
 
 /// Whether `If-None-Match` names `etag` (`*` is not taken: it would answer 304 for a request
@@ -213,7 +218,10 @@ fn tagged_rules(request: &Request) -> Option<&'static str> {
     if rules.is_empty() {
         return Some("");
     }
-    Library::ids().find(|&id| id == rules)
+    Rules::all()
+        .into_iter()
+        .map(Rules::name)
+        .find(|&id| id == rules)
 }
 
 /// Whether the table directory is to be looked at again before `request` is answered: about

@@ -17,7 +17,7 @@ use axum::{
 };
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::error::{ApiError, Problem};
+use crate::api::{ApiError, Problem};
 
 /// The largest request body taken, in bytes: the API reads none.
 pub const MAX_BODY_BYTES: u64 = 16 << 10;

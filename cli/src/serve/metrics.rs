@@ -3,6 +3,7 @@
 //! `histogram_quantile`), the tables of each rule set, their block caches (blocks, bytes,
 //! lookups and misses) and open files, the answers kept in memory, and uptime.
 
+use jtb_edge::Tables;
 use std::{
     collections::BTreeMap,
     fmt::Write,
@@ -16,7 +17,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 
-use super::{cache::Answers, source::Library};
+use super::cache::Answers;
 
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 12] = [
@@ -66,7 +67,7 @@ impl Metrics {
     }
 
     /// The metrics as Prometheus text.
-    fn text(&self, lib: &Library, answers: &Answers) -> String {
+    fn text(&self, lib: &Tables, answers: &Answers) -> String {
         let mut out = String::new();
         let routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
         out += "# HELP jtb_requests_total HTTP requests answered, by route and status.\n";
@@ -182,7 +183,7 @@ pub struct Watched {
     /// The counters.
     pub metrics: Metrics,
     /// The tables.
-    pub lib: Arc<Library>,
+    pub lib: Arc<Tables>,
     /// The answers kept in memory.
     pub answers: Arc<Answers>,
 }

@@ -25,18 +25,13 @@
 
 mod api;
 mod cache;
-mod clesto;
-mod error;
-mod family;
-mod gambit;
-mod jungle;
 mod limits;
 mod metrics;
 mod page;
 mod query;
-mod source;
 pub(crate) mod tables;
 
+use jtb_edge::Tables;
 use std::{
     convert::Infallible,
     future::Future,
@@ -61,7 +56,7 @@ use tower_http::{
     cors::{AllowOrigin, Any, Cors, CorsLayer},
 };
 
-use self::{error::ApiError, source::Library};
+use crate::api::{ApiError, ApiTables};
 use crate::{input, CliResult};
 
 #[derive(clap::Args)]
@@ -156,7 +151,7 @@ impl Origins {
 
 /// The routes: each pattern with its handlers. The router and the metrics' names of the routes
 /// ([`Edge::route_of`]) are both made from this one list.
-fn routes(watched: &Arc<metrics::Watched>) -> Vec<(&'static str, MethodRouter<Arc<Library>>)> {
+fn routes(watched: &Arc<metrics::Watched>) -> Vec<(&'static str, MethodRouter<Arc<Tables>>)> {
     vec![
         ("/", get(page::index)),
         ("/assets/{file}", get(page::file)),
@@ -178,7 +173,7 @@ fn routes(watched: &Arc<metrics::Watched>) -> Vec<(&'static str, MethodRouter<Ar
 /// the pages of `origins`, with up to `cache_bytes` of recent answers kept in memory, within
 /// `limits`. In front of the router is the edge ([`EdgeService`]), and in front of that CORS.
 pub fn app(
-    lib: Arc<Library>,
+    lib: Arc<Tables>,
     origins: Origins,
     cache_bytes: u64,
     limits: limits::Limits,
@@ -402,7 +397,8 @@ fn start_log(level: tracing_subscriber::filter::LevelFilter, json: bool) {
 /// The address cannot be bound, or the runtime cannot start.
 pub fn run(args: &Args) -> CliResult {
     start_log(args.log_level, args.log_json);
-    let lib = Library::open(&args.tables.dir, args.cache_mib << 20);
+    let lib = Tables::new(&args.tables.dir, args.cache_mib << 20);
+    lib.open_all();
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = args.threads {
         runtime.worker_threads(usize::from(n));
@@ -433,20 +429,21 @@ pub fn run(args: &Args) -> CliResult {
 /// `ConnectInfo<SocketAddr>` extension, as the server's listener adds it. For the fuzz target
 /// of the HTTP API.
 pub fn in_process(root: &std::path::Path) -> Cors<EdgeService> {
-    let lib = Arc::new(Library::open(root, 64 << 20));
+    let lib = Arc::new(Tables::new(root, 64 << 20));
+    lib.open_all();
     let limits = limits::Limits::new(0, 0, 1024, std::time::Duration::from_secs(30));
     app(lib, Origins::Any, 64 << 20, limits)
 }
 
-async fn serve(addr: SocketAddr, lib: &Library, app: Cors<EdgeService>) -> std::io::Result<()> {
+async fn serve(addr: SocketAddr, lib: &Tables, app: Cors<EdgeService>) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     // What the server says at start is for whoever watches; a closed pipe (`jtb serve | true`)
     // is no reason to stop serving, nor to panic.
     let mut err = std::io::stderr().lock();
-    for id in Library::ids() {
-        let _ = match lib.size(id) {
-            Ok((tables, _)) => writeln!(err, "{id}: {}", crate::commands::tables(tables, "")),
-            Err(why) => writeln!(err, "{id}: {}", why.message),
+    for rules in jtb_edge::Rules::all() {
+        let _ = match lib.table_size(rules) {
+            Ok((tables, _)) => writeln!(err, "{rules}: {}", crate::commands::tables(tables, "")),
+            Err(why) => writeln!(err, "{rules}: {}", why.message),
         };
     }
     drop(err);

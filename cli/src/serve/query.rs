@@ -1,6 +1,7 @@
 //! What a request names: the rule set in its path, the position and clock in its query, each
 //! checked and refused in the project's words; and where its answer is computed.
 
+use jtb_edge::Tables;
 use std::sync::Arc;
 
 use axum::{
@@ -10,10 +11,7 @@ use axum::{
 use jtb_edge::AnyPosition;
 use percent_encoding::percent_decode_str;
 
-use super::{
-    error::{ApiError, Problem},
-    source::Library,
-};
+use crate::api::{ApiError, ApiTables, Problem};
 use crate::input::Rules;
 
 /// Longer position text is refused before it is parsed: the longest canonical text of a Jungle
@@ -22,13 +20,13 @@ const MAX_POSITION_BYTES: usize = 256;
 
 /// Runs `answer` on a blocking thread (table reads are file reads, a directory is read for
 /// tables that have appeared), once more if it met a missing table that has appeared since
-/// ([`Library::answer`]).
+/// ([`Tables::answer`]).
 ///
 /// # Errors
 /// `answer`'s error; 500 if it panicked.
 pub async fn blocking<T: Send + 'static>(
-    lib: Arc<Library>,
-    answer: impl Fn(&Library) -> Result<T, ApiError> + Send + 'static,
+    lib: Arc<Tables>,
+    answer: impl Fn(&Tables) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(move || lib.answer(answer))
         .await
@@ -43,8 +41,8 @@ pub async fn blocking<T: Send + 'static>(
 /// # Errors
 /// As [`blocking`].
 pub async fn probed<T: Send + 'static>(
-    lib: Arc<Library>,
-    answer: impl Fn(&Library) -> Result<T, ApiError> + Send + 'static,
+    lib: Arc<Tables>,
+    answer: impl Fn(&Tables) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     match jtb_probe::in_memory_only(|| answer(&lib)) {
         Some(Err(e)) if e.problem == Problem::MissingTable => {}

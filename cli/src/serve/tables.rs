@@ -5,48 +5,25 @@
 //! [`super::gambit`] for Animal Gambit's), and [`routes_of`] (over the table commands' one list
 //! of the types of tables, [`TablesOf`]) is the one place a rule set meets its type.
 
+use jtb_edge::Tables;
 use std::sync::Arc;
 
 use axum::{
     extract::{rejection::PathRejection, Path, State},
     Json,
 };
-use jtb_probe::{RuleSet, SideHistogram, SideStats};
+use jtb_probe::RuleSet;
 use serde_json::json;
 
-use super::{
-    error::{ApiError, Problem},
-    query::{blocking, path_error, rule_set, RulesPath},
-    source::Library,
+use super::query::{blocking, path_error, rule_set, RulesPath};
+use crate::{
+    api::{ApiError, ApiTables, Problem, TableRoutes},
+    input::Rules,
+    table_set::TablesOf,
 };
-use crate::{input::Rules, table_set::TablesOf};
 
 /// Longer material names are refused before they are parsed (`ELRvTR` has 6 bytes).
 const MAX_MATERIAL_BYTES: usize = 24;
-
-/// What the table routes ask of a rule set's tables.
-pub trait TableRoutes {
-    /// The board as data, so that the page draws any board from the server's description.
-    fn board(&self) -> serde_json::Value;
-
-    /// The answer of `GET /api/v1/{rules}/materials`: the materials present, fewest pieces
-    /// first, and for the material index each one's counts and longest wins, for each side to
-    /// move.
-    ///
-    /// # Errors
-    /// 404 without tables. A table whose header cannot be read is listed with `damaged` (why)
-    /// instead of its counts.
-    fn materials(&self, lib: &Library) -> Result<serde_json::Value, ApiError>;
-
-    /// The answer of `GET /api/v1/{rules}/stats/{material}` for `material` as the path names
-    /// it: its statistics (`jtb stats --json`'s objects, for each side to move), the
-    /// histograms counted, and the tables it depends on, in the orientation asked (`table`
-    /// names the one stored, `flipped` says the colours were swapped).
-    ///
-    /// # Errors
-    /// 400 for a malformed material, 404 for a table that is not there, 500 for a damaged one.
-    fn stats(&self, lib: &Library, material: &str) -> Result<serde_json::Value, ApiError>;
-}
 
 /// Evaluates `f` with the table routes of `rules`' type of tables: the table commands' types
 /// ([`TablesOf`]), reached through the edge's one list of the types of rule sets.
@@ -58,7 +35,7 @@ fn routes_of<T>(rules: Rules, f: impl FnOnce(&dyn TableRoutes) -> T) -> T {
 ///
 /// # Errors
 /// 500 only if the task answering it failed.
-pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::Value>, ApiError> {
+pub async fn index(State(lib): State<Arc<Tables>>) -> Result<Json<serde_json::Value>, ApiError> {
     // Looking for new tables reads the directories: off the async workers too.
     blocking(lib, |lib| {
         lib.refresh();
@@ -73,7 +50,7 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
             .map(|rules| {
                 let mut e = entry(
                     rules.name(),
-                    lib.size(rules.name()),
+                    lib.table_size(rules),
                     routes_of(rules, |t| t.board()),
                 );
                 // The flip game's chance tables (positions with face-down tiles), beside them.
@@ -94,7 +71,7 @@ pub async fn index(State(lib): State<Arc<Library>>) -> Result<Json<serde_json::V
 /// # Errors
 /// 404 for an unknown rule set or one without tables.
 pub async fn materials(
-    State(lib): State<Arc<Library>>,
+    State(lib): State<Arc<Tables>>,
     RulesPath(rules): RulesPath,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     blocking(lib, move |lib| {
@@ -105,42 +82,6 @@ pub async fn materials(
     .map(Json)
 }
 
-/// A material index's entry from the counts of a table's DTM file (`sides`, each side to move
-/// in turn).
-pub fn index_entry(material: &str, pieces: usize, sides: [&SideStats; 2]) -> serde_json::Value {
-    let pair = |f: &dyn Fn(&SideStats) -> serde_json::Value| json!([f(sides[0]), f(sides[1])]);
-    json!({
-        "material": material, "pieces": pieces,
-        "wins": pair(&|s| json!(s.wins)), "draws": pair(&|s| json!(s.draws)),
-        "losses": pair(&|s| json!(s.losses)),
-        "longest_win": pair(&|s| json!(s.longest_win)),
-        "longest_win_position": pair(&|s| json!(crate::games::shown(&s.longest_win_position))),
-    })
-}
-
-/// A table's histogram `h` (each side to move in turn) as the `/stats` answers give it, in the
-/// orientation asked: side `i` of the answer is side `order[i]` of the table, named `sides[i]`.
-pub fn oriented_histogram(
-    h: &[SideHistogram; 2],
-    order: [usize; 2],
-    sides: [&str; 2],
-) -> Vec<serde_json::Value> {
-    order
-        .iter()
-        .zip(sides)
-        .map(|(&i, to_move)| {
-            let h = &h[i];
-            json!({"to_move": to_move, "wins": h.wins, "losses": h.losses, "draws": h.draws})
-        })
-        .collect()
-}
-
-/// A material index's entry for a table that cannot be read: its name, its piece count, and
-/// why (the file and the fault).
-pub fn damaged(material: &str, pieces: usize, why: &ApiError) -> serde_json::Value {
-    json!({"material": material, "pieces": pieces, "damaged": why.message})
-}
-
 /// `GET /api/v1/{rules}/stats/{material}` ([`TableRoutes::stats`]): `LRvET` answers for Red
 /// with L+R, although the table is stored as `ETvLR`.
 ///
@@ -148,7 +89,7 @@ pub fn damaged(material: &str, pieces: usize, why: &ApiError) -> serde_json::Val
 /// 400 for a malformed material, 404 for an unknown rule set or a table that is not there, 500
 /// for a damaged one.
 pub async fn stats(
-    State(lib): State<Arc<Library>>,
+    State(lib): State<Arc<Tables>>,
     path: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Path((rules, material)) = path.map_err(path_error)?;

@@ -103,7 +103,31 @@ impl EdgeGame for Clesto {
             lines: line,
             moves: false,
         };
-        Ok(Answer::Clesto(ClestoAnswer::probe(tb, pos, asked)?))
+        Ok(Answer::Clesto(ClestoAnswer::probe(&tb, pos, asked)?))
+    }
+
+    /// The value, the best move, the banned side, the hungry set and every move, best first;
+    /// or the best line (RULES.md 6.6), which stops at the first position the unbanned side
+    /// wins only by the ban.
+    fn api_json(
+        tables: &Tables,
+        pos: &Position,
+        lines: bool,
+        note: &dyn Fn(&MissingFiles) -> Option<String>,
+    ) -> ProbeResult<Json> {
+        super::check_probeable(pos)?;
+        let material = jtb_probe::Material::of(pos);
+        let rules = Clesto::rules(pos);
+        let tb =
+            super::holding::<Clesto, _>(tables, rules, pos.rules(), material, material.total())?;
+        let asked = if lines { Asked::LINES } else { Asked::MOVES };
+        let answer = ClestoAnswer::probe(&tb, pos.clone(), asked)?;
+        let note = note(&answer.missing);
+        Ok(if lines {
+            answer.api_line_json(note)
+        } else {
+            answer.api_json(note)
+        })
     }
 
     fn adjudicate(

@@ -19,6 +19,7 @@ use crate::{
 /// Animal Gambit's one rule set as the edge reads its name, positions and tables.
 impl RuleFamily for AnimalGambit {
     const RULE_SETS: &'static [AnimalGambit] = &[AnimalGambit];
+    const TURNS_OF_STEPS: bool = true;
 
     fn rules(self) -> Rules {
         Rules::AnimalGambit
@@ -204,7 +205,37 @@ impl EdgeGame for Gambit {
             lines: line,
             moves: false,
         };
-        Ok(Answer::Gambit(GambitAnswer::probe(tb, pos, asked)?))
+        Ok(Answer::Gambit(GambitAnswer::probe(&tb, pos, asked)?))
+    }
+
+    /// The value in turns with every turn, best first (its steps and the position it gives);
+    /// or the best line to the end of the game (empty where the repetition rule decides).
+    fn api_json(
+        tables: &Tables,
+        pos: &gambit::Position,
+        lines: bool,
+        note: &dyn Fn(&MissingFiles) -> Option<String>,
+    ) -> ProbeResult<Json> {
+        let material = gambit::Material::of(pos.board()).canonical();
+        let tb = super::holding::<Gambit, _>(
+            tables,
+            Rules::AnimalGambit,
+            gambit::AnimalGambit,
+            material,
+            material.total(),
+        )?;
+        let asked = if lines { Asked::LINES } else { Asked::MOVES };
+        let answer = GambitAnswer::probe(&tb, *pos, asked)?;
+        let note = note(&answer.missing);
+        Ok(if lines {
+            answer.api_line_json(note)
+        } else {
+            answer.api_json(note)
+        })
+    }
+
+    fn steps_json(pos: &gambit::Position, steps: &str) -> Option<Result<Json, String>> {
+        Some(steps_json(pos, steps))
     }
 
     fn adjudicate(
@@ -682,4 +713,62 @@ fn unpack(record: &[u8; PACKED_LEN]) -> Result<gambit::Position, PositionError> 
     }
     gambit::Position::new(board, turn)
         .map_err(|e| PositionError::Gambit(gambit::ParseError::from(e)))
+}
+
+/// Longer `steps` text is refused before it is read.
+const MAX_STEPS_BYTES: usize = 64;
+
+/// A turn of `pos` played one step at a time ([`gambit::Position::partial_turn`], the API's
+/// `/steps` answer): the board after the steps so far, the steps that may follow (each with
+/// the removal it causes and the squares it joins), and the turn they play when the turn may
+/// end there; no tables needed.
+///
+/// # Errors
+/// Steps that are not a legal beginning of a turn, naming the first token that does not
+/// follow; text over the length of any turn.
+fn steps_json(pos: &gambit::Position, text: &str) -> Result<Json, String> {
+    // Four steps and their removals are 8 tokens of 4 letters: longer text is no turn.
+    if text.len() > MAX_STEPS_BYTES {
+        return Err(format!(
+            "steps text of {} bytes: at most {MAX_STEPS_BYTES} (a turn is 1 to 4 steps with \
+             their removals)",
+            text.len()
+        ));
+    }
+    let shown: String = text.chars().take(60).collect();
+    let partial = pos
+        .partial_turn(text)
+        .map_err(|e| format!("steps `{}`: {e}", shown.escape_debug()))?;
+    let next: Vec<Json> = partial
+        .next
+        .iter()
+        .map(|n| {
+            json!({"step": gambit::Token::Step(n.step).to_string(),
+                   "removal": n.removal.map(|r| gambit::Token::Removal(r).to_string()),
+                   "text": n.text(), "from": n.step.from.to_string(),
+                   "to": n.step.to().to_string()})
+        })
+        .collect();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // Where the turn may not end, why not.
+    let why_not = if partial.turn.is_some() {
+        None
+    } else if words.is_empty() {
+        Some("no step yet: a turn is 1 to 4 steps")
+    } else if !partial.finished {
+        Some("inside a push: the pushing piece must step into the square it emptied")
+    } else {
+        Some("the steps give back the starting board: no turn")
+    };
+    Ok(json!({
+        "position": pos.to_string(),
+        "rules": gambit::AnimalGambit::NAME,
+        "steps": words.join(" "),
+        "step_count": partial.steps,
+        "board": partial.board.to_string(),
+        "finished": partial.finished,
+        "turn": partial.turn.map(|t| turn_json(pos, &t)),
+        "why_not": why_not,
+        "next": next,
+    }))
 }

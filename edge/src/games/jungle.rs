@@ -95,7 +95,7 @@ impl EdgeGame for Jungle {
 
     fn probe(tables: &Tables, pos: Position, line: bool) -> Result<Answer, EdgeError> {
         if pos.hidden() != 0 {
-            let answer = ChanceAnswer::probe(tables.chance()?, pos)?;
+            let answer = ChanceAnswer::probe(&*tables.chance()?, pos)?;
             return Ok(Answer::Chance(Box::new(answer)));
         }
         let asked = Asked {
@@ -106,7 +106,7 @@ impl EdgeGame for Jungle {
         // server does (its values are the tables', RULES.md 5.7).
         let one_each = Values::is_one_each(&pos);
         let answer = match tables.of::<Jungle>(Jungle::rules(&pos)) {
-            Ok(tb) => match JungleAnswer::probe(Values::Tables(tb), pos.clone(), asked) {
+            Ok(tb) => match JungleAnswer::probe(Values::Tables(&tb), pos.clone(), asked) {
                 Err(e) if one_each && e.is_missing() => {
                     JungleAnswer::probe(Values::OneEach, pos, asked)?
                 }
@@ -116,6 +116,53 @@ impl EdgeGame for Jungle {
             Err(e) => return Err(e),
         };
         Ok(Answer::Jungle(answer))
+    }
+
+    /// The value with its distance to mate and its value under the clock rule at its clock,
+    /// every move with both; or the best line and the line under the clock rule. A position
+    /// with face-down tiles is answered by the flip game's chance tables (its chance values,
+    /// or the best moves up to the first flip), a one-animal-each flip position by the
+    /// built-in check.
+    fn api_json(
+        tables: &Tables,
+        pos: &Position,
+        lines: bool,
+        note: &dyn Fn(&MissingFiles) -> Option<String>,
+    ) -> ProbeResult<Json> {
+        if pos.is_game_over() {
+            return Err(ProbeError::GameOver);
+        }
+        if pos.hidden() != 0 {
+            let chance = tables
+                .chance()
+                .map_err(|_| no_directory(tables, pos.rules()))?;
+            return if lines {
+                crate::ChanceLine::probe(&chance, pos.clone()).map(|line| line.json())
+            } else {
+                ChanceAnswer::probe(&chance, pos.clone()).map(|a| a.json(&pos.to_string()))
+            };
+        }
+        let asked = if lines { Asked::LINES } else { Asked::MOVES };
+        let answer = if Values::is_one_each(pos) {
+            JungleAnswer::probe(Values::OneEach, pos.clone(), asked)?
+        } else {
+            let material = Material::of(pos);
+            let rules = Jungle::rules(pos);
+            let tb = super::holding::<Jungle, _>(
+                tables,
+                rules,
+                pos.rules(),
+                material,
+                material.total(),
+            )?;
+            JungleAnswer::probe(Values::Tables(&tb), pos.clone(), asked)?
+        };
+        let note = note(&answer.missing);
+        Ok(if lines {
+            answer.api_line_json(note)
+        } else {
+            answer.api_json(note)
+        })
     }
 
     fn adjudicate(
@@ -948,4 +995,10 @@ pub(super) fn moves_json(pos: &Position) -> Json {
         answer["flip_outcomes"] = flip::flips_json(pos, &flipped);
     }
     answer
+}
+
+/// The error of a rule set whose table directory cannot be read.
+fn no_directory(tables: &Tables, rules: RuleSet) -> ProbeError {
+    let dir = tables.root().join(rules.name());
+    ProbeError::NoDirectory(dir, std::io::ErrorKind::NotFound.into())
 }

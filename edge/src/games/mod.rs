@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use jtb_probe::{Indexed, ProbeResult, Tablebase, Wdl};
 
-use crate::{Answer, AnyTablebase, EdgeError, Played, PositionError, Rules, Tables, Verdict};
+use crate::{
+    Answer, AnyTablebase, EdgeError, MissingFiles, Played, PositionError, Rules, Tables, Verdict,
+};
 
 /// Evaluates `$body` for the game of `$value`, a value of one of the edge's enums with a
 /// variant per game ([`AnyPosition`](crate::AnyPosition), [`AnyTablebase`](crate::AnyTablebase)),
@@ -144,6 +146,28 @@ pub trait EdgeGame {
     /// As [`Tables::probe`].
     fn probe(tables: &Tables, pos: Self::Position, line: bool) -> Result<Answer, EdgeError>;
 
+    /// A turn of several steps played one step at a time (the API's `/steps`): `None` in a
+    /// game whose moves are single steps.
+    ///
+    /// # Errors
+    /// The steps are no legal beginning of a turn (the message names the first that does not
+    /// follow).
+    fn steps_json(pos: &Self::Position, steps: &str) -> Option<Result<serde_json::Value, String>> {
+        let _ = (pos, steps);
+        None
+    }
+
+    /// As [`Tables::api_json`].
+    ///
+    /// # Errors
+    /// As [`Tables::api_json`].
+    fn api_json(
+        tables: &Tables,
+        pos: &Self::Position,
+        lines: bool,
+        note: &dyn Fn(&MissingFiles) -> Option<String>,
+    ) -> ProbeResult<serde_json::Value>;
+
     /// As [`Tables::adjudicate`], with the game's tables of the position's rule set as they
     /// opened, or why they did not.
     ///
@@ -267,4 +291,47 @@ pub(crate) fn extend(obj: &mut serde_json::Value, more: serde_json::Value) {
     if let (serde_json::Value::Object(obj), serde_json::Value::Object(more)) = (obj, more) {
         obj.extend(more);
     }
+}
+
+/// The game's tables for a position of `material` under `family`, or the missing-table error
+/// naming the position's own table by its DTM file: where the rule set has no tables, or none
+/// of that many pieces (the HTTP API's 404).
+///
+/// # Errors
+/// As said.
+pub(crate) fn holding<G: EdgeGame, F: jtb_probe::Family>(
+    tables: &Tables,
+    rules: Rules,
+    family: F,
+    material: F::Material,
+    pieces: usize,
+) -> ProbeResult<Arc<Tablebase<G::Tables>>> {
+    match tables.of::<G>(rules) {
+        Ok(tb) if pieces <= tb.max_pieces() => Ok(tb),
+        _ => Err(jtb_probe::ProbeError::MissingTable {
+            rules: family.id(),
+            material: family.table_of(material).to_string(),
+            path: jtb_probe::format::family_table_path(
+                tables.root(),
+                family,
+                material,
+                jtb_probe::Kind::Dtm,
+            ),
+        }),
+    }
+}
+
+/// No table holds a finished game or one with face-down tiles (the Jungle family's positions;
+/// the flip game's chance tables hold the latter).
+///
+/// # Errors
+/// [`jtb_probe::ProbeError::GameOver`], [`jtb_probe::ProbeError::HiddenTiles`].
+pub(crate) fn check_probeable(pos: &jtb_probe::Position) -> ProbeResult<()> {
+    if pos.is_game_over() {
+        return Err(jtb_probe::ProbeError::GameOver);
+    }
+    if pos.hidden() != 0 {
+        return Err(jtb_probe::ProbeError::HiddenTiles);
+    }
+    Ok(())
 }

@@ -1,8 +1,9 @@
-//! The table answers of the Jungle family's rule sets (Jungle, the flip game and Clesto, whose
+//! The API's table answers of the Jungle family's rule sets (Jungle, the flip game and Clesto, whose
 //! tables share one type): the board as data, the material index from the tables' headers, and
 //! a material's statistics and distance histograms. Where Clesto's differ (no draws, its ban
 //! file), its [`crate::games::FamilyStats`] says so.
 
+use jtb_edge::Tables;
 use std::sync::Arc;
 
 use jtb_edge::Rules;
@@ -10,12 +11,10 @@ use jtb_edge::Rules;
 use jtb_probe::{Color, Layout, Material, Position, RuleSet, SideHistogram};
 use serde_json::json;
 
-use super::{
-    error::{ApiError, Problem},
-    source::Library,
-    tables::{damaged, index_entry, oriented_histogram, TableRoutes},
+use super::family::{self, FamilyTables, Histograms, MaterialStats};
+use crate::api::{
+    damaged, index_entry, oriented_histogram, ApiError, ApiTables, Problem, TableRoutes,
 };
-use crate::games::family::{self, FamilyTables, Histograms, MaterialStats};
 
 impl TableRoutes for FamilyTables {
     /// The board's size, water, traps and dens, its clock limit, and what the rule set adds
@@ -42,7 +41,7 @@ impl TableRoutes for FamilyTables {
 
     /// Red to move, then Blue; in Clesto the wins and losses by the ban (`ban_wins`,
     /// `ban_losses`) instead of draws.
-    fn materials(&self, lib: &Library) -> Result<serde_json::Value, ApiError> {
+    fn materials(&self, lib: &Tables) -> Result<serde_json::Value, ApiError> {
         let rules = self.0;
         let mut names = Vec::new();
         let mut tables = Vec::new();
@@ -69,7 +68,7 @@ impl TableRoutes for FamilyTables {
     }
 
     /// The DTM and second files' histograms, and the tables its captures lead to.
-    fn stats(&self, lib: &Library, material: &str) -> Result<serde_json::Value, ApiError> {
+    fn stats(&self, lib: &Tables, material: &str) -> Result<serde_json::Value, ApiError> {
         let asked: Material = material.parse().map_err(|e: jtb_probe::BadMaterial| {
             ApiError::new(Problem::BadMaterial, e.to_string())
         })?;
@@ -89,23 +88,23 @@ impl TableRoutes for FamilyTables {
 /// The statistics in a material's file headers, read once per scan of its rule set.
 ///
 /// # Errors
-/// As [`Library::table_error`].
-fn headers(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<MaterialStats>, ApiError> {
-    lib.memo.get(Rules::Jungle(rules), "headers", &m, || {
+/// As [`Tables::table_error`].
+fn headers(lib: &Tables, rules: RuleSet, m: Material) -> Result<Arc<MaterialStats>, ApiError> {
+    lib.memo().get(Rules::Jungle(rules), "headers", &m, || {
         MaterialStats::read(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
     })
 }
 
 /// Positions per distance of a material's DTM and DTC files, counted once per scan.
-fn histograms(lib: &Library, rules: RuleSet, m: Material) -> Result<Arc<Histograms>, ApiError> {
-    lib.memo.get(Rules::Jungle(rules), "histograms", &m, || {
+fn histograms(lib: &Tables, rules: RuleSet, m: Material) -> Result<Arc<Histograms>, ApiError> {
+    lib.memo().get(Rules::Jungle(rules), "histograms", &m, || {
         family::histograms(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))
     })
 }
 
 /// The `/stats/{material}` answer of `asked` under `rules`.
 fn stats_answer(
-    lib: &Library,
+    lib: &Tables,
     rules: RuleSet,
     asked: Material,
 ) -> Result<serde_json::Value, ApiError> {

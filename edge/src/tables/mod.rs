@@ -1,0 +1,354 @@
+//! The tables of every rule set under one directory ([`Tables`]): each rule set's opened on
+//! first use and shared between threads, found again when its directory changes
+//! ([`Tables::refresh`]), with what a front end keeps of them per scan ([`Memo`]). `jtb probe`,
+//! `jtb adjudicate`, the server, the Python package and the C ABI all read their tables
+//! through it.
+
+mod any;
+mod memo;
+mod shelf;
+
+use std::{
+    path::{Path, PathBuf},
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc,
+    },
+    time::{Duration, Instant},
+};
+
+use arc_swap::ArcSwap;
+use jtb_probe::{
+    flip::ChanceTables, gambit, CacheStats, Clesto, Jungle, Material, ProbeError, RuleSet,
+    Tablebase, Wdl, DEFAULT_CACHE_BYTES,
+};
+
+pub use any::AnyTablebase;
+pub use memo::Memo;
+use shelf::Shelf;
+
+use crate::{
+    games::{self, EdgeGame},
+    Answer, AnyPosition, EdgeError, MissingFiles, Rules, Verdict,
+};
+
+/// How often [`Tables::due_for_check`] says to look at the directories again.
+const RECHECK: Duration = Duration::from_secs(1);
+
+/// The tables of every rule set under one root (a rule set's tables are in `root/<rules>/`, as
+/// `jtb gen` writes them), each rule set's opened on its first probe. A probe takes no lock: it
+/// finds its rule set's shelf with one load of an [`ArcSwap`]. The files are read with
+/// positioned reads, not memory maps, so that a file replaced while it is open cannot crash
+/// the process; a table whose file is damaged fails alone, its rule set's other tables still
+/// answer.
+pub struct Tables {
+    root: PathBuf,
+    cache_bytes: u64,
+    /// Every rule set's, in the order of [`Rules::all`].
+    shelves: Vec<(Rules, ArcSwap<Shelf<AnyTablebase>>)>,
+    /// The flip game's chance tables (positions with face-down tiles).
+    chance: ArcSwap<Shelf<Arc<ChanceTables>>>,
+    memo: Memo,
+    /// When the directories were last looked at ([`Tables::due_for_check`]), in milliseconds
+    /// since `made`.
+    checked_ms: AtomicU64,
+    made: Instant,
+}
+
+impl Tables {
+    /// The tables under `root`, each rule set with a cache of decoded blocks of up to
+    /// `cache_bytes`. Nothing is read until the first probe.
+    #[must_use]
+    pub fn new(root: impl Into<PathBuf>, cache_bytes: u64) -> Tables {
+        let root = root.into();
+        let shelves = Rules::all()
+            .into_iter()
+            .map(|r| (r, ArcSwap::from_pointee(Shelf::new(root.join(r.name())))))
+            .collect();
+        let chance = ArcSwap::from_pointee(Shelf::new(root.join(RuleSet::Flip4x4.name())));
+        Tables {
+            root,
+            cache_bytes,
+            shelves,
+            chance,
+            memo: Memo::default(),
+            checked_ms: AtomicU64::new(0),
+            made: Instant::now(),
+        }
+    }
+
+    /// The root directory.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// What front ends keep of the tables per scan (a table's statistics, its histograms).
+    #[must_use]
+    pub fn memo(&self) -> &Memo {
+        &self.memo
+    }
+
+    fn shelf(&self, rules: Rules) -> &ArcSwap<Shelf<AnyTablebase>> {
+        let (_, shelf) = self
+            .shelves
+            .iter()
+            .find(|(r, _)| *r == rules)
+            .expect("every rule set is in Rules::all");
+        shelf
+    }
+
+    /// `f` of the tables of `rules` (opened on the first call), without taking a reference
+    /// to them: the fast path of a probe.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read.
+    pub fn with_any<T>(
+        &self,
+        rules: Rules,
+        f: impl FnOnce(&AnyTablebase) -> T,
+    ) -> Result<T, EdgeError> {
+        let shelf = self.shelf(rules).load();
+        let tables = shelf.get(|| AnyTablebase::open(&self.root, rules, self.cache_bytes));
+        tables.map(f).map_err(|e| EdgeError::Open(Arc::clone(e)))
+    }
+
+    /// The tables of `rules`, opened on the first call.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read.
+    pub fn any(&self, rules: Rules) -> Result<AnyTablebase, EdgeError> {
+        self.with_any(rules, Clone::clone)
+    }
+
+    /// The tables of `rules`, opened on the first call, as the game `G`'s.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read, or its tables are another
+    /// game's.
+    pub fn of<G: EdgeGame>(&self, rules: Rules) -> Result<Arc<Tablebase<G::Tables>>, EdgeError> {
+        self.with_any(rules, |any| G::tables(any).cloned())?
+            .ok_or_else(|| another_game(rules))
+    }
+
+    /// The tables of a Jungle or flip rule set (Clesto's are [`Tables::clesto`]: a Clesto
+    /// rule set is no [`Jungle`], so asking for its tables here does not compile).
+    ///
+    /// ```compile_fail
+    /// use jtb_edge::Tables;
+    /// use jtb_probe::Jungle;
+    ///
+    /// let tables = Tables::new("tables", 1 << 20);
+    /// let _ = tables.jungle(Jungle::Clesto);
+    /// ```
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read.
+    pub fn jungle(&self, rules: Jungle) -> Result<Arc<Tablebase>, EdgeError> {
+        self.of::<games::jungle::Jungle>(Rules::Jungle(rules.rule_set()))
+    }
+
+    /// Clesto's tables.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the directory cannot be read.
+    pub fn clesto(&self) -> Result<Arc<Tablebase<Clesto>>, EdgeError> {
+        self.of::<games::clesto::Clesto>(Rules::Jungle(Clesto::RULES))
+    }
+
+    /// The Animal Gambit tables.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the directory cannot be read.
+    pub fn gambit(&self) -> Result<Arc<Tablebase<gambit::AnimalGambit>>, EdgeError> {
+        self.of::<games::gambit::Gambit>(Rules::AnimalGambit)
+    }
+
+    /// The flip game's tables for positions with face-down tiles (and the revealed ones a last
+    /// flip leads into).
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the directory cannot be read.
+    pub fn chance(&self) -> Result<Arc<ChanceTables>, EdgeError> {
+        let shelf = self.chance.load();
+        let tables =
+            shelf.get(|| ChanceTables::with_cache(&self.root, self.cache_bytes).map(Arc::new));
+        tables.cloned().map_err(|e| EdgeError::Open(Arc::clone(e)))
+    }
+
+    /// Everything `jtb probe` says of `pos` (with `line`, the best lines too).
+    ///
+    /// # Errors
+    /// The tables cannot be opened, do not hold the position, or are damaged.
+    pub fn probe(&self, pos: AnyPosition, line: bool) -> Result<Answer, EdgeError> {
+        each_game!(pos, AnyPosition, |pos, G| G::probe(self, pos, line))
+    }
+
+    /// Win, draw or loss for the side to move (the clock rule aside; Clesto's wins by the ban
+    /// are wins).
+    ///
+    /// # Errors
+    /// As [`Tables::probe`].
+    pub fn wdl(&self, pos: &AnyPosition) -> Result<Wdl, EdgeError> {
+        Ok(self.with_any(pos.rules(), |tb| tb.wdl(pos))??)
+    }
+
+    /// The distance to mate for the side to move, signed: positive when it wins, negative when
+    /// it loses, 0 for a draw and for a loss at once (no move), in the game's unit (plies;
+    /// Animal Gambit's turns). `None` for a Clesto position that only the repetition ban
+    /// decides (it has no distance to mate).
+    ///
+    /// # Errors
+    /// As [`Tables::probe`].
+    pub fn dtm(&self, pos: &AnyPosition) -> Result<Option<i32>, EdgeError> {
+        Ok(self.with_any(pos.rules(), |tb| tb.dtm(pos))??)
+    }
+
+    /// The answer of the HTTP API's position route for `pos` (`GET /api/v1/{rules}`: its value
+    /// with every move, best first) or, with `lines`, of its line route: the game's answer,
+    /// filled once and printed by its API printer, with the `missing` note `note` makes of the
+    /// files a partial set lacks (the server names them relative to its root).
+    ///
+    /// # Errors
+    /// A finished game ([`ProbeError::GameOver`]); the position's table missing
+    /// ([`ProbeError::MissingTable`], named by its DTM file, also where the rule set has no
+    /// tables), damaged or inconsistent.
+    pub fn api_json(
+        &self,
+        pos: &AnyPosition,
+        lines: bool,
+        note: &dyn Fn(&MissingFiles) -> Option<String>,
+    ) -> Result<serde_json::Value, ProbeError> {
+        each_game!(pos, AnyPosition, |pos, G| G::api_json(
+            self, pos, lines, note
+        ))
+    }
+
+    /// Whether the game can be stopped at the position's clock: `jtb adjudicate`'s answer.
+    ///
+    /// # Errors
+    /// [`EdgeError::NotCovered`] where no tables cover the position; a finished game, face-down
+    /// tiles, damaged tables.
+    pub fn adjudicate(&self, pos: AnyPosition) -> Result<Verdict, EdgeError> {
+        each_game!(pos, AnyPosition, |pos, G| {
+            let tables = self.of::<G>(G::rules(&pos));
+            G::adjudicate(tables.as_deref().map_err(Clone::clone), pos)
+        })
+    }
+
+    /// The number of tables of `rules` and the most pieces of any.
+    ///
+    /// # Errors
+    /// [`EdgeError::Open`]: the rule set's directory cannot be read.
+    pub fn size(&self, rules: Rules) -> Result<(usize, usize), EdgeError> {
+        self.with_any(rules, AnyTablebase::size)
+    }
+
+    /// Each rule set with its number of tables (0 without its directory).
+    #[must_use]
+    pub fn table_counts(&self) -> Vec<(Rules, usize)> {
+        Rules::all()
+            .into_iter()
+            .map(|rules| (rules, self.size(rules).map_or(0, |(n, _)| n)))
+            .collect()
+    }
+
+    /// How many chance tables of the flip game there are (0 without their directory).
+    #[must_use]
+    pub fn chance_count(&self) -> usize {
+        self.chance()
+            .map_or(0, |tables| tables.chance().materials().len())
+    }
+
+    /// Each rule set with what its block caches and files hold now (rule sets without tables
+    /// left out).
+    #[must_use]
+    pub fn cache_stats(&self) -> Vec<(Rules, CacheStats)> {
+        Rules::all()
+            .into_iter()
+            .filter_map(|rules| {
+                Some((rules, self.with_any(rules, AnyTablebase::cache_stats).ok()?))
+            })
+            .collect()
+    }
+
+    /// What the table files of `rules` were when its tables were last found: an answer about
+    /// them is the same as long as this is (0 for a rule set without tables).
+    #[must_use]
+    pub fn fingerprint(&self, rules: Rules) -> u64 {
+        self.shelf(rules).load().fingerprint()
+    }
+
+    /// Opens every rule set's tables and digests their files now rather than on first use, as
+    /// a long-running front end (the server) wants before its first answer.
+    pub fn open_all(&self) {
+        for (rules, shelf) in &self.shelves {
+            let _ = self.size(*rules);
+            shelf.load().fingerprint();
+        }
+        let _ = self.chance();
+    }
+
+    /// Looks again at every rule set whose directory changed since its tables were found (or
+    /// appeared, or went): its tables are opened afresh on the next probe, and what [`Memo`]
+    /// kept of them is dropped. One `stat` per rule set when nothing changed. Returns whether
+    /// any rule set changed.
+    pub fn refresh(&self) -> bool {
+        let mut changed = false;
+        for (rules, shelf) in &self.shelves {
+            if shelf.load().is_stale() {
+                let found = Shelf::new(self.root.join(rules.name()));
+                // Digested here, off a probe's path: answers' tags read it.
+                found.fingerprint();
+                shelf.store(Arc::new(found));
+                self.memo.forget(*rules);
+                changed = true;
+            }
+        }
+        if self.chance.load().is_stale() {
+            let dir = self.root.join(RuleSet::Flip4x4.name());
+            self.chance.store(Arc::new(Shelf::new(dir)));
+            changed = true;
+        }
+        changed
+    }
+
+    /// Whether it is time to look at the table directories again ([`Tables::refresh`]): true
+    /// for one caller at most once a second, so that a long-running front end (the server)
+    /// serves a table replaced (renamed over the old file) or damaged as it now is within
+    /// about a second.
+    pub fn due_for_check(&self) -> bool {
+        let now = u64::try_from(self.made.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let last = self.checked_ms.load(Ordering::Relaxed);
+        now.saturating_sub(last) >= RECHECK.as_millis() as u64
+            && self
+                .checked_ms
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+}
+
+/// The materials of the tables of a rule set of the Jungle family's type under `root` (Clesto's
+/// opened as Clesto's), fewest pieces first, then by name.
+///
+/// # Errors
+/// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
+pub fn jungle_materials(root: &Path, rules: RuleSet) -> Result<Vec<Material>, ProbeError> {
+    AnyTablebase::open(root, Rules::Jungle(rules), DEFAULT_CACHE_BYTES)?
+        .family_materials()
+        .ok_or(ProbeError::NotForRules {
+            rules: rules.name(),
+            what: ANOTHER_GAME,
+        })
+}
+
+/// Why a rule set's tables are not the tablebase type asked for (a caller's bug: each game asks
+/// for its own rule sets' tables).
+fn another_game(rules: Rules) -> EdgeError {
+    EdgeError::Open(Arc::new(ProbeError::NotForRules {
+        rules: rules.name(),
+        what: ANOTHER_GAME,
+    }))
+}
+
+const ANOTHER_GAME: &str = "its tables are another game's";
