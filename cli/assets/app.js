@@ -14,7 +14,7 @@ import {
 } from './board.js';
 import { histogramChart, wdlBar } from './charts.js';
 import {
-  ANIMAL, ANIMALS, FACES, GAMBIT_PIECE, pieceIcon, saveFace, savedFace,
+  ANIMAL, ANIMALS, FACES, pieceIcon, saveFace, savedFace,
 } from './faces.js';
 import {
   afterFinalMove, animalsOf, colourFlipped, gambitMaterialOf, materialOf, mirrored, otherSide,
@@ -72,17 +72,14 @@ const state = {
 };
 
 const geometry = (rules) => state.geos.get(rules) || null;
-/** Whether the view's rule set is Animal Gambit (its moves are turns of 1 to 4 steps). */
-const isGambit = (rules = state.view.rules) => (geometry(rules) || {}).game === 'animal-gambit';
+/** Whether a move of the view's rule set is a turn of 1 to 4 steps (the API says so). */
+const playsTurns = (rules = state.view.rules) => Boolean((geometry(rules) || {}).turns);
 
-/** The game a rule set is of, as the page's title names it. */
-function gameTitle(rules) {
-  const geo = geometry(rules);
-  if (!geo) return 'Jungle family';
-  if (geo.game === 'animal-gambit') return 'Animal Gambit';
-  if (geo.hunger) return 'Clesto';
-  return geo.style === 'tiles' ? 'Flip game' : 'Jungle';
-}
+/** The game a rule set is of, as the page's title names it (the API's name of it). */
+const gameTitle = (rules) => (geometry(rules) || { title: 'Jungle family' }).title;
+
+/** The unit of the view's distances (`plies`, `turns`), as the API says it. */
+const distanceUnit = () => (geometry(state.view.rules) || { unit: 'plies' }).unit;
 
 /** `n` and `word`, with the word in the plural unless `n` is 1. */
 const counted = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -201,7 +198,7 @@ async function show(view) {
   $('#api-link').href = apiUrl(view.rules, '', { position: view.text });
   // A turn played step by step asks again for the same position: keep its answer.
   const key = `${view.rules}\n${view.text}`;
-  const reuse = isGambit(view.rules) && state.probed && state.probed.key === key && state.probed.found.ok;
+  const reuse = playsTurns(view.rules) && state.probed && state.probed.key === key && state.probed.found.ok;
   const found = reuse ? state.probed.found : await getJson(apiUrl(view.rules, '', { position: view.text }));
   if (request !== state.request) return;
   if (!state.probed || state.probed.key !== key) state.showAll = new Set();
@@ -224,7 +221,7 @@ async function show(view) {
     }
   }
   const drawable = !state.problem || !NOT_A_POSITION.has(state.problem.code);
-  if (drawable && isGambit() && !finalMove()) {
+  if (drawable && playsTurns() && !finalMove()) {
     await loadSteps(request);
     if (request !== state.request) return;
   }
@@ -258,16 +255,16 @@ function finalMove() {
   const { view } = state;
   const geo = geometry(view.rules);
   if (!view.end || !geo) return null;
-  if (isGambit()) return state.turns.find((t) => t.turn === view.end && t.end) || null;
+  if (playsTurns()) return state.turns.find((t) => t.turn === view.end && t.end) || null;
   if (!isMoveText(geo, view.end)) return null;
   return state.legal.find((m) => m.move === view.end && m.end) || null;
 }
 
 /** The board after the move (Animal Gambit: the turn) that ended the game. */
-const finalSquares = (pos, ending) => (isGambit() ? parseText(ending.board).squares : afterFinalMove(pos, ending));
+const finalSquares = (pos, ending) => (playsTurns() ? parseText(ending.board).squares : afterFinalMove(pos, ending));
 
 /** The material name of a parsed position under the view's rule set, or null. */
-const materialName = (pos) => (isGambit() ? gambitMaterialOf(pos) : materialOf(pos));
+const materialName = (pos) => (playsTurns() ? gambitMaterialOf(pos) : materialOf(pos));
 
 /** Where no table answers, the legal moves still let the user play on. */
 async function loadLegalMoves(request) {
@@ -343,16 +340,16 @@ function renderControls() {
   $('#mirror').textContent = `Mirror files (a\u2194${last})`;
   const [first, second] = geo.sides;
   $('#flip-board').textContent = `View from ${sideName(state.flipped ? first : second)}`;
-  // Animal Gambit: turns of 1 to 4 steps, played one step at a time; no board editing.
-  const gambit = geo.game === 'animal-gambit';
-  $('#turn-controls').hidden = !gambit;
-  $('#edit').hidden = gambit;
-  if (gambit && state.editing) setEditing(false);
-  // Animal Gambit's pieces are drawn as letters: the Jungle faces do not apply to them.
+  // Turns of 1 to 4 steps (Animal Gambit's), played one step at a time; no board editing.
+  const turns = geo.turns;
+  $('#turn-controls').hidden = !turns;
+  $('#edit').hidden = turns;
+  if (turns && state.editing) setEditing(false);
+  // Pieces other than the Jungle animals are drawn as letters: the faces do not apply to them.
   const faces = $('#faces');
-  faces.disabled = gambit;
-  faces.title = gambit ? 'Animal Gambit pieces are drawn as letters' : '';
-  $('#board-help').textContent = gambit
+  faces.disabled = geo.pieceSet !== 'jungle';
+  faces.title = faces.disabled ? `${geo.title} pieces are drawn as letters` : '';
+  $('#board-help').textContent = turns
     ? 'Click a piece, then a square: one step at a time, up to four (a push moves the other side\u2019s piece first), then End turn. Or click a listed turn.'
     : 'Click a piece, then a square; or focus the board and use the arrow keys and Enter.';
   $('#flip-board').setAttribute('aria-pressed', String(state.flipped));
@@ -378,9 +375,9 @@ function shownBoard() {
   }
   const pos = parseText(state.view.text);
   const ending = finalMove();
-  if (ending && isGambit()) return { geo, squares: finalSquares(pos, ending), last: turnMoves(ending.turn), arrows: [] };
+  if (ending && playsTurns()) return { geo, squares: finalSquares(pos, ending), last: turnMoves(ending.turn), arrows: [] };
   if (ending) return { geo, squares: afterFinalMove(pos, ending), last: ending.move, arrows: [] };
-  if (isGambit()) return gambitBoard(geo, pos);
+  if (playsTurns()) return gambitBoard(geo, pos);
   const geoOk = geo && state.view.last && isMoveText(geo, state.view.last);
   return {
     geo, squares: pos.squares, last: geoOk ? state.view.last : null, arrows: arrows(), hungry: state.hungry,
@@ -418,7 +415,7 @@ function redraw() {
   }
   const shown = shownBoard();
   let targets = [];
-  if (state.selected && isGambit()) {
+  if (state.selected && playsTurns()) {
     targets = nextSteps().filter((n) => n.from === state.selected).map((n) => n.to);
   } else if (state.selected) {
     targets = state.legal.filter((m) => moveFrom(m.move) === state.selected).map((m) => moveTo(m.move));
@@ -453,7 +450,7 @@ function onSquare(sq) {
     return;
   }
   if (state.problem && NOT_A_POSITION.has(state.problem.code)) return;
-  if (isGambit()) {
+  if (playsTurns()) {
     gambitSquare(sq);
     return;
   }
@@ -528,8 +525,9 @@ function describeSquare(sq) {
   const ch = (shownBoard().squares || new Map()).get(sq);
   if (!ch) return ': empty';
   if (ch === '?') return ': face-down tile';
-  if (isGambit()) return `: ${isRed(ch) ? 'Gold' : 'Silver'} ${GAMBIT_PIECE[ch.toUpperCase()]}`;
-  return `: ${isRed(ch) ? 'Red' : 'Blue'} ${ANIMAL[ch.toUpperCase()].name}`;
+  const geo = geometry(state.view.rules);
+  const side = sideName(geo.sides[isRed(ch) ? 0 : 1]);
+  return `: ${side} ${geo.pieceNames[ch.toUpperCase()]}`;
 }
 
 function renderPalette() {
@@ -821,7 +819,7 @@ function headline() {
   const geo = geometry(state.view.rules);
   if (!a && !p) return { text: 'loading', kind: 'draw' };
   const ending = finalMove();
-  if (ending && isGambit()) {
+  if (ending && playsTurns()) {
     return { text: `${sideName(ending.winner[0])} has won: ${ending.end} (${ending.turn})`, kind: 'win' };
   }
   if (ending) {
@@ -863,7 +861,7 @@ function headline() {
     return { text: `${sideName(turn)} to move: ${value}`, kind: a.wdl, detail: `Not in this set: ${a.missing}` };
   }
   if (isClesto(a)) return clestoHeadline(a, turn);
-  if (isGambit()) return gambitHeadline(a, turn);
+  if (playsTurns()) return gambitHeadline(a, turn);
   const plain = describe(a.wdl, a.dtm);
   if (a.rule_wdl === a.wdl) {
     return { text: `${sideName(turn)} to move: ${plain}`, kind: a.wdl };
@@ -911,7 +909,7 @@ function renderValue() {
   }
   verdict.dataset.wdl = a.wdl;
   if (a.missing) return;
-  if (isGambit()) {
+  if (playsTurns()) {
     verdict.dataset.category = a.category;
     const facts = document.createElement('div');
     facts.className = 'facts';
@@ -977,7 +975,7 @@ function clestoFacts(a) {
 }
 
 /** Whether the clock changes what some move is worth: then the moves are grouped by the clock. */
-const byClock = () => Boolean(state.answer) && !isClesto(state.answer) && !isGambit()
+const byClock = () => Boolean(state.answer) && geometry(state.view.rules).limit > 0
   && state.answer.moves.some((m) => m.rule_wdl !== null && m.rule_wdl !== m.wdl);
 
 /** The moves grouped by what they are worth to the mover, best first within each group. */
@@ -985,7 +983,7 @@ function renderMoves() {
   const box = $('#moves');
   box.replaceChildren();
   if (finalMove()) return;
-  if (isGambit()) {
+  if (playsTurns()) {
     renderTurns(box);
     return;
   }
@@ -1422,7 +1420,7 @@ async function showLine() {
     return;
   }
   // Animal Gambit's line is of turns: each a "move" of the line, its steps drawn.
-  if (isGambit()) found.body.line = found.body.line.map((s) => ({ ...s, move: s.turn }));
+  if (playsTurns()) found.body.line = found.body.line.map((s) => ({ ...s, move: s.turn }));
   // Clesto has no clock rule, so no second line.
   const rule = found.body.rule_line;
   const same = !rule || (found.body.line.length === rule.length
@@ -1439,7 +1437,7 @@ function lineBoard() {
   const steps = lineSteps();
   const { ply } = state.line;
   const step = steps[ply - 1];
-  if (isGambit()) {
+  if (playsTurns()) {
     return { squares: parseText(step.board).squares, last: turnMoves(step.move), hungry: [] };
   }
   if (step.position) {
@@ -1472,8 +1470,8 @@ function renderLine() {
     b.setAttribute('aria-pressed', String(key === which));
     let none = isClesto(state.answer) ? 'none: from here only the ban decides' : 'none (a draw)';
     if (data.flip) none = `the best move is the flip ${data.flip.move} at once`;
-    if (isGambit()) none = 'none: neither side can force an end, the repetition rule decides';
-    const unit = isGambit() ? turnsWord(data[key].length) : 'plies';
+    if (playsTurns()) none = 'none: neither side can force an end, the repetition rule decides';
+    const unit = data[key].length === 1 ? distanceUnit().replace(/s$/, '') : distanceUnit();
     b.textContent = `${title}: ${data[key].length ? `${data[key].length} ${unit}` : none}`;
     b.addEventListener('click', () => {
       state.line.which = key;
@@ -1605,12 +1603,12 @@ function mark(symbol, title) {
 }
 
 function stepCaption(steps, ply) {
-  const unit = isGambit() ? 'turns' : 'plies';
+  const unit = distanceUnit();
   if (ply === 0) return `Start: ${steps.length} ${unit} to go. Step with the buttons, the slider or the arrow keys.`;
   const s = steps[ply - 1];
   const turn = ply % 2 === 1 ? otherSide(parseText(state.view.text).turn) : parseText(state.view.text).turn;
   const mover = sideName(otherSide(turn));
-  if (isGambit()) {
+  if (playsTurns()) {
     if (!s.position) return `Turn ${ply} of ${steps.length}: ${mover} plays ${s.move}: ${s.end}, the game is over.`;
     return `Turn ${ply} of ${steps.length}: ${mover} plays ${s.move}. ${sideName(turn)} to move: ${describeTurns(s.wdl, s.dtm)}.`;
   }
@@ -1707,8 +1705,9 @@ function renderStats(stats, error = null) {
   const fmt = (n) => n.toLocaleString('en-US');
   // Clesto: no draws and no DTC; wins and losses by the ban, and the banned side's longest exit.
   const clesto = stats.stats[0].ban_wins !== undefined;
-  const gambit = stats.rules === 'animal-gambit';
-  const rows = gambit ? [
+  // A game of turns (Animal Gambit's): draws are left to the repetition rule, no DTC.
+  const turns = geometry(stats.rules).turns;
+  const rows = turns ? [
     ['wins', (s) => fmt(s.wins)],
     ['draws (repetition)', (s) => fmt(s.draws)],
     ['losses', (s) => fmt(s.losses)],
@@ -1752,7 +1751,7 @@ function renderStats(stats, error = null) {
   });
   const deps = document.createElement('p');
   deps.className = 'deps';
-  const lead = gambit ? 'Trap removals lead to: ' : 'Captures lead to: ';
+  const lead = turns ? 'Trap removals lead to: ' : 'Captures lead to: ';
   deps.append(document.createTextNode(stats.depends_on.length ? lead : 'No smaller tables.'));
   stats.depends_on.forEach((m, i) => {
     if (i) deps.append(document.createTextNode(', '));
@@ -1769,8 +1768,7 @@ function histograms(stats) {
   h.textContent = 'Positions per distance';
   const choose = document.createElement('div');
   choose.className = 'metric';
-  const gambit = stats.rules === 'animal-gambit';
-  const unit = gambit ? 'turns' : 'plies';
+  const { unit } = geometry(stats.rules);
   const labels = {
     dtm: `DTM (${unit} to the end)`,
     dtc: 'DTC (plies to the next capture)',
@@ -1797,7 +1795,7 @@ function histograms(stats) {
   const width = Math.max(300, Math.min(1100, $('#stats-out').clientWidth || 600));
   const clesto = Boolean(stats.histogram.ban);
   const rest = clesto ? { dtm: 'decided by the ban', ban: 'without an exit' }[state.metric]
-    : gambit ? 'draws (repetition)' : 'draws';
+    : geometry(stats.rules).turns ? 'draws (repetition)' : 'draws';
   stats.histogram[state.metric].forEach((side, i) => {
     const per = state.metric === 'ban' ? 'exit distance' : state.metric.toUpperCase();
     const who = `${side.to_move[0].toUpperCase()}${side.to_move.slice(1)} (${pieces[i]}) to move`;
@@ -1814,7 +1812,7 @@ async function showIndex(view, request) {
   $('#index-title').textContent = `All tables of ${view.rules}`;
   document.title = `All tables of ${view.rules} \u2013 ${gameTitle(view.rules)} tablebase`;
   // Materials are written in the game's letters.
-  $('#index-search').placeholder = isGambit(view.rules) ? 'RR, vR, ERvR' : 'LR, vE, ELvT';
+  $('#index-search').placeholder = playsTurns(view.rules) ? 'RR, vR, ERvR' : 'LR, vE, ELvT';
   const found = await getJson(apiUrl(view.rules, '/materials'));
   if (request !== state.request) return;
   const out = $('#index-out');
@@ -1906,7 +1904,7 @@ async function loadRuleSets() {
   for (const r of found.body.rule_sets) {
     state.geos.set(r.rules, geometryFrom(r.rules, r.board));
     const chance = r.chance_tables ? ` and ${counted(r.chance_tables, 'chance table')}` : '';
-    const note = r.tables ? ` (${counted(r.tables, 'table')}${chance})` : r.rules === 'flip4x4' ? ' (one each)' : ' (no tables)';
+    const note = r.tables ? ` (${counted(r.tables, 'table')}${chance})` : r.without_tables ? ` (${r.without_tables})` : ' (no tables)';
     select.append(new Option(r.rules + note, r.rules));
   }
 }

@@ -15,30 +15,35 @@ export const isRed = (ch) => ch >= 'A' && ch <= 'Z';
 
 /**
  * The geometry of rule set `rules` from its `board` object of `GET /api/v1`: files, ranks,
- * water, traps and dens as sets of square names, and the clock limit.
+ * water, traps and dens as sets of square names, the clock limit, and what the API says of the
+ * game (its name, its sides, the unit of its distances, whether a move is a turn of steps, how
+ * the board is drawn), so that the page names no game.
  */
 export function geometryFrom(rules, board) {
-  // Animal Gambit's board lists its traps, shared by both sides, and has no den.
-  const gambit = board.game === 'animal-gambit';
-  const traps = new Set(gambit ? board.traps : [...board.red.traps, ...board.blue.traps]);
-  const dens = new Set(gambit ? [] : [board.red.den, board.blue.den].filter(Boolean));
   return {
     rules,
-    game: gambit ? 'animal-gambit' : 'jungle',
-    // The side letters of position text, first player first, and what distances count.
-    sides: gambit ? ['g', 's'] : ['r', 'b'],
-    unit: board.distance_unit || 'plies',
+    game: board.game,
+    title: board.title,
+    // The side letters of position text and the sides' names, first player first.
+    sides: board.side_letters,
+    sideNames: board.sides,
+    unit: board.distance_unit,
+    // Each piece letter's name (upper case).
+    pieceNames: board.piece_names,
+    // `jungle` (the animals, drawn in the face the user chose) or another set (as letters).
+    pieceSet: board.piece_set,
+    // A move is a turn of 1 to 4 steps, played one step at a time (`/steps`).
+    turns: Boolean(board.turns_of_steps),
     files: board.width,
     ranks: board.height,
     water: new Set(board.water),
-    traps,
-    dens,
+    traps: new Set(board.traps),
+    dens: new Set(board.dens),
     limit: board.clock_limit,
     // Clesto: animals get hungry (drawn with a ring); no clock when the limit is 0.
     hunger: Boolean(board.hunger),
-    // A board with no water, trap or den is drawn as tiles (the flip game's); Animal Gambit's
-    // as a plain chequered board.
-    style: gambit ? 'plain' : board.water.length || traps.size || dens.size ? 'land' : 'tiles',
+    // `land` (water, traps, dens), `tiles` (the flip game's) or `plain` (a chequered board).
+    style: board.style,
   };
 }
 
@@ -155,7 +160,7 @@ function drawGambitPiece(el, sq, ch, cx, cy) {
 
 function drawPiece(el, sq, ch, { geo, flipped, face, hungry }) {
   const [cx, cy] = centre(sq, geo, flipped);
-  if (geo.game === 'animal-gambit') {
+  if (geo.pieceSet !== 'jungle') {
     drawGambitPiece(el, sq, ch, cx, cy);
     return;
   }

@@ -390,10 +390,85 @@ fn stats_agree_with_jtb_stats() {
     );
     assert_eq!(board["clock_limit"], 100);
     let flip = &index["rule_sets"][3]["board"];
+    let names = json!({"R": "rat", "C": "cat", "D": "dog", "W": "wolf", "P": "leopard",
+                       "T": "tiger", "L": "lion", "E": "elephant"});
     assert_eq!(
         flip,
-        &json!({"width": 4, "height": 4, "water": [], "red": {"den": null, "traps": []},
-                "blue": {"den": null, "traps": []}, "clock_limit": 40, "hunger": false})
+        &json!({"game": "flip", "title": "Flip game", "width": 4, "height": 4, "water": [],
+                "red": {"den": null, "traps": []}, "blue": {"den": null, "traps": []},
+                "traps": [], "dens": [], "clock_limit": 40, "hunger": false,
+                "sides": ["red", "blue"], "side_letters": ["r", "b"], "distance_unit": "plies",
+                "turns_of_steps": false, "style": "tiles", "piece_set": "jungle",
+                "piece_names": names})
+    );
+    // What the page would otherwise tell from the game's name, the API says for every game.
+    let said: Vec<(String, Json)> = index["rule_sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|set| {
+            let b = &set["board"];
+            let fields = [
+                "game",
+                "title",
+                "sides",
+                "side_letters",
+                "distance_unit",
+                "turns_of_steps",
+                "style",
+                "piece_set",
+                "traps",
+                "dens",
+            ];
+            for key in fields {
+                assert!(!b[key].is_null(), "{}: no {key}", set["rules"]);
+            }
+            let said = json!([
+                b["game"],
+                b["title"],
+                b["distance_unit"],
+                b["turns_of_steps"],
+                b["style"],
+                b["traps"].as_array().unwrap().len()
+            ]);
+            (set["rules"].as_str().unwrap().to_owned(), said)
+        })
+        .collect();
+    let expected = [
+        (
+            "mistboard",
+            json!(["jungle", "Jungle", "plies", false, "land", 6]),
+        ),
+        (
+            "tiger-lengthwise",
+            json!(["jungle", "Jungle", "plies", false, "land", 6]),
+        ),
+        (
+            "leiden",
+            json!(["jungle", "Jungle", "plies", false, "land", 6]),
+        ),
+        (
+            "flip4x4",
+            json!(["flip", "Flip game", "plies", false, "tiles", 0]),
+        ),
+        (
+            "clesto",
+            json!(["clesto", "Clesto", "plies", false, "land", 6]),
+        ),
+        (
+            "animal-gambit",
+            json!(["animal-gambit", "Animal Gambit", "turns", true, "plain", 4]),
+        ),
+    ];
+    let expected: Vec<(String, Json)> = expected
+        .into_iter()
+        .map(|(r, j)| (r.to_owned(), j))
+        .collect();
+    assert_eq!(said, expected);
+    assert_eq!(index["rule_sets"][3]["without_tables"], "one each");
+    assert_eq!(
+        index["rule_sets"][5]["board"]["sides"],
+        json!(["gold", "silver"])
     );
     let materials = conn.get("/api/v1/mistboard/materials").json();
     assert_eq!(materials["materials"], json!(["EvL", "EvR", "LRvE"]));

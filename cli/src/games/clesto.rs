@@ -77,6 +77,8 @@ impl FamilyStats for Stats {
     /// Hungry animals (RULES.md 6): the page shows who must capture.
     fn board_fields(&self, board: &mut serde_json::Value) {
         board["hunger"] = json!(true);
+        board["game"] = json!("clesto");
+        board["title"] = json!("Clesto");
     }
 }
 

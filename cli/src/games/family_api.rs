@@ -17,8 +17,10 @@ use crate::api::{
 };
 
 impl TableRoutes for FamilyTables {
-    /// The board's size, water, traps and dens, its clock limit, and what the rule set adds
-    /// (Clesto: `hunger`).
+    /// The board's size, water, traps and dens, its clock limit, and what the page would
+    /// otherwise tell from the game: its name, its sides, the unit of its distances, whether a
+    /// move is a turn of steps, how the board is drawn, and what the rule set adds (Clesto:
+    /// `hunger`, its name).
     fn board(&self) -> serde_json::Value {
         let rules = self.0;
         let board = rules.board();
@@ -30,10 +32,29 @@ impl TableRoutes for FamilyTables {
                 .collect()
         };
         let side = |c: Color| json!({"den": board.den(c).map(|s| s.to_string()), "traps": names(board.traps(c))});
+        let traps = board.traps(Color::Red) | board.traps(Color::Blue);
+        let dens: Vec<String> = [Color::Red, Color::Blue]
+            .into_iter()
+            .filter_map(|c| board.den(c).map(|s| s.to_string()))
+            .collect();
+        // The flip game's board has no water, trap or den: drawn as tiles.
+        let tiles = board.water() == 0 && traps == 0 && dens.is_empty();
+        let (game, title) = if tiles {
+            ("flip", "Flip game")
+        } else {
+            ("jungle", "Jungle")
+        };
         let mut out = json!({
+            "game": game, "title": title,
             "width": board.width, "height": board.height, "water": names(board.water()),
             "red": side(Color::Red), "blue": side(Color::Blue),
+            "traps": names(traps), "dens": dens,
             "clock_limit": rules.clock_limit(), "hunger": false,
+            "sides": ["red", "blue"], "side_letters": ["r", "b"], "distance_unit": "plies",
+            "turns_of_steps": false, "style": if tiles { "tiles" } else { "land" },
+            "piece_set": "jungle",
+            "piece_names": jtb_probe::Animal::ALL.map(|a| (a.letter().to_string(), json!(a.name())))
+                .into_iter().collect::<serde_json::Map<_, _>>(),
         });
         crate::games::family_stats(rules).board_fields(&mut out);
         out

@@ -28,9 +28,14 @@ impl TableRoutes for GambitTables {
     fn board(&self) -> serde_json::Value {
         let traps: Vec<String> = gambit::TRAPS.map(|sq| sq.to_string()).collect();
         json!({
-            "game": gambit::AnimalGambit::NAME, "width": 8, "height": 8, "water": [], "traps": traps,
-            "sides": <gambit::AnimalGambit as Family>::SIDES, "pieces": "EMHDCR", "clock_limit": 0,
-            "hunger": false, "distance_unit": "turns",
+            "game": gambit::AnimalGambit::NAME, "title": "Animal Gambit", "width": 8, "height": 8,
+            "water": [], "traps": traps, "dens": [],
+            "sides": <gambit::AnimalGambit as Family>::SIDES, "side_letters": ["g", "s"],
+            "pieces": "EMHDCR", "clock_limit": 0, "hunger": false, "distance_unit": "turns",
+            "turns_of_steps": true, "style": "plain",
+            "piece_set": "animal-gambit",
+            "piece_names": gambit::Animal::ALL.map(|a| (a.letter().to_string(), json!(a.name())))
+                .into_iter().collect::<serde_json::Map<_, _>>(),
         })
     }
 

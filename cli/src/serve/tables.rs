@@ -56,6 +56,8 @@ pub async fn index(State(lib): State<Arc<Tables>>) -> Result<Json<serde_json::Va
                 // The flip game's chance tables (positions with face-down tiles), beside them.
                 if rules == Rules::Jungle(RuleSet::Flip4x4) {
                     e["chance_tables"] = json!(lib.chance_count());
+                    // What it answers with no tables: the built-in check (RULES.md 5.7).
+                    e["without_tables"] = json!("one each");
                 }
                 e
             })
