@@ -12,19 +12,66 @@ use crate::{
     JungleAnswer, JungleVerdict,
 };
 
-/// The answer of `jtb probe` for a position of one of the games.
+/// The answer of `jtb probe` for a position of one of the games (one variant per game, as
+/// [`AnyPosition`]'s).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// Jungle and the flip game: the value with its distance to mate, and the value under the
-    /// clock rule at the position's clock.
-    Jungle(JungleAnswer),
+    /// Jungle and the flip game: the value with its distance to mate and under the clock rule,
+    /// or with face-down tiles the flip game's chance values.
+    Jungle(JungleGameAnswer),
     /// Clesto: no draws and no clock; wins by the repetition ban.
     Clesto(ClestoAnswer),
     /// Animal Gambit: the distance to mate in turns.
     Gambit(GambitAnswer),
+}
+
+/// The answer for a position of Jungle or the flip game.
+// One answer at a time, never stored in bulk: boxing the larger variant would only add an
+// allocation.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum JungleGameAnswer {
+    /// All pieces revealed: the value with its distance to mate, and the value under the
+    /// clock rule at the position's clock.
+    Revealed(JungleAnswer),
     /// The flip game with face-down tiles: exact chance values at the position's clock (boxed:
     /// it carries every move's outcomes).
     Chance(Box<ChanceAnswer>),
+}
+
+impl JungleGameAnswer {
+    fn game(&self) -> &dyn GameAnswer {
+        match self {
+            JungleGameAnswer::Revealed(a) => a,
+            JungleGameAnswer::Chance(a) => &**a,
+        }
+    }
+}
+
+impl GameAnswer for JungleGameAnswer {
+    fn json(&self, text: &str) -> Json {
+        self.game().json(text)
+    }
+
+    fn best(&self) -> Option<&str> {
+        self.game().best()
+    }
+
+    fn line(&self) -> Option<Vec<String>> {
+        self.game().line()
+    }
+
+    fn missing(&self) -> Option<String> {
+        self.game().missing()
+    }
+
+    fn exact_fractions(&self) -> &'static [&'static str] {
+        self.game().exact_fractions()
+    }
+
+    fn text(&self, text: &str) -> String {
+        self.game().text(text)
+    }
 }
 
 impl Answer {
@@ -68,12 +115,7 @@ impl Answer {
     }
 
     fn game(&self) -> &dyn GameAnswer {
-        match self {
-            Answer::Jungle(a) => a,
-            Answer::Clesto(a) => a,
-            Answer::Gambit(a) => a,
-            Answer::Chance(a) => &**a,
-        }
+        each_game!(self, Answer, |a, _G| a as &dyn GameAnswer)
     }
 }
 
@@ -82,9 +124,10 @@ impl Answer {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Verdict {
-    /// A position of the Jungle family's type (Jungle, the flip game, Clesto): whether it is a
-    /// dead draw at its clock, and why.
+    /// A position of Jungle or the flip game: whether it is a dead draw at its clock, and why.
     Jungle(JungleVerdict),
+    /// A Clesto position: the same, under Clesto's rules (its tables decide what they cover).
+    Clesto(JungleVerdict),
     /// An Animal Gambit position the tables settle (it has no move-count draw).
     Gambit(GambitVerdict),
 }
@@ -158,10 +201,7 @@ impl Verdict {
     }
 
     fn game(&self) -> &dyn GameVerdict {
-        match self {
-            Verdict::Jungle(v) => v,
-            Verdict::Gambit(v) => v,
-        }
+        each_game!(self, Verdict, |v, _G| v as &dyn GameVerdict)
     }
 }
 

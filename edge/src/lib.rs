@@ -27,7 +27,7 @@ pub(crate) mod scan;
 mod table_name;
 mod tables;
 
-pub use answer::{Answer, MissingFiles, Verdict};
+pub use answer::{Answer, JungleGameAnswer, MissingFiles, Verdict};
 pub use error::{EdgeError, PositionError};
 pub use games::{
     clesto::{
@@ -47,7 +47,7 @@ pub use packed::{PACKED_LEN, RULE_CODES};
 pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, RuleFamily, Rules, ANIMAL_GAMBIT};
 pub use scan::{table_records, Pick, ScanError};
-pub use table_name::{table_material, TableName, TableNameError};
+pub use table_name::{table_material, JungleTable, TableName, TableNameError};
 pub use tables::{jungle_materials, AnyTablebase, Memo, Tables};
 
 /// The types of rule sets that [`each_family!`] names, for its expansion in other crates.

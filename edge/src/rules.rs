@@ -111,11 +111,14 @@ pub trait RuleFamily: Family {
     /// As [`AnyPosition::from_text`].
     fn from_text(text: &str, rules: Option<Self>) -> Result<AnyPosition, PositionError>;
 
+    /// A table of the type's, as a user names it.
+    type Table: Into<TableName> + Copy;
+
     /// The table `text` names under these rules.
     ///
     /// # Errors
     /// `text` is no table of these rules.
-    fn table_name(self, text: &str) -> Result<TableName, TableNameError>;
+    fn table_name(self, text: &str) -> Result<Self::Table, TableNameError>;
 
     /// The tables `named` (or without names every table of 2 up to `max_pieces` pieces), with
     /// what they need added if `with_needs` ([`Rules::targets`]).
@@ -124,7 +127,7 @@ pub trait RuleFamily: Family {
     /// A table named, or needed, holds more pieces than a table can.
     fn targets_of(
         self,
-        named: &[TableName],
+        named: &[Self::Table],
         max_pieces: usize,
         with_needs: bool,
     ) -> Result<Targets, TableNameError>;

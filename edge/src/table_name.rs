@@ -10,25 +10,45 @@ use jtb_probe::{
 
 use crate::{RuleFamily, Rules};
 
-/// A table named under a rule set.
+/// A table named under a rule set: one variant per type of rule sets (as [`Rules`]), each
+/// holding its type's own name of a table ([`RuleFamily::Table`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableName {
-    /// A table of a Jungle-family rule set (the flip game's revealed tables among them), as
-    /// named (either orientation).
-    Jungle(Material),
-    /// A flip-game chance table (`LvE-Tw`: the revealed animals, `-`, the face-down ones).
-    Chance(ChanceMaterial),
+    /// A table of a Jungle-family rule set.
+    Jungle(JungleTable),
     /// An Animal Gambit table.
     Gambit(gambit::Material),
 }
 
-impl TableName {
-    /// The Jungle-family material, if it is one.
+/// A table of a Jungle-family rule set, as named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JungleTable {
+    /// A table of revealed pieces (the flip game's revealed tables among them), in either
+    /// orientation.
+    Revealed(Material),
+    /// A flip-game chance table (`LvE-Tw`: the revealed animals, `-`, the face-down ones).
+    Chance(ChanceMaterial),
+}
+
+impl From<JungleTable> for TableName {
+    fn from(table: JungleTable) -> TableName {
+        TableName::Jungle(table)
+    }
+}
+
+impl From<gambit::Material> for TableName {
+    fn from(table: gambit::Material) -> TableName {
+        TableName::Gambit(table)
+    }
+}
+
+impl JungleTable {
+    /// The material of revealed pieces, if it is one.
     #[must_use]
-    pub fn jungle(self) -> Option<Material> {
+    pub fn revealed(self) -> Option<Material> {
         match self {
-            TableName::Jungle(m) => Some(m),
-            _ => None,
+            JungleTable::Revealed(m) => Some(m),
+            JungleTable::Chance(_) => None,
         }
     }
 
@@ -36,8 +56,28 @@ impl TableName {
     #[must_use]
     pub fn chance(self) -> Option<ChanceMaterial> {
         match self {
-            TableName::Chance(m) => Some(m),
-            _ => None,
+            JungleTable::Chance(m) => Some(m),
+            JungleTable::Revealed(_) => None,
+        }
+    }
+}
+
+impl TableName {
+    /// The Jungle-family material of revealed pieces, if it is one.
+    #[must_use]
+    pub fn jungle(self) -> Option<Material> {
+        match self {
+            TableName::Jungle(t) => t.revealed(),
+            TableName::Gambit(_) => None,
+        }
+    }
+
+    /// The chance material, if it is one.
+    #[must_use]
+    pub fn chance(self) -> Option<ChanceMaterial> {
+        match self {
+            TableName::Jungle(t) => t.chance(),
+            TableName::Gambit(_) => None,
         }
     }
 
@@ -46,7 +86,7 @@ impl TableName {
     pub fn gambit(self) -> Option<gambit::Material> {
         match self {
             TableName::Gambit(m) => Some(m),
-            _ => None,
+            TableName::Jungle(_) => None,
         }
     }
 }
@@ -144,13 +184,13 @@ impl Rules {
         max_pieces: usize,
         with_needs: bool,
     ) -> Result<Targets, TableNameError> {
-        let named = names
-            .iter()
-            .map(|m| self.table_name(m.as_ref()))
-            .collect::<Result<Vec<TableName>, _>>()?;
-        each_family!(self, |r, F| F::targets_of(
-            r, &named, max_pieces, with_needs
-        ))
+        each_family!(self, |r, F| {
+            let named = names
+                .iter()
+                .map(|m| F::table_name(r, m.as_ref()))
+                .collect::<Result<Vec<_>, _>>()?;
+            F::targets_of(r, &named, max_pieces, with_needs)
+        })
     }
 
     /// The table `text` names under these rules: under `flip4x4` a name with `-` is a chance
@@ -159,7 +199,7 @@ impl Rules {
     /// # Errors
     /// `text` is no table of these rules.
     pub fn table_name(self, text: &str) -> Result<TableName, TableNameError> {
-        each_family!(self, |r, F| F::table_name(r, text))
+        each_family!(self, |r, F| F::table_name(r, text).map(TableName::from))
     }
 }
 
@@ -171,10 +211,13 @@ mod tests {
     #[test]
     fn a_name_is_read_under_its_rules() {
         let flip = Rules::Jungle(RuleSet::Flip4x4);
-        assert!(matches!(flip.table_name("LvE"), Ok(TableName::Jungle(_))));
+        assert!(matches!(
+            flip.table_name("LvE"),
+            Ok(TableName::Jungle(JungleTable::Revealed(_)))
+        ));
         assert!(matches!(
             flip.table_name("LvE-Tw"),
-            Ok(TableName::Chance(_))
+            Ok(TableName::Jungle(JungleTable::Chance(_)))
         ));
         // Only the flip game has chance tables.
         let mist = Rules::Jungle(RuleSet::Mistboard);

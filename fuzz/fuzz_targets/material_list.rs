@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use jtb_edge::{Rules, TableName};
+use jtb_edge::{JungleTable, Rules, TableName};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -37,8 +37,8 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let printed = match table {
-            TableName::Jungle(m) => m.to_string(),
-            TableName::Chance(m) => m.to_string(),
+            TableName::Jungle(JungleTable::Revealed(m)) => m.to_string(),
+            TableName::Jungle(JungleTable::Chance(m)) => m.to_string(),
             TableName::Gambit(m) => m.to_string(),
         };
         let again = rules

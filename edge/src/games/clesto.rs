@@ -587,5 +587,6 @@ impl Verdict {
     ) -> Result<Verdict, EdgeError> {
         let (tables, open_error) = split_opened(tables);
         Verdict::of_family(jtb_probe::adjudicate_clesto(tables, &pos), open_error, pos)
+            .map(Verdict::Clesto)
     }
 }

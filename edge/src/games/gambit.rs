@@ -13,7 +13,7 @@ use super::{add_missing, extend, Asked, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     is_gambit_shape, packed::not_packed, scan::sample, Answer, AnyPosition, AnyTablebase,
     EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules, ScanError,
-    TableName, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
+    TableNameError, Tables, Targets, Verdict, PACKED_LEN,
 };
 
 /// Animal Gambit's one rule set as the edge reads its name, positions and tables.
@@ -54,25 +54,27 @@ impl RuleFamily for AnimalGambit {
         Ok(AnyPosition::Gambit(text.parse()?))
     }
 
-    fn table_name(self, text: &str) -> Result<TableName, TableNameError> {
+    type Table = gambit::Material;
+
+    fn table_name(self, text: &str) -> Result<gambit::Material, TableNameError> {
         let m: gambit::Material = text.parse().map_err(TableNameError::Gambit)?;
         if m.total() > jtb_probe::Layout::MAX_PIECES {
             return Err(TableNameError::TooManyPieces(m.to_string(), m.total()));
         }
-        Ok(TableName::Gambit(m))
+        Ok(m)
     }
 
     /// No table needs another to be named: the generation adds what they lead into.
     fn targets_of(
         self,
-        named: &[TableName],
+        named: &[gambit::Material],
         max_pieces: usize,
         _with_needs: bool,
     ) -> Result<Targets, TableNameError> {
         Ok(Targets::Gambit(if named.is_empty() {
             gambit::Material::all(2, max_pieces)
         } else {
-            named.iter().filter_map(|n| n.gambit()).collect()
+            named.to_vec()
         }))
     }
 
@@ -92,9 +94,6 @@ impl RuleFamily for AnimalGambit {
         keep: &mut dyn FnMut(AnyPosition),
     ) -> Result<(), ScanError> {
         let material = self.table_name(name).map_err(ScanError::Name)?;
-        let material = material
-            .gambit()
-            .expect("Animal Gambit names its own tables");
         let layout = gambit::Layout::new(material.canonical());
         let at = |idx| {
             let (board, turn) = layout.board(idx)?;

@@ -21,8 +21,8 @@ mod values;
 
 use crate::{
     packed::not_packed, scan::sample, table_material, Answer, AnyPosition, AnyTablebase,
-    ChanceAnswer, EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules,
-    ScanError, TableName, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
+    ChanceAnswer, EdgeError, GameEnd, JungleTable, MissingFiles, Pick, Played, PositionError,
+    RuleFamily, Rules, ScanError, TableNameError, Tables, Targets, Verdict, PACKED_LEN,
 };
 pub use values::Values;
 
@@ -96,7 +96,9 @@ impl EdgeGame for Jungle {
     fn probe(tables: &Tables, pos: Position, line: bool) -> Result<Answer, EdgeError> {
         if pos.hidden() != 0 {
             let answer = ChanceAnswer::probe(&*tables.chance()?, pos)?;
-            return Ok(Answer::Chance(Box::new(answer)));
+            return Ok(Answer::Jungle(crate::JungleGameAnswer::Chance(Box::new(
+                answer,
+            ))));
         }
         let asked = Asked {
             lines: line,
@@ -115,7 +117,7 @@ impl EdgeGame for Jungle {
             Err(_) if one_each => JungleAnswer::probe(Values::OneEach, pos, asked)?,
             Err(e) => return Err(e),
         };
-        Ok(Answer::Jungle(answer))
+        Ok(Answer::Jungle(crate::JungleGameAnswer::Revealed(answer)))
     }
 
     /// The value with its distance to mate and its value under the clock rule at its clock,
@@ -203,21 +205,23 @@ impl RuleFamily for RuleSet {
     }
 
     /// Under `flip4x4` a name with `-` is a chance table (RULES.md 8), any other a revealed one.
-    fn table_name(self, text: &str) -> Result<TableName, TableNameError> {
+    type Table = JungleTable;
+
+    fn table_name(self, text: &str) -> Result<JungleTable, TableNameError> {
         if self == RuleSet::Flip4x4 && text.contains('-') {
             return text
                 .parse()
-                .map(TableName::Chance)
+                .map(JungleTable::Chance)
                 .map_err(TableNameError::Chance);
         }
-        table_material(text).map(TableName::Jungle)
+        table_material(text).map(JungleTable::Revealed)
     }
 
     /// Under flip4x4 the chance tables too (every one of up to `max_pieces` tiles without
     /// names), with the revealed tables they lead into.
     fn targets_of(
         self,
-        named: &[TableName],
+        named: &[JungleTable],
         max_pieces: usize,
         with_needs: bool,
     ) -> Result<Targets, TableNameError> {
@@ -230,7 +234,7 @@ impl RuleFamily for RuleSet {
             (Material::all_tables(self, 2, max_pieces), chance)
         } else {
             (
-                named.iter().filter_map(|n| n.jungle()).collect(),
+                named.iter().filter_map(|n| n.revealed()).collect(),
                 named.iter().filter_map(|n| n.chance()).collect(),
             )
         };
@@ -270,9 +274,8 @@ impl RuleFamily for RuleSet {
         keep: &mut dyn FnMut(AnyPosition),
     ) -> Result<(), ScanError> {
         let material = match self.table_name(name).map_err(ScanError::Name)? {
-            TableName::Jungle(material) => material,
-            TableName::Chance(material) => return Err(ScanError::Chance(material)),
-            TableName::Gambit(_) => unreachable!("a Jungle rule set names no Animal Gambit table"),
+            JungleTable::Revealed(material) => material,
+            JungleTable::Chance(material) => return Err(ScanError::Chance(material)),
         };
         let layout = Layout::new(self, material.table_of(self));
         let at = |idx| layout.position(idx).map(AnyPosition::of_family);
@@ -755,6 +758,7 @@ impl Verdict {
     ) -> Result<Verdict, EdgeError> {
         let (tables, open_error) = split_opened(tables);
         Verdict::of_family(jtb_probe::adjudicate(tables, &pos), open_error, pos)
+            .map(Verdict::Jungle)
     }
 
     /// The library's verdict on a position of the Jungle family's type, a position no table
@@ -763,7 +767,7 @@ impl Verdict {
         verdict: ProbeResult<jtb_probe::Verdict>,
         open_error: Option<String>,
         pos: Position,
-    ) -> Result<Verdict, EdgeError> {
+    ) -> Result<JungleVerdict, EdgeError> {
         let verdict = verdict?;
         if let VerdictReason::NotCovered(why) = &verdict.reason {
             return Err(EdgeError::NotCovered(match (open_error, why) {
@@ -771,7 +775,7 @@ impl Verdict {
                 _ => verdict.reason.to_string(),
             }));
         }
-        Ok(Verdict::Jungle(JungleVerdict { pos, verdict }))
+        Ok(JungleVerdict { pos, verdict })
     }
 }
 
