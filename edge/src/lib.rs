@@ -48,7 +48,7 @@ pub use position::{AnyPosition, GameEnd, Played};
 pub use rules::{is_gambit_shape, RuleFamily, Rules, ANIMAL_GAMBIT};
 pub use scan::{table_records, Pick, ScanError};
 pub use table_name::{table_material, JungleTable, TableName, TableNameError};
-pub use tables::{jungle_materials, AnyTablebase, Memo, Tables};
+pub use tables::{jungle_materials, AnyTablebase, Memo, Pinned, Tables};
 
 /// The types of rule sets that [`each_family!`] names, for its expansion in other crates.
 #[doc(hidden)]

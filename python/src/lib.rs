@@ -10,7 +10,7 @@ use std::{
 };
 
 use jtb_edge::{
-    table_records, Answer, AnyPosition, EdgeError, Pick, Played,
+    table_records, Answer, AnyPosition, EdgeError, Pick, Pinned, Played,
     PositionError as EdgePositionError, Rules, Tables, PACKED_LEN,
 };
 use jtb_probe::{ProbeError, Wdl};
@@ -431,9 +431,13 @@ impl Tablebase {
     ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
         let tables = self.tables(py)?;
         let (values, failures) = py.detach(|| {
-            batch(items, threads, failed, |item| {
-                batch_value(&tables, position(item)?.as_ref(), dtm)
-            })
+            batch(
+                items,
+                threads,
+                failed,
+                || tables.pinned(),
+                |pinned, item| batch_value(pinned, position(item)?.as_ref(), dtm),
+            )
         })?;
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         Ok((PyBytes::new(py, &bytes), failures))
@@ -699,7 +703,7 @@ fn no_line(answer: &Answer, text: &str) -> PyResult<Vec<String>> {
 }
 
 /// The WDL (or with `dtm`, the signed DTM) of a batch's position, or why it has none.
-fn batch_value(tables: &Tables, pos: &AnyPosition, dtm: bool) -> Result<i32, String> {
+fn batch_value(tables: &mut Pinned<'_>, pos: &AnyPosition, dtm: bool) -> Result<i32, String> {
     if dtm {
         tables
             .dtm(pos)
@@ -714,12 +718,14 @@ fn batch_value(tables: &Tables, pos: &AnyPosition, dtm: bool) -> Result<i32, Str
 }
 
 /// The value of each item by `value`, on `threads` threads (default: every core), each thread
-/// taking chunks of items in turn; an item that gets no value gets `failed` and its message.
-fn batch<I: Sync, T: Copy + Send + Sync>(
+/// taking chunks of items in turn with a state of its own for the chunk (`state`: the tables
+/// held for it); an item that gets no value gets `failed` and its message.
+fn batch<I: Sync, T: Copy + Send + Sync, S>(
     items: &[I],
     threads: Option<usize>,
     failed: T,
-    value: impl Fn(&I) -> Result<T, String> + Sync,
+    state: impl Fn() -> S + Sync,
+    value: impl Fn(&mut S, &I) -> Result<T, String> + Sync,
 ) -> PyResult<(Vec<T>, Failures)> {
     use rayon::prelude::*;
     const CHUNK: usize = 4096;
@@ -731,8 +737,9 @@ fn batch<I: Sync, T: Copy + Send + Sync>(
             .enumerate()
             .flat_map_iter(|(chunk, (out, items))| {
                 let mut failures = Vec::new();
+                let mut state = state();
                 for (i, (slot, item)) in out.iter_mut().zip(items).enumerate() {
-                    match value(item) {
+                    match value(&mut state, item) {
                         Ok(v) => *slot = v,
                         Err(e) => failures.push((chunk * CHUNK + i, e)),
                     }

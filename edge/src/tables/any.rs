@@ -7,8 +7,8 @@ use jtb_probe::{gambit, CacheStats, Clesto, Material, ProbeError, Tablebase, Val
 use crate::{games::EdgeGame, AnyPosition, RuleFamily, Rules};
 
 /// One rule set's tables, opened as its game's own tablebase type: the one place a rule set
-/// named at run time is matched to the type of its tables (the edge's [`Tables`] and the
-/// server's hold them as this).
+/// named at run time is matched to the type of its tables ([`Tables`](super::Tables) holds
+/// them as this).
 #[derive(Clone)]
 pub enum AnyTablebase {
     /// Jungle's or the flip game's.

@@ -236,6 +236,17 @@ impl Tables {
         })
     }
 
+    /// The tables as they are now, held for a run of probes (a batch): a probe through it
+    /// reads no shared state after the first of its rule set, where [`Tables::wdl`] loads the
+    /// rule set's shelf on every call. A refresh meanwhile is seen by the next run.
+    #[must_use]
+    pub fn pinned(&self) -> Pinned<'_> {
+        Pinned {
+            tables: self,
+            held: Vec::new(),
+        }
+    }
+
     /// The number of tables of `rules` and the most pieces of any.
     ///
     /// # Errors
@@ -325,6 +336,42 @@ impl Tables {
                 .checked_ms
                 .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok()
+    }
+}
+
+/// The tables of some rule sets as they were when first asked in a run of probes
+/// ([`Tables::pinned`]).
+pub struct Pinned<'a> {
+    tables: &'a Tables,
+    held: Vec<(Rules, Result<AnyTablebase, EdgeError>)>,
+}
+
+impl Pinned<'_> {
+    fn held(&mut self, rules: Rules) -> Result<&AnyTablebase, EdgeError> {
+        let at = match self.held.iter().position(|(r, _)| *r == rules) {
+            Some(at) => at,
+            None => {
+                self.held.push((rules, self.tables.any(rules)));
+                self.held.len() - 1
+            }
+        };
+        self.held[at].1.as_ref().map_err(Clone::clone)
+    }
+
+    /// As [`Tables::wdl`].
+    ///
+    /// # Errors
+    /// As [`Tables::wdl`].
+    pub fn wdl(&mut self, pos: &AnyPosition) -> Result<Wdl, EdgeError> {
+        Ok(self.held(pos.rules())?.wdl(pos)?)
+    }
+
+    /// As [`Tables::dtm`].
+    ///
+    /// # Errors
+    /// As [`Tables::dtm`].
+    pub fn dtm(&mut self, pos: &AnyPosition) -> Result<Option<i32>, EdgeError> {
+        Ok(self.held(pos.rules())?.dtm(pos)?)
     }
 }
 
