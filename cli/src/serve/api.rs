@@ -1,7 +1,7 @@
 //! The position endpoints of the JSON API, modelled on the lichess tablebase API: a position's
 //! value with every move (each describing the position after it, from the view of its side to
 //! move, best first), the best lines, the legal moves, and a turn of Animal Gambit played one
-//! step at a time. Every answer is the edge's ([`Tables::api_json`], `AnyPosition::moves_json`,
+//! step at a time. Every answer is the edge's ([`Tables::api_text`], `AnyPosition::moves_json`,
 //! `AnyPosition::steps_json`), in the API's words ([`ApiTables`]).
 //!
 //! An answer whose table blocks are all in memory is computed at once on the async thread;
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use axum::{
     extract::State,
-    http::{Method, Uri},
+    http::{header, HeaderValue, Method, Uri},
     response::{IntoResponse, Response},
     Json,
 };
@@ -32,7 +32,7 @@ pub async fn probe(
     let pos = any_position(rules, &params)?;
     probed(lib, move |lib| answer(lib, &pos, false))
         .await
-        .map(|answer| Json(answer).into_response())
+        .map(json_text)
 }
 
 /// `GET /api/v1/{rules}/line?position=...[&clock=N]`: the best line, and the line under the
@@ -44,22 +44,28 @@ pub async fn line(
     State(lib): State<Arc<Tables>>,
     RulesPath(rules): RulesPath,
     params: PositionParams,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let pos = any_position(rules, &params)?;
     probed(lib, move |lib| answer(lib, &pos, true))
         .await
-        .map(Json)
+        .map(json_text)
 }
 
-/// The edge's answer of a position route ([`Tables::api_json`]), its errors and its `missing`
+/// A JSON answer already written as text.
+fn json_text(text: String) -> Response {
+    let json = HeaderValue::from_static("application/json");
+    ([(header::CONTENT_TYPE, json)], text).into_response()
+}
+
+/// The edge's answer of a position route ([`Tables::api_text`]), its errors and its `missing`
 /// note in the API's words.
 ///
 /// # Errors
 /// As [`ApiTables::api_error`].
-fn answer(tables: &Tables, pos: &AnyPosition, lines: bool) -> Result<serde_json::Value, ApiError> {
+fn answer(tables: &Tables, pos: &AnyPosition, lines: bool) -> Result<String, ApiError> {
     let rules = pos.rules();
     tables
-        .api_json(pos, lines, &|missing| tables.missing_note(rules, missing))
+        .api_text(pos, lines, &|missing| tables.missing_note(rules, missing))
         .map_err(|e| tables.api_error(e, rules))
 }
 

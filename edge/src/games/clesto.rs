@@ -109,12 +109,12 @@ impl EdgeGame for Clesto {
     /// The value, the best move, the banned side, the hungry set and every move, best first;
     /// or the best line (RULES.md 6.6), which stops at the first position the unbanned side
     /// wins only by the ban.
-    fn api_json(
+    fn api_text(
         tables: &Tables,
         pos: &Position,
         lines: bool,
         note: &dyn Fn(&MissingFiles) -> Option<String>,
-    ) -> ProbeResult<Json> {
+    ) -> ProbeResult<String> {
         super::check_probeable(pos)?;
         let material = jtb_probe::Material::of(pos);
         let rules = Clesto::rules(pos);
@@ -124,9 +124,9 @@ impl EdgeGame for Clesto {
         let answer = ClestoAnswer::probe(&tb, pos.clone(), asked)?;
         let note = note(&answer.missing);
         Ok(if lines {
-            answer.api_line_json(note)
+            answer.api_line_json(note).to_string()
         } else {
-            answer.api_json(note)
+            answer.api_json(note).to_string()
         })
     }
 

@@ -209,12 +209,12 @@ impl EdgeGame for Gambit {
 
     /// The value in turns with every turn, best first (its steps and the position it gives);
     /// or the best line to the end of the game (empty where the repetition rule decides).
-    fn api_json(
+    fn api_text(
         tables: &Tables,
         pos: &gambit::Position,
         lines: bool,
         note: &dyn Fn(&MissingFiles) -> Option<String>,
-    ) -> ProbeResult<Json> {
+    ) -> ProbeResult<String> {
         let material = gambit::Material::of(pos.board()).canonical();
         let tb = super::holding::<Gambit, _>(
             tables,
@@ -227,9 +227,9 @@ impl EdgeGame for Gambit {
         let answer = GambitAnswer::probe(&tb, *pos, asked)?;
         let note = note(&answer.missing);
         Ok(if lines {
-            answer.api_line_json(note)
+            answer.api_line_json(note).to_string()
         } else {
-            answer.api_json(note)
+            answer.api_json(note).to_string()
         })
     }
 

@@ -125,12 +125,12 @@ impl EdgeGame for Jungle {
     /// with face-down tiles is answered by the flip game's chance tables (its chance values,
     /// or the best moves up to the first flip), a one-animal-each flip position by the
     /// built-in check.
-    fn api_json(
+    fn api_text(
         tables: &Tables,
         pos: &Position,
         lines: bool,
         note: &dyn Fn(&MissingFiles) -> Option<String>,
-    ) -> ProbeResult<Json> {
+    ) -> ProbeResult<String> {
         if pos.is_game_over() {
             return Err(ProbeError::GameOver);
         }
@@ -139,9 +139,10 @@ impl EdgeGame for Jungle {
                 .chance()
                 .map_err(|_| no_directory(tables, pos.rules()))?;
             return if lines {
-                crate::ChanceLine::probe(&chance, pos.clone()).map(|line| line.json())
+                crate::ChanceLine::probe(&chance, pos.clone()).map(|line| line.json().to_string())
             } else {
-                ChanceAnswer::probe(&chance, pos.clone()).map(|a| a.json(&pos.to_string()))
+                ChanceAnswer::probe(&chance, pos.clone())
+                    .map(|a| a.json(&pos.to_string()).to_string())
             };
         }
         let asked = if lines { Asked::LINES } else { Asked::MOVES };
@@ -161,9 +162,9 @@ impl EdgeGame for Jungle {
         };
         let note = note(&answer.missing);
         Ok(if lines {
-            answer.api_line_json(note)
+            answer.api_line_json(note).to_string()
         } else {
-            answer.api_json(note)
+            answer.api_text(note)
         })
     }
 
@@ -501,30 +502,62 @@ impl JungleAnswer {
     /// position it gives and that position's values for its side to move; the `missing` note
     /// in `missing`'s words (the server names a file relative to its root).
     #[must_use]
-    pub fn api_json(&self, missing: Option<String>) -> Json {
+    pub fn api_text(&self, missing: Option<String>) -> String {
         let rule = self.rule.as_ref();
-        let moves: Vec<Json> = self
-            .moves
-            .iter()
-            .flatten()
-            .map(JungleMove::api_json)
-            .collect();
-        let mut obj = json!({
-            "position": self.pos.to_string(),
-            "rules": self.pos.rules().name(),
-            "wdl": self.wdl.name(),
-            "dtm": self.value.and_then(Value::dtm),
-            "best": self.best,
-            "dtc": rule.and_then(|r| r.dtc.dtm()),
-            "category": rule.map(|r| r.category.name()),
-            "clock": self.pos.clock().unwrap_or(0),
-            "rule_wdl": rule.map(|r| r.wdl.name()),
-            "rule_best": self.rule_best,
-            "moves": moves,
-        });
-        add_missing(&mut obj, missing);
-        obj
+        let moves = self.moves.iter().flatten().map(JungleMove::api).collect();
+        let answer = ApiAnswer {
+            position: self.pos.to_string(),
+            rules: self.pos.rules().name(),
+            wdl: self.wdl.name(),
+            dtm: self.value.and_then(Value::dtm),
+            best: self.best.as_deref(),
+            dtc: rule.and_then(|r| r.dtc.dtm()),
+            category: rule.map(|r| r.category.name()),
+            clock: self.pos.clock().unwrap_or(0),
+            rule_wdl: rule.map(|r| r.wdl.name()),
+            rule_best: self.rule_best.as_deref(),
+            moves,
+            missing,
+        };
+        serde_json::to_string(&answer).expect("an answer serializes")
     }
+}
+
+/// The API's answer of a Jungle or flip position, serialized as it is written (a JSON value
+/// built first would cost an ordered map and its allocations per move).
+#[derive(serde::Serialize)]
+struct ApiAnswer<'a> {
+    position: String,
+    rules: &'static str,
+    wdl: &'static str,
+    dtm: Option<u16>,
+    best: Option<&'a str>,
+    dtc: Option<u16>,
+    category: Option<&'static str>,
+    clock: u32,
+    rule_wdl: Option<&'static str>,
+    rule_best: Option<&'a str>,
+    moves: Vec<ApiMove<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
+}
+
+/// A move of [`ApiAnswer`]: the position it gives with that position's values for its side to
+/// move, or how it ends the game.
+#[derive(serde::Serialize)]
+struct ApiMove<'a> {
+    #[serde(rename = "move")]
+    mv: String,
+    position: Option<String>,
+    capture: bool,
+    kind: &'static str,
+    end: Option<&'a str>,
+    wdl: &'static str,
+    dtm: Option<u16>,
+    dtc: Option<u16>,
+    category: Option<&'static str>,
+    clock: Option<u32>,
+    rule_wdl: Option<&'static str>,
 }
 
 impl JungleAnswer {
@@ -642,25 +675,41 @@ impl JungleMove {
 
     /// The API's object of the move: the position after it (`null` when it ended the game) and
     /// its values for the side then to move.
-    fn api_json(&self) -> Json {
+    fn api(&self) -> ApiMove<'_> {
         let capture = matches!(self.kind, MoveKind::Capture | MoveKind::Trade);
+        let (mv, kind) = (self.mv.to_string(), kind_name(self.kind));
         match &self.after {
             MoveAfter::End { result, reason } => {
                 let dtm = (*result != Wdl::Draw).then_some(0);
-                json!({"move": self.mv.to_string(), "position": null, "capture": capture,
-                       "kind": kind_name(self.kind), "end": reason, "wdl": result.name(),
-                       "dtm": dtm, "dtc": dtm, "category": result.name(), "clock": null,
-                       "rule_wdl": result.name()})
+                ApiMove {
+                    mv,
+                    position: None,
+                    capture,
+                    kind,
+                    end: Some(reason),
+                    wdl: result.name(),
+                    dtm,
+                    dtc: dtm,
+                    category: Some(result.name()),
+                    clock: None,
+                    rule_wdl: Some(result.name()),
+                }
             }
             MoveAfter::Next(next) => {
                 let rule = next.rule.as_ref();
-                json!({"move": self.mv.to_string(), "position": next.position.to_string(),
-                       "capture": capture, "kind": kind_name(self.kind), "end": null,
-                       "wdl": next.wdl.name(), "dtm": next.value.and_then(Value::dtm),
-                       "dtc": rule.and_then(|r| r.dtc.dtm()),
-                       "category": rule.map(|r| r.category.name()),
-                       "clock": next.position.clock().unwrap_or(0),
-                       "rule_wdl": rule.map(|r| r.wdl.name())})
+                ApiMove {
+                    mv,
+                    position: Some(next.position.to_string()),
+                    capture,
+                    kind,
+                    end: None,
+                    wdl: next.wdl.name(),
+                    dtm: next.value.and_then(Value::dtm),
+                    dtc: rule.and_then(|r| r.dtc.dtm()),
+                    category: rule.map(|r| r.category.name()),
+                    clock: Some(next.position.clock().unwrap_or(0)),
+                    rule_wdl: rule.map(|r| r.wdl.name()),
+                }
             }
         }
     }

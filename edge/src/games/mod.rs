@@ -157,16 +157,16 @@ pub trait EdgeGame {
         None
     }
 
-    /// As [`Tables::api_json`].
+    /// As [`Tables::api_text`].
     ///
     /// # Errors
-    /// As [`Tables::api_json`].
-    fn api_json(
+    /// As [`Tables::api_text`].
+    fn api_text(
         tables: &Tables,
         pos: &Self::Position,
         lines: bool,
         note: &dyn Fn(&MissingFiles) -> Option<String>,
-    ) -> ProbeResult<serde_json::Value>;
+    ) -> ProbeResult<String>;
 
     /// As [`Tables::adjudicate`], with the game's tables of the position's rule set as they
     /// opened, or why they did not.

@@ -205,21 +205,22 @@ impl Tables {
     }
 
     /// The answer of the HTTP API's position route for `pos` (`GET /api/v1/{rules}`: its value
-    /// with every move, best first) or, with `lines`, of its line route: the game's answer,
-    /// filled once and printed by its API printer, with the `missing` note `note` makes of the
-    /// files a partial set lacks (the server names them relative to its root).
+    /// with every move, best first) or, with `lines`, of its line route, as JSON text: the
+    /// game's answer, filled once and printed by its API printer, with the `missing` note
+    /// `note` makes of the files a partial set lacks (the server names them relative to its
+    /// root).
     ///
     /// # Errors
     /// A finished game ([`ProbeError::GameOver`]); the position's table missing
     /// ([`ProbeError::MissingTable`], named by its DTM file, also where the rule set has no
     /// tables), damaged or inconsistent.
-    pub fn api_json(
+    pub fn api_text(
         &self,
         pos: &AnyPosition,
         lines: bool,
         note: &dyn Fn(&MissingFiles) -> Option<String>,
-    ) -> Result<serde_json::Value, ProbeError> {
-        each_game!(pos, AnyPosition, |pos, G| G::api_json(
+    ) -> Result<String, ProbeError> {
+        each_game!(pos, AnyPosition, |pos, G| G::api_text(
             self, pos, lines, note
         ))
     }
