@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{add_missing, extend, jungle, split_opened, Asked, EdgeGame, GameAnswer};
+use super::{jungle, split_opened, Asked, EdgeGame, GameAnswer};
 use crate::{
     Answer, AnyTablebase, EdgeError, MissingFiles, Played, PositionError, Rules, Tables, Verdict,
 };
@@ -126,7 +126,7 @@ impl EdgeGame for Clesto {
         Ok(if lines {
             answer.api_line_json(note).to_string()
         } else {
-            answer.api_json(note).to_string()
+            answer.api_text(note)
         })
     }
 
@@ -290,11 +290,60 @@ pub fn square_names(pos: &Position, set: SquareSet) -> Vec<String> {
 /// set lacks the DTM and ban files.
 #[must_use]
 pub fn clesto_fields(wdl: Wdl, value: Option<ClestoValue>) -> Json {
-    match value {
-        Some(v) => json!({"wdl": v.wdl().name(), "dtm": v.dtm(), "category": v.category(),
-                          "exit": v.exit()}),
-        None => json!({"wdl": wdl.name(), "dtm": null, "category": null, "exit": null}),
+    serde_json::to_value(ApiValue::of(wdl, value)).expect("a value serializes")
+}
+
+/// [`clesto_fields`] as it is written.
+#[derive(serde::Serialize)]
+struct ApiValue {
+    wdl: &'static str,
+    dtm: Option<u16>,
+    category: Option<&'static str>,
+    exit: Option<u16>,
+}
+
+impl ApiValue {
+    fn of(wdl: Wdl, value: Option<ClestoValue>) -> ApiValue {
+        ApiValue {
+            wdl: value.map_or(wdl, ClestoValue::wdl).name(),
+            dtm: value.and_then(ClestoValue::dtm),
+            category: value.map(ClestoValue::category),
+            exit: value.and_then(ClestoValue::exit),
+        }
     }
+}
+
+/// The API's answer of a Clesto position, serialized as it is written.
+#[derive(serde::Serialize)]
+struct ApiAnswer<'a> {
+    position: String,
+    rules: &'static str,
+    #[serde(flatten)]
+    value: ApiValue,
+    best: Option<&'a str>,
+    banned: String,
+    hungry: Vec<String>,
+    hungry_canonical: bool,
+    moves: Vec<ApiMove<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
+}
+
+/// A move of [`ApiAnswer`]: the position it gives or how it ends the game, the animals it
+/// starves, the value after it and its worth to its mover.
+#[derive(serde::Serialize)]
+struct ApiMove<'a> {
+    #[serde(rename = "move")]
+    mv: String,
+    position: Option<String>,
+    capture: bool,
+    kind: &'static str,
+    end: Option<&'a str>,
+    starves: &'a [String],
+    #[serde(flatten)]
+    after: ApiValue,
+    banned: Option<String>,
+    mover: ApiValue,
 }
 
 impl ClestoAnswer {
@@ -349,25 +398,19 @@ impl ClestoAnswer {
     /// the canonical text, the banned side and the mover's hungry set, and every move; the
     /// `missing` note in `missing`'s words (the server names a file relative to its root).
     #[must_use]
-    pub fn api_json(&self, missing: Option<String>) -> Json {
-        let mut obj = json!({
-            "position": self.pos.to_string(),
-            "rules": self.pos.rules().name(),
-        });
-        extend(&mut obj, clesto_fields(self.wdl, self.value));
-        obj["best"] = json!(self.best);
-        obj["banned"] = json!(banned_of(&self.pos));
-        obj["hungry"] = json!(square_names(&self.pos, self.pos.hungry()));
-        obj["hungry_canonical"] = json!(self.pos.hungry_is_canonical());
-        let moves: Vec<Json> = self
-            .moves
-            .iter()
-            .flatten()
-            .map(ClestoMove::api_json)
-            .collect();
-        obj["moves"] = moves.into();
-        add_missing(&mut obj, missing);
-        obj
+    pub fn api_text(&self, missing: Option<String>) -> String {
+        let answer = ApiAnswer {
+            position: self.pos.to_string(),
+            rules: self.pos.rules().name(),
+            value: ApiValue::of(self.wdl, self.value),
+            best: self.best.as_deref(),
+            banned: banned_of(&self.pos),
+            hungry: square_names(&self.pos, self.pos.hungry()),
+            hungry_canonical: self.pos.hungry_is_canonical(),
+            moves: self.moves.iter().flatten().map(ClestoMove::api).collect(),
+            missing,
+        };
+        serde_json::to_string(&answer).expect("an answer serializes")
     }
 }
 
@@ -462,23 +505,22 @@ impl ClestoMove {
     }
 
     /// The API's object of the move.
-    fn api_json(&self) -> Json {
+    fn api(&self) -> ApiMove<'_> {
         let (position, end) = match &self.position {
             Ok(next) => (Some(next.to_string()), None),
-            Err(reason) => (None, Some(reason.clone())),
+            Err(reason) => (None, Some(reason.as_str())),
         };
-        let mut obj = json!({
-            "move": self.mv.to_string(),
-            "position": position,
-            "capture": matches!(self.kind, MoveKind::Capture | MoveKind::Trade),
-            "kind": super::jungle::kind_name(self.kind),
-            "end": end,
-            "starves": self.starves,
-        });
-        extend(&mut obj, clesto_fields(self.after.0, self.after.1));
-        obj["banned"] = json!(self.position.as_ref().ok().map(|p| banned_of(p)));
-        obj["mover"] = clesto_fields(self.mover.0, self.mover.1);
-        obj
+        ApiMove {
+            mv: self.mv.to_string(),
+            position,
+            capture: matches!(self.kind, MoveKind::Capture | MoveKind::Trade),
+            kind: super::jungle::kind_name(self.kind),
+            end,
+            starves: &self.starves,
+            after: ApiValue::of(self.after.0, self.after.1),
+            banned: self.position.as_ref().ok().map(|p| banned_of(p)),
+            mover: ApiValue::of(self.mover.0, self.mover.1),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{add_missing, extend, Asked, EdgeGame, GameAnswer, GameVerdict};
+use super::{extend, Asked, EdgeGame, GameAnswer, GameVerdict};
 use crate::{
     is_gambit_shape, packed::not_packed, scan::sample, Answer, AnyPosition, AnyTablebase,
     EdgeError, GameEnd, MissingFiles, Pick, Played, PositionError, RuleFamily, Rules, ScanError,
@@ -229,7 +229,7 @@ impl EdgeGame for Gambit {
         Ok(if lines {
             answer.api_line_json(note).to_string()
         } else {
-            answer.api_json(note).to_string()
+            answer.api_text(note)
         })
     }
 
@@ -346,8 +346,25 @@ pub struct GambitTurn {
 /// WDL's).
 #[must_use]
 pub fn gambit_fields(wdl: Wdl, value: Option<Value>) -> Json {
-    let category = category_of(wdl).name();
-    json!({"wdl": wdl.name(), "dtm": value.and_then(Value::dtm), "category": category})
+    serde_json::to_value(ApiValue::of(wdl, value)).expect("a value serializes")
+}
+
+/// [`gambit_fields`] as it is written.
+#[derive(serde::Serialize)]
+struct ApiValue {
+    wdl: &'static str,
+    dtm: Option<u16>,
+    category: &'static str,
+}
+
+impl ApiValue {
+    fn of(wdl: Wdl, value: Option<Value>) -> ApiValue {
+        ApiValue {
+            wdl: wdl.name(),
+            dtm: value.and_then(Value::dtm),
+            category: category_of(wdl).name(),
+        }
+    }
 }
 
 /// The category of a value of `wdl`: a draw is the repetition rule's.
@@ -363,28 +380,68 @@ fn category_of(wdl: Wdl) -> Category {
 /// position it gives or how it ends the game and who won.
 #[must_use]
 pub fn turn_json(pos: &gambit::Position, turn: &gambit::Turn) -> Json {
-    let (position, end, winner) = match pos.play(turn) {
-        Next::Continues(next) => (Some(next.to_string()), None, None),
-        Next::Over(end) => {
-            let mover = pos.turn();
-            let winner = if end.mover_wins() {
-                mover
-            } else {
-                mover.other()
-            };
-            (None, Some(end.to_string()), Some(winner.to_string()))
+    serde_json::to_value(ApiTurn::of(pos, turn)).expect("a turn serializes")
+}
+
+/// [`turn_json`] as it is written.
+#[derive(serde::Serialize)]
+struct ApiTurn {
+    turn: String,
+    steps: Vec<String>,
+    step_count: u8,
+    board: String,
+    position: Option<String>,
+    end: Option<String>,
+    winner: Option<String>,
+}
+
+impl ApiTurn {
+    fn of(pos: &gambit::Position, turn: &gambit::Turn) -> ApiTurn {
+        let (position, end, winner) = match pos.play(turn) {
+            Next::Continues(next) => (Some(next.to_string()), None, None),
+            Next::Over(end) => {
+                let mover = pos.turn();
+                let winner = if end.mover_wins() {
+                    mover
+                } else {
+                    mover.other()
+                };
+                (None, Some(end.to_string()), Some(winner.to_string()))
+            }
+        };
+        ApiTurn {
+            turn: turn.to_string(),
+            steps: turn.tokens().iter().map(ToString::to_string).collect(),
+            step_count: turn.steps(),
+            board: turn.board().to_string(),
+            position,
+            end,
+            winner,
         }
-    };
-    let steps: Vec<String> = turn.tokens().iter().map(ToString::to_string).collect();
-    json!({
-        "turn": turn.to_string(),
-        "steps": steps,
-        "step_count": turn.steps(),
-        "board": turn.board().to_string(),
-        "position": position,
-        "end": end,
-        "winner": winner,
-    })
+    }
+}
+
+/// The API's answer of an Animal Gambit position, serialized as it is written.
+#[derive(serde::Serialize)]
+struct ApiAnswer<'a> {
+    position: String,
+    rules: &'static str,
+    #[serde(flatten)]
+    value: ApiValue,
+    best: Option<&'a str>,
+    turns: Vec<ApiTurnValued>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
+}
+
+/// A turn of [`ApiAnswer`] with the value after it, and its worth to its mover.
+#[derive(serde::Serialize)]
+struct ApiTurnValued {
+    #[serde(flatten)]
+    turn: ApiTurn,
+    #[serde(flatten)]
+    after: ApiValue,
+    mover: ApiValue,
 }
 
 impl GambitAnswer {
@@ -441,24 +498,23 @@ impl GambitAnswer {
     /// --json` for the canonical text and every turn with its values; the `missing` note in
     /// `missing`'s words (the server names a file relative to its root).
     #[must_use]
-    pub fn api_json(&self, missing: Option<String>) -> Json {
-        let mut obj = json!({"position": self.pos.to_string(), "rules": AnimalGambit::NAME});
-        extend(&mut obj, gambit_fields(self.wdl, self.value));
-        obj["best"] = json!(self.best);
-        let turns: Vec<Json> = self
-            .turns
-            .iter()
-            .flatten()
-            .map(|t| {
-                let mut obj = turn_json(&self.pos, &t.turn);
-                extend(&mut obj, gambit_fields(t.after.0, t.after.1));
-                obj["mover"] = gambit_fields(t.mover.0, t.mover.1);
-                obj
-            })
-            .collect();
-        obj["turns"] = turns.into();
-        add_missing(&mut obj, missing);
-        obj
+    pub fn api_text(&self, missing: Option<String>) -> String {
+        let turns = self.turns.iter().flatten();
+        let answer = ApiAnswer {
+            position: self.pos.to_string(),
+            rules: AnimalGambit::NAME,
+            value: ApiValue::of(self.wdl, self.value),
+            best: self.best.as_deref(),
+            turns: turns
+                .map(|t| ApiTurnValued {
+                    turn: ApiTurn::of(&self.pos, &t.turn),
+                    after: ApiValue::of(t.after.0, t.after.1),
+                    mover: ApiValue::of(t.mover.0, t.mover.1),
+                })
+                .collect(),
+            missing,
+        };
+        serde_json::to_string(&answer).expect("an answer serializes")
     }
 }
 
