@@ -12,7 +12,6 @@ use jtb_probe::{
     flip::{Chance, ChanceMaterial},
     format::table_path,
     histogram, Kind, Layout, Material, RuleSet, SideHistogram, SideStats, TableError, TableFile,
-    Tablebase,
 };
 use serde_json::json;
 
@@ -90,7 +89,10 @@ impl TableSet for FamilyTables {
         let (rules, root) = (self.0, asked.root);
         let (materials, chance): (Vec<Material>, Vec<ChanceMaterial>) = if asked.named.is_empty() {
             let chance = if rules == RuleSet::Flip4x4 {
-                Tablebase::open(root, Chance)?.materials()
+                jtb_edge::Tables::new(root, jtb_probe::DEFAULT_CACHE_BYTES)
+                    .chance()?
+                    .chance()
+                    .materials()
             } else {
                 Vec::new()
             };

@@ -14,7 +14,7 @@ use jtb_edge::games::EdgeGame;
 use jtb_probe::{
     format::family_table_path,
     gambit::{self, AnimalGambit},
-    Family, Kind, SideHistogram, SideStats, TableFile, Tablebase,
+    Family, Kind, SideHistogram, SideStats, TableFile,
 };
 use serde_json::json;
 
@@ -45,7 +45,7 @@ impl TableSet for GambitTables {
             json,
             histogram,
         } = *asked;
-        let tb = Tablebase::open(root, AnimalGambit)?;
+        let tb = jtb_edge::Tables::new(root, jtb_probe::DEFAULT_CACHE_BYTES).gambit()?;
         if !json {
             writeln!(
                 out,
@@ -103,7 +103,9 @@ impl TableSet for GambitTables {
     fn verify(&self, out: &mut dyn Write, asked: &VerifyAsked) -> CliResult {
         let root = asked.root;
         let materials: Vec<gambit::Material> = if asked.named.is_empty() {
-            Tablebase::open(root, AnimalGambit)?.materials()
+            jtb_edge::Tables::new(root, jtb_probe::DEFAULT_CACHE_BYTES)
+                .gambit()?
+                .materials()
         } else {
             asked
                 .named
