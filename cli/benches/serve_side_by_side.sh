@@ -22,15 +22,22 @@ one() { # label, server, server options, browser (0 or 1)
     JTB_BENCH_BROWSER="$4" ${CLIENT_CPUS:+taskset -c "$CLIENT_CPUS"} "$BENCH" 2>&1 | grep '^warm')
   echo "$1 $(echo "$out" | awk '{print $6}') $(echo "$out" | sed 's/.*server *\([0-9.]*\) us.*/\1/') errors $(echo "$out" | sed 's/.*errors \([0-9]*\).*/\1/')" | tee -a "$log"
 }
+# UNCACHED_ONLY=1 runs the answers computed afresh alone (the base must have
+# --response-cache-mib, as every server since the answers' cache has).
+CONFIGS="base-cached new-cached base-uncached new-uncached base-browser new-browser"
+[ "${UNCACHED_ONLY:-0}" = 1 ] && CONFIGS="base-uncached new-uncached"
 for _ in $(seq "$ROUNDS"); do
-  one base-plain "$BASE" "" 0
-  one new-uncached "$NEW" "--response-cache-mib 0" 0
-  one new-cached "$NEW" "" 0
-  one base-browser "$BASE" "" 1
-  one new-browser "$NEW" "" 1
+  for k in $CONFIGS; do
+    bin=$NEW; [ "${k%%-*}" = base ] && bin=$BASE
+    case $k in
+      *-uncached) one "$k" "$bin" "--response-cache-mib 0" 0 ;;
+      *-browser) one "$k" "$bin" "" 1 ;;
+      *) one "$k" "$bin" "" 0 ;;
+    esac
+  done
 done
 echo "--- medians: configuration, req/s, server CPU us per answer"
-for k in base-plain new-uncached new-cached base-browser new-browser; do
+for k in $CONFIGS; do
   median() { grep "^$k " "$log" | awk "{print \$$1}" | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
   echo "$k $(median 2) $(median 3)"
 done

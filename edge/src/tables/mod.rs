@@ -171,9 +171,12 @@ impl Tables {
     /// [`EdgeError::Open`]: the directory cannot be read.
     pub fn chance(&self) -> Result<Arc<ChanceTables>, EdgeError> {
         let shelf = self.chance.load();
-        let tables =
-            shelf.get(|| ChanceTables::with_cache(&self.root, self.cache_bytes).map(Arc::new));
+        let tables = shelf.get(|| self.open_chance());
         tables.cloned().map_err(|e| EdgeError::Open(Arc::clone(e)))
+    }
+
+    fn open_chance(&self) -> Result<Arc<ChanceTables>, ProbeError> {
+        ChanceTables::with_cache(&self.root, self.cache_bytes).map(Arc::new)
     }
 
     /// Everything `jtb probe` says of `pos` (with `line`, the best lines too).
@@ -310,7 +313,9 @@ impl Tables {
         for (rules, shelf) in &self.shelves {
             if shelf.load().is_stale() {
                 let found = Shelf::new(self.root.join(rules.name()));
-                // Digested here, off a probe's path: answers' tags read it.
+                // Opened and digested here, off a probe's path (the server refreshes on a
+                // thread that may read files; answers' tags read the digest).
+                let _ = found.get(|| AnyTablebase::open(&self.root, *rules, self.cache_bytes));
                 found.fingerprint();
                 shelf.store(Arc::new(found));
                 self.memo.forget(*rules);
@@ -318,8 +323,9 @@ impl Tables {
             }
         }
         if self.chance.load().is_stale() {
-            let dir = self.root.join(RuleSet::Flip4x4.name());
-            self.chance.store(Arc::new(Shelf::new(dir)));
+            let found = Shelf::new(self.root.join(RuleSet::Flip4x4.name()));
+            let _ = found.get(|| self.open_chance());
+            self.chance.store(Arc::new(found));
             changed = true;
         }
         changed

@@ -19,9 +19,8 @@ pub(super) struct Shelf<T> {
     dir: PathBuf,
     /// The tables, or why there are none (the directory is not there or cannot be read).
     tables: OnceLock<Result<T, Arc<ProbeError>>>,
-    /// The directory's modification time when the shelf was made (`None`: it could not be
-    /// read, or was too recent to trust).
-    stamp: Option<SystemTime>,
+    /// The directory's modification time when the shelf was made.
+    stamp: Stamp,
     /// What the table files were when first asked ([`fingerprint`]).
     fingerprint: OnceLock<u64>,
 }
@@ -29,17 +28,15 @@ pub(super) struct Shelf<T> {
 impl<T> Shelf<T> {
     /// An empty shelf for the tables in `dir`, stamped with the directory's time now.
     pub(super) fn new(dir: PathBuf) -> Shelf<T> {
-        let mut stamp = stamp(&dir);
-        // A directory changed within the last seconds may change again within the same tick of
-        // its file system's clock: keep no stamp, so that the next look scans again.
-        let fresh = stamp.is_some_and(|t| {
-            SystemTime::now()
-                .duration_since(t)
-                .map_or(true, |age| age < FRESH)
-        });
-        if fresh {
-            stamp = None;
-        }
+        let stamp = match stamp(&dir) {
+            None => Stamp::Absent,
+            // A directory changed within the last seconds may change again within the same
+            // tick of its file system's clock: not trusted, so that the next look scans again.
+            Some(t) if SystemTime::now().duration_since(t).map_or(true, |age| age < FRESH) => {
+                Stamp::Untrusted
+            }
+            Some(t) => Stamp::At(t),
+        };
         Shelf {
             dir,
             tables: OnceLock::new(),
@@ -64,13 +61,28 @@ impl<T> Shelf<T> {
 
     /// Whether the directory changed (or appeared, or went) since the shelf was made.
     pub(super) fn is_stale(&self) -> bool {
-        self.stamp != stamp(&self.dir)
+        match (self.stamp, stamp(&self.dir)) {
+            (Stamp::Untrusted, _) => true,
+            (Stamp::Absent, now) => now.is_some(),
+            (Stamp::At(then), now) => now != Some(then),
+        }
     }
 
     /// The digest of the table files as they were at the first ask.
     pub(super) fn fingerprint(&self) -> u64 {
         *self.fingerprint.get_or_init(|| fingerprint(&self.dir))
     }
+}
+
+/// What a shelf knows of its directory's modification time.
+#[derive(Clone, Copy)]
+enum Stamp {
+    /// The directory was not there (or could not be read).
+    Absent,
+    /// Changed too recently to be trusted: looked at again on every refresh.
+    Untrusted,
+    /// Last changed then.
+    At(SystemTime),
 }
 
 /// When `dir` was last changed (a table written by `jtb gen` is renamed into it).
