@@ -32,7 +32,11 @@ impl<T> Shelf<T> {
             None => Stamp::Absent,
             // A directory changed within the last seconds may change again within the same
             // tick of its file system's clock: not trusted, so that the next look scans again.
-            Some(t) if SystemTime::now().duration_since(t).map_or(true, |age| age < FRESH) => {
+            Some(t)
+                if SystemTime::now()
+                    .duration_since(t)
+                    .map_or(true, |age| age < FRESH) =>
+            {
                 Stamp::Untrusted
             }
             Some(t) => Stamp::At(t),
