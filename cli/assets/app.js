@@ -78,6 +78,9 @@ const playsTurns = (rules = state.view.rules) => Boolean((geometry(rules) || {})
 /** The game a rule set is of, as the page's title names it (the API's name of it). */
 const gameTitle = (rules) => (geometry(rules) || { title: 'Jungle family' }).title;
 
+/** A unit of distance in the singular. */
+const ONE = { plies: 'ply', turns: 'turn' };
+
 /** The unit of the view's distances (`plies`, `turns`), as the API says it. */
 const distanceUnit = () => (geometry(state.view.rules) || { unit: 'plies' }).unit;
 
@@ -317,7 +320,13 @@ function setFieldError(selector, message) {
   }
 }
 
-const sideName = (turn) => ({ r: 'Red', b: 'Blue', g: 'Gold', s: 'Silver' }[turn] || 'Red');
+/** The name of the side whose letter is `turn`, as the API names the view's sides. */
+function sideName(turn) {
+  const geo = geometry(state.view.rules);
+  const i = geo ? geo.sides.indexOf(turn) : -1;
+  const name = i >= 0 ? geo.sideNames[i] : 'red';
+  return name[0].toUpperCase() + name.slice(1);
+}
 
 function renderControls() {
   const { view } = state;
@@ -1471,7 +1480,7 @@ function renderLine() {
     let none = isClesto(state.answer) ? 'none: from here only the ban decides' : 'none (a draw)';
     if (data.flip) none = `the best move is the flip ${data.flip.move} at once`;
     if (playsTurns()) none = 'none: neither side can force an end, the repetition rule decides';
-    const unit = data[key].length === 1 ? distanceUnit().replace(/s$/, '') : distanceUnit();
+    const unit = data[key].length === 1 ? ONE[distanceUnit()] || distanceUnit() : distanceUnit();
     b.textContent = `${title}: ${data[key].length ? `${data[key].length} ${unit}` : none}`;
     b.addEventListener('click', () => {
       state.line.which = key;

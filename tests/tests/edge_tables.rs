@@ -64,3 +64,24 @@ fn a_refresh_finds_tables_that_appear_and_go() {
     assert_eq!(pinned.wdl(&pos).unwrap(), wdl);
     assert!(tables.pinned().wdl(&pos).is_err());
 }
+
+#[test]
+fn a_value_computed_while_its_tables_are_replaced_is_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = Rules::Jungle(RuleSet::Mistboard);
+    generate_into(dir.path(), "LvE");
+    let tables = Tables::new(dir.path(), 1 << 20);
+    assert_eq!(tables.size(rules).unwrap(), (1, 2));
+    let computed = AtomicUsize::new(0);
+    // The tables go while the value is computed: it serves its caller, and is not kept.
+    let first = tables.memo().get(rules, "count", &"LvE", || {
+        std::fs::remove_dir_all(dir.path().join("mistboard")).unwrap();
+        assert!(tables.refresh());
+        Ok::<_, ()>(computed.fetch_add(1, Ordering::Relaxed))
+    });
+    assert_eq!(*first.unwrap(), 0);
+    let again = tables.memo().get(rules, "count", &"LvE", || {
+        Ok::<_, ()>(computed.fetch_add(1, Ordering::Relaxed))
+    });
+    assert_eq!(*again.unwrap(), 1);
+}

@@ -12,6 +12,12 @@ pub trait TableRoutes {
     /// The board as data, so that the page draws any board from the server's description.
     fn board(&self) -> serde_json::Value;
 
+    /// What the index (`GET /api/v1`) adds to the rule set's entry beyond its table count and
+    /// board. Provided: nothing.
+    fn index_fields(&self, tables: &Tables, entry: &mut serde_json::Value) {
+        let _ = (tables, entry);
+    }
+
     /// The answer of `GET /api/v1/{rules}/materials`: the materials present, fewest pieces
     /// first, and for the material index each one's counts and longest wins, for each side to
     /// move.

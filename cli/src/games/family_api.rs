@@ -60,6 +60,15 @@ impl TableRoutes for FamilyTables {
         out
     }
 
+    /// The flip game's: its chance tables (positions with face-down tiles) and what it answers
+    /// with no tables (the built-in check of one animal each, RULES.md 5.7).
+    fn index_fields(&self, tables: &Tables, entry: &mut serde_json::Value) {
+        if self.0 == RuleSet::Flip4x4 {
+            entry["chance_tables"] = json!(tables.chance_count());
+            entry["without_tables"] = json!("one each");
+        }
+    }
+
     /// Red to move, then Blue; in Clesto the wins and losses by the ban (`ban_wins`,
     /// `ban_losses`) instead of draws.
     fn materials(&self, lib: &Tables) -> Result<serde_json::Value, ApiError> {
@@ -109,7 +118,7 @@ impl TableRoutes for FamilyTables {
 /// The statistics in a material's file headers, read once per scan of its rule set.
 ///
 /// # Errors
-/// As [`Tables::table_error`].
+/// As [`ApiTables::table_error`].
 fn headers(lib: &Tables, rules: RuleSet, m: Material) -> Result<Arc<MaterialStats>, ApiError> {
     lib.memo().get(Rules::Jungle(rules), "headers", &m, || {
         MaterialStats::read(lib.root(), rules, m).map_err(|e| lib.table_error(e, rules, m))

@@ -20,7 +20,7 @@ const MAX_POSITION_BYTES: usize = 256;
 
 /// Runs `answer` on a blocking thread (table reads are file reads, a directory is read for
 /// tables that have appeared), once more if it met a missing table that has appeared since
-/// ([`Tables::answer`]).
+/// ([`ApiTables::answer`]).
 ///
 /// # Errors
 /// `answer`'s error; 500 if it panicked.

@@ -1,9 +1,9 @@
 //! What tables there are: each rule set's board and table count, the materials present with
 //! their counts for the material index, and per material its statistics and distance
 //! histograms, in the orientation asked. Each route answers through [`TableRoutes`], implemented
-//! once per type of tables ([`super::family`] for the Jungle family's rule sets,
-//! [`super::gambit`] for Animal Gambit's), and [`routes_of`] (over the table commands' one list
-//! of the types of tables, [`TablesOf`]) is the one place a rule set meets its type.
+//! once per type of tables (in `games/family_api.rs` for the Jungle family's rule sets,
+//! `games/gambit_api.rs` for Animal Gambit's), and [`routes_of`] (over the table commands' one
+//! list of the types of tables, [`TablesOf`]) is the one place a rule set meets its type.
 
 use jtb_edge::Tables;
 use std::sync::Arc;
@@ -12,7 +12,6 @@ use axum::{
     extract::{rejection::PathRejection, Path, State},
     Json,
 };
-use jtb_probe::RuleSet;
 use serde_json::json;
 
 use super::query::{blocking, path_error, rule_set, RulesPath};
@@ -53,12 +52,7 @@ pub async fn index(State(lib): State<Arc<Tables>>) -> Result<Json<serde_json::Va
                     lib.table_size(rules),
                     routes_of(rules, |t| t.board()),
                 );
-                // The flip game's chance tables (positions with face-down tiles), beside them.
-                if rules == Rules::Jungle(RuleSet::Flip4x4) {
-                    e["chance_tables"] = json!(lib.chance_count());
-                    // What it answers with no tables: the built-in check (RULES.md 5.7).
-                    e["without_tables"] = json!("one each");
-                }
+                routes_of(rules, |t| t.index_fields(lib, &mut e));
                 e
             })
             .collect();

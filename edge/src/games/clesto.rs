@@ -394,7 +394,7 @@ impl ClestoAnswer {
         })
     }
 
-    /// The API's object (`GET /api/v1/clesto?position=`): the fields of `jtb probe --json` for
+    /// The API's answer as JSON text (`GET /api/v1/clesto?position=`): the fields of `jtb probe --json` for
     /// the canonical text, the banned side and the mover's hungry set, and every move; the
     /// `missing` note in `missing`'s words (the server names a file relative to its root).
     #[must_use]
@@ -504,7 +504,7 @@ impl ClestoMove {
         Ok(moves)
     }
 
-    /// The API's object of the move.
+    /// The API's record of the move.
     fn api(&self) -> ApiMove<'_> {
         let (position, end) = match &self.position {
             Ok(next) => (Some(next.to_string()), None),

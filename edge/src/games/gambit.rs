@@ -494,7 +494,7 @@ impl GambitAnswer {
         })
     }
 
-    /// The API's object (`GET /api/v1/animal-gambit?position=`): the fields of `jtb probe
+    /// The API's answer as JSON text (`GET /api/v1/animal-gambit?position=`): the fields of `jtb probe
     /// --json` for the canonical text and every turn with its values; the `missing` note in
     /// `missing`'s words (the server names a file relative to its root).
     #[must_use]

@@ -497,7 +497,7 @@ impl JungleAnswer {
         })
     }
 
-    /// The API's object (`GET /api/v1/{rules}?position=`): the fields of `jtb probe --json`
+    /// The API's answer as JSON text (`GET /api/v1/{rules}?position=`): the fields of `jtb probe --json`
     /// for the canonical text, the best move under the clock rule, and every move with the
     /// position it gives and that position's values for its side to move; the `missing` note
     /// in `missing`'s words (the server names a file relative to its root).
@@ -673,7 +673,7 @@ impl JungleMove {
         Ok(JungleMove { mv, kind, after })
     }
 
-    /// The API's object of the move: the position after it (`null` when it ended the game) and
+    /// The API's record of the move: the position after it (`null` when it ended the game) and
     /// its values for the side then to move.
     fn api(&self) -> ApiMove<'_> {
         let capture = matches!(self.kind, MoveKind::Capture | MoveKind::Trade);

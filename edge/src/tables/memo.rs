@@ -10,8 +10,13 @@ use std::{
 
 use crate::Rules;
 
-/// What is kept, by rule set, what it is, and the table's name.
-type Memos = HashMap<(Rules, &'static str, String), Arc<dyn Any + Send + Sync>>;
+/// What is kept, by rule set, what it is, and the table's name; and how many times each rule
+/// set's was dropped, so that a value computed from tables since replaced is not kept.
+#[derive(Default)]
+struct Memos {
+    values: HashMap<(Rules, &'static str, String), Arc<dyn Any + Send + Sync>>,
+    scans: HashMap<Rules, u64>,
+}
 
 /// Values computed from a rule set's tables, each kept until the rule set's directory changes
 /// ([`super::Tables::refresh`] forgets them).
@@ -32,23 +37,34 @@ impl Memo {
         compute: impl FnOnce() -> Result<T, E>,
     ) -> Result<Arc<T>, E> {
         let key = (rules, what, table.to_string());
-        if let Some(found) = self.lock().get(&key).cloned() {
-            // Another type under the same `what` is a bug: computed afresh, never mistaken.
-            match found.downcast::<T>() {
-                Ok(found) => return Ok(found),
-                Err(_) => debug_assert!(false, "memo {what} asked as two types"),
+        let scan = {
+            let memos = self.lock();
+            if let Some(found) = memos.values.get(&key).cloned() {
+                // Another type under the same `what` is a bug: computed afresh, never mistaken.
+                match found.downcast::<T>() {
+                    Ok(found) => return Ok(found),
+                    Err(_) => debug_assert!(false, "memo {what} asked as two types"),
+                }
             }
-        }
+            memos.scans.get(&rules).copied()
+        };
         // Computed without the lock: two threads may both compute it, and either copy serves.
         let value = Arc::new(compute()?);
-        self.lock()
-            .insert(key, Arc::clone(&value) as Arc<dyn Any + Send + Sync>);
+        let mut memos = self.lock();
+        // Kept only if the rule set's tables were not replaced meanwhile.
+        if memos.scans.get(&rules).copied() == scan {
+            memos
+                .values
+                .insert(key, Arc::clone(&value) as Arc<dyn Any + Send + Sync>);
+        }
         Ok(value)
     }
 
     /// Drops what is kept of `rules`' tables.
     pub(super) fn forget(&self, rules: Rules) {
-        self.lock().retain(|(r, _, _), _| *r != rules);
+        let mut memos = self.lock();
+        memos.values.retain(|(r, _, _), _| *r != rules);
+        *memos.scans.entry(rules).or_default() += 1;
     }
 
     fn lock(&self) -> MutexGuard<'_, Memos> {

@@ -1,8 +1,8 @@
 //! The tables of every rule set under one directory ([`Tables`]): each rule set's opened on
 //! first use and shared between threads, found again when its directory changes
 //! ([`Tables::refresh`]), with what a front end keeps of them per scan ([`Memo`]). `jtb probe`,
-//! `jtb adjudicate`, the server, the Python package and the C ABI all read their tables
-//! through it.
+//! `jtb adjudicate`, `jtb stats`, `jtb verify`, the server and the Python package read their
+//! tables through it; the C ABI holds one rule set's as its [`AnyTablebase`].
 
 mod any;
 mod memo;
@@ -216,7 +216,8 @@ impl Tables {
     /// # Errors
     /// A finished game ([`ProbeError::GameOver`]); the position's table missing
     /// ([`ProbeError::MissingTable`], named by its DTM file, also where the rule set has no
-    /// tables), damaged or inconsistent.
+    /// tables; [`ProbeError::NoDirectory`] for a position with face-down tiles without the flip
+    /// game's folder), damaged or inconsistent.
     pub fn api_text(
         &self,
         pos: &AnyPosition,
@@ -305,27 +306,31 @@ impl Tables {
     }
 
     /// Looks again at every rule set whose directory changed since its tables were found (or
-    /// appeared, or went): its tables are opened afresh on the next probe, and what [`Memo`]
-    /// kept of them is dropped. One `stat` per rule set when nothing changed. Returns whether
-    /// any rule set changed.
+    /// appeared, or went): its tables are opened afresh and its files digested here, off a
+    /// probe's path, and what [`Memo`] kept of them is dropped. One `stat` per rule set when
+    /// nothing changed. Returns whether any rule set changed since the caller last looked (also
+    /// where a refresh at the same time swapped its tables in first).
     pub fn refresh(&self) -> bool {
         let mut changed = false;
         for (rules, shelf) in &self.shelves {
-            if shelf.load().is_stale() {
+            let seen = shelf.load_full();
+            if seen.is_stale() {
                 let found = Shelf::new(self.root.join(rules.name()));
-                // Opened and digested here, off a probe's path (the server refreshes on a
-                // thread that may read files; answers' tags read the digest).
                 let _ = found.get(|| AnyTablebase::open(&self.root, *rules, self.cache_bytes));
                 found.fingerprint();
-                shelf.store(Arc::new(found));
-                self.memo.forget(*rules);
+                // Two refreshes at once: the first to swap wins, the other's work is dropped.
+                let before = shelf.compare_and_swap(&seen, Arc::new(found));
+                if Arc::ptr_eq(&before, &seen) {
+                    self.memo.forget(*rules);
+                }
                 changed = true;
             }
         }
-        if self.chance.load().is_stale() {
+        let seen = self.chance.load_full();
+        if seen.is_stale() {
             let found = Shelf::new(self.root.join(RuleSet::Flip4x4.name()));
             let _ = found.get(|| self.open_chance());
-            self.chance.store(Arc::new(found));
+            self.chance.compare_and_swap(&seen, Arc::new(found));
             changed = true;
         }
         changed
