@@ -627,7 +627,10 @@ const isClesto = (a) => Boolean(a) && a.banned !== undefined;
 // ---------------------------------------------------------------------------------------------
 // The flip game with face-down tiles (RULES.md 8): exact chance values, fractions as text.
 
-const isChance = (a) => Boolean(a) && a.score !== undefined;
+// A chance answer names the face-down tiles' animals (`hidden`); a fully revealed flip position's
+// answer has a score and DTE too, but is read as its game's (its values and best move are the
+// clock rule's).
+const isChance = (a) => Boolean(a) && a.hidden !== undefined;
 
 /** A fraction's text (`5/8`, `0`, `1`) as a number. */
 function fractionValue(text) {

@@ -267,3 +267,64 @@ fn chance_tables_take_no_deps_and_the_memory_limit() {
     assert!(stderr(&o).contains("LTvE is missing"), "{}", stderr(&o));
     assert_eq!(files(), before);
 }
+
+/// A revealed table of the flip game is made with its DTE file (RULES.md 8), and a revealed
+/// position's answer gives its score and DTE; a set without the file still answers, the DTE
+/// `null` and the file named with the command that makes it.
+#[test]
+fn a_revealed_flip_table_holds_its_distances_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let gen = || {
+        let o = jtb(&[
+            "gen",
+            "--rules",
+            "flip4x4",
+            "--material",
+            "LRvE",
+            "--out",
+            root,
+            "--quiet",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    gen();
+    let dte = dir.path().join("flip4x4/LRvE.dte");
+    assert!(dte.exists());
+    let probe = |text: &str| -> Json {
+        let o = jtb(&[
+            "probe", "--tables", root, "--rules", "flip4x4", "--json", text,
+        ]);
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    // Red's lion takes Blue's last animal at once, at any clock below the limit.
+    let won = probe("4/1LRe/4/4 r 30");
+    assert_eq!(won["score"], "1", "{won}");
+    assert_eq!(won["dte"], 1, "{won}");
+    assert!(won.get("missing").is_none(), "{won}");
+    let o = jtb(&[
+        "probe",
+        "--tables",
+        root,
+        "--rules",
+        "flip4x4",
+        "4/1LRe/4/4 r 30",
+    ]);
+    assert!(
+        stdout(&o).contains("certain: win in 1 ply to the end"),
+        "{}",
+        stdout(&o)
+    );
+
+    std::fs::remove_file(&dte).unwrap();
+    let partial = probe("4/1LRe/4/4 r 30");
+    assert_eq!(partial["wdl"], "win", "{partial}");
+    assert_eq!(partial["dte"], Json::Null, "{partial}");
+    let note = partial["missing"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("LRvE.dte") && note.contains("jtb gen --rules flip4x4 --material LRvE"),
+        "{partial}"
+    );
+    gen();
+    assert_eq!(probe("4/1LRe/4/4 r 30"), won);
+}

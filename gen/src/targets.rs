@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use jtb_probe::Targets;
+use jtb_probe::{RuleSet, Targets};
 
 use crate::{
     chance,
@@ -61,6 +61,11 @@ pub fn generate(
                 only_targets: opts.only_targets,
             };
             let tables = run::generate(&run, &progress)?.named();
+            if *rules == RuleSet::Flip4x4 && !revealed.is_empty() {
+                // A revealed table of the flip game holds its distances to the end too (RULES.md
+                // 8), as those made for the chance tables above them do.
+                crate::flip::dte::generate_revealed(opts.out, revealed)?;
+            }
             let chance = if chance_tables.is_empty() {
                 None
             } else {

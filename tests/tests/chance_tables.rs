@@ -324,7 +324,9 @@ fn values_have_the_boards_eight_symmetries_and_the_colour_swap() {
 /// of six revealed materials.
 #[test]
 fn a_fully_revealed_position_is_its_rule_value_at_every_clock() {
-    let (_, tables) = tables();
+    let (dir, tables) = tables();
+    // The answers of `jtb probe --json` and of the API, through the edge's table library.
+    let edge = jtb_edge::Tables::new(dir.path(), 1 << 24);
     let mut solver = Solver::new();
     let checked = solver.on_deep_stack(|solver| {
         let mut checked = 0;
@@ -344,6 +346,16 @@ fn a_fully_revealed_position_is_its_rule_value_at_every_clock() {
                         assert_eq!(tables.probe(&pos).unwrap(), ChanceValue::certain(rule.wdl));
                         let dte = tables.dte(&pos).unwrap();
                         assert_eq!(dte, solver.dte(&pos, clock as u32), "{pos}");
+                        let text = pos.to_string();
+                        let any = jtb_edge::AnyPosition::parse(&text, None, None).unwrap();
+                        let api = edge.api_text(&any, false, &|_| None).unwrap();
+                        let api: serde_json::Value = serde_json::from_str(&api).unwrap();
+                        let probed = edge.probe(any, false).unwrap().json(&text);
+                        let score = ChanceValue::certain(rule.wdl).score().to_string();
+                        for answer in [&api, &probed] {
+                            assert_eq!(answer["dte"], serde_json::json!(dte), "{pos}: {answer}");
+                            assert_eq!(answer["score"], serde_json::json!(score), "{pos}");
+                        }
                         // RULES.md 8: the clock only holds the winner back, so a revealed
                         // certain result is at least its DTM away.
                         if let Some(d) = dte {

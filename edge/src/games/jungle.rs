@@ -8,7 +8,7 @@
 use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
-    flip::{revealed_needs, ChanceMaterial},
+    flip::{revealed_needs, ChanceMaterial, ChanceTables, ChanceValue},
     Animal, Color, HiddenSet, Layout, Material, Move, MoveKind, Outcome, ParseError, Piece, Plies,
     Position, ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet, Tablebase, Value,
     VerdictReason, Wdl,
@@ -117,6 +117,7 @@ impl EdgeGame for Jungle {
             Err(_) if one_each => JungleAnswer::probe(Values::OneEach, pos, asked)?,
             Err(e) => return Err(e),
         };
+        let answer = answer.with_certain(tables.chance().ok().as_deref())?;
         Ok(Answer::Jungle(crate::JungleGameAnswer::Revealed(answer)))
     }
 
@@ -160,6 +161,7 @@ impl EdgeGame for Jungle {
             )?;
             JungleAnswer::probe(Values::Tables(&tb), pos.clone(), asked)?
         };
+        let answer = answer.with_certain(tables.chance().ok().as_deref())?;
         let note = note(&answer.missing);
         Ok(if lines {
             answer.api_line_json(note).to_string()
@@ -365,6 +367,10 @@ pub struct JungleAnswer {
     pub rule_best: Option<String>,
     /// Every move, best first (in move order where the DTM files are missing), when asked.
     pub moves: Option<Vec<JungleMove>>,
+    /// The flip game's certain result (RULES.md 8; `None` for the other rule sets): the
+    /// score of the rule value at the position's clock (1, 1/2 or 0), and the distance to the
+    /// end of a win or loss (DTE, `None` in a draw and where the set lacks the `.dte` file).
+    pub certain: Option<(ChanceValue, Option<u32>)>,
     /// The files the set lacks that the answer needed.
     pub missing: MissingFiles,
 }
@@ -493,8 +499,44 @@ impl JungleAnswer {
             rule_line,
             rule_best,
             moves,
+            certain: None,
             missing,
         })
+    }
+
+    /// The answer with the flip game's certain result of a fully revealed position filled
+    /// (RULES.md 8: its score is its rule value's, and a win or loss has a DTE), from `chance`'s
+    /// revealed `.dte` file; for one animal each, its DTC, which is the DTE there (every
+    /// capture ends the game). Other rule sets are left as they are.
+    ///
+    /// # Errors
+    /// A damaged `.dte` file (a missing one is noted).
+    pub fn with_certain(mut self, chance: Option<&ChanceTables>) -> ProbeResult<JungleAnswer> {
+        let Some(rule) = self
+            .rule
+            .as_ref()
+            .filter(|_| self.pos.rules() == RuleSet::Flip4x4)
+        else {
+            return Ok(self);
+        };
+        let score = match rule.wdl {
+            Wdl::Win => ChanceValue::WIN,
+            Wdl::Draw => ChanceValue::DRAW,
+            Wdl::Loss => ChanceValue::LOSS,
+        };
+        let dte = match rule.wdl {
+            Wdl::Draw => None,
+            _ if Values::is_one_each(&self.pos) => rule.dtc.dtm().map(u32::from),
+            _ => match chance {
+                Some(chance) => self
+                    .missing
+                    .or_note(dte_file(chance.dte(&self.pos)))?
+                    .flatten(),
+                None => None,
+            },
+        };
+        self.certain = Some((score, dte));
+        Ok(self)
     }
 
     /// The API's answer as JSON text (`GET /api/v1/{rules}?position=`): the fields of `jtb probe --json`
@@ -516,11 +558,30 @@ impl JungleAnswer {
             clock: self.pos.clock().unwrap_or(0),
             rule_wdl: rule.map(|r| r.wdl.name()),
             rule_best: self.rule_best.as_deref(),
+            certain: self.certain.map(|(score, dte)| ApiCertain::new(score, dte)),
             moves,
             missing,
         };
         serde_json::to_string(&answer).expect("an answer serializes")
     }
+}
+
+/// A revealed flip position's DTE, its table's `.dte` file missing a missing file (to be
+/// noted: a set made before the flip game's DTE, or its WDL files alone, still answers).
+fn dte_file(dte: ProbeResult<Option<u32>>) -> ProbeResult<Option<u32>> {
+    dte.map_err(|e| match e {
+        ProbeError::MissingTable {
+            rules,
+            material,
+            path,
+        } if path.extension().is_some_and(|x| x == "dte") => ProbeError::MissingFile {
+            rules,
+            material,
+            kind: jtb_probe::Kind::Dte,
+            path,
+        },
+        e => e,
+    })
 }
 
 /// The API's answer of a Jungle or flip position, serialized as it is written (a JSON value
@@ -537,9 +598,34 @@ struct ApiAnswer<'a> {
     clock: u32,
     rule_wdl: Option<&'static str>,
     rule_best: Option<&'a str>,
+    #[serde(flatten)]
+    certain: Option<ApiCertain>,
     moves: Vec<ApiMove<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     missing: Option<String>,
+}
+
+/// A fully revealed flip position's certain result in an answer: its score and probabilities
+/// as the chance answers give them (exact fractions as strings), and its DTE.
+#[derive(serde::Serialize)]
+struct ApiCertain {
+    score: String,
+    win: String,
+    draw: String,
+    loss: String,
+    dte: Option<u32>,
+}
+
+impl ApiCertain {
+    fn new(score: ChanceValue, dte: Option<u32>) -> ApiCertain {
+        ApiCertain {
+            score: score.score().to_string(),
+            win: score.win().to_string(),
+            draw: score.draw().to_string(),
+            loss: score.loss().to_string(),
+            dte,
+        }
+    }
 }
 
 /// A move of [`ApiAnswer`]: the position it gives with that position's values for its side to
@@ -730,6 +816,12 @@ impl GameAnswer for JungleAnswer {
             "clock": self.pos.clock().unwrap_or(0),
             "rule_wdl": rule.map(|r| r.wdl.name()),
         });
+        if let Some((score, dte)) = self.certain {
+            let certain = serde_json::to_value(ApiCertain::new(score, dte));
+            if let Json::Object(fields) = certain.expect("a certain result serializes") {
+                obj.as_object_mut().expect("an object").extend(fields);
+            }
+        }
         if let Some(line) = JungleAnswer::moves_of(&self.line) {
             obj["line"] = json!(line);
         }
@@ -780,6 +872,15 @@ impl GameAnswer for JungleAnswer {
                     None => "no capture can be forced".to_owned(),
                 }
             );
+        }
+        if let Some((score, Some(dte))) = self.certain {
+            let result = if score == ChanceValue::WIN {
+                "win"
+            } else {
+                "loss"
+            };
+            let plies = if dte == 1 { "ply" } else { "plies" };
+            s += &format!("certain: {result} in {dte} {plies} to the end (DTE)\n");
         }
         if let Some(b) = &self.best {
             s += &format!("best: {b}\n");
