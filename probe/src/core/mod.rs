@@ -7,6 +7,7 @@ mod error;
 pub(crate) mod file;
 pub mod format;
 mod game;
+mod open_files;
 mod source;
 pub(crate) mod store;
 mod tablebase;

@@ -4,6 +4,7 @@
 //! lists a rule set's folder and opens a file by its path. The probe reads only the header, the
 //! block index and the blocks it needs, each once (decoded blocks are cached above this).
 
+use super::open_files::LocalFile;
 use std::{
     collections::BTreeMap,
     fmt,
@@ -127,6 +128,11 @@ fn read_slice(bytes: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<()> {
 
 /// Table files in the local file system, read with positioned reads (the default), or
 /// memory-mapped ([`LocalFiles::mapped`]).
+///
+/// Read files keep a descriptor open only while they are among the 512 most recently read in
+/// the process (a set may hold more files than a process may open: the flip game's four-tile
+/// set is 33,076); another is opened again on its next read, and refused with an error if it is
+/// no longer the file first opened (replaced since). Mapped files hold no descriptor.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LocalFiles {
     #[cfg(feature = "mmap")]
@@ -158,18 +164,21 @@ impl Storage for LocalFiles {
     }
 
     fn open(&self, path: &Path) -> io::Result<Option<Box<dyn ByteSource>>> {
-        let file = match File::open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e),
-        };
         #[cfg(feature = "mmap")]
         if self.mapped {
+            let file = match File::open(path) {
+                Ok(file) => file,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(e),
+            };
             // Safety: read-only and private; the maker of this storage promised
-            // (`LocalFiles::mapped`) that the file stays as it is.
+            // (`LocalFiles::mapped`) that the file stays as it is. The map outlives the
+            // descriptor, which closes here.
             return Ok(Some(Box::new(unsafe { memmap2::Mmap::map(&file) }?)));
         }
-        Ok(Some(Box::new(file)))
+        // A descriptor kept among the most recently read only: a set may hold more files than
+        // the process may open.
+        Ok(LocalFile::open(path)?.map(|f| Box::new(f) as Box<dyn ByteSource>))
     }
 }
 

@@ -81,8 +81,10 @@ impl<G: Indexed> fmt::Debug for Tablebase<G> {
 impl<G: Indexed> Tablebase<G> {
     /// The tables of `rules` under `root` (in `root/<rules>/`, as `jtb gen` writes them). Files
     /// are found now and opened on first use; blocks are read with positioned reads
-    /// (`pread`), which is safe whatever happens to the files meanwhile. A block read once stays
-    /// in the cache: cached probes never touch the file.
+    /// (`pread`), which never read a wrong value whatever happens to the files meanwhile (a
+    /// file replaced after its descriptor was closed to stay within the process's 512 is an
+    /// error, [`crate::LocalFiles`]). A block read once stays in the cache: cached probes never
+    /// touch the file.
     ///
     /// # Errors
     /// [`ProbeError::NoDirectory`] when `root/<rules>` cannot be read.
