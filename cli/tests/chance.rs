@@ -328,3 +328,49 @@ fn a_revealed_flip_table_holds_its_distances_to_the_end() {
     gen();
     assert_eq!(probe("4/1LRe/4/4 r 30"), won);
 }
+
+/// `jtb stats --chance` gives a line per chance table, or only the tables `--material` names
+/// (in either orientation); a table that is not there is named.
+#[test]
+fn chance_stats_of_chosen_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let o = jtb(&[
+        "gen",
+        "--rules",
+        "flip4x4",
+        "--material",
+        "LvE-T",
+        "--out",
+        root,
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats = |extra: &[&str]| {
+        let args = [
+            &[
+                "stats", "--rules", "flip4x4", "--tables", root, "--chance", "--json",
+            ][..],
+            extra,
+        ]
+        .concat();
+        jtb(&args)
+    };
+    let lines = |o: &std::process::Output| -> Vec<Json> {
+        assert!(o.status.success(), "{}", stderr(o));
+        stdout(o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let all = lines(&stats(&[]));
+    assert_eq!(all.len(), 2, "{all:?}");
+    let one = lines(&stats(&["--material", "LvE-T"]));
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0]["material"], "LvE-T");
+    assert!(all.contains(&one[0]), "{all:?}");
+    assert!(one[0]["positions"].as_u64().unwrap() > 0);
+    let o = stats(&["--material", "WvE-T"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no chance table"), "{}", stderr(&o));
+}

@@ -26,13 +26,22 @@ pub struct Args {
     /// entry one ply deep).
     #[arg(long)]
     chance: bool,
+    /// With --chance, only these chance tables (e.g. `LvE-Tw`); repeatable.
+    #[arg(long = "material", value_name = "M", requires = "chance")]
+    materials: Vec<String>,
 }
 
 pub fn run(args: &Args) -> CliResult {
     let mut out = std::io::stdout().lock();
     let root = &args.set.tables.dir;
     if args.chance {
-        return games::flip::chance_stats(&mut out, args.set.rules, root, args.json);
+        return games::flip::chance_stats(
+            &mut out,
+            args.set.rules,
+            root,
+            &args.materials,
+            args.json,
+        );
     }
     let asked = StatsAsked {
         root,

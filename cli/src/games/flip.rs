@@ -6,7 +6,8 @@ use std::{io::Write, path::Path};
 
 use jtb_edge::Rules;
 use jtb_probe::{
-    flip::{ChanceTables, DENOMINATOR},
+    flip::{Chance, ChanceMaterial, ChanceTables, DENOMINATOR},
+    format::Family,
     FlipOutcome, Position, RuleSet, Square,
 };
 use serde_json::json;
@@ -48,16 +49,36 @@ pub fn moves_text(text: &str, pos: &Position, moves: &[String], json: bool) -> S
 ///
 /// # Errors
 /// `rules` is not the flip game's (only it has face-down tiles), or no chance tables are there.
-pub fn chance_stats(out: &mut dyn Write, rules: Rules, root: &Path, json: bool) -> CliResult {
+pub fn chance_stats(
+    out: &mut dyn Write,
+    rules: Rules,
+    root: &Path,
+    only: &[String],
+    json: bool,
+) -> CliResult {
     if rules != Rules::Jungle(RuleSet::Flip4x4) {
         return Err(
             "--chance is for --rules flip4x4 (only the flip game has face-down tiles)".into(),
         );
     }
     let tables = ChanceTables::open(root)?;
-    let materials = tables.chance().materials();
+    let mut materials = tables.chance().materials();
     if materials.is_empty() {
         return Err(format!("no chance tables under {}", root.join("flip4x4").display()).into());
+    }
+    if !only.is_empty() {
+        let asked = only
+            .iter()
+            .map(|name| {
+                let m: ChanceMaterial = name.parse().map_err(|e| format!("{name}: {e}"))?;
+                Ok::<_, String>(Chance.table_of(m))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(absent) = asked.iter().find(|m| !materials.contains(m)) {
+            let dir = root.join("flip4x4");
+            return Err(format!("no chance table {absent} under {}", dir.display()).into());
+        }
+        materials.retain(|m| asked.contains(m));
     }
     if !json {
         writeln!(
