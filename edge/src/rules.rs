@@ -2,9 +2,9 @@
 //! [`RuleFamily`] (the Jungle family's [`RuleSet`], Animal Gambit's [`AnimalGambit`]), listed
 //! once by [`each_family!`](crate::each_family).
 
-use std::{fmt, path::Path, str::FromStr};
+use std::{fmt, path::Path, str::FromStr, sync::Arc};
 
-use jtb_probe::{gambit::AnimalGambit, Family, ProbeError, RuleSet, UnknownRuleSet};
+use jtb_probe::{gambit::AnimalGambit, Family, ProbeError, RuleSet, Storage, UnknownRuleSet};
 
 use crate::{AnyPosition, AnyTablebase, PositionError, TableName, TableNameError, Targets};
 
@@ -136,7 +136,12 @@ pub trait RuleFamily: Family {
     ///
     /// # Errors
     /// As [`AnyTablebase::open`].
-    fn open(self, root: &Path, cache_bytes: u64) -> Result<AnyTablebase, ProbeError>;
+    fn open(
+        self,
+        root: &Path,
+        cache_bytes: u64,
+        storage: Arc<dyn Storage>,
+    ) -> Result<AnyTablebase, ProbeError>;
 
     /// The position of a packed record of these rules, its bytes 0 and 1 (the rule set, a side
     /// of 0 or 1) already checked ([`AnyPosition::unpack`]).

@@ -85,3 +85,116 @@ fn a_value_computed_while_its_tables_are_replaced_is_not_kept() {
     });
     assert_eq!(*again.unwrap(), 1);
 }
+
+/// The table library over another storage than the local files (the files held in memory, as a
+/// host without a file system holds them) gives the same answers as over the local files, for
+/// every game, and the same errors; a file the storage cannot read fails naming it.
+#[test]
+fn tables_over_another_storage_answer_as_over_local_files() {
+    use jtb_probe::{ByteSource, MemoryFiles, Storage};
+    use std::{path::Path, sync::Arc};
+
+    let dir = tempfile::tempdir().unwrap();
+    let sets: [(&str, &[&str]); 4] = [
+        ("mistboard", &["LRvE"]),
+        ("flip4x4", &["LvE-T"]),
+        ("clesto", &["LvE"]),
+        ("animal-gambit", &["ERvR"]),
+    ];
+    let mut memory = MemoryFiles::new();
+    let root = Path::new("/in-memory");
+    for (rules, names) in sets {
+        let rules: Rules = rules.parse().unwrap();
+        let targets = rules.targets(names, 0).unwrap();
+        let opts = jtb_gen::targets::Options {
+            out: dir.path(),
+            memory_limit: u64::MAX,
+            only_targets: false,
+        };
+        jtb_gen::targets::generate(&targets, opts, &Silent).unwrap();
+        for entry in std::fs::read_dir(dir.path().join(rules.name())).unwrap() {
+            let entry = entry.unwrap();
+            let path = root.join(rules.name()).join(entry.file_name());
+            memory.insert(path, std::fs::read(entry.path()).unwrap());
+        }
+    }
+    let local = Tables::new(dir.path(), 1 << 24);
+    let stored = Tables::with_storage(root, 1 << 24, Arc::new(memory.clone()));
+    let mut compared = 0;
+    for (rules, names) in sets {
+        let rules: Rules = rules.parse().unwrap();
+        let table = match rules {
+            Rules::Jungle(RuleSet::Flip4x4) => "LvE",
+            _ => names[0],
+        };
+        let pick = jtb_edge::Pick::Sample {
+            count: 150,
+            seed: 7,
+        };
+        let records = jtb_edge::table_records(rules, table, pick).unwrap();
+        let mut positions: Vec<AnyPosition> = records
+            .chunks(jtb_edge::PACKED_LEN)
+            .map(|r| AnyPosition::unpack(r).unwrap())
+            .collect();
+        if rules == Rules::Jungle(RuleSet::Flip4x4) {
+            for text in ["4/2?1/1L2/4 r 0 ?:T", "1?2/4/2e1/1L2 b 7 ?:T"] {
+                positions.push(AnyPosition::parse(text, Some(rules), None).unwrap());
+            }
+        }
+        for pos in positions {
+            let text = pos.to_string();
+            for lines in [false, true] {
+                let a = local
+                    .api_text(&pos, lines, &|m| m.note())
+                    .map_err(|e| e.to_string());
+                let b = stored
+                    .api_text(&pos, lines, &|m| m.note())
+                    .map_err(|e| e.to_string());
+                // The in-memory root names the files where the local one did.
+                let b = b.map(|t| t.replace("/in-memory", dir.path().to_str().unwrap()));
+                assert_eq!(a, b, "{text}");
+            }
+            let a = local.probe(pos.clone(), true).map(|a| a.json(&text));
+            let b = stored.probe(pos.clone(), true).map(|a| a.json(&text));
+            assert_eq!(a.map_err(|e| e.to_string()), b.map_err(|e| e.to_string()));
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "{compared}");
+
+    // A storage whose reads fail: the probe fails naming the file, it never answers.
+    #[derive(Debug)]
+    struct Failing(MemoryFiles);
+    #[derive(Debug)]
+    struct Unreadable(Box<dyn ByteSource>);
+    impl ByteSource for Unreadable {
+        fn size(&self) -> std::io::Result<u64> {
+            self.0.size()
+        }
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+            if offset == 0 {
+                return self.0.read_at(offset, buf);
+            }
+            Err(std::io::Error::other("the host is gone"))
+        }
+    }
+    impl Storage for Failing {
+        fn list(&self, dir: &Path) -> std::io::Result<Vec<String>> {
+            self.0.list(dir)
+        }
+        fn open(&self, path: &Path) -> std::io::Result<Option<Box<dyn ByteSource>>> {
+            Ok(self
+                .0
+                .open(path)?
+                .map(|s| Box::new(Unreadable(s)) as Box<dyn ByteSource>))
+        }
+    }
+    let failing = Tables::with_storage(root, 1 << 24, Arc::new(Failing(memory)));
+    let mistboard = Some(Rules::Jungle(RuleSet::Mistboard));
+    let pos = AnyPosition::parse("7/7/7/7/7/3e3/7/2LR3/7 r", mistboard, None).unwrap();
+    let e = failing.wdl(&pos).unwrap_err().to_string();
+    assert!(
+        e.contains("/in-memory/mistboard/") && e.contains("the host is gone"),
+        "{e}"
+    );
+}

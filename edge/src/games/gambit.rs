@@ -5,7 +5,7 @@ use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
     gambit::{self, AnimalGambit, Category, Next},
-    ProbeError, ProbeResult, Tablebase, Turns, Value, Wdl,
+    ProbeError, ProbeResult, Storage, Tablebase, Turns, Value, Wdl,
 };
 use serde_json::{json, Value as Json};
 
@@ -78,8 +78,13 @@ impl RuleFamily for AnimalGambit {
         }))
     }
 
-    fn open(self, root: &Path, cache_bytes: u64) -> Result<AnyTablebase, ProbeError> {
-        let tables = Tablebase::with_cache(root, self, cache_bytes)?;
+    fn open(
+        self,
+        root: &Path,
+        cache_bytes: u64,
+        storage: Arc<dyn Storage>,
+    ) -> Result<AnyTablebase, ProbeError> {
+        let tables = Tablebase::with_storage(root, self, cache_bytes, storage)?;
         Ok(AnyTablebase::Gambit(Arc::new(tables)))
     }
 

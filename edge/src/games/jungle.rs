@@ -10,8 +10,8 @@ use std::{path::Path, sync::Arc};
 use jtb_probe::{
     flip::{revealed_needs, ChanceMaterial, ChanceTables, ChanceValue},
     Animal, Color, HiddenSet, Layout, Material, Move, MoveKind, Outcome, ParseError, Piece, Plies,
-    Position, ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet, Tablebase, Value,
-    VerdictReason, Wdl,
+    Position, ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet, Storage, Tablebase,
+    Value, VerdictReason, Wdl,
 };
 use serde_json::{json, Value as Json};
 
@@ -252,15 +252,24 @@ impl RuleFamily for RuleSet {
         Ok(Targets::Jungle(self, revealed, chance))
     }
 
-    fn open(self, root: &Path, cache_bytes: u64) -> Result<AnyTablebase, ProbeError> {
+    fn open(
+        self,
+        root: &Path,
+        cache_bytes: u64,
+        storage: Arc<dyn Storage>,
+    ) -> Result<AnyTablebase, ProbeError> {
         Ok(match jtb_probe::Jungle::of(self) {
-            Some(game) => {
-                AnyTablebase::Jungle(Arc::new(Tablebase::with_cache(root, game, cache_bytes)?))
-            }
-            None => AnyTablebase::Clesto(Arc::new(Tablebase::with_cache(
+            Some(game) => AnyTablebase::Jungle(Arc::new(Tablebase::with_storage(
+                root,
+                game,
+                cache_bytes,
+                storage,
+            )?)),
+            None => AnyTablebase::Clesto(Arc::new(Tablebase::with_storage(
                 root,
                 jtb_probe::Clesto,
                 cache_bytes,
+                storage,
             )?)),
         })
     }

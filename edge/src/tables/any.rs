@@ -2,7 +2,9 @@
 
 use std::{path::Path, sync::Arc};
 
-use jtb_probe::{gambit, CacheStats, Clesto, Material, ProbeError, Tablebase, Value, Wdl};
+use jtb_probe::{
+    gambit, CacheStats, Clesto, LocalFiles, Material, ProbeError, Storage, Tablebase, Value, Wdl,
+};
 
 use crate::{games::EdgeGame, AnyPosition, RuleFamily, Rules};
 
@@ -26,7 +28,22 @@ impl AnyTablebase {
     /// # Errors
     /// [`ProbeError::NoDirectory`] when the directory cannot be read.
     pub fn open(root: &Path, rules: Rules, cache_bytes: u64) -> Result<AnyTablebase, ProbeError> {
-        each_family!(rules, |r, F| F::open(r, root, cache_bytes))
+        AnyTablebase::with_storage(root, rules, cache_bytes, Arc::new(LocalFiles::default()))
+    }
+
+    /// As [`AnyTablebase::open`], the files found and read through `storage`
+    /// ([`Tablebase::with_storage`]): files in memory, or a storage of the caller's (a host
+    /// without a file system).
+    ///
+    /// # Errors
+    /// [`ProbeError::NoDirectory`] when `storage` cannot list `root/<rules>`.
+    pub fn with_storage(
+        root: &Path,
+        rules: Rules,
+        cache_bytes: u64,
+        storage: Arc<dyn Storage>,
+    ) -> Result<AnyTablebase, ProbeError> {
+        each_family!(rules, |r, F| F::open(r, root, cache_bytes, storage))
     }
 
     /// The rule set whose tables these are.

@@ -19,8 +19,8 @@ use std::{
 
 use arc_swap::ArcSwap;
 use jtb_probe::{
-    flip::ChanceTables, gambit, CacheStats, Clesto, Jungle, Material, ProbeError, RuleSet,
-    Tablebase, Wdl, DEFAULT_CACHE_BYTES,
+    flip::ChanceTables, gambit, CacheStats, Clesto, Jungle, LocalFiles, Material, ProbeError,
+    RuleSet, Storage, Tablebase, Wdl, DEFAULT_CACHE_BYTES,
 };
 
 pub use any::AnyTablebase;
@@ -44,6 +44,8 @@ const RECHECK: Duration = Duration::from_secs(1);
 pub struct Tables {
     root: PathBuf,
     cache_bytes: u64,
+    /// Where the files are: local files unless [`Tables::with_storage`] says otherwise.
+    storage: Arc<dyn Storage>,
     /// Every rule set's, in the order of [`Rules::all`].
     shelves: Vec<(Rules, ArcSwap<Shelf<AnyTablebase>>)>,
     /// The flip game's chance tables (positions with face-down tiles).
@@ -60,6 +62,18 @@ impl Tables {
     /// `cache_bytes`. Nothing is read until the first probe.
     #[must_use]
     pub fn new(root: impl Into<PathBuf>, cache_bytes: u64) -> Tables {
+        Tables::with_storage(root, cache_bytes, Arc::new(LocalFiles::default()))
+    }
+
+    /// As [`Tables::new`], the files found and read through `storage` (files in memory, or a
+    /// storage of the caller's: a host without a file system, tables fetched by range).
+    /// [`Tables::refresh`] looks for changes in the local directories only.
+    #[must_use]
+    pub fn with_storage(
+        root: impl Into<PathBuf>,
+        cache_bytes: u64,
+        storage: Arc<dyn Storage>,
+    ) -> Tables {
         let root = root.into();
         let shelves = Rules::all()
             .into_iter()
@@ -69,6 +83,7 @@ impl Tables {
         Tables {
             root,
             cache_bytes,
+            storage,
             shelves,
             chance,
             memo: Memo::default(),
@@ -109,7 +124,7 @@ impl Tables {
         f: impl FnOnce(&AnyTablebase) -> T,
     ) -> Result<T, EdgeError> {
         let shelf = self.shelf(rules).load();
-        let tables = shelf.get(|| AnyTablebase::open(&self.root, rules, self.cache_bytes));
+        let tables = shelf.get(|| self.open(rules));
         tables.map(f).map_err(|e| EdgeError::Open(Arc::clone(e)))
     }
 
@@ -176,7 +191,18 @@ impl Tables {
     }
 
     fn open_chance(&self) -> Result<Arc<ChanceTables>, ProbeError> {
-        ChanceTables::with_cache(&self.root, self.cache_bytes).map(Arc::new)
+        ChanceTables::with_storage(&self.root, self.cache_bytes, Arc::clone(&self.storage))
+            .map(Arc::new)
+    }
+
+    /// The tables of `rules`, opened now.
+    fn open(&self, rules: Rules) -> Result<AnyTablebase, ProbeError> {
+        AnyTablebase::with_storage(
+            &self.root,
+            rules,
+            self.cache_bytes,
+            Arc::clone(&self.storage),
+        )
     }
 
     /// Everything `jtb probe` says of `pos` (with `line`, the best lines too).
@@ -316,7 +342,7 @@ impl Tables {
             let seen = shelf.load_full();
             if seen.is_stale() {
                 let found = Shelf::new(self.root.join(rules.name()));
-                let _ = found.get(|| AnyTablebase::open(&self.root, *rules, self.cache_bytes));
+                let _ = found.get(|| self.open(*rules));
                 found.fingerprint();
                 // Two refreshes at once: the first to swap wins, the other's work is dropped.
                 let before = shelf.compare_and_swap(&seen, Arc::new(found));
