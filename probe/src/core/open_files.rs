@@ -36,13 +36,15 @@ struct Shared {
 }
 
 /// What tells a file from another put in its place: its size and time of change, and on Unix
-/// its device and inode.
+/// its device, inode and inode change time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Identity {
     len: u64,
     modified: Option<std::time::SystemTime>,
+    /// Device, inode and time of the inode's last change (a copy that kept the modification
+    /// time, put where a file of the same size was, still differs there).
     #[cfg(unix)]
-    inode: (u64, u64),
+    inode: (u64, u64, i64, i64),
 }
 
 impl Identity {
@@ -53,7 +55,7 @@ impl Identity {
             #[cfg(unix)]
             inode: {
                 use std::os::unix::fs::MetadataExt;
-                (meta.dev(), meta.ino())
+                (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec())
             },
         }
     }
@@ -82,8 +84,8 @@ impl Registry {
     /// Notes `file` as open, first closing the least recently read files until fewer than
     /// `limit` are. Lock order: the registry, then a file's handle.
     fn admit(&mut self, file: &Arc<Shared>, limit: usize) {
-        self.open
-            .retain(|w| w.upgrade().is_some_and(|f| lock(&f.handle).is_some()));
+        // Files closed by eviction left the list then; those dropped since leave it here.
+        self.open.retain(|w| w.strong_count() > 0);
         while self.open.len() >= limit {
             let oldest = self
                 .open
@@ -118,7 +120,8 @@ impl LocalFile {
             Err(e) => return Err(e),
         };
         let shared = Arc::new(Shared {
-            path: path.to_owned(),
+            // Absolute: a later change of the working directory must not move the file.
+            path: std::path::absolute(path)?,
             identity: Identity::of(&file.metadata()?),
             handle: Mutex::new(None),
             last_read: AtomicU64::new(CLOCK.fetch_add(1, Ordering::Relaxed)),
