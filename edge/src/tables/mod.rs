@@ -12,7 +12,7 @@ use std::{
     path::{Path, PathBuf},
     sync::{
         atomic::{AtomicU64, Ordering},
-        Arc,
+        Arc, OnceLock,
     },
     time::{Duration, Instant},
 };
@@ -54,7 +54,8 @@ pub struct Tables {
     /// When the directories were last looked at ([`Tables::due_for_check`]), in milliseconds
     /// since `made`.
     checked_ms: AtomicU64,
-    made: Instant,
+    /// Set on the first check: a host without a clock (the browser's WebAssembly) never asks.
+    made: OnceLock<Instant>,
 }
 
 impl Tables {
@@ -88,7 +89,7 @@ impl Tables {
             chance,
             memo: Memo::default(),
             checked_ms: AtomicU64::new(0),
-            made: Instant::now(),
+            made: OnceLock::new(),
         }
     }
 
@@ -367,7 +368,8 @@ impl Tables {
     /// serves a table replaced (renamed over the old file) or damaged as it now is within
     /// about a second.
     pub fn due_for_check(&self) -> bool {
-        let now = u64::try_from(self.made.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let made = self.made.get_or_init(Instant::now);
+        let now = u64::try_from(made.elapsed().as_millis()).unwrap_or(u64::MAX);
         let last = self.checked_ms.load(Ordering::Relaxed);
         now.saturating_sub(last) >= RECHECK.as_millis() as u64
             && self
