@@ -61,9 +61,12 @@ pub fn generate(
                 only_targets: opts.only_targets,
             };
             let tables = run::generate(&run, &progress)?.named();
-            if *rules == RuleSet::Flip4x4 && !revealed.is_empty() {
+            if *rules == RuleSet::Flip4x4 && !revealed.is_empty() && !opts.only_targets {
                 // A revealed table of the flip game holds its distances to the end too (RULES.md
-                // 8), as those made for the chance tables above them do.
+                // 8), as those made for the chance tables above them do; each file present and
+                // intact is kept. A plan's task (`only_targets`) leaves them to the chance
+                // tasks, which make those their last flips lead into: its done-marker is the
+                // revealed table's last file written.
                 crate::flip::dte::generate_revealed(opts.out, revealed)?;
             }
             let chance = if chance_tables.is_empty() {
