@@ -111,7 +111,9 @@ class Tablebase:
     ) -> Dict[str, Any]:
         """Every field `jtb probe --json` gives; the chance values of a position with face-down
         tiles (`score`, `win`, `draw`, `loss`, `probability`, at every depth) as `Fraction`s, and
-        `dte` (the plies of a certain result, an `int`, else `None`) for it and each move."""
+        `dte` (the plies of a certain result, an `int`, else `None`) for it and each move; a
+        fully revealed flip position's certain result the same way (its rule value's `score`,
+        `win`, `draw` and `loss`, and its `dte`)."""
     def best_move(self, pos: _PositionLike, rules: Optional[str] = None) -> Optional[str]: ...
     def line(self, pos: _PositionLike, rules: Optional[str] = None) -> List[str]:
         """The best line; `PositionError` for a position with face-down tiles."""

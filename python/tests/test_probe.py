@@ -20,7 +20,8 @@ def test_probe_is_jtb_probe(jtb_bin, tables, tb, rules):
     dtm_sign = {"win": 1, "draw": 0, "loss": -1}
     for text, expected in zip(texts, cli):
         got = tb.probe(text, rules)
-        assert got == expected, text
+        # A revealed flip position's certain result is exact fractions, as Fractions.
+        assert got == with_fractions(expected), text
         assert list(got) == list(expected), "the same fields in the same order"
         assert tb.probe_wdl(text, rules) == dtm_sign[got["wdl"]]
         assert tb.best_move(text, rules) == got["best"]
@@ -43,7 +44,7 @@ def test_lines_and_adjudication_are_the_cli_s(jtb_bin, tables, tb, rules):
     verdicts = cli_json(jtb_bin, ["adjudicate", *args], texts)
     for text, line, verdict in zip(texts, lines, verdicts):
         assert tb.line(text, rules) == line["line"], text
-        assert tb.probe(text, rules, line=True) == line
+        assert tb.probe(text, rules, line=True) == with_fractions(line)
         if "error" in verdict:
             with pytest.raises((jtb.PositionError, jtb.MissingTableError)):
                 tb.adjudicate(text, rules)
@@ -202,6 +203,21 @@ def test_face_down_positions_are_jtb_probe(jtb_bin, tables, tb):
             tb.probe_wdl(text)
     with pytest.raises(jtb.PositionError, match="`\\?:` field"):
         tb.probe("?3/4/4/3L r")
+
+
+def test_a_revealed_flip_position_has_its_certain_result(jtb_bin, tables, tb):
+    """A fully revealed flip position (RULES.md 8) answers its rule value's score, win, draw
+    and loss as Fractions, and its DTE, as `jtb probe --json` does."""
+    texts = ["4/1LRe/4/4 r 30", "4/1c2/4/E3 b 5", "4/2cE/4/1L2 r 3"]
+    cli = cli_json(jtb_bin, ["probe", "--tables", str(tables), "--rules", "flip4x4"], texts)
+    for text, expected in zip(texts, cli):
+        got = tb.probe(text, "flip4x4")
+        assert got == with_fractions(expected), text
+        for field in ("score", "win", "draw", "loss"):
+            assert isinstance(got[field], Fraction)
+    assert tb.probe(texts[0], "flip4x4")["dte"] == 1
+    assert tb.probe(texts[1], "flip4x4")["score"] == Fraction(1, 2)
+    assert tb.probe(texts[1], "flip4x4")["dte"] is None
 
 
 WDL_NUMBER = {"win": 1, "draw": 0, "loss": -1}

@@ -15,7 +15,7 @@ use jtb_probe::{
 };
 use serde_json::{json, Value as Json};
 
-use super::{add_missing, flip, split_opened, Asked, EdgeGame, GameAnswer, GameVerdict};
+use super::{add_missing, extend, flip, split_opened, Asked, EdgeGame, GameAnswer, GameVerdict};
 
 mod values;
 
@@ -117,7 +117,7 @@ impl EdgeGame for Jungle {
             Err(_) if one_each => JungleAnswer::probe(Values::OneEach, pos, asked)?,
             Err(e) => return Err(e),
         };
-        let answer = answer.with_certain(tables.chance().ok().as_deref())?;
+        let answer = with_certain(tables, answer)?;
         Ok(Answer::Jungle(crate::JungleGameAnswer::Revealed(answer)))
     }
 
@@ -161,7 +161,7 @@ impl EdgeGame for Jungle {
             )?;
             JungleAnswer::probe(Values::Tables(&tb), pos.clone(), asked)?
         };
-        let answer = answer.with_certain(tables.chance().ok().as_deref())?;
+        let answer = with_certain(tables, answer)?;
         let note = note(&answer.missing);
         Ok(if lines {
             answer.api_line_json(note).to_string()
@@ -555,6 +555,7 @@ impl JungleAnswer {
     #[must_use]
     pub fn api_text(&self, missing: Option<String>) -> String {
         let rule = self.rule.as_ref();
+        let certain = self.certain;
         let moves = self.moves.iter().flatten().map(JungleMove::api).collect();
         let answer = ApiAnswer {
             position: self.pos.to_string(),
@@ -567,7 +568,11 @@ impl JungleAnswer {
             clock: self.pos.clock().unwrap_or(0),
             rule_wdl: rule.map(|r| r.wdl.name()),
             rule_best: self.rule_best.as_deref(),
-            certain: self.certain.map(|(score, dte)| ApiCertain::new(score, dte)),
+            score: certain.map(|(v, _)| v.score().to_string()),
+            win: certain.map(|(v, _)| v.win().to_string()),
+            draw: certain.map(|(v, _)| v.draw().to_string()),
+            loss: certain.map(|(v, _)| v.loss().to_string()),
+            dte: certain.map(|(_, dte)| dte),
             moves,
             missing,
         };
@@ -575,8 +580,17 @@ impl JungleAnswer {
     }
 }
 
-/// A revealed flip position's DTE, its table's `.dte` file missing a missing file (to be
-/// noted: a set made before the flip game's DTE, or its WDL files alone, still answers).
+/// `answer` with the flip game's certain result filled ([`JungleAnswer::with_certain`]); the
+/// chance tables, which hold the revealed `.dte` files, are opened for a flip position only.
+fn with_certain(tables: &Tables, answer: JungleAnswer) -> ProbeResult<JungleAnswer> {
+    if answer.pos.rules() != RuleSet::Flip4x4 {
+        return Ok(answer);
+    }
+    answer.with_certain(tables.chance().ok().as_deref())
+}
+
+/// A revealed flip position's DTE, a table without its `.dte` file a missing file to note (a
+/// set made before the flip game's DTE, or one of WDL files alone, still answers).
 fn dte_file(dte: ProbeResult<Option<u32>>) -> ProbeResult<Option<u32>> {
     dte.map_err(|e| match e {
         ProbeError::MissingTable {
@@ -607,34 +621,21 @@ struct ApiAnswer<'a> {
     clock: u32,
     rule_wdl: Option<&'static str>,
     rule_best: Option<&'a str>,
-    #[serde(flatten)]
-    certain: Option<ApiCertain>,
+    // A fully revealed flip position's certain result (`JungleAnswer::certain`), as the chance
+    // answers give it: exact fractions as strings, and the DTE.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    win: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loss: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dte: Option<Option<u32>>,
     moves: Vec<ApiMove<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     missing: Option<String>,
-}
-
-/// A fully revealed flip position's certain result in an answer: its score and probabilities
-/// as the chance answers give them (exact fractions as strings), and its DTE.
-#[derive(serde::Serialize)]
-struct ApiCertain {
-    score: String,
-    win: String,
-    draw: String,
-    loss: String,
-    dte: Option<u32>,
-}
-
-impl ApiCertain {
-    fn new(score: ChanceValue, dte: Option<u32>) -> ApiCertain {
-        ApiCertain {
-            score: score.score().to_string(),
-            win: score.win().to_string(),
-            draw: score.draw().to_string(),
-            loss: score.loss().to_string(),
-            dte,
-        }
-    }
 }
 
 /// A move of [`ApiAnswer`]: the position it gives with that position's values for its side to
@@ -826,10 +827,8 @@ impl GameAnswer for JungleAnswer {
             "rule_wdl": rule.map(|r| r.wdl.name()),
         });
         if let Some((score, dte)) = self.certain {
-            let certain = serde_json::to_value(ApiCertain::new(score, dte));
-            if let Json::Object(fields) = certain.expect("a certain result serializes") {
-                obj.as_object_mut().expect("an object").extend(fields);
-            }
+            extend(&mut obj, flip::chance_json(score));
+            obj["dte"] = json!(dte);
         }
         if let Some(line) = JungleAnswer::moves_of(&self.line) {
             obj["line"] = json!(line);
@@ -851,6 +850,14 @@ impl GameAnswer for JungleAnswer {
 
     fn missing(&self) -> Option<String> {
         self.missing.note()
+    }
+
+    /// A fully revealed flip position's certain result (`score`, `win`, `draw`, `loss`).
+    fn exact_fractions(&self) -> &'static [&'static str] {
+        match self.certain {
+            Some(_) => &["score", "win", "draw", "loss"],
+            None => &[],
+        }
     }
 
     /// What `jtb probe` prints for the input `text`.

@@ -214,15 +214,15 @@ pub trait GameAnswer {
     /// The best line, when it was asked and the game has one.
     fn line(&self) -> Option<Vec<String>>;
 
-    /// The fields of [`GameAnswer::json`] whose strings are exact fractions (`"5/8"`), at every
-    /// depth of the object: for a printer that gives them as numbers of its own (Python's
-    /// `Fraction`s). None in a game whose values are distances.
     /// The note naming the files of the position's tables that the set does not hold, where
     /// the answer needed one ([`crate::MissingFiles`]).
     fn missing(&self) -> Option<String> {
         None
     }
 
+    /// The fields of [`GameAnswer::json`] whose strings are exact fractions (`"5/8"`), at every
+    /// depth of the object: for a printer that gives them as numbers of its own (Python's
+    /// `Fraction`s). None in a game whose values are distances.
     fn exact_fractions(&self) -> &'static [&'static str] {
         &[]
     }
