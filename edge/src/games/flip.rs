@@ -231,9 +231,14 @@ fn chance_text(v: ChanceValue) -> String {
 /// A certain result with its DTE, for the side it is the value of: `win in 3 plies whatever
 /// the flips show`.
 fn certain_text(v: ChanceValue, dte: u32) -> String {
+    format!("{} whatever the flips show", certain_in(v, dte))
+}
+
+/// A certain win or loss with its DTE: `win in 3 plies`.
+pub(super) fn certain_in(v: ChanceValue, dte: u32) -> String {
     let result = if v == ChanceValue::WIN { "win" } else { "loss" };
     let plies = if dte == 1 { "ply" } else { "plies" };
-    format!("{result} in {dte} {plies} whatever the flips show")
+    format!("{result} in {dte} {plies}")
 }
 
 /// A chance value's fractions as JSON strings.

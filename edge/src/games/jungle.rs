@@ -528,23 +528,19 @@ impl JungleAnswer {
         else {
             return Ok(self);
         };
-        let score = match rule.wdl {
-            Wdl::Win => ChanceValue::WIN,
-            Wdl::Draw => ChanceValue::DRAW,
-            Wdl::Loss => ChanceValue::LOSS,
-        };
         let dte = match rule.wdl {
             Wdl::Draw => None,
             _ if Values::is_one_each(&self.pos) => rule.dtc.dtm().map(u32::from),
+            // The rule value is known: the `.dte` file alone is read.
             _ => match chance {
-                Some(chance) => self
-                    .missing
-                    .or_note(dte_file(chance.dte(&self.pos)))?
-                    .flatten(),
+                Some(chance) => {
+                    let dte = chance.revealed_dte().probe_dte(&self.pos);
+                    self.missing.or_note(dte.map_err(dte_file))?.flatten()
+                }
                 None => None,
             },
         };
-        self.certain = Some((score, dte));
+        self.certain = Some((ChanceValue::certain(rule.wdl), dte));
         Ok(self)
     }
 
@@ -589,22 +585,23 @@ fn with_certain(tables: &Tables, answer: JungleAnswer) -> ProbeResult<JungleAnsw
     answer.with_certain(tables.chance().ok().as_deref())
 }
 
-/// A revealed flip position's DTE, a table without its `.dte` file a missing file to note (a
-/// set made before the flip game's DTE, or one of WDL files alone, still answers).
-fn dte_file(dte: ProbeResult<Option<u32>>) -> ProbeResult<Option<u32>> {
-    dte.map_err(|e| match e {
+/// An error of the revealed DTE files: a table without its `.dte` file is a missing file of
+/// the revealed table, to note (a set made before the flip game's DTE, or one of WDL files
+/// alone, still answers).
+fn dte_file(e: ProbeError) -> ProbeError {
+    match e {
         ProbeError::MissingTable {
             rules,
             material,
             path,
-        } if path.extension().is_some_and(|x| x == "dte") => ProbeError::MissingFile {
+        } => ProbeError::MissingFile {
             rules,
             material,
             kind: jtb_probe::Kind::Dte,
             path,
         },
         e => e,
-    })
+    }
 }
 
 /// The API's answer of a Jungle or flip position, serialized as it is written (a JSON value
@@ -890,13 +887,10 @@ impl GameAnswer for JungleAnswer {
             );
         }
         if let Some((score, Some(dte))) = self.certain {
-            let result = if score == ChanceValue::WIN {
-                "win"
-            } else {
-                "loss"
-            };
-            let plies = if dte == 1 { "ply" } else { "plies" };
-            s += &format!("certain: {result} in {dte} {plies} to the end (DTE)\n");
+            s += &format!(
+                "certain: {} to the end (DTE)\n",
+                flip::certain_in(score, dte)
+            );
         }
         if let Some(b) = &self.best {
             s += &format!("best: {b}\n");

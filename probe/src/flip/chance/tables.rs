@@ -151,6 +151,13 @@ impl ChanceTables {
         &self.revealed
     }
 
+    /// The revealed tables' DTE files alone (a fully revealed position's DTE at its clock,
+    /// [`Tablebase::probe_dte`], for a caller that has its rule value already).
+    #[must_use]
+    pub const fn revealed_dte(&self) -> &Tablebase<RevealedDte> {
+        &self.revealed_dte
+    }
+
     /// The value of `pos` for the side to move at its clock (none: 0): from the chance tables
     /// with face-down tiles, else the revealed tables' rule value at the clock as a certain
     /// result.
