@@ -504,3 +504,37 @@ fn a_five_tile_table_on_request() {
     let best = tables.best_move(&pos).unwrap().unwrap();
     assert_eq!(best.value, tables.probe(&pos).unwrap());
 }
+
+/// RULES.md 8, a fully revealed position's DTE under the clock, pinned: in `4/1R2/2C1/L1e1 r`
+/// Red mates in 9 (its first capture, `c2c1`, is the ninth ply). At clock 0 that line fits
+/// within the 40 plies and DTE is the DTM, 9. At clock 33 only 7 plies are left before a
+/// capture must come: Red must convert sooner (its DTC is 7), and Blue's best defence lets its
+/// elephant capture in the meantime, so the game ends later: DTE 11, more than the DTM. The
+/// forward solver, from the rules alone, agrees at both clocks.
+#[test]
+fn the_clock_makes_a_revealed_win_end_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let targets = jtb_edge::Rules::Jungle(RuleSet::Flip4x4)
+        .targets(&["LCRvE"], 0)
+        .unwrap();
+    let opts = jtb_gen::targets::Options {
+        out: dir.path(),
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    jtb_gen::targets::generate(&targets, opts, &jtb_gen::driver::Silent).unwrap();
+    let tables = ChanceTables::open(dir.path()).unwrap();
+    let mut solver = Solver::new();
+    solver.on_deep_stack(|solver| {
+        for (clock, dte) in [(0, 9), (33, 11)] {
+            let pos: Position = format!("4/1R2/2C1/L1e1 r {clock}").parse().unwrap();
+            assert_eq!(
+                tables.revealed().probe_dtm(&pos).unwrap(),
+                jtb_probe::Value::Win(9)
+            );
+            assert_eq!(tables.probe(&pos).unwrap(), ChanceValue::WIN, "{pos}");
+            assert_eq!(tables.dte(&pos).unwrap(), Some(dte), "{pos}");
+            assert_eq!(solver.dte(&pos, clock), Some(dte), "{pos}");
+        }
+    });
+}
