@@ -19,6 +19,7 @@ pub mod games;
 mod rules;
 
 mod answer;
+pub mod api;
 mod board;
 mod error;
 pub(crate) mod packed;

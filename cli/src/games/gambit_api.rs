@@ -54,7 +54,7 @@ impl TableRoutes for GambitTables {
                     [&sides[0], &sides[1]],
                 )),
                 Err(e) => {
-                    let why = lib.error(ProbeError::from(e), AnimalGambit);
+                    let why = lib.api_error(ProbeError::from(e), Rules::AnimalGambit);
                     tables.push(damaged(&m.to_string(), m.total(), &why));
                 }
             }
@@ -78,7 +78,7 @@ fn stats(lib: &Tables, asked: gambit::Material) -> Result<serde_json::Value, Api
     let table = asked.canonical();
     tables(lib)?;
     let sides = games::gambit::side_stats(lib.root(), table)
-        .map_err(|e| lib.error(ProbeError::from(e), gambit::AnimalGambit))?;
+        .map_err(|e| lib.api_error(ProbeError::from(e), Rules::AnimalGambit))?;
     let flipped = asked != table;
     // Side `i` of the answer is side `order[i]` of the table.
     let order = if flipped { [1, 0] } else { [0, 1] };
@@ -94,7 +94,7 @@ fn stats(lib: &Tables, asked: gambit::Material) -> Result<serde_json::Value, Api
         .memo()
         .get(Rules::AnimalGambit, "histograms", &table, || {
             games::gambit::histograms(lib.root(), table)
-                .map_err(|e| lib.error(ProbeError::from(e), gambit::AnimalGambit))
+                .map_err(|e| lib.api_error(ProbeError::from(e), Rules::AnimalGambit))
         })?;
     let histogram = oriented_histogram(&counted, order, <gambit::AnimalGambit as Family>::SIDES);
     let mut depends: Vec<String> = asked.smaller().iter().map(ToString::to_string).collect();

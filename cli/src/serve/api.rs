@@ -18,7 +18,7 @@ use axum::{
 use jtb_edge::{AnyPosition, Rules, Tables};
 
 use super::query::{any_position, probed, PositionParams, RulesPath};
-use crate::api::{ApiError, ApiTables, Problem};
+use crate::api::{ApiError, Problem};
 
 /// `GET /api/v1/{rules}?position=...[&clock=N]`.
 ///

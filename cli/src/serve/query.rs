@@ -75,24 +75,7 @@ pub fn path_error(_: PathRejection) -> ApiError {
     ApiError::bad_query("the path is not UTF-8 once percent-decoded")
 }
 
-/// The rule set called `name`.
-///
-/// # Errors
-/// 404 when there is none.
-pub fn rule_set(name: &str) -> Result<Rules, ApiError> {
-    name.parse().map_err(|_| {
-        let known: Vec<&str> = Rules::all().into_iter().map(Rules::name).collect();
-        let shown: String = name.chars().take(40).collect();
-        ApiError::new(
-            Problem::UnknownRules,
-            format!(
-                "unknown rule set `{}` (known: {})",
-                shown.escape_debug(),
-                known.join(", ")
-            ),
-        )
-    })
-}
+pub use jtb_edge::api::rule_set;
 
 /// The query of the position endpoints: `position`, the optional `clock`, and Animal Gambit's
 /// `steps` (a turn played so far), as written. Other parameters are ignored, as lichess's API

@@ -1,16 +1,12 @@
 //! The one error type of the HTTP API: what went wrong, as a kind and a message, answered as
-//! `{"error": "...", "code": "..."}` with the kind's status.
+//! `{"error": "...", "code": "..."}` with the kind's status. The server sends it (with the
+//! `axum` feature it is a response), and the browser's probe rejects with its message.
 
 use std::fmt;
 
-use axum::{
-    http::StatusCode,
-    response::{IntoResponse, Response},
-    Json,
-};
-use jtb_edge::PositionError;
 use jtb_probe::{ClockError, ParseError};
-use serde_json::json;
+
+use crate::PositionError;
 
 /// What kind of problem a request met: the page chooses what it offers by it (a bad position is
 /// not drawn, a missing table still lets the user play on), and each kind has one status.
@@ -79,7 +75,7 @@ impl Problem {
 
     /// The HTTP status of the kind.
     #[must_use]
-    pub const fn status(self) -> StatusCode {
+    pub const fn status(self) -> u16 {
         match self {
             Problem::BadPosition
             | Problem::BadClock
@@ -88,15 +84,13 @@ impl Problem {
             | Problem::BadTurn
             | Problem::GameOver
             | Problem::HiddenTiles
-            | Problem::NotForRules => StatusCode::BAD_REQUEST,
-            Problem::UnknownRules | Problem::MissingTable | Problem::NotFound => {
-                StatusCode::NOT_FOUND
-            }
-            Problem::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Problem::DamagedTable | Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Problem::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Problem::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            Problem::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            | Problem::NotForRules => 400,
+            Problem::UnknownRules | Problem::MissingTable | Problem::NotFound => 404,
+            Problem::MethodNotAllowed => 405,
+            Problem::DamagedTable | Problem::Internal => 500,
+            Problem::TooLarge => 413,
+            Problem::RateLimited => 429,
+            Problem::Busy => 503,
         }
     }
 }
@@ -137,23 +131,32 @@ impl ApiError {
 
     /// The HTTP status.
     #[must_use]
-    pub const fn status(&self) -> StatusCode {
+    pub const fn status(&self) -> u16 {
         self.problem.status()
     }
 }
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.status(), self.message)
+        write!(
+            f,
+            "{} ({}): {}",
+            self.status(),
+            self.problem.code(),
+            self.message
+        )
     }
 }
 
 impl std::error::Error for ApiError {}
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = json!({ "error": self.message, "code": self.problem.code() });
-        (self.status(), Json(body)).into_response()
+#[cfg(feature = "axum")]
+impl axum::response::IntoResponse for ApiError {
+    fn into_response(self) -> axum::response::Response {
+        let body = serde_json::json!({ "error": self.message, "code": self.problem.code() });
+        let status = axum::http::StatusCode::from_u16(self.status())
+            .expect("every problem's status is a status code");
+        (status, axum::Json(body)).into_response()
     }
 }
 

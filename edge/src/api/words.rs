@@ -1,0 +1,147 @@
+//! What the API says of the edge's tables: a rule set without tables, a table missing or
+//! damaged, a position no table holds, each file named relative to the table root.
+
+use std::path::{Path, PathBuf};
+
+use jtb_probe::{Family, ProbeError, TableError, TableErrorKind};
+
+use super::{ApiError, Problem};
+use crate::{EdgeError, MissingFiles, Rules, Tables};
+
+/// The rule set called `name`.
+///
+/// # Errors
+/// 404 when there is none, naming the known ones.
+pub fn rule_set(name: &str) -> Result<Rules, ApiError> {
+    name.parse().map_err(|_| {
+        let known: Vec<&str> = Rules::all().into_iter().map(Rules::name).collect();
+        let shown: String = name.chars().take(40).collect();
+        ApiError::new(
+            Problem::UnknownRules,
+            format!(
+                "unknown rule set `{}` (known: {})",
+                shown.escape_debug(),
+                known.join(", ")
+            ),
+        )
+    })
+}
+
+/// The API's error for a rule set whose tables could not be opened: 404 naming its folder;
+/// 500 for tables held as another game's (a bug).
+#[must_use]
+pub fn open_error(rules: Rules, e: &EdgeError) -> ApiError {
+    match e {
+        EdgeError::Open(why) if matches!(**why, ProbeError::NotForRules { .. }) => {
+            ApiError::internal(format!("{rules}: its tables are held as another game's"))
+        }
+        _ => ApiError::new(Problem::MissingTable, no_tables(rules.name())),
+    }
+}
+
+/// A rule set (by name) without a table directory, in the one wording
+/// ([`ProbeError::NoDirectory`]), its folder named relative to the root.
+#[must_use]
+pub fn no_tables(rules: &str) -> String {
+    let folder = PathBuf::from(format!("{rules}/"));
+    ProbeError::NoDirectory(folder, std::io::ErrorKind::NotFound.into()).to_string()
+}
+
+impl Tables {
+    /// `path` as the API shows it: relative to the table root, so that an answer names the
+    /// table file without telling where the server keeps it.
+    #[must_use]
+    pub fn show(&self, path: &Path) -> String {
+        path.strip_prefix(self.root())
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+
+    /// A missing table in the one wording ([`ProbeError::MissingTable`], as `jtb probe` says
+    /// it), its file named relative to the root.
+    #[must_use]
+    pub fn missing_table<G: Family>(
+        &self,
+        rules: G,
+        material: G::Material,
+        path: &Path,
+    ) -> ApiError {
+        let missing = ProbeError::MissingTable {
+            rules: rules.id(),
+            material: rules.table_of(material).to_string(),
+            path: PathBuf::from(self.show(path)),
+        };
+        ApiError::new(Problem::MissingTable, missing.to_string())
+    }
+
+    /// A table file's error, naming the file relative to the root: a file that is not there
+    /// as [`Tables::missing_table`], any other as a damaged table.
+    #[must_use]
+    pub fn table_error<G: Family>(
+        &self,
+        mut e: TableError,
+        rules: G,
+        material: G::Material,
+    ) -> ApiError {
+        if matches!(&e.kind, TableErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound) {
+            return self.missing_table(rules, material, &e.path);
+        }
+        e.path = PathBuf::from(self.show(&e.path));
+        ApiError::new(Problem::DamagedTable, e.to_string())
+    }
+
+    /// The API error of a failed probe of a position of `rules`: 400 for a position no table
+    /// can hold (a finished game, face-down tiles), 404 for a table that is not there, 500 for
+    /// damaged or inconsistent tables. Every message names the table file where there is one.
+    #[must_use]
+    pub fn api_error(&self, e: ProbeError, rules: Rules) -> ApiError {
+        crate::each_family!(rules, |r, _F| self.family_error(e, r))
+    }
+
+    /// [`Tables::api_error`] for a type of rule sets.
+    fn family_error<G: Family>(&self, e: ProbeError, rules: G) -> ApiError {
+        match e {
+            ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
+            ProbeError::HiddenTiles
+            | ProbeError::HiddenSetUnknown
+            | ProbeError::NoFaceDownTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
+            ProbeError::WrongRules { .. } => ApiError::internal(e.to_string()),
+            // A value Clesto's tables do not hold (DTC, a draw): the Clesto endpoints ask for
+            // Clesto values, so only a bug gets here, and it is still no 500.
+            ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
+            ProbeError::NoDirectory(..) => {
+                ApiError::new(Problem::MissingTable, no_tables(rules.id()))
+            }
+            // The one wording, the file named relative to the root.
+            mut missing @ (ProbeError::MissingTable { .. } | ProbeError::MissingFile { .. }) => {
+                if let ProbeError::MissingTable { path, .. }
+                | ProbeError::MissingFile { path, .. } = &mut missing
+                {
+                    *path = PathBuf::from(self.show(path));
+                }
+                ApiError::new(Problem::MissingTable, missing.to_string())
+            }
+            ProbeError::Table(t) => {
+                let material = t
+                    .path
+                    .file_stem()
+                    .and_then(|s| G::material_named(s.to_str()?));
+                match material {
+                    Some(m) => self.table_error(*t, rules, m),
+                    None => ApiError::new(Problem::DamagedTable, t.to_string()),
+                }
+            }
+            ProbeError::Inconsistent { .. } => ApiError::new(Problem::DamagedTable, e.to_string()),
+            // Only inside `in_memory_only`, whose refused answers are never sent.
+            ProbeError::NotInMemory => ApiError::internal(e.to_string()),
+        }
+    }
+
+    /// The `missing` note of an answer in the API's words (each file named relative to the
+    /// root); `None` when nothing is missing.
+    #[must_use]
+    pub fn missing_note(&self, rules: Rules, missing: &MissingFiles) -> Option<String> {
+        missing.note_with(|e| self.api_error(e, rules).message)
+    }
+}
