@@ -14,10 +14,6 @@ use percent_encoding::percent_decode_str;
 use crate::api::{ApiError, ApiTables, Problem};
 use crate::input::Rules;
 
-/// Longer position text is refused before it is parsed: the longest canonical text of a Jungle
-/// position with its clocks is under 100 bytes.
-const MAX_POSITION_BYTES: usize = 256;
-
 /// Runs `answer` on a blocking thread (table reads are file reads, a directory is read for
 /// tables that have appeared), once more if it met a missing table that has appeared since
 /// ([`ApiTables::answer`]).
@@ -127,24 +123,6 @@ impl<S: Send + Sync> FromRequestParts<S> for PositionParams {
     }
 }
 
-/// The query's position text, present and not too long to parse.
-///
-/// # Errors
-/// 400 when it is missing or too long.
-fn position_text(params: &PositionParams) -> Result<&str, ApiError> {
-    let text = params
-        .position
-        .as_deref()
-        .ok_or_else(|| ApiError::bad_query("missing query parameter `position`"))?;
-    if text.len() > MAX_POSITION_BYTES {
-        return Err(ApiError::bad_query(format!(
-            "position text of {} bytes: at most {MAX_POSITION_BYTES}",
-            text.len()
-        )));
-    }
-    Ok(text)
-}
-
 /// The position of the query as the game it is, with its clock (the query's `clock`, else the
 /// text's, else 0; none in a game without a clock): where each route tells the games apart,
 /// once.
@@ -153,37 +131,9 @@ fn position_text(params: &PositionParams) -> Result<&str, ApiError> {
 /// 400 for missing or bad position text, or a clock that is no number, above the limit or
 /// given for a game without one.
 pub fn any_position(rules: Rules, params: &PositionParams) -> Result<AnyPosition, ApiError> {
-    let text = position_text(params)?;
-    let clock = match params.clock.as_deref() {
-        None => None,
-        Some(c) => Some(parse_clock(c, rules)?),
-    };
-    Ok(AnyPosition::parse(text, Some(rules), clock)?)
-}
-
-/// The `clock` parameter: a whole number of half-moves (the limit is checked with the
-/// position).
-fn parse_clock(text: &str, rules: Rules) -> Result<u32, ApiError> {
-    let shown: String = text.chars().take(20).collect();
-    let Some(limit) = rules.clock_limit() else {
-        return Err(ApiError::new(
-            Problem::BadClock,
-            format!("rule set {rules} has no clock rule: no `clock` parameter"),
-        ));
-    };
-    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
-    match text.parse::<u32>() {
-        Ok(c) if digits => Ok(c),
-        _ if digits => Err(ApiError::new(
-            Problem::BadClock,
-            format!("clock {shown} is above the limit of {limit} for {rules}"),
-        )),
-        _ => Err(ApiError::new(
-            Problem::BadClock,
-            format!(
-                "clock `{}` is not a number of half-moves (0 to {limit} for {rules})",
-                shown.escape_debug()
-            ),
-        )),
-    }
+    let text = params
+        .position
+        .as_deref()
+        .ok_or_else(|| ApiError::bad_query("missing query parameter `position`"))?;
+    jtb_edge::api::position(rules, text, params.clock.as_deref())
 }

@@ -7,4 +7,4 @@ mod error;
 mod words;
 
 pub use error::{ApiError, Problem};
-pub use words::{no_tables, open_error, rule_set};
+pub use words::{no_tables, open_error, position, rule_set, MAX_POSITION_BYTES};

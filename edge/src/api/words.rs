@@ -1,12 +1,62 @@
 //! What the API says of the edge's tables: a rule set without tables, a table missing or
 //! damaged, a position no table holds, each file named relative to the table root.
 
-use std::path::{Path, PathBuf};
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use jtb_probe::{Family, ProbeError, TableError, TableErrorKind};
 
 use super::{ApiError, Problem};
-use crate::{EdgeError, MissingFiles, Rules, Tables};
+use crate::{AnyPosition, EdgeError, MissingFiles, Rules, Tables};
+
+/// Longer position text is refused before it is parsed: the longest canonical text of a Jungle
+/// position with its clocks is under 100 bytes.
+pub const MAX_POSITION_BYTES: usize = 256;
+
+/// The position `text` of `rules` with its clock (the text `clock`, else the position text's,
+/// else 0; none in a game without a clock), as the position routes read them.
+///
+/// # Errors
+/// 400 for text too long to parse, bad position text, or a clock that is no number, above the
+/// limit or given for a game without one.
+pub fn position(rules: Rules, text: &str, clock: Option<&str>) -> Result<AnyPosition, ApiError> {
+    if text.len() > MAX_POSITION_BYTES {
+        return Err(ApiError::bad_query(format!(
+            "position text of {} bytes: at most {MAX_POSITION_BYTES}",
+            text.len()
+        )));
+    }
+    let clock = clock.map(|c| parse_clock(c, rules)).transpose()?;
+    Ok(AnyPosition::parse(text, Some(rules), clock)?)
+}
+
+/// A `clock` parameter: a whole number of half-moves (the limit is checked with the position).
+fn parse_clock(text: &str, rules: Rules) -> Result<u32, ApiError> {
+    let shown: String = text.chars().take(20).collect();
+    let Some(limit) = rules.clock_limit() else {
+        return Err(ApiError::new(
+            Problem::BadClock,
+            format!("rule set {rules} has no clock rule: no `clock` parameter"),
+        ));
+    };
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u32>() {
+        Ok(c) if digits => Ok(c),
+        _ if digits => Err(ApiError::new(
+            Problem::BadClock,
+            format!("clock {shown} is above the limit of {limit} for {rules}"),
+        )),
+        _ => Err(ApiError::new(
+            Problem::BadClock,
+            format!(
+                "clock `{}` is not a number of half-moves (0 to {limit} for {rules})",
+                shown.escape_debug()
+            ),
+        )),
+    }
+}
 
 /// The rule set called `name`.
 ///
@@ -48,6 +98,21 @@ pub fn no_tables(rules: &str) -> String {
 }
 
 impl Tables {
+    /// The API error of a question the tables could not answer ([`EdgeError`]).
+    #[must_use]
+    pub fn edge_error(&self, e: EdgeError, rules: Rules) -> ApiError {
+        match e {
+            EdgeError::Position(e) => e.into(),
+            EdgeError::Open(_) => open_error(rules, &e),
+            EdgeError::Probe(e) => match Arc::try_unwrap(e) {
+                Ok(e) => self.api_error(e, rules),
+                // Shared (kept by a memo): its own words.
+                Err(shared) => ApiError::new(problem_of(&shared), shared.to_string()),
+            },
+            EdgeError::NotCovered(why) => ApiError::new(Problem::MissingTable, why),
+        }
+    }
+
     /// `path` as the API shows it: relative to the table root, so that an answer names the
     /// table file without telling where the server keeps it.
     #[must_use]
@@ -101,18 +166,9 @@ impl Tables {
 
     /// [`Tables::api_error`] for a type of rule sets.
     fn family_error<G: Family>(&self, e: ProbeError, rules: G) -> ApiError {
-        match e {
-            ProbeError::GameOver => ApiError::new(Problem::GameOver, e.to_string()),
-            ProbeError::HiddenTiles
-            | ProbeError::HiddenSetUnknown
-            | ProbeError::NoFaceDownTiles => ApiError::new(Problem::HiddenTiles, e.to_string()),
-            ProbeError::WrongRules { .. } => ApiError::internal(e.to_string()),
-            // A value Clesto's tables do not hold (DTC, a draw): the Clesto endpoints ask for
-            // Clesto values, so only a bug gets here, and it is still no 500.
-            ProbeError::NotForRules { .. } => ApiError::new(Problem::NotForRules, e.to_string()),
-            ProbeError::NoDirectory(..) => {
-                ApiError::new(Problem::MissingTable, no_tables(rules.id()))
-            }
+        let problem = problem_of(&e);
+        let message = match e {
+            ProbeError::NoDirectory(..) => no_tables(rules.id()),
             // The one wording, the file named relative to the root.
             mut missing @ (ProbeError::MissingTable { .. } | ProbeError::MissingFile { .. }) => {
                 if let ProbeError::MissingTable { path, .. }
@@ -120,22 +176,21 @@ impl Tables {
                 {
                     *path = PathBuf::from(self.show(path));
                 }
-                ApiError::new(Problem::MissingTable, missing.to_string())
+                missing.to_string()
             }
             ProbeError::Table(t) => {
                 let material = t
                     .path
                     .file_stem()
                     .and_then(|s| G::material_named(s.to_str()?));
-                match material {
+                return match material {
                     Some(m) => self.table_error(*t, rules, m),
-                    None => ApiError::new(Problem::DamagedTable, t.to_string()),
-                }
+                    None => ApiError::new(problem, t.to_string()),
+                };
             }
-            ProbeError::Inconsistent { .. } => ApiError::new(Problem::DamagedTable, e.to_string()),
-            // Only inside `in_memory_only`, whose refused answers are never sent.
-            ProbeError::NotInMemory => ApiError::internal(e.to_string()),
-        }
+            e => e.to_string(),
+        };
+        ApiError::new(problem, message)
     }
 
     /// The `missing` note of an answer in the API's words (each file named relative to the
@@ -143,5 +198,26 @@ impl Tables {
     #[must_use]
     pub fn missing_note(&self, rules: Rules, missing: &MissingFiles) -> Option<String> {
         missing.note_with(|e| self.api_error(e, rules).message)
+    }
+}
+
+/// The kind of problem a failed probe is: 400 for a position no table can hold (a finished
+/// game, face-down tiles), 404 for a table that is not there, 500 for damaged or inconsistent
+/// tables.
+fn problem_of(e: &ProbeError) -> Problem {
+    match e {
+        ProbeError::GameOver => Problem::GameOver,
+        ProbeError::HiddenTiles | ProbeError::HiddenSetUnknown | ProbeError::NoFaceDownTiles => {
+            Problem::HiddenTiles
+        }
+        // A value Clesto's tables do not hold (DTC, a draw): the Clesto endpoints ask for
+        // Clesto values, so only a bug gets here, and it is still no 500.
+        ProbeError::NotForRules { .. } => Problem::NotForRules,
+        ProbeError::NoDirectory(..)
+        | ProbeError::MissingTable { .. }
+        | ProbeError::MissingFile { .. } => Problem::MissingTable,
+        ProbeError::Table(_) | ProbeError::Inconsistent { .. } => Problem::DamagedTable,
+        // Only inside `in_memory_only`, whose refused answers are never sent.
+        ProbeError::WrongRules { .. } | ProbeError::NotInMemory => Problem::Internal,
     }
 }
