@@ -15,7 +15,10 @@ use axum::{
     response::{IntoResponse, Response},
     Json,
 };
-use jtb_edge::{AnyPosition, Rules, Tables};
+use jtb_edge::{
+    api::{self as edge_api, not_turns},
+    AnyPosition, Tables,
+};
 
 use super::query::{any_position, probed, PositionParams, RulesPath};
 use crate::api::{ApiError, Problem};
@@ -98,22 +101,8 @@ pub async fn turn_steps(
         return Err(not_turns(rules));
     }
     let pos = any_position(rules, &params)?;
-    match pos.steps_json(params.steps.as_deref().unwrap_or("")) {
-        Some(Ok(answer)) => Ok(Json(answer)),
-        Some(Err(why)) => Err(ApiError::new(Problem::BadTurn, why)),
-        None => Err(not_turns(rules)),
-    }
-}
-
-/// The answer of `/steps` under a rule set whose moves are single steps.
-fn not_turns(rules: Rules) -> ApiError {
-    ApiError::new(
-        Problem::NotForRules,
-        format!(
-            "rule set {rules} has no turns of several steps: a move is one step (from-square \
-             to-square), listed by /api/v1/{rules}/moves"
-        ),
-    )
+    let steps = params.steps.as_deref().unwrap_or("");
+    Ok(Json(edge_api::turn_steps(&pos, steps)?))
 }
 
 /// Any path the server does not know.

@@ -7,4 +7,6 @@ mod error;
 mod words;
 
 pub use error::{ApiError, Problem};
-pub use words::{no_tables, open_error, position, rule_set, MAX_POSITION_BYTES};
+pub use words::{
+    no_tables, not_turns, open_error, position, rule_set, turn_steps, MAX_POSITION_BYTES,
+};

@@ -58,6 +58,32 @@ fn parse_clock(text: &str, rules: Rules) -> Result<u32, ApiError> {
     }
 }
 
+/// The answer of `/steps` (Animal Gambit's turn played one step at a time): the board after
+/// `steps`, the steps that may follow, the turn they make where it may end.
+///
+/// # Errors
+/// 400 for steps that are no legal beginning of a turn, and for the rule sets whose moves are
+/// single steps.
+pub fn turn_steps(pos: &AnyPosition, steps: &str) -> Result<serde_json::Value, ApiError> {
+    match pos.steps_json(steps) {
+        Some(Ok(answer)) => Ok(answer),
+        Some(Err(why)) => Err(ApiError::new(Problem::BadTurn, why)),
+        None => Err(not_turns(pos.rules())),
+    }
+}
+
+/// The answer of `/steps` under a rule set whose moves are single steps.
+#[must_use]
+pub fn not_turns(rules: Rules) -> ApiError {
+    ApiError::new(
+        Problem::NotForRules,
+        format!(
+            "rule set {rules} has no turns of several steps: a move is one step (from-square \
+             to-square), listed by /api/v1/{rules}/moves"
+        ),
+    )
+}
+
 /// The rule set called `name`.
 ///
 /// # Errors
