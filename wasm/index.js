@@ -9,8 +9,8 @@ import { sourceOf } from './sources.js';
 
 export { directorySource, urlSource } from './sources.js';
 
-/** The default bound of the decoded blocks kept, in bytes. */
-export const DEFAULT_CACHE_BYTES = 32 << 20;
+/** The default bound of each rule set's decoded blocks kept, in bytes. */
+export const DEFAULT_CACHE_BYTES = 8 << 20;
 /** The default bound of fetched bytes held before they are decoded, in bytes. */
 export const DEFAULT_FETCHED_BYTES = 4 << 20;
 
@@ -125,8 +125,8 @@ export class Tablebase {
     return out.ok;
   }
 
-  /** What is held now: decoded blocks (`cache_bytes`, at most `cache_bound`) and fetched
-   * bytes not yet decoded (`fetched_bytes`). */
+  /** What is held now: each rule set's decoded blocks (`caches`, each at most `cache_bound`
+   * bytes; `cache_bytes` in all) and the fetched bytes not yet decoded (`fetched_bytes`). */
   stats() {
     this.#open();
     return JSON.parse(this.#engine.stats());

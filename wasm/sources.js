@@ -146,8 +146,16 @@ function customSource(source) {
     if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
     throw new Error(`${rel}: the source's ${what} gave no bytes`);
   };
+  /** The source's answer, its failure named by the file. */
+  const call = async (rel, answer) => {
+    try {
+      return await answer();
+    } catch (e) {
+      throw new Error(`${rel}: ${e?.message ?? e}`);
+    }
+  };
   const read = async (rel, offset, length) => {
-    const bytes = asBytes(await source.read(rel, offset, length), rel, 'read()');
+    const bytes = asBytes(await call(rel, () => source.read(rel, offset, length)), rel, 'read()');
     if (bytes.length !== length) {
       throw new Error(`${rel}: short read: ${bytes.length} of ${length} bytes at ${offset}`);
     }
@@ -156,16 +164,16 @@ function customSource(source) {
   return {
     describe: () => 'the caller\'s source',
     async list(rules) {
-      const names = await source.list(rules);
+      const names = await call(`${rules}/`, () => source.list(rules));
       return names === null || names === undefined ? null : [...names].map(String);
     },
     async head(rel, length) {
       if (typeof source.head === 'function') {
-        const head = await source.head(rel, length);
+        const head = await call(rel, () => source.head(rel, length));
         return head === null || head === undefined ? null : { size: head.size, bytes: asBytes(head.bytes, rel, 'head()') };
       }
       if (typeof source.size !== 'function') throw new TypeError('a source object needs size() or head()');
-      const size = await source.size(rel);
+      const size = await call(rel, () => source.size(rel));
       if (size === null || size === undefined) return null;
       if (!Number.isSafeInteger(size) || size < 0) throw new Error(`${rel}: the source's size() gave ${size}`);
       return { size, bytes: await read(rel, 0, Math.min(length, size)) };

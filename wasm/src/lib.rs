@@ -22,12 +22,6 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 pub use fetched::{Fetched, Need, HEAD_BYTES};
 
-/// The tablebases an engine may open: one per rule set, and the flip game's three kinds of
-/// chance tables. The block cache's bound is shared out among them.
-fn tablebases() -> u64 {
-    Rules::all().len() as u64 + 3
-}
-
 /// The questions [`Engine::run`] answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Question {
@@ -69,17 +63,17 @@ pub struct Engine {
 
 #[wasm_bindgen]
 impl Engine {
-    /// An engine whose decoded blocks take at most `cache_bytes` in all, and which holds at
-    /// most `raw_bytes` of fetched bytes not yet decoded (more only while one answer needs
-    /// them).
+    /// An engine whose decoded blocks take at most `cache_bytes` for each rule set (as `jtb
+    /// serve --cache-mib` bounds them; the flip game's chance tables are three more such
+    /// caches), and which holds at most `raw_bytes` of fetched bytes not yet decoded (more
+    /// only while one answer needs them).
     #[wasm_bindgen(constructor)]
     #[must_use]
     pub fn new(cache_bytes: f64, raw_bytes: f64) -> Engine {
         let cache_bytes = bytes(cache_bytes);
         let fetched = Fetched::new(bytes(raw_bytes));
-        let share = cache_bytes / tablebases();
         Engine {
-            tables: Tables::with_storage(PathBuf::new(), share, Arc::new(fetched.clone())),
+            tables: Tables::with_storage(PathBuf::new(), cache_bytes, Arc::new(fetched.clone())),
             fetched,
             cache_bytes,
         }
@@ -146,35 +140,38 @@ impl Engine {
         self.fetched.supply_bytes(path, bytes(offset), data);
     }
 
-    /// What the engine holds, as JSON: `cache_bytes` (decoded blocks), `cache_bound` (their
-    /// bound), `fetched_bytes` (fetched bytes not yet decoded), `blocks`, `decodes`.
+    /// What the engine holds, as JSON: each cache of decoded blocks (`caches`: its rule set,
+    /// or `chance`, `revealed`, `revealed-dte` for the flip game's chance tables; its `bytes`,
+    /// `blocks` and `decodes` so far), their bound (`cache_bound`, each), their `cache_bytes`
+    /// in all, and the fetched bytes not yet decoded (`fetched_bytes`).
     #[must_use]
     pub fn stats(&self) -> String {
-        let mut total = CacheStats::default();
-        let mut add = |s: CacheStats| {
-            total.blocks += s.blocks;
-            total.bytes += s.bytes;
-            total.decodes += s.decodes;
+        let mut caches = Vec::new();
+        let mut add = |name: &str, s: CacheStats| {
+            caches.push(serde_json::json!({
+                "name": name, "bytes": s.bytes, "blocks": s.blocks, "decodes": s.decodes,
+            }));
+            s.bytes
         };
+        let mut total = 0;
         for rules in Rules::all() {
             // A rule set not listed yet is not opened: its opening would fail and be kept.
             if self.fetched.is_listed(rules.name()) {
                 if let Ok(stats) = self.tables.with_any(rules, |tb| tb.cache_stats()) {
-                    add(stats);
+                    total += add(rules.name(), stats);
                 }
             }
         }
         if self.fetched.is_listed(RuleSet::Flip4x4.name()) {
             if let Ok(chance) = self.tables.chance() {
-                add(chance.chance().cache_stats());
-                add(chance.revealed().cache_stats());
-                add(chance.revealed_dte().cache_stats());
+                total += add("chance", chance.chance().cache_stats());
+                total += add("revealed", chance.revealed().cache_stats());
+                total += add("revealed-dte", chance.revealed_dte().cache_stats());
             }
         }
         serde_json::json!({
-            "cache_bytes": total.bytes, "cache_bound": self.cache_bytes,
-            "fetched_bytes": self.fetched.held_bytes(), "blocks": total.blocks,
-            "decodes": total.decodes,
+            "caches": caches, "cache_bound": self.cache_bytes, "cache_bytes": total,
+            "fetched_bytes": self.fetched.held_bytes(),
         })
         .to_string()
     }

@@ -13,16 +13,15 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Every rule set, as `jtb serve` names them. */
 export const RULE_SETS = ['mistboard', 'tiger-lengthwise', 'leiden', 'flip4x4', 'clesto', 'animal-gambit'];
 
-/** The jtb program: `JTB_BIN`, else the workspace's release or debug build. */
+/** The jtb program: `JTB_BIN`, else the workspace's newer build (release or debug). */
 export function jtbBin() {
-  const candidates = [
-    process.env.JTB_BIN,
-    join(repo, 'target', 'release', 'jtb'),
-    join(repo, 'target', 'debug', 'jtb'),
-  ].filter(Boolean);
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error('no jtb program: build it (cargo build -p jtb) or set JTB_BIN');
-  return found;
+  if (process.env.JTB_BIN) return process.env.JTB_BIN;
+  const built = ['release', 'debug']
+    .map((profile) => join(repo, 'target', profile, 'jtb'))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!built.length) throw new Error('no jtb program: build it (cargo build -p jtb) or set JTB_BIN');
+  return built[0];
 }
 
 let made;
@@ -73,13 +72,23 @@ const TYPES = {
  * A static file server over `dir`, as a plain static host: GET and HEAD, single byte ranges
  * (206, 416), a folder answered by its `index.html` or a listing of its files. With `ranges:
  * false` it ignores Range headers (200 with the whole file), as some hosts do. Every request's
- * path and the bytes it was sent are recorded in `requests`.
+ * path and the bytes it was sent are recorded in `requests`; `fail` makes it fail requests.
  */
 export async function staticServer(dir, { ranges = true } = {}) {
   const requests = [];
+  const host = {
+    requests,
+    /** A request for which it answers this status instead (`(record) => status or null`). */
+    fail: () => null,
+  };
   const server = createServer((req, res) => {
     const record = { method: req.method, path: req.url, range: req.headers.range ?? null, bytes: 0 };
     requests.push(record);
+    const failed = host.fail(record);
+    if (failed) {
+      res.writeHead(failed, { 'content-type': 'text/plain' });
+      return res.end('failed');
+    }
     const url = new URL(req.url, 'http://host');
     const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
     const file = join(dir, rel);
@@ -129,11 +138,9 @@ export async function staticServer(dir, { ranges = true } = {}) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    requests,
-    stop: () => new Promise((resolve) => server.close(resolve)),
-  };
+  host.url = `http://127.0.0.1:${port}/`;
+  host.stop = () => new Promise((resolve) => server.close(resolve));
+  return host;
 }
 
 /** A seeded random number generator (mulberry32), so that a failure can be replayed. */

@@ -533,8 +533,10 @@ impl fmt::Display for TableError {
             ),
             TableErrorKind::HeaderChecksum => f.write_str("header checksum mismatch: file is corrupted"),
             TableErrorKind::FileChecksum => f.write_str("file checksum mismatch: file is corrupted"),
-            TableErrorKind::CorruptBlock { block, fault: BlockFault::Zstd(e) } => {
-                write!(f, "block {block} is corrupted: {e}")
+            // The decoder's own words are the error's source: they differ between the C decoder
+            // and the pure-Rust one, and a message should not depend on the build.
+            TableErrorKind::CorruptBlock { block, fault: BlockFault::Zstd(_) } => {
+                write!(f, "block {block} is corrupted: its zstd frame does not decode")
             }
             TableErrorKind::CorruptBlock { block, fault: BlockFault::Size { expected, found } } => {
                 write!(f, "block {block} is corrupted: {found} bytes, expected {expected}")
