@@ -91,7 +91,7 @@ function urlFor(view) {
   const q = new URLSearchParams();
   q.set('rules', view.rules);
   if (view.index) {
-    return `/?${q.toString()}&index`;
+    return `?${q.toString()}&index`;
   }
   if (view.text) q.set('position', view.text);
   if (view.last) q.set('last', view.last);
@@ -99,7 +99,7 @@ function urlFor(view) {
   if (view.steps) q.set('steps', view.steps);
   if (view.material) q.set('material', view.material);
   if (state.flipped) q.set('flip', '1');
-  return `/?${q.toString()}`;
+  return `?${q.toString()}`;
 }
 
 function viewFromUrl() {
@@ -136,7 +136,55 @@ function goTo(text, last = null, replace = false) {
 // ---------------------------------------------------------------------------------------------
 // The API.
 
+// In a site written by `jtb site` the page names its tables' folder (`<meta name="jtb-tables">`):
+// the answers are the probe's in WebAssembly over those tables, and the table routes' answers
+// are files the site holds (`data/`). Else they are the server's API's.
+const TABLES = document.querySelector('meta[name="jtb-tables"]')?.content;
+let localTables = null;
+
+/** The tablebase in the browser, opened on first use. */
+function tablebase() {
+  localTables ??= import('../jtb/index.js').then((jtb) => jtb.openTablebase(new URL(TABLES, document.baseURI)));
+  return localTables;
+}
+
+/** A file of the site's `data/` folder, as `getJson` answers. */
+async function dataFile(path, missing) {
+  let response;
+  try {
+    response = await fetch(new URL(`data/${path}`, document.baseURI));
+  } catch (e) {
+    return { ok: false, status: 0, body: { error: `the site cannot be reached (${e.message})`, code: 'offline' } };
+  }
+  if (response.status === 404) return { ok: false, status: 404, body: { error: missing, code: 'missing-table' } };
+  if (!response.ok) return { ok: false, status: response.status, body: { error: `the site answered ${response.status} for data/${path}`, code: 'internal' } };
+  return { ok: true, status: 200, body: await response.json() };
+}
+
+/** The answer of an API route (`url`, as `apiUrl` writes it) from the static site. */
+async function siteJson(url) {
+  const u = new URL(url, 'http://api');
+  const [rules, route, material] = u.pathname.split('/').slice(3).map(decodeURIComponent);
+  if (!rules) return dataFile('index.json', 'the site lists no rule set');
+  if (route === 'materials') return dataFile(`${rules}/materials.json`, `rule set ${rules} has no tables in this site`);
+  if (route === 'stats') return dataFile(`${rules}/stats/${material}.json`, `no table of ${material} under ${rules} in this site`);
+  const position = u.searchParams.get('position') ?? '';
+  try {
+    const tb = await tablebase();
+    let body;
+    if (route === undefined) body = await tb.probe(rules, position);
+    else if (route === 'line') body = await tb.probe(rules, position, { line: true });
+    else if (route === 'moves') body = await tb.moves(rules, position);
+    else if (route === 'steps') body = await tb.steps(rules, position, u.searchParams.get('steps') ?? '');
+    else return { ok: false, status: 404, body: { error: `no such route: ${route}`, code: 'not-found' } };
+    return { ok: true, status: 200, body };
+  } catch (e) {
+    return { ok: false, status: e.status || 500, body: { error: e.message, code: e.code || 'internal' } };
+  }
+}
+
 async function getJson(url) {
+  if (TABLES !== undefined) return siteJson(url);
   let response;
   try {
     response = await fetch(url, { headers: { Accept: 'application/json' } });
@@ -199,6 +247,7 @@ async function show(view) {
   renderControls();
   $('#line-out').replaceChildren();
   $('#api-link').href = apiUrl(view.rules, '', { position: view.text });
+  $('#api-link').hidden = TABLES !== undefined;
   // A turn played step by step asks again for the same position: keep its answer.
   const key = `${view.rules}\n${view.text}`;
   const reuse = playsTurns(view.rules) && state.probed && state.probed.key === key && state.probed.found.ok;

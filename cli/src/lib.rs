@@ -18,7 +18,7 @@ mod table_set;
 pub use self::serve::in_process as serve_in_process;
 
 // Each command's module by its name in the crate.
-use self::commands::{adjudicate, gen, info, moves, plan, probe, stats, verify};
+use self::commands::{adjudicate, gen, info, moves, plan, probe, site, stats, verify};
 
 use std::process::ExitCode;
 
@@ -53,6 +53,9 @@ enum Command {
     Stats(stats::Args),
     /// Serve the tablebase explorer page and the HTTP JSON API.
     Serve(serve::Args),
+    /// Write the explorer as a static site: the page, the WebAssembly probe and the tables,
+    /// for any static host with Range support.
+    Site(site::Args),
 }
 
 /// An error that stops a command, shown as one line.
@@ -72,6 +75,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Site(args) => site::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -17,7 +17,7 @@ use std::{
 
 use jtb_probe::{Piece, Position, Square};
 use serde_json::{json, Value as Json};
-use serve_support::{gen, get, probe_url, wdl_files_alone, Server};
+use serve_support::{gen, get, probe_url, wdl_files_alone, Server, StaticHost};
 use tungstenite::{Message, WebSocket};
 
 /// Headless Chromium with one page, spoken to through the DevTools protocol.
@@ -28,6 +28,8 @@ struct Browser {
     next_id: u64,
     /// Errors the page logged (exceptions, `console.error`, the renderer's complaints).
     errors: Vec<String>,
+    /// The URL of every request the page sent.
+    requests: Vec<String>,
     _profile: tempfile::TempDir,
 }
 
@@ -74,6 +76,7 @@ impl Browser {
             session: String::new(),
             next_id: 0,
             errors: Vec::new(),
+            requests: Vec::new(),
             _profile: profile,
         };
         let target = browser.call("Target.createTarget", json!({"url": "about:blank"}), false);
@@ -85,6 +88,7 @@ impl Browser {
         browser.session = attached["sessionId"].as_str().unwrap().to_owned();
         browser.call("Runtime.enable", json!({}), true);
         browser.call("Log.enable", json!({}), true);
+        browser.call("Network.enable", json!({}), true);
         browser.viewport(1200, 1000);
         browser
     }
@@ -121,6 +125,10 @@ impl Browser {
             Some("Runtime.exceptionThrown") => {
                 self.errors
                     .push(format!("exception: {}", params["exceptionDetails"]));
+            }
+            Some("Network.requestWillBeSent") => {
+                self.requests
+                    .push(params["request"]["url"].as_str().unwrap_or("").to_owned());
             }
             Some("Runtime.consoleAPICalled") if params["type"] == "error" => {
                 self.errors
@@ -1727,24 +1735,90 @@ fn gambit(b: &mut Browser, base: &str, server: &Server) {
 #[ignore = "needs chromium; run by .ci/run"]
 fn the_explorer_works_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
-    gen(dir.path(), "mistboard", &["LRvE"]);
-    gen(dir.path(), "flip4x4", &["LRvE", "Lv-Tw", "LvW-t"]);
-    gen(dir.path(), "clesto", &["DvCR", "ECvR"]);
+    explorer_tables(dir.path());
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
     let mut b = Browser::start();
+    the_explorer(&mut b, &base, &server);
+}
 
-    let at = play_by_clicking(&mut b, &base, &server);
+/// The tables of the explorer's test.
+fn explorer_tables(dir: &std::path::Path) {
+    gen(dir, "mistboard", &["LRvE"]);
+    gen(dir, "flip4x4", &["LRvE", "Lv-Tw", "LvW-t"]);
+    gen(dir, "clesto", &["DvCR", "ECvR"]);
+}
+
+/// The static site of `jtb site` over the explorer test's tables, on a plain static host under
+/// a path of its own, goes through the whole explorer test as the server's page does (its
+/// answers compared with the server's API), probing in the browser: it sends no request to
+/// the API, only for files of the site.
+#[test]
+#[ignore = "needs chromium and the built npm package (wasm/); run by .ci/run"]
+fn the_static_site_works_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    explorer_tables(dir.path());
+    let (host, _root) = static_site(dir.path(), "some/path");
+    let server = Server::start(dir.path());
+    let base = format!("http://{}/some/path", host.addr);
+    let mut b = Browser::start();
+    the_explorer(&mut b, &base, &server);
+    b.no_console_errors("the static site");
+    let to_api: Vec<_> = b.requests.iter().filter(|u| u.contains("/api/")).collect();
+    assert!(to_api.is_empty(), "requests to the API: {to_api:#?}");
+    let elsewhere: Vec<_> = host
+        .requests()
+        .into_iter()
+        .filter(|t| !t.starts_with("/some/path/"))
+        .collect();
+    assert!(
+        elsewhere.is_empty(),
+        "requests outside the site: {elsewhere:#?}"
+    );
+    assert!(
+        host.requests()
+            .iter()
+            .any(|t| t.contains("/tables/mistboard/")),
+        "the tables are read from the host"
+    );
+
+    // The npm package in a Web Worker (a module worker) answers as the API does.
+    let stats = get(server.addr, "/api/v1/mistboard/stats/LRvE").json();
+    let text = stats["stats"][0]["longest_win_position"].as_str().unwrap();
+    b.open(&format!("{base}/"));
+    b.wait_for("document.body.dataset.state === 'ready'");
+    b.eval(&format!(
+        "(() => {{ const source = `import {{ openTablebase }} from '{base}/jtb/index.js';
+           const tb = await openTablebase('{base}/tables/');
+           postMessage(await tb.probe('mistboard', {text:?}));`;
+         const url = URL.createObjectURL(new Blob([source], {{ type: 'text/javascript' }}));
+         const worker = new Worker(url, {{ type: 'module' }});
+         worker.onmessage = (e) => {{ window.workerAnswer = e.data; }};
+         worker.onerror = (e) => {{ window.workerAnswer = {{ error: String(e.message) }}; }};
+       }})()"
+    ));
+    b.wait_for("window.workerAnswer !== undefined");
+    assert_eq!(
+        b.eval("window.workerAnswer"),
+        get(server.addr, &probe_url("mistboard", "", text)).json()
+    );
+    b.no_console_errors("the package in a worker");
+}
+
+/// The whole explorer test, with the page at `base` and `server`'s API for the answers
+/// expected.
+fn the_explorer(b: &mut Browser, base: &str, server: &Server) {
+    let at = play_by_clicking(b, base, server);
     b.no_console_errors("playing by clicking");
-    controls(&mut b, &server, &at);
-    clock_headline(&mut b, &base, &server);
-    lines(&mut b, &base, &server);
-    statistics(&mut b, &base, &server);
-    failures(&mut b, &base);
-    player_tools(&mut b, &base, &server);
-    material_index(&mut b, &base, &server);
-    clesto(&mut b, &base, &server);
-    chance_view(&mut b, &base, &server);
+    controls(b, server, &at);
+    clock_headline(b, base, server);
+    lines(b, base, server);
+    statistics(b, base, server);
+    failures(b, base);
+    player_tools(b, base, server);
+    material_index(b, base, server);
+    clesto(b, base, server);
+    chance_view(b, base, server);
 
     // The flip board: 4x4, one animal each, no water; chosen in the rule-set menu, drawn from
     // the server's description of the board.
@@ -1808,7 +1882,47 @@ fn the_animal_gambit_explorer_works_in_chromium() {
     let server = Server::start(dir.path());
     let base = format!("http://{}", server.addr);
     let mut b = Browser::start();
-    gambit(&mut b, &base, &server);
+    the_gambit_explorer(&mut b, &base, &server);
+}
+
+/// The Animal Gambit explorer test on the static site of `jtb site`, as
+/// [`the_static_site_works_in_chromium`] runs the explorer's.
+#[test]
+#[ignore = "needs chromium and the built npm package (wasm/); run by .ci/run"]
+fn the_animal_gambit_static_site_works_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    gen(dir.path(), "animal-gambit", &["ERvR"]);
+    let (host, _root) = static_site(dir.path(), "site");
+    let server = Server::start(dir.path());
+    let mut b = Browser::start();
+    the_gambit_explorer(&mut b, &format!("http://{}/site", host.addr), &server);
+    b.no_console_errors("the static site");
+    let to_api: Vec<_> = b.requests.iter().filter(|u| u.contains("/api/")).collect();
+    assert!(to_api.is_empty(), "requests to the API: {to_api:#?}");
+}
+
+/// `jtb site` of the tables under `tables`, in the folder `path` of a static host's root.
+fn static_site(tables: &std::path::Path, path: &str) -> (StaticHost, tempfile::TempDir) {
+    let root = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_jtb"))
+        .args(["site", "--tables"])
+        .arg(tables)
+        .arg("--out")
+        .arg(root.path().join(path))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "jtb site: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (StaticHost::start(root.path()), root)
+}
+
+/// The whole Animal Gambit explorer test, with the page at `base` and `server`'s API for the
+/// answers expected.
+fn the_gambit_explorer(b: &mut Browser, base: &str, server: &Server) {
+    gambit(b, base, server);
     // A material opens at its longest win, in the orientation asked (Silver has the elephant).
     let stats = get(server.addr, "/api/v1/animal-gambit/stats/RvER").json();
     let longest = stats["stats"][0]["longest_win_position"]

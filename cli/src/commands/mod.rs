@@ -6,6 +6,7 @@ pub mod info;
 pub mod moves;
 pub mod plan;
 pub mod probe;
+pub mod site;
 pub mod stats;
 pub mod verify;
 

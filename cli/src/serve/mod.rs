@@ -27,7 +27,7 @@ mod api;
 mod cache;
 mod limits;
 mod metrics;
-mod page;
+pub(crate) mod page;
 mod query;
 pub(crate) mod tables;
 

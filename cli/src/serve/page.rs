@@ -9,7 +9,7 @@ use axum::{
 
 use crate::api::ApiError;
 
-const INDEX_HTML: &str = include_str!("../../assets/index.html");
+pub(crate) const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
 const BOARD_JS: &str = include_str!("../../assets/board.js");
 const FACES_JS: &str = include_str!("../../assets/faces.js");
@@ -17,6 +17,18 @@ const CHARTS_JS: &str = include_str!("../../assets/charts.js");
 const TEXT_JS: &str = include_str!("../../assets/text.js");
 const APP_CSS: &str = include_str!("../../assets/app.css");
 const FAVICON_SVG: &str = include_str!("../../assets/favicon.svg");
+
+/// The page's files beside `index.html`, by name (under `assets/`): each with its text. The
+/// static site of `jtb site` writes them.
+pub(crate) const ASSETS: [(&str, &str); 7] = [
+    ("app.js", APP_JS),
+    ("board.js", BOARD_JS),
+    ("faces.js", FACES_JS),
+    ("charts.js", CHARTS_JS),
+    ("text.js", TEXT_JS),
+    ("app.css", APP_CSS),
+    ("favicon.svg", FAVICON_SVG),
+];
 
 /// Only the page's own files run in it: no inline script, nothing from elsewhere.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \

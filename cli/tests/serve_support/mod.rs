@@ -4,6 +4,10 @@
 
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+mod static_host;
+
+pub use static_host::StaticHost;
+
 use std::{
     io::{BufRead, BufReader, Read, Write},
     net::{SocketAddr, TcpStream},
