@@ -6,6 +6,7 @@
 
 mod static_host;
 
+#[allow(unused_imports)] // only the browser test serves a static site
 pub use static_host::StaticHost;
 
 use std::{
