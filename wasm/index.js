@@ -85,6 +85,11 @@ export class Tablebase {
 
   /** Win (1), draw (0) or loss (-1) for the side to move, the clock rule aside. */
   probeWdl(rules, text) {
+    // A cached probe answers at once, without a run's JSON.
+    if (!this.#closed && typeof rules === 'string' && typeof text === 'string') {
+      const now = this.#engine.wdl_now(rules, text);
+      if (now !== 2) return Promise.resolve(now);
+    }
     return this.#ask('wdl', rules, text);
   }
 

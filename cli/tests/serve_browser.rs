@@ -2143,21 +2143,21 @@ fn a_set_of_wdl_files_alone_in_chromium() {
 }
 
 /// A measurement, not a test of behaviour (`.ci/run` skips it): the explorer's first view of a
-/// position from a cold cache, on the static site of the tables under `JTB_SITE_TABLES` served
-/// by a plain static host on localhost: milliseconds from navigation to the position's answer
-/// shown, in a fresh browser each time.
+/// position from a cold cache, on the site `jtb site` wrote to `JTB_SITE`, served by a plain
+/// static host on localhost: milliseconds from navigation to the position's answer shown, in a
+/// fresh browser (an empty cache) each time.
 ///
-/// `JTB_SITE_TABLES=DIR JTB_SITE_POSITION=TEXT cargo test --release -p jtb --test serve_browser
-/// -- --ignored --nocapture measure_first_view`
+/// `JTB_SITE=SITE JTB_SITE_POSITION=TEXT cargo test -p jtb --test serve_browser -- --ignored
+/// --nocapture measure_first_view`
 #[test]
-#[ignore = "a measurement: needs JTB_SITE_TABLES, chromium and the built npm package"]
+#[ignore = "a measurement: needs JTB_SITE (a site written by jtb site) and chromium"]
 fn measure_first_view_of_a_static_site() {
-    let tables = std::env::var("JTB_SITE_TABLES").expect("JTB_SITE_TABLES names a table root");
+    let site = std::env::var("JTB_SITE").expect("JTB_SITE names a site written by jtb site");
     let text = std::env::var("JTB_SITE_POSITION")
         .unwrap_or_else(|_| "7/5e1/7/7/7/7/t6/5R1/L6 r".to_owned());
-    let (host, _root) = static_site(std::path::Path::new(&tables), "site");
+    let host = StaticHost::start(std::path::Path::new(&site));
     let url = format!(
-        "http://{}/site/?rules=mistboard&position={}",
+        "http://{}/?rules=mistboard&position={}",
         host.addr,
         serve_support::enc(&text)
     );
@@ -2168,7 +2168,8 @@ fn measure_first_view_of_a_static_site() {
             "document.body.dataset.state === 'ready' || document.body.dataset.state === 'error'",
         );
         let ms = b.eval("performance.now()");
+        let state = b.eval("document.body.dataset.state");
         let requests = b.requests.len();
-        eprintln!("run {run}: the answer shown {ms} ms after navigation, {requests} requests");
+        eprintln!("run {run}: {state} {ms} ms after navigation, {requests} requests");
     }
 }

@@ -100,6 +100,30 @@ impl Engine {
         }
     }
 
+    /// Win (1), draw (0) or loss (-1) of the position `text` under `rules` where it is
+    /// answered with no fetch and no error (its blocks in memory): the fast path of a cached
+    /// probe, without the JSON of [`Engine::run`]; 2 where `run` must answer.
+    #[must_use]
+    pub fn wdl_now(&self, rules: &str, text: &str) -> i32 {
+        const ASK_RUN: i32 = 2;
+        let Ok(rules) = rules.parse::<Rules>() else {
+            return ASK_RUN;
+        };
+        // A rule set not listed is not opened here: its opening would fail and be kept.
+        if text.len() > api::MAX_POSITION_BYTES || !self.fetched.is_listed(rules.name()) {
+            return ASK_RUN;
+        }
+        let Ok(pos) = AnyPosition::parse(text, Some(rules), None) else {
+            return ASK_RUN;
+        };
+        match jtb_probe::in_memory_only(|| self.tables.wdl(&pos)) {
+            Some(Ok(Wdl::Win)) => 1,
+            Some(Ok(Wdl::Draw)) => 0,
+            Some(Ok(Wdl::Loss)) => -1,
+            _ => ASK_RUN,
+        }
+    }
+
     /// The API's answer of `/api/v1/{rules}/moves` for the position `text` (no tables needed),
     /// as [`Engine::run`] answers.
     #[must_use]
