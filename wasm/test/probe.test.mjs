@@ -49,6 +49,10 @@ async function compare(tb, rules, texts) {
 for (const rules of RULE_SETS) {
   test(`${rules}: every answer is the HTTP API's, from a directory`, async () => {
     assert.ok(sample[rules].length >= PER_RULES / 2, `${sample[rules].length} positions`);
+    if (rules === 'flip4x4') {
+      const hidden = sample[rules].filter((t) => t.includes('?')).length;
+      assert.ok(hidden >= PER_RULES / 4, `${hidden} positions with face-down tiles`);
+    }
     await compare(local, rules, sample[rules]);
   });
 }

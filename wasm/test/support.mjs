@@ -163,16 +163,46 @@ export function random(seed) {
 export async function positions(tb, api, rules, count, seed = 1) {
   const index = await (await fetch(`${api}/api/v1/${rules}/materials`)).json();
   const seeds = index.tables.flatMap((t) => t.longest_win_position ?? []).filter(Boolean);
-  if (rules === 'flip4x4') seeds.push('4/2cE/2?1/4 r 34 ?:P', '4/2c1/2?1/1?2 r 3 ?:PE', '?3/4/1?2/2D1 b 0 ?:lR');
   const rnd = random(seed);
+  if (rules === 'flip4x4') {
+    // Face-down tiles: each longest win with one or two of its animals turned face down (the
+    // revealed seeds and these as many).
+    const hidden = seeds.map((text) => {
+      const [board, side] = text.split(' ');
+      const cells = [...board];
+      const animals = cells.flatMap((c, i) => (/[a-zA-Z]/.test(c) ? [i] : []));
+      const down = animals.filter(() => rnd() < 0.5).slice(0, 2);
+      if (!down.length) down.push(animals[0]);
+      const set = down.map((i) => cells[i]).sort().join('');
+      for (const i of down) cells[i] = '?';
+      return `${cells.join('')} ${side} 0 ?:${set}`;
+    });
+    seeds.push(...hidden, '4/2cE/2?1/4 r 34 ?:P', '4/2c1/2?1/1?2 r 3 ?:PE', '?3/4/1?2/2D1 b 0 ?:lR');
+  }
   const found = new Set();
+  // A third of the flip game's positions with face-down tiles: from the seeds that have them,
+  // those positions kept alone.
+  const hiddenSeeds = seeds.filter((t) => t.includes('?'));
+  for (let tries = 0; hiddenSeeds.length && found.size < count / 3 && tries < count * 20; tries++) {
+    let text = hiddenSeeds[Math.floor(rnd() * hiddenSeeds.length)];
+    for (let ply = 0; ply < 12 && text?.includes('?'); ply++) {
+      found.add(text);
+      const moves = await tb.moves(rules, text);
+      const steps = moves.moves.map((m) => m.position).filter(Boolean);
+      const flips = moves.flip_outcomes.flatMap((f) => f.outcomes.map((o) => o.position));
+      const next = flips.length && (!steps.length || rnd() < 0.25) ? flips : steps;
+      text = next.length ? next[Math.floor(rnd() * next.length)] : null;
+    }
+  }
   for (let tries = 0; found.size < count && tries < count * 20; tries++) {
     let text = seeds[Math.floor(rnd() * seeds.length)];
     for (let ply = 0; ply < 12 && text; ply++) {
       found.add(text);
       const moves = await tb.moves(rules, text);
-      const next = (moves.moves ?? moves.turns ?? []).map((m) => m.position).filter(Boolean);
-      for (const flip of moves.flip_outcomes ?? []) next.push(...flip.outcomes.map((o) => o.position));
+      const steps = (moves.moves ?? moves.turns ?? []).map((m) => m.position).filter(Boolean);
+      const flips = (moves.flip_outcomes ?? []).flatMap((f) => f.outcomes.map((o) => o.position));
+      // A flip one move in four, so that face-down tiles stay a while.
+      const next = flips.length && (!steps.length || rnd() < 0.25) ? flips : steps;
       text = next.length ? next[Math.floor(rnd() * next.length)] : null;
     }
   }
