@@ -30,6 +30,15 @@ if (version !== wanted) {
   process.exit(1);
 }
 
+try {
+  const installed = execFileSync('rustup', ['target', 'list', '--installed'], { encoding: 'utf8' });
+  if (!installed.split('\n').includes('wasm32-unknown-unknown')) {
+    console.error('the Rust target is not installed: rustup target add wasm32-unknown-unknown');
+    process.exit(1);
+  }
+} catch {
+  // No rustup: cargo says what is missing.
+}
 run('cargo', ['build', '-p', 'jtb-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], {
   cwd: root,
 });
