@@ -28,6 +28,12 @@ export interface Options {
   fetchedBytes?: number;
   /** The `fetch` of a URL source (default: the global one). */
   fetch?: typeof globalThis.fetch;
+  /** A URL source's use of Range requests: `'required'` (the default) refuses a host that
+   * answers them with whole files; `'preferred'` reads such a host's files whole instead. */
+  ranges?: 'required' | 'preferred';
+  /** The bound of whole files kept from a host without Range support, in bytes (default
+   * 64 MiB). */
+  wholeBytes?: number;
 }
 
 /** The answer of `GET /api/v1/{rules}?position=...` (or `/line`): the position's value with
@@ -108,7 +114,7 @@ export function openTablebase(source: string | URL | Source, options?: Options):
 export function directorySource(dir: string): Source & { head: NonNullable<Source['head']> };
 
 /** The source of tables on a static host under `base`, read with Range requests. */
-export function urlSource(base: string | URL, options?: Pick<Options, 'fetch'>): Source & { head: NonNullable<Source['head']> };
+export function urlSource(base: string | URL, options?: Pick<Options, 'fetch' | 'ranges' | 'wholeBytes'>): Source & { head: NonNullable<Source['head']> };
 
 export const DEFAULT_CACHE_BYTES: number;
 export const DEFAULT_FETCHED_BYTES: number;

@@ -50,8 +50,11 @@ export class TablebaseError extends Error {
  * a source object ({ list(rules), size(path), read(path, offset, length) }). Nothing is read
  * until the first probe.
  *
+ * `options.ranges` `'preferred'` reads the files of a host that ignores Range requests whole,
+ * where by default (`'required'`) such a host is refused.
+ *
  * @param {string | URL | object} source
- * @param {{ cacheBytes?: number, fetchedBytes?: number, fetch?: typeof fetch }} [options]
+ * @param {{ cacheBytes?: number, fetchedBytes?: number, fetch?: typeof fetch, ranges?: string, wholeBytes?: number }} [options]
  * @returns {Promise<Tablebase>}
  */
 export async function openTablebase(source, options = {}) {

@@ -64,8 +64,14 @@ function contentRange(header) {
  * The tables on a static host under `base` (`base/<rules>/<file>`), read with HTTP Range
  * requests. A rule set's folder is listed from the page the host answers for `base/<rules>/`:
  * a directory listing, or the `index.html` that `jtb site` writes there.
+ *
+ * `ranges`: `'required'` (the default) refuses a host that answers a range with the whole file;
+ * `'preferred'` reads such a host's files whole instead (each once, kept up to `wholeBytes`).
  */
-export function urlSource(base, { fetch: fetchImpl = globalThis.fetch } = {}) {
+export function urlSource(base, { fetch: fetchImpl = globalThis.fetch, ranges = 'required', wholeBytes = 64 << 20 } = {}) {
+  if (ranges !== 'required' && ranges !== 'preferred') {
+    throw new TypeError(`ranges is 'required' or 'preferred', not ${ranges}`);
+  }
   const root = new URL(String(base).endsWith('/') ? String(base) : `${base}/`);
   const urlOf = (rel) => new URL(rel.split('/').map(encodeURIComponent).join('/'), root);
   const failed = (rel, what) => new Error(`${rel}: ${what} (${urlOf(rel)})`);
@@ -76,7 +82,56 @@ export function urlSource(base, { fetch: fetchImpl = globalThis.fetch } = {}) {
       throw failed(rel, `the request failed: ${e.message}`);
     }
   };
+  /** Files read whole from a host without Range support, most recently used last. */
+  const whole = new Map();
+  let wholeHeld = 0;
+  const keepWhole = (rel, bytes) => {
+    whole.set(rel, bytes);
+    wholeHeld += bytes.length;
+    for (const [old, held] of whole) {
+      if (wholeHeld <= wholeBytes || old === rel) break;
+      whole.delete(old);
+      wholeHeld -= held.length;
+    }
+  };
+  const fromWhole = (rel, bytes, offset, length, allowShort) => {
+    whole.delete(rel);
+    whole.set(rel, bytes); // most recently used
+    const end = allowShort ? Math.min(offset + length, bytes.length) : offset + length;
+    if (end > bytes.length) throw failed(rel, `short read: the file has ${bytes.length} bytes, ${offset + length} asked`);
+    return { size: bytes.length, bytes: bytes.subarray(offset, end) };
+  };
+  /** Whether the host answered a range with a whole file, and the whole files being fetched. */
+  let ignoresRange = false;
+  const fetching = new Map();
+  const wholeFile = async (rel, response) => {
+    if (response.status === 404 || response.status === 410) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      throw failed(rel, `HTTP ${response.status}`);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const said = response.headers.get('content-length');
+    if (said !== null && Number(said) !== bytes.length) throw failed(rel, `short read: ${bytes.length} of ${said} bytes`);
+    keepWhole(rel, bytes);
+    return bytes;
+  };
   const ranged = async (rel, offset, length, allowShort) => {
+    const held = whole.get(rel);
+    if (held) return fromWhole(rel, held, offset, length, allowShort);
+    if (ignoresRange) {
+      // One fetch of each whole file, however many ranges of it are asked at once.
+      let pending = fetching.get(rel);
+      if (!pending) {
+        pending = get(rel, {}).then((r) => wholeFile(rel, r)).finally(() => fetching.delete(rel));
+        fetching.set(rel, pending);
+      }
+      const bytes = await pending;
+      return bytes && fromWhole(rel, bytes, offset, length, allowShort);
+    }
     const response = await get(rel, { Range: `bytes=${offset}-${offset + length - 1}` });
     if (response.status === 404 || response.status === 410) {
       await response.body?.cancel();
@@ -84,6 +139,10 @@ export function urlSource(base, { fetch: fetchImpl = globalThis.fetch } = {}) {
     }
     if (response.status === 200) {
       // The whole file: the host ignores Range (a 206 answers any range that starts in the file).
+      if (ranges === 'preferred') {
+        ignoresRange = true;
+        return fromWhole(rel, await wholeFile(rel, response), offset, length, allowShort);
+      }
       await response.body?.cancel();
       throw failed(rel, 'the host does not answer Range requests (it sent the whole file): serve the tables from a host with Range support');
     }

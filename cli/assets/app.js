@@ -144,7 +144,8 @@ let localTables = null;
 
 /** The tablebase in the browser, opened on first use. */
 function tablebase() {
-  localTables ??= import('../jtb/index.js').then((jtb) => jtb.openTablebase(new URL(TABLES, document.baseURI)));
+  // A host without Range support (a development server) still serves the site, whole files at a time.
+  localTables ??= import('../jtb/index.js').then((jtb) => jtb.openTablebase(new URL(TABLES, document.baseURI), { ranges: 'preferred' }));
   return localTables;
 }
 

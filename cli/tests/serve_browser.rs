@@ -1901,6 +1901,30 @@ fn the_animal_gambit_static_site_works_in_chromium() {
     assert!(to_api.is_empty(), "requests to the API: {to_api:#?}");
 }
 
+/// The static site from a host that ignores Range requests (a development server): the page
+/// reads whole table files instead, and plays as it does elsewhere.
+#[test]
+#[ignore = "needs chromium and the built npm package (wasm/); run by .ci/run"]
+fn the_static_site_works_from_a_host_without_range_support() {
+    let dir = tempfile::tempdir().unwrap();
+    explorer_tables(dir.path());
+    let (ranged, root) = static_site(dir.path(), "site");
+    drop(ranged);
+    let host = StaticHost::start_with(root.path(), false);
+    let server = Server::start(dir.path());
+    let mut b = Browser::start();
+    let base = format!("http://{}/site", host.addr);
+    play_by_clicking(&mut b, &base, &server);
+    lines(&mut b, &base, &server);
+    b.no_console_errors("a host without Range support");
+    assert!(
+        host.requests()
+            .iter()
+            .any(|t| t.starts_with("/site/tables/mistboard/")),
+        "the tables are read from the host"
+    );
+}
+
 /// `jtb site` of the tables under `tables`, in the folder `path` of a static host's root.
 fn static_site(tables: &std::path::Path, path: &str) -> (StaticHost, tempfile::TempDir) {
     let root = tempfile::tempdir().unwrap();

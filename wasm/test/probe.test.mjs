@@ -67,6 +67,18 @@ test('every game from a static host by Range requests', async () => {
   tb.close();
 });
 
+test("a host without Range support, read whole files at a time where the caller prefers so", async () => {
+  const plain = await staticServer(dir, { ranges: false });
+  const tb = await openTablebase(plain.url, { ranges: 'preferred' });
+  for (const rules of RULE_SETS) {
+    await compare(tb, rules, sample[rules].slice(0, 40));
+  }
+  const files = plain.requests.filter((r) => !r.path.endsWith('/')).map((r) => r.path);
+  assert.equal(new Set(files).size, files.length, 'each file fetched once');
+  tb.close();
+  await plain.stop();
+});
+
 test("an engine's questions agree with jtb probe and jtb adjudicate", async () => {
   for (const rules of ['mistboard', 'clesto', 'animal-gambit', 'flip4x4']) {
     const texts = [];

@@ -15,7 +15,7 @@ import {
   type Verdict,
 } from 'jungle-tablebase';
 
-const options: Options = { cacheBytes: DEFAULT_CACHE_BYTES, fetchedBytes: DEFAULT_FETCHED_BYTES };
+const options: Options = { cacheBytes: DEFAULT_CACHE_BYTES, fetchedBytes: DEFAULT_FETCHED_BYTES, ranges: 'preferred', wholeBytes: 1 << 20 };
 const mine: Source = {
   list: (rules) => [`${rules}.txt`],
   size: () => 3,

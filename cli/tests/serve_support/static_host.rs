@@ -20,6 +20,12 @@ pub struct StaticHost {
 impl StaticHost {
     /// Serves the files under `root`.
     pub fn start(root: &Path) -> StaticHost {
+        StaticHost::start_with(root, true)
+    }
+
+    /// As [`StaticHost::start`]; without `ranges`, Range headers are ignored (a whole file in
+    /// a `200`), as some development servers do.
+    pub fn start_with(root: &Path, ranges: bool) -> StaticHost {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let requests = Arc::new(Mutex::new(Vec::new()));
@@ -28,7 +34,7 @@ impl StaticHost {
             for stream in listener.incoming().flatten() {
                 let (root, seen) = (root.clone(), Arc::clone(&seen));
                 thread::spawn(move || {
-                    let _ = answer(stream, &root, &seen);
+                    let _ = answer(stream, &root, &seen, ranges);
                 });
             }
         });
@@ -54,7 +60,12 @@ fn content_type(path: &Path) -> &'static str {
 }
 
 /// Answers the requests of one connection (kept alive) until the client closes it.
-fn answer(stream: TcpStream, root: &Path, seen: &Mutex<Vec<String>>) -> std::io::Result<()> {
+fn answer(
+    stream: TcpStream,
+    root: &Path,
+    seen: &Mutex<Vec<String>>,
+    ranges: bool,
+) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut out = stream;
     loop {
@@ -74,7 +85,7 @@ fn answer(stream: TcpStream, root: &Path, seen: &Mutex<Vec<String>>) -> std::io:
                 break;
             }
             if let Some((name, value)) = header.split_once(':') {
-                if name.eq_ignore_ascii_case("range") {
+                if ranges && name.eq_ignore_ascii_case("range") {
                     range = Some(value.trim().to_owned());
                 }
             }
