@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const best: string | null = await tb.bestMove('mistboard', answer.position);
   const verdict: Verdict = await tb.adjudicate('mistboard', answer.position);
   const moves = await tb.moves('animal-gambit', '8/8/8/8/1r6/8/4R3/4C3 g');
-  const turn = await tb.steps('animal-gambit', moves.position, 'Ce1n');
+  const turn = await tb.steps('animal-gambit', moves.position, 'Ce1w');
   const stats: Stats = tb.stats();
   console.log(wdl, dtm, best, verdict.dead_draw, turn, stats.caches.map((c) => c.name));
   tb.close();
