@@ -61,6 +61,24 @@ test('errors are the HTTP API\'s: bad text, unknown rules, missing and damaged t
   tb.close();
 });
 
+test('a set of WDL files alone answers as the API does, its notes naming the files it lacks', async () => {
+  const wdl = join(scratch, 'wdl');
+  cpSync(join(tables(), 'mistboard'), join(wdl, 'mistboard'), {
+    recursive: true,
+    filter: (path) => !/\.(dtm|dtc)$/.test(path),
+  });
+  const server = await serve(wdl);
+  const tb = await openTablebase(wdl);
+  for (const text of [LVE, ERVW, '7/7/7/7/7/3r3/7/3E3/7 r', '7/7/7/7/7/7/7/7/3E3 r']) {
+    const expected = await apiAnswer(server.url, 'mistboard', '', text);
+    assert.deepStrictEqual(await settled(tb.probe('mistboard', text)), expected, text);
+    assert.equal(await tb.probeWdl('mistboard', text).catch((e) => e.code), expected.error ? expected.code : { win: 1, draw: 0, loss: -1 }[expected.wdl], text);
+  }
+  assert.match(JSON.stringify(await tb.probe('mistboard', LVE)), /missing/);
+  tb.close();
+  server.stop();
+});
+
 test('errors of the engine\'s questions are TablebaseErrors with the API\'s code', async () => {
   const tb = await openTablebase(tables());
   await assert.rejects(tb.probeWdl('flip4x4', '4/2cE/2?1/4 r 34 ?:P'), (e) => e instanceof TablebaseError && e.code === 'hidden-tiles');
