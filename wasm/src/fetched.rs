@@ -154,8 +154,13 @@ impl Fetched {
         state.shrink();
     }
 
+    /// Whether a probe since the last [`Fetched::take_needs`] needed something not fetched.
+    pub fn has_needs(&self) -> bool {
+        !self.state().needs.is_empty()
+    }
+
     /// What the probes since the last call needed and did not find, taken.
-    pub fn take_needs(&mut self) -> Vec<Need> {
+    pub fn take_needs(&self) -> Vec<Need> {
         std::mem::take(&mut self.state().needs)
     }
 

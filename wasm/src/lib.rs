@@ -86,7 +86,7 @@ impl Engine {
     /// dir}`, a file's size and first bytes `{"head": path, "length": n}`, a range `{"path":
     /// path, "offset": n, "length": n}`).
     #[must_use]
-    pub fn run(&mut self, question: &str, rules: &str, text: &str) -> String {
+    pub fn run(&self, question: &str, rules: &str, text: &str) -> String {
         let answer = self.answer(question, rules, text);
         let needs = self.fetched.take_needs();
         if !needs.is_empty() {
@@ -110,10 +110,10 @@ impl Engine {
             return ASK_RUN;
         };
         // A rule set not listed is not opened here: its opening would fail and be kept.
-        if text.len() > api::MAX_POSITION_BYTES || !self.fetched.is_listed(rules.name()) {
+        if !self.fetched.is_listed(rules.name()) {
             return ASK_RUN;
         }
-        let Ok(pos) = AnyPosition::parse(text, Some(rules), None) else {
+        let Ok(pos) = api::position(rules, text, None) else {
             return ASK_RUN;
         };
         match jtb_probe::in_memory_only(|| self.tables.wdl(&pos)) {
@@ -221,11 +221,15 @@ impl Engine {
         let json = |value: serde_json::Value| value.to_string();
         match question {
             Question::Probe | Question::Line => {
-                self.prefetch(&pos);
                 let note = |missing: &_| tables.missing_note(rules, missing);
-                tables
+                let answer = tables
                     .api_text(&pos, question == Question::Line, &note)
-                    .map_err(|e| tables.api_error(e, rules))
+                    .map_err(|e| tables.api_error(e, rules));
+                // Only a run that lacked bytes looks further ahead: a cached answer is probed once.
+                if self.fetched.has_needs() {
+                    self.prefetch(&pos);
+                }
+                answer
             }
             Question::Wdl => {
                 let wdl = tables.wdl(&pos).map_err(edge)?;
@@ -250,9 +254,10 @@ impl Engine {
         }
     }
 
-    /// Probes the positions after each move of `pos` for their values, the answers dropped:
-    /// a move's table and block not fetched yet are needed by this run, all together, rather
-    /// than one a run while the position's answer reads them in turn.
+    /// Probes the positions after each move of `pos` for their values, the answers dropped,
+    /// after a run of its answer that lacked bytes: a move's table and block not fetched yet
+    /// are needed by this run, all together, rather than one a run while the answer reads them
+    /// in turn.
     fn prefetch(&self, pos: &AnyPosition) {
         let _ = self.tables.dtm(pos);
         for mv in pos.moves() {
