@@ -26,7 +26,7 @@
 //! Bytes 0 and 1 are read here; the rest by each type of rule sets ([`RuleFamily::unpack`]) and
 //! written by each game ([`EdgeGame::pack`]), in its module of `games/`.
 
-use jtb_probe::RuleSet;
+use jtb_probe::{Placement, RuleSet};
 
 use crate::{games::EdgeGame, AnyPosition, PositionError, RuleFamily, Rules};
 
@@ -88,6 +88,32 @@ impl AnyPosition {
         }
         each_family!(rules, |r, F| F::unpack(r, record))
     }
+}
+
+/// The placement of a record of a Jungle-type rule set (not Clesto's) with nothing but its
+/// side to move and pieces, where it is a position the tables may hold
+/// ([`Placement::new`]): what [`AnyPosition::unpack`] gives then, without building it.
+/// `None` for every other record, which the unpacked position (or its error) answers.
+#[inline]
+pub(crate) fn placement(record: &[u8; PACKED_LEN]) -> Option<(Rules, Placement)> {
+    let rules = match record[0] {
+        code @ 1..=6 => RULE_CODES[usize::from(code) - 1],
+        _ => return None,
+    };
+    let Rules::Jungle(rule_set) = rules else {
+        return None;
+    };
+    if rule_set == RuleSet::Clesto
+        || record[1] > 1
+        || record[2..8].iter().any(|&b| b != 0)
+        || record[24..].iter().any(|&b| b != 0)
+    {
+        return None;
+    }
+    Some((
+        rules,
+        crate::games::jungle::packed_placement(rule_set, record)?,
+    ))
 }
 
 #[cfg(test)]

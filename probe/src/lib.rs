@@ -94,8 +94,8 @@ use self::{
     clesto as ban,
     core::{file, store, value},
     jungle::{
-        adjudicate, board, game, histogram, index, material, moves, piece, position, rules,
-        tablebase, text,
+        adjudicate, board, game, histogram, index, material, moves, piece, placement, position,
+        rules, tablebase, text,
     },
 };
 
@@ -116,7 +116,7 @@ pub use crate::{
     core::{
         in_memory_only, ByteSource, CacheStats, Game, Indexed, LocalFiles, MaterialSlots,
         MemoryFiles, Moves, ProbeError, ProbeResult, Storage, Successor, DEFAULT_CACHE_BYTES,
-        FILE_SLOTS,
+        FILE_SLOTS, PREFETCH_AHEAD,
     },
     file::TableFile,
     flip::{
@@ -129,6 +129,7 @@ pub use crate::{
     material::{BadMaterial, Material},
     moves::{for_each_move_of, EndReason, IllegalMove, Move, MoveKind, Occupancy, Outcome},
     piece::{Animal, Color, Piece},
+    placement::Placement,
     position::{ClockError, Position, PositionError},
     rules::{Capture, RuleSet, UnknownRuleSet},
     tablebase::{RuleMove, RuleStep},

@@ -157,7 +157,7 @@ class Tablebase(_Tablebase):
         neither a Position nor a text, and :class:`PositionError` for a Position of another
         rule set than ``rules``.
         """
-        return self._many(positions, rules, False, threads, failures, FAILED_WDL).astype(np.int8)
+        return self._many(positions, rules, False, threads, failures, FAILED_WDL)
 
     def probe_dtm_many(
         self,
@@ -180,8 +180,9 @@ class Tablebase(_Tablebase):
         threads: Optional[int],
         failures: Optional[List[Tuple[int, str]]],
         failed: int,
-    ) -> npt.NDArray[np.int32]:
-        """The batch probe, as an ``int32`` array; failures appended to ``failures``."""
+    ) -> npt.NDArray[Any]:
+        """The batch probe, as an ``int8`` array of WDLs or an ``int32`` array of distances;
+        failures appended to ``failures``."""
         # Checked before probing: a batch may take minutes, and its failures would be lost.
         if failures is not None and not isinstance(failures, list):
             raise TypeError(f"failures must be None or a list, got a {type(failures).__name__}")
@@ -201,12 +202,16 @@ class Tablebase(_Tablebase):
             )
         if failures is not None:
             failures.extend(failed_at)
-        return np.frombuffer(data, dtype="<i4").astype(np.int32)
+        # (A copy: an array over `bytes` would be read-only.)
+        return np.frombuffer(data, dtype="<i4" if dtm else np.int8).astype(
+            np.int32 if dtm else np.int8
+        )
 
 
-def _packed_bytes(array: npt.NDArray[Any]) -> bytes:
-    """The bytes of an array of packed positions: ``uint8``, one position a row of
-    :data:`PACKED_LEN` bytes (or one position alone, a row of its own)."""
+def _packed_bytes(array: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
+    """An array of packed positions as the batch reads it: ``uint8``, one position a row of
+    :data:`PACKED_LEN` bytes (or one position alone, a row of its own), C-contiguous (a copy
+    only where it is not)."""
     if array.dtype != np.uint8:
         raise TypeError(f"packed positions are a uint8 array, not {array.dtype}")
     if array.ndim not in (1, 2) or array.shape[-1] != PACKED_LEN:
@@ -214,7 +219,7 @@ def _packed_bytes(array: npt.NDArray[Any]) -> bytes:
             f"packed positions are rows of {PACKED_LEN} bytes: an array of shape {array.shape} "
             "is not"
         )
-    return np.ascontiguousarray(array).tobytes()
+    return np.ascontiguousarray(array)
 
 
 def unpack(record: Union[bytes, bytearray, memoryview, npt.NDArray[np.uint8]]) -> Position:
@@ -222,7 +227,7 @@ def unpack(record: Union[bytes, bytearray, memoryview, npt.NDArray[np.uint8]]) -
     bytes, or a row of an array of them). Raises :class:`PositionError` for bytes that are no
     position (every placement rule of the text is checked)."""
     if isinstance(record, np.ndarray):
-        return _unpack(_packed_bytes(record))
+        return _unpack(_packed_bytes(record).tobytes())
     return _unpack(bytes(record))
 
 

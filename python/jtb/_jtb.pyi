@@ -129,7 +129,7 @@ class Tablebase:
     ) -> Tuple[bytes, List[Tuple[int, str]]]: ...
     def _probe_packed(
         self,
-        data: bytes,
+        data: Union[bytes, npt.NDArray[np.uint8]],
         rules: Optional[str] = None,
         *,
         dtm: bool = False,

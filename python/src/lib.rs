@@ -11,7 +11,7 @@ use std::{
 
 use jtb_edge::{
     table_records, Answer, AnyPosition, EdgeError, Pick, Pinned, Played,
-    PositionError as EdgePositionError, Rules, Tables, PACKED_LEN,
+    PositionError as EdgePositionError, Rules, Tables, PACKED_LEN, RULE_CODES,
 };
 use jtb_probe::{ProbeError, Wdl};
 use pyo3::{
@@ -333,6 +333,16 @@ impl<'a> BatchItem<'a> {
             ))),
         }
     }
+
+    /// The item's position: the `Position`'s, or the text's parsed under `rules` (if any).
+    fn position(&self, rules: Option<Rules>) -> Result<Cow<'_, AnyPosition>, String> {
+        match self {
+            BatchItem::Position(pos) => Ok(Cow::Borrowed(*pos)),
+            BatchItem::Text(text) => AnyPosition::parse(text, rules, None)
+                .map(Cow::Owned)
+                .map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// A probe's answer as a dict, as `json.loads` would give it, except that the fields the answer
@@ -420,27 +430,16 @@ impl Tablebase {
     /// The WDL (or with `dtm`, the signed DTM) of each of `items`, `position` giving an item's
     /// position or why it has none, on `threads` threads with the GIL released: the values as
     /// four little-endian bytes each (`failed` where one got none) and the failures.
-    fn probe_batch<'py, I: Sync>(
+    fn probe_batch<I: Sync>(
         &self,
-        py: Python<'py>,
+        py: Python<'_>,
         items: &[I],
-        dtm: bool,
         threads: Option<usize>,
         failed: i32,
-        position: impl Fn(&I) -> Result<Cow<'_, AnyPosition>, String> + Sync,
-    ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
+        values: impl Fn(&mut Pinned<'_>, &[I], &mut dyn FnMut(usize, Result<i32, String>)) + Sync,
+    ) -> PyResult<(Vec<i32>, Failures)> {
         let tables = self.tables(py)?;
-        let (values, failures) = py.detach(|| {
-            batch(
-                items,
-                threads,
-                failed,
-                || tables.pinned(),
-                |pinned, item| batch_value(pinned, position(item)?.as_ref(), dtm),
-            )
-        })?;
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        Ok((PyBytes::new(py, &bytes), failures))
+        py.detach(|| batch(items, threads, failed, || tables.pinned(), &values))
     }
 
     /// The open tables, read-locked for the call. Never waits for the lock with the GIL held:
@@ -622,45 +621,80 @@ impl Tablebase {
             .enumerate()
             .map(|(i, obj)| BatchItem::of(i, obj, rules))
             .collect::<PyResult<Vec<_>>>()?;
-        self.probe_batch(py, &items, dtm, threads, failed, |item| match item {
-            BatchItem::Position(pos) => Ok(Cow::Borrowed(*pos)),
-            BatchItem::Text(text) => AnyPosition::parse(text, rules, None)
-                .map(Cow::Owned)
-                .map_err(|e| e.to_string()),
+        self.probe_batch(py, &items, threads, failed, |tables, items, put| {
+            batch_values(tables, items, |item| item.position(rules), dtm, put);
         })
+        .map(|(values, failures)| (value_bytes(py, &values, dtm), failures))
     }
 
-    /// As `_probe_many`, over packed positions ([`PACKED_LEN`] bytes each, one after another):
-    /// nothing to parse, so the fast path. A record of another rule set than `rules` fails.
+    /// As `_probe_many`, over packed positions ([`PACKED_LEN`] bytes each, one after another,
+    /// in a `bytes` or a C-contiguous NumPy array of `uint8`, read where it is): nothing to
+    /// parse, so the fast path. A record of another rule set than `rules` fails.
     #[pyo3(signature = (data, rules=None, *, dtm=false, threads=None, failed=i32::MIN))]
     fn _probe_packed<'py>(
         &self,
         py: Python<'py>,
-        data: &[u8],
+        data: &Bound<'py, PyAny>,
         rules: Option<&str>,
         dtm: bool,
         threads: Option<usize>,
         failed: i32,
     ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
         let rules = rules_arg(rules)?;
-        if data.len() % PACKED_LEN != 0 {
+        let bytes = packed_bytes(data)?;
+        if bytes.len() % PACKED_LEN != 0 {
             return Err(PyValueError::new_err(format!(
                 "packed positions are {PACKED_LEN} bytes each: {} bytes is no whole number of them",
-                data.len()
+                bytes.len()
             )));
         }
-        let records: Vec<&[u8]> = data.chunks_exact(PACKED_LEN).collect();
-        self.probe_batch(py, &records, dtm, threads, failed, |record| {
-            let pos = AnyPosition::unpack(record).map_err(|e| e.to_string())?;
-            match rules {
-                Some(r) if pos.rules() != r => Err(format!(
-                    "{pos}: a position of rule set {}, not {}",
-                    pos.rules().name(),
-                    r.name()
-                )),
-                _ => Ok(Cow::Owned(pos)),
+        // Safety: records of bytes have no alignment, and `bytes` holds `len` of them.
+        let records: &[[u8; PACKED_LEN]] =
+            unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast(), bytes.len() / PACKED_LEN) };
+        self.probe_batch(py, records, threads, failed, |tables, records, put| {
+            if dtm {
+                return batch_values(
+                    tables,
+                    records,
+                    |record| unpacked(record, rules).map(Cow::Owned),
+                    true,
+                    put,
+                );
+            }
+            // A record of another rule set than asked fails as its position does (the
+            // record's first byte names it); the others are read in bulk, a few hundred at a
+            // time, so that the buffers stay in the processor's caches.
+            let coded = |r: &[u8; PACKED_LEN]| RULE_CODES.get(usize::from(r[0]).wrapping_sub(1));
+            let mut probed = Vec::with_capacity(AT_ONCE);
+            let mut at = Vec::with_capacity(AT_ONCE);
+            for (part, records) in records.chunks(AT_ONCE).enumerate() {
+                probed.clear();
+                at.clear();
+                for (i, record) in records.iter().enumerate() {
+                    let i = part * AT_ONCE + i;
+                    match rules {
+                        Some(r) if coded(record) != Some(&r) => {
+                            put(
+                                i,
+                                unpacked(record, rules).map(|_| unreachable!("another rule set's")),
+                            );
+                        }
+                        _ => {
+                            probed.push(record);
+                            at.push(i);
+                        }
+                    }
+                }
+                tables.wdl_packed(&probed, |k, wdl| {
+                    put(
+                        at[k],
+                        wdl.map(|w| i32::from(wdl_int(w)))
+                            .map_err(|e| e.to_string()),
+                    );
+                });
             }
         })
+        .map(|(values, failures)| (value_bytes(py, &values, dtm), failures))
     }
 
     /// Closes the tablebase: its files are released once no probe runs; later probes raise.
@@ -683,6 +717,61 @@ impl Tablebase {
     }
 }
 
+/// The bytes of `data`: a `bytes`, or a C-contiguous NumPy array of `uint8` (found by its
+/// array interface, which the stable ABI can read where it has no buffer protocol), read where
+/// they are, for as long as `data` lives.
+fn packed_bytes<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<&'a [u8]> {
+    if let Ok(bytes) = data.cast::<PyBytes>() {
+        return Ok(bytes.as_bytes());
+    }
+    let bad = || PyTypeError::new_err("packed positions are bytes or a C-contiguous uint8 array");
+    let interface = data.getattr("__array_interface__").map_err(|_| bad())?;
+    let typestr: String = interface.get_item("typestr")?.extract()?;
+    let strides = interface.get_item("strides")?;
+    if typestr != "|u1" || !strides.is_none() {
+        return Err(bad());
+    }
+    let shape: Vec<usize> = interface.get_item("shape")?.extract()?;
+    let (address, _read_only): (usize, bool) = interface.get_item("data")?.extract()?;
+    let len = shape.iter().product();
+    if len == 0 {
+        return Ok(&[]);
+    }
+    // Safety: a C-contiguous (no strides) array of `len` bytes at `address`, per the array's
+    // own interface. It stays allocated, and its size fixed, while `data` holds a reference
+    // to it (NumPy refuses to resize an array others refer to). Another Python thread could
+    // still write it meanwhile, as under any C extension that reads an array without the GIL:
+    // a record read then may be torn, and is read as any record is, a position or an error.
+    Ok(unsafe { std::slice::from_raw_parts(address as *const u8, len) })
+}
+
+/// How many items of a batch are read at a time: their buffers stay in the processor's caches.
+const AT_ONCE: usize = 256;
+
+/// The position of a packed record, of the rule set `rules` names (if any).
+fn unpacked(record: &[u8; PACKED_LEN], rules: Option<Rules>) -> Result<AnyPosition, String> {
+    let pos = AnyPosition::unpack(record).map_err(|e| e.to_string())?;
+    match rules {
+        Some(r) if pos.rules() != r => Err(format!(
+            "{pos}: a position of rule set {}, not {}",
+            pos.rules().name(),
+            r.name()
+        )),
+        _ => Ok(pos),
+    }
+}
+
+/// A batch's values as bytes: WDLs a byte each (their failure value fits), distances four,
+/// little-endian.
+fn value_bytes<'py>(py: Python<'py>, values: &[i32], dtm: bool) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = if dtm {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    } else {
+        values.iter().map(|&v| v as i8 as u8).collect()
+    };
+    PyBytes::new(py, &bytes)
+}
+
 /// The `(index, message)` of each text of a batch that got no value.
 type Failures = Vec<(usize, String)>;
 
@@ -702,52 +791,83 @@ fn no_line(answer: &Answer, text: &str) -> PyResult<Vec<String>> {
     })
 }
 
-/// The WDL (or with `dtm`, the signed DTM) of a batch's position, or why it has none.
-fn batch_value(tables: &mut Pinned<'_>, pos: &AnyPosition, dtm: bool) -> Result<i32, String> {
-    if dtm {
-        tables
-            .dtm(pos)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| no_dtm_message(pos))
-    } else {
-        tables
-            .wdl(pos)
-            .map(|w| i32::from(wdl_int(w)))
-            .map_err(|e| e.to_string())
+/// The WDL (or with `dtm`, the signed DTM) of each of a chunk of a batch's items (`position`
+/// reads each), `put(i, value)` in order, or why it has none. WDLs are read with the tables'
+/// memory asked for ahead ([`Pinned::wdl_many`]).
+fn batch_values<I>(
+    tables: &mut Pinned<'_>,
+    items: &[I],
+    position: impl for<'a> Fn(&'a I) -> Result<Cow<'a, AnyPosition>, String>,
+    dtm: bool,
+    put: &mut dyn FnMut(usize, Result<i32, String>),
+) {
+    // A few hundred positions at a time, in a buffer that stays in the processor's caches.
+    let mut positions = Vec::with_capacity(AT_ONCE);
+    for (part, items) in items.chunks(AT_ONCE).enumerate() {
+        let start = part * AT_ONCE;
+        positions.clear();
+        positions.extend(items.iter().map(&position));
+        let mut read = Vec::with_capacity(positions.len());
+        let mut at = Vec::with_capacity(positions.len());
+        for (i, pos) in positions.iter().enumerate() {
+            match pos {
+                Ok(pos) => {
+                    read.push(pos.as_ref());
+                    at.push(start + i);
+                }
+                Err(e) => put(start + i, Err(e.clone())),
+            }
+        }
+        if dtm {
+            for (&i, pos) in at.iter().zip(read) {
+                let dtm = match tables.dtm(pos) {
+                    Ok(dtm) => dtm.ok_or_else(|| no_dtm_message(pos)),
+                    Err(e) => Err(e.to_string()),
+                };
+                put(i, dtm);
+            }
+        } else {
+            tables.wdl_many(&read, |k, wdl| {
+                put(
+                    at[k],
+                    wdl.map(|w| i32::from(wdl_int(w)))
+                        .map_err(|e| e.to_string()),
+                );
+            });
+        }
     }
 }
 
-/// The value of each item by `value`, on `threads` threads (default: every core), each thread
-/// taking chunks of items in turn with a state of its own for the chunk (`state`: the tables
-/// held for it); an item that gets no value gets `failed` and its message.
+/// The values of `items` on `threads` threads (default: every core), each thread taking chunks
+/// of items in turn with a state of its own for the chunk (`state`: the tables held for it);
+/// `values` puts the value of each item of a chunk, or why it has none, by its place in the
+/// chunk. An item that gets no value gets `failed` and its message.
 fn batch<I: Sync, T: Copy + Send + Sync, S>(
     items: &[I],
     threads: Option<usize>,
     failed: T,
     state: impl Fn() -> S + Sync,
-    value: impl Fn(&mut S, &I) -> Result<T, String> + Sync,
+    values: impl Fn(&mut S, &[I], &mut dyn FnMut(usize, Result<T, String>)) + Sync,
 ) -> PyResult<(Vec<T>, Failures)> {
     use rayon::prelude::*;
     const CHUNK: usize = 4096;
     let run = || {
-        let mut values = vec![failed; items.len()];
-        let failures: Failures = values
+        let mut values_out = vec![failed; items.len()];
+        let failures: Failures = values_out
             .par_chunks_mut(CHUNK)
             .zip(items.par_chunks(CHUNK))
             .enumerate()
             .flat_map_iter(|(chunk, (out, items))| {
                 let mut failures = Vec::new();
                 let mut state = state();
-                for (i, (slot, item)) in out.iter_mut().zip(items).enumerate() {
-                    match value(&mut state, item) {
-                        Ok(v) => *slot = v,
-                        Err(e) => failures.push((chunk * CHUNK + i, e)),
-                    }
-                }
+                values(&mut state, items, &mut |i, value| match value {
+                    Ok(v) => out[i] = v,
+                    Err(e) => failures.push((chunk * CHUNK + i, e)),
+                });
                 failures
             })
             .collect();
-        (values, failures)
+        (values_out, failures)
     };
     match threads {
         None => Ok(run()),

@@ -198,3 +198,111 @@ fn tables_over_another_storage_answer_as_over_local_files() {
         "{e}"
     );
 }
+
+/// A batch read in bulk (`Pinned::wdl_many` over positions, `Pinned::wdl_packed` over packed
+/// records, whose plain Jungle-type records are probed with no position built) answers each
+/// position exactly as `Tables::wdl` does one by one: the same value, or the same error. Over
+/// every game's tables, shuffled together, with records damaged byte by byte (most then no
+/// position, some another one), positions of missing tables and of a rule set with no tables.
+#[test]
+fn bulk_reads_answer_as_one_by_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let sets: [(&str, &[&str], &str); 4] = [
+        ("mistboard", &["LRvE"], "LRvE"),
+        ("flip4x4", &["LvE-T"], "LvE"),
+        ("clesto", &["LvE"], "LvE"),
+        ("animal-gambit", &["ERvR"], "ERvR"),
+    ];
+    let mut records: Vec<[u8; jtb_edge::PACKED_LEN]> = Vec::new();
+    for (rules, names, table) in sets {
+        let rules: Rules = rules.parse().unwrap();
+        let targets = rules.targets(names, 0).unwrap();
+        let opts = jtb_gen::targets::Options {
+            out: dir.path(),
+            memory_limit: u64::MAX,
+            only_targets: false,
+        };
+        jtb_gen::targets::generate(&targets, opts, &Silent).unwrap();
+        let pick = jtb_edge::Pick::Sample {
+            count: 600,
+            seed: 11,
+        };
+        let table = jtb_edge::table_records(rules, table, pick).unwrap();
+        records.extend(
+            table
+                .chunks(jtb_edge::PACKED_LEN)
+                .map(|r| <[u8; jtb_edge::PACKED_LEN]>::try_from(r).unwrap()),
+        );
+    }
+    // Positions no table here holds: a material not generated, a rule set without tables, a
+    // finished game, face-down tiles with their clock, a flip position with a clock.
+    for (text, rules) in [
+        ("7/7/7/7/7/3l3/7/3EC2/7 r", "mistboard"),
+        ("7/7/7/7/7/3l3/w6/3ER2/7 b", "leiden"),
+        ("7/7/7/7/7/7/7/3E3/7 r", "mistboard"),
+        ("4/2?1/1L2/4 r 5 ?:T", "flip4x4"),
+        ("4/1e2/1L2/4 b 12", "flip4x4"),
+    ] {
+        let pos = AnyPosition::parse(text, Some(rules.parse().unwrap()), None).unwrap();
+        records.push(pos.pack());
+    }
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let whole = records.len();
+    for i in 0..2 * whole {
+        let mut damaged = records[i % whole];
+        let at = (next() % jtb_edge::PACKED_LEN as u64) as usize;
+        damaged[at] ^= 1 << (next() % 8);
+        records.push(damaged);
+    }
+    for i in (1..records.len()).rev() {
+        records.swap(i, (next() % (i as u64 + 1)) as usize);
+    }
+
+    let tables = Tables::new(dir.path(), 1 << 24);
+    let one_by_one: Vec<Result<Wdl, String>> = records
+        .iter()
+        .map(|r| {
+            AnyPosition::unpack(r)
+                .map_err(jtb_edge::EdgeError::Position)
+                .and_then(|pos| tables.wdl(&pos))
+                .map_err(|e| e.to_string())
+        })
+        .collect();
+    let values = one_by_one.iter().filter(|v| v.is_ok()).count();
+    assert!(values > 2000 && values < records.len() - 2000, "{values}");
+
+    let refs: Vec<&[u8; jtb_edge::PACKED_LEN]> = records.iter().collect();
+    let mut packed = vec![None; records.len()];
+    tables.pinned().wdl_packed(&refs, |i, wdl| {
+        assert!(packed[i].is_none(), "{i} answered twice");
+        packed[i] = Some(wdl.map_err(|e| e.to_string()));
+    });
+    let positions: Vec<AnyPosition> = records
+        .iter()
+        .filter_map(|r| AnyPosition::unpack(r).ok())
+        .collect();
+    let expected: Vec<_> = records
+        .iter()
+        .zip(&one_by_one)
+        .filter(|(r, _)| AnyPosition::unpack(*r).is_ok())
+        .map(|(_, v)| v.clone())
+        .collect();
+    let refs: Vec<&AnyPosition> = positions.iter().collect();
+    let mut many = vec![None; positions.len()];
+    tables.pinned().wdl_many(&refs, |i, wdl| {
+        assert!(many[i].is_none(), "{i} answered twice");
+        many[i] = Some(wdl.map_err(|e| e.to_string()));
+    });
+    for (i, (bulk, one)) in packed.into_iter().zip(&one_by_one).enumerate() {
+        assert_eq!(bulk.as_ref(), Some(one), "record {i}: {:?}", records[i]);
+    }
+    for (i, (bulk, one)) in many.into_iter().zip(&expected).enumerate() {
+        assert_eq!(bulk.as_ref(), Some(one), "{}", positions[i]);
+    }
+}

@@ -85,6 +85,13 @@ impl EdgeGame for Clesto {
         tb.probe_wdl(pos)
     }
 
+    fn position_of(pos: &crate::AnyPosition) -> Option<&Position> {
+        match pos {
+            crate::AnyPosition::Clesto(pos) => Some(pos),
+            _ => None,
+        }
+    }
+
     /// `None` where only the repetition ban decides (no distance to mate).
     fn value(tb: &Tablebase<jtb_probe::Clesto>, pos: &Position) -> ProbeResult<Option<Value>> {
         Ok(match tb.probe_clesto(pos)? {

@@ -189,6 +189,21 @@ impl EdgeGame for Gambit {
         tb.probe_wdl(pos)
     }
 
+    fn position_of(pos: &AnyPosition) -> Option<&gambit::Position> {
+        match pos {
+            AnyPosition::Gambit(pos) => Some(pos),
+            _ => None,
+        }
+    }
+
+    fn wdl_many(
+        tb: &Tablebase<gambit::AnimalGambit>,
+        positions: &[&gambit::Position],
+        each: &mut dyn FnMut(usize, ProbeResult<Wdl>),
+    ) {
+        tb.probe_wdl_many(positions, each);
+    }
+
     fn value(
         tb: &Tablebase<gambit::AnimalGambit>,
         pos: &gambit::Position,

@@ -9,9 +9,9 @@ use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
     flip::{revealed_needs, ChanceMaterial, ChanceTables, ChanceValue},
-    Animal, Color, HiddenSet, Layout, Material, Move, MoveKind, Outcome, ParseError, Piece, Plies,
-    Position, ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet, Storage, Tablebase,
-    Value, VerdictReason, Wdl,
+    Animal, Color, HiddenSet, Layout, Material, Move, MoveKind, Outcome, ParseError, Piece,
+    Placement, Plies, Position, ProbeError, ProbeResult, RuleSet, RuleValue, Square, SquareSet,
+    Storage, Tablebase, Value, VerdictReason, Wdl,
 };
 use serde_json::{json, Value as Json};
 
@@ -83,6 +83,21 @@ impl EdgeGame for Jungle {
 
     fn wdl(tb: &Tablebase, pos: &Position) -> ProbeResult<Wdl> {
         tb.probe_wdl(pos)
+    }
+
+    fn position_of(pos: &AnyPosition) -> Option<&Position> {
+        match pos {
+            AnyPosition::Jungle(pos) => Some(pos),
+            _ => None,
+        }
+    }
+
+    fn wdl_many(
+        tb: &Tablebase,
+        positions: &[&Position],
+        each: &mut dyn FnMut(usize, ProbeResult<Wdl>),
+    ) {
+        tb.probe_wdl_many(positions, each);
     }
 
     fn value(tb: &Tablebase, pos: &Position) -> ProbeResult<Option<Value>> {
@@ -1080,17 +1095,34 @@ fn unpack(rules: RuleSet, record: &[u8; PACKED_LEN]) -> Result<Position, Positio
     Ok(pos)
 }
 
+/// The placement of the pieces of a packed record of `rules` (bytes 8..24) with its side to
+/// move, where their squares are squares of a board and make a position the tables may hold
+/// ([`Placement::new`]).
+#[inline]
+pub(crate) fn packed_placement(rules: RuleSet, record: &[u8; PACKED_LEN]) -> Option<Placement> {
+    let mut squares = [[None; 8]; 2];
+    for (i, &at) in record[8..24].iter().enumerate() {
+        if at != ABSENT {
+            squares[i / 8][i % 8] = Some(square_at(at)?);
+        }
+    }
+    Placement::new(rules, Color::ALL[usize::from(record[1])], squares)
+}
+
 /// A placement rule the record breaks, as the text parser says it.
 fn placement(e: jtb_probe::PositionError) -> PositionError {
     PositionError::Parse(ParseError::from(e))
 }
 
-/// The square of packed value `at`, if a board of nine ranks has one.
+/// The square of packed value `at`, or the error of a value no board has.
 fn square(at: u8) -> Result<Square, PositionError> {
-    if at >= 72 {
-        return Err(not_packed(format!("square {at} is off every board")));
-    }
-    Ok(Square::new(at % 8, at / 8))
+    square_at(at).ok_or_else(|| not_packed(format!("square {at} is off every board")))
+}
+
+/// The square of packed value `at`, if a board of nine ranks has one.
+#[inline]
+fn square_at(at: u8) -> Option<Square> {
+    (at < 72).then(|| Square::new(at % 8, at / 8))
 }
 
 fn put_set(out: &mut [u8], set: SquareSet) {

@@ -118,11 +118,27 @@ pub trait EdgeGame {
     /// The rule set of `tb`.
     fn tables_rules(tb: &Tablebase<Self::Tables>) -> Rules;
 
+    /// The game's position of `pos`, where it is one.
+    fn position_of(pos: &crate::AnyPosition) -> Option<&Self::Position>;
+
     /// As [`AnyTablebase::wdl`].
     ///
     /// # Errors
     /// As the game's probe.
     fn wdl(tb: &Tablebase<Self::Tables>, pos: &Self::Position) -> ProbeResult<Wdl>;
+
+    /// [`EdgeGame::wdl`] of each of `positions`, `each(i, wdl)` in order. Provided: one by
+    /// one; a game whose WDL is its WDL file's entry reads them in bulk
+    /// ([`Tablebase::probe_wdl_many`]).
+    fn wdl_many(
+        tb: &Tablebase<Self::Tables>,
+        positions: &[&Self::Position],
+        each: &mut dyn FnMut(usize, ProbeResult<Wdl>),
+    ) {
+        for (i, pos) in positions.iter().enumerate() {
+            each(i, Self::wdl(tb, pos));
+        }
+    }
 
     /// As [`AnyTablebase::value`].
     ///

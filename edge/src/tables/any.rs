@@ -3,7 +3,8 @@
 use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
-    gambit, CacheStats, Clesto, LocalFiles, Material, ProbeError, Storage, Tablebase, Value, Wdl,
+    gambit, CacheStats, Clesto, LocalFiles, Material, Placement, ProbeError, Storage, Tablebase,
+    Value, Wdl,
 };
 
 use crate::{games::EdgeGame, AnyPosition, RuleFamily, Rules};
@@ -67,6 +68,45 @@ impl AnyTablebase {
     /// `probe_wdl` ([`Tablebase::probe_wdl`]).
     pub fn wdl(&self, pos: &AnyPosition) -> Result<Wdl, ProbeError> {
         each_game!(pos, AnyPosition, |pos, G| G::wdl(self.of::<G>(pos)?, pos))
+    }
+
+    /// [`AnyTablebase::wdl`] of each of `positions`, `each(i, wdl)` in order: the same
+    /// answers, read in bulk where the game's WDL is its WDL file's entry
+    /// ([`Tablebase::probe_wdl_many`]).
+    pub fn wdl_many(
+        &self,
+        positions: &[&AnyPosition],
+        mut each: impl FnMut(usize, Result<Wdl, ProbeError>),
+    ) {
+        each_game!(self, AnyTablebase, |tb, G| {
+            let own: Vec<&<G as EdgeGame>::Position> =
+                positions.iter().filter_map(|p| G::position_of(p)).collect();
+            if own.len() == positions.len() {
+                return G::wdl_many(tb, &own, &mut each);
+            }
+        });
+        // Positions of another game among them: each gets its error.
+        for (i, pos) in positions.iter().enumerate() {
+            each(i, self.wdl(pos));
+        }
+    }
+
+    /// [`AnyTablebase::wdl`] of the position of each of `placements` (all of this tablebase's
+    /// rule set, a Jungle-type one), `each(i, wdl)` in order
+    /// ([`Tablebase::probe_wdl_placements`]).
+    pub(crate) fn wdl_placements(
+        &self,
+        placements: &[Placement],
+        mut each: impl FnMut(usize, Result<Wdl, ProbeError>),
+    ) {
+        match self {
+            AnyTablebase::Jungle(tb) => tb.probe_wdl_placements(placements, each),
+            _ => {
+                for (i, p) in placements.iter().enumerate() {
+                    each(i, self.wdl(&AnyPosition::Jungle(p.position())));
+                }
+            }
+        }
     }
 
     /// The value for the side to move of `pos` with its distance to mate, in the game's unit

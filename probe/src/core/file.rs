@@ -388,6 +388,17 @@ impl<R: Family> TableFile<R> {
         Ok(())
     }
 
+    /// The byte of a decompressed block where entry `i` starts.
+    #[must_use]
+    #[inline]
+    pub fn entry_byte(&self, i: usize) -> usize {
+        match self.header.encoding {
+            Encoding::Wdl2 => i / 4,
+            Encoding::Code8 => i,
+            Encoding::Code16 => 2 * i,
+        }
+    }
+
     /// Entry `i` of a decompressed block of a WDL file.
     ///
     /// # Errors

@@ -18,5 +18,5 @@ pub use self::{
     game::{Game, Indexed, MaterialSlots, Moves, Successor, FILE_SLOTS},
     source::{ByteSource, LocalFiles, MemoryFiles, Storage},
     store::{in_memory_only, CacheStats},
-    tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES},
+    tablebase::{LineStep, ScoredMove, Tablebase, DEFAULT_CACHE_BYTES, PREFETCH_AHEAD},
 };

@@ -355,18 +355,13 @@ impl<R: Indexed> Store<R> {
     ) -> Result<T, Miss> {
         let file = self.file(table, kind)?;
         let (b, at) = file.locate(idx);
-        // The kind's discriminant (below 8, checked here) tells a table's files apart in the
-        // shared cache.
-        const _: () = assert!(Kind::ALL.len() <= 8);
-        let key = table.id << 35 | (kind as u64) << 32 | u64::from(b);
+        let key = block_key(table, kind, b);
         if !self.front {
             return Ok(read(file, &self.shared_block(file, key, b)?, at)?);
         }
         FRONT.with(|front| {
             let mut front = front.borrow_mut();
-            // Fibonacci hashing spreads neighbouring blocks and tables over the slots.
-            let mix = (key ^ self.owner.rotate_left(40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let slot = &mut front[(mix >> 32) as usize % FRONT_SLOTS];
+            let slot = &mut front[self.front_slot(key)];
             let hit = slot.owner == self.owner && slot.key == key;
             let block = match &slot.block {
                 Some(block) if hit => block,
@@ -382,6 +377,70 @@ impl<R: Indexed> Store<R> {
             Ok(read(file, block, at)?)
         })
     }
+
+    /// Asks the processor to fetch the memory of entry `idx` of `table`'s `kind` file, where
+    /// its block is in this thread's front cache: a hint, doing nothing otherwise, so that a
+    /// batch of probes waits for memory once for several of them ([`prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch_entry(&self, table: &StoredTable<R>, kind: Kind, idx: usize) {
+        if !self.front {
+            return;
+        }
+        let Some(Some(file)) = table
+            .files
+            .get(SlotOf::<R>::KIND[kind as usize])
+            .map(OnceLock::get)
+        else {
+            return;
+        };
+        let (b, at) = file.locate(idx);
+        let key = block_key(table, kind, b);
+        FRONT.with(|front| {
+            let front = front.borrow();
+            let slot = &front[self.front_slot(key)];
+            let hit = slot.owner == self.owner && slot.key == key;
+            if let Some(byte) = slot
+                .block
+                .as_ref()
+                .filter(|_| hit)
+                .and_then(|block| block.get(file.entry_byte(at)))
+            {
+                prefetch(byte);
+            }
+        });
+    }
+
+    /// The slot of this thread's front cache that may hold the block of cache key `key`.
+    #[inline]
+    fn front_slot(&self, key: u64) -> usize {
+        // Fibonacci hashing spreads neighbouring blocks and tables over the slots.
+        let mix = (key ^ self.owner.rotate_left(40)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (mix >> 32) as usize % FRONT_SLOTS
+    }
+}
+
+/// The caches' key of block `b` of `table`'s `kind` file.
+#[inline]
+fn block_key<R: Indexed>(table: &StoredTable<R>, kind: Kind, b: u32) -> u64 {
+    // The kind's discriminant (below 8, checked here) tells a table's files apart in the
+    // shared cache.
+    const _: () = assert!(Kind::ALL.len() <= 8);
+    table.id << 35 | (kind as u64) << 32 | u64::from(b)
+}
+
+/// Asks the processor to bring the cache line of `byte` into its caches, without waiting for it
+/// (where the target has such a hint; elsewhere nothing).
+#[inline]
+fn prefetch(byte: &u8) {
+    #[cfg(target_arch = "x86_64")]
+    // Safety: a prefetch only hints the cache; it reads nothing and cannot fault, and `byte` is
+    // a valid reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(byte).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = byte;
 }
 
 /// The slot a table of `R` keeps each kind of file in ([`FILE_SLOTS`] for a kind it has none

@@ -32,6 +32,7 @@ impl Square {
     /// # Panics
     /// If `file > 7` or `rank > 15`.
     #[must_use]
+    #[inline]
     pub const fn new(file: u8, rank: u8) -> Square {
         assert!(file < 8 && rank < 16);
         Square(rank * 8 + file)
@@ -149,6 +150,7 @@ impl Board {
 
     /// Whether `sq` lies on this board.
     #[must_use]
+    #[inline]
     pub const fn contains(&self, sq: Square) -> bool {
         self.squares & bit(sq) != 0
     }
@@ -167,6 +169,7 @@ impl Board {
 
     /// Whether `sq` is water (a river square).
     #[must_use]
+    #[inline]
     pub const fn is_water(&self, sq: Square) -> bool {
         self.water & bit(sq) != 0
     }
@@ -179,12 +182,30 @@ impl Board {
 
     /// The den of `color`, if the board has dens.
     #[must_use]
+    #[inline]
     pub const fn den(&self, color: Color) -> Option<Square> {
         self.dens[color as usize]
     }
 
+    /// The squares a piece may stand on: not a den, and water only for a `swimmer`
+    /// ([`RuleSet::may_stand`](crate::RuleSet::may_stand)).
+    #[must_use]
+    #[inline]
+    pub const fn standing_squares(&self, swimmer: bool) -> SquareSet {
+        let mut dens = 0;
+        if let Some(den) = self.dens[0] {
+            dens |= bit(den);
+        }
+        if let Some(den) = self.dens[1] {
+            dens |= bit(den);
+        }
+        let water = if swimmer { 0 } else { self.water };
+        self.squares & !water & !dens
+    }
+
     /// Whether `sq` is either side's den.
     #[must_use]
+    #[inline]
     pub fn is_den(&self, sq: Square) -> bool {
         self.dens.contains(&Some(sq))
     }

@@ -72,7 +72,7 @@ impl Layout {
             .map(|(i, &p)| {
                 board
                     .squares()
-                    .filter(|&s| rules.may_enter(p, s) && !board.is_den(s))
+                    .filter(|&s| rules.may_stand(p, s))
                     .filter(|&s| i > 0 || s.file() <= half)
                     .collect()
             })
@@ -263,19 +263,32 @@ impl Layout {
     #[must_use]
     #[inline]
     pub fn index_of(&self, pos: &Position) -> Option<usize> {
-        // The probe's hot path: orientation and index in one pass, no intermediate squares.
         if pos.rules() != self.rules {
             return None;
         }
-        let flip = self.flip_of(Material::of(pos))?;
+        self.index_of_squares(Material::of(pos), pos.turn(), |p| pos.square_of(p))
+    }
+
+    /// The index of the placement of `material` with `turn` to move and each piece on
+    /// `square_of(piece)`, a square of the board: `None` where the material is not this
+    /// table's in either orientation, or a piece is not on a square it may stand on.
+    #[inline]
+    pub(crate) fn index_of_squares(
+        &self,
+        material: Material,
+        turn: Color,
+        square_of: impl Fn(Piece) -> Option<Square>,
+    ) -> Option<usize> {
+        // The probe's hot path: orientation and index in one pass, no intermediate squares.
+        let flip = self.flip_of(material)?;
         let board = self.board;
         let (pieces, turn) = if flip {
-            (&self.flipped_pieces, pos.turn().other())
+            (&self.flipped_pieces, turn.other())
         } else {
-            (&self.pieces, pos.turn())
+            (&self.pieces, turn)
         };
         let square = |p: Piece| {
-            let sq = pos.square_of(p)?;
+            let sq = square_of(p)?;
             Some(if flip { board.mirror_rank(sq) } else { sq })
         };
         let mirror = self.stored_mirrored(square(pieces[0])?);

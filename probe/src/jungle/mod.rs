@@ -12,6 +12,7 @@ pub(crate) mod index;
 pub(crate) mod material;
 pub(crate) mod moves;
 pub(crate) mod piece;
+pub(crate) mod placement;
 pub(crate) mod position;
 pub(crate) mod rules;
 pub(crate) mod tablebase;

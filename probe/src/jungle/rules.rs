@@ -136,6 +136,7 @@ impl RuleSet {
 
     /// Whether `animal` may enter water: the rat, and in Clesto the dog too.
     #[must_use]
+    #[inline]
     pub const fn swims(self, animal: Animal) -> bool {
         matches!(animal, Animal::Rat)
             || (matches!(self, RuleSet::Clesto) && matches!(animal, Animal::Dog))
@@ -157,6 +158,22 @@ impl RuleSet {
         board.contains(sq)
             && (self.swims(piece.animal) || !board.is_water(sq))
             && board.den(piece.color) != Some(sq)
+    }
+
+    /// Whether `piece` may stand on `sq` in a position: a square of the board, not a den, and
+    /// water only for a swimmer (what [`Position::put`](crate::Position::put) checks of a
+    /// square, and so the squares a table's index gives each piece).
+    #[must_use]
+    #[inline]
+    pub fn may_stand(self, piece: Piece, sq: Square) -> bool {
+        self.standing_squares(piece.animal) & bit(sq) != 0
+    }
+
+    /// The squares an `animal` of either side may stand on ([`RuleSet::may_stand`]).
+    #[must_use]
+    #[inline]
+    pub fn standing_squares(self, animal: Animal) -> SquareSet {
+        self.board().standing_squares(self.swims(animal))
     }
 
     /// Where `piece` may move from `from` on an empty board: its steps and the river jumps its

@@ -7,6 +7,7 @@ use crate::{
     format::Kind,
     material::Material,
     moves::{Move, Outcome},
+    placement::Placement,
     position::Position,
     value::{Value, Wdl},
 };
@@ -27,6 +28,37 @@ pub struct RuleMove {
 pub type RuleStep = LineStep<RuleValue>;
 
 impl Tablebase {
+    /// [`Tablebase::probe_wdl`] of the position of each of `placements`, `each(i, wdl)` in
+    /// order, as [`Tablebase::probe_wdl_many`] reads them, with no [`Position`] built: the
+    /// bulk probe of positions kept compactly (packed records).
+    pub fn probe_wdl_placements(
+        &self,
+        placements: &[Placement],
+        each: impl FnMut(usize, ProbeResult<Wdl>),
+    ) {
+        let rules = self.rules().rule_set();
+        self.wdl_entries(
+            placements.len(),
+            |i| {
+                let p = &placements[i];
+                let table = (p.rules() == rules)
+                    .then(|| self.table_of_material(p.material()))
+                    .flatten();
+                let Some(table) = table else {
+                    // Why no table holds it, in the probe's words (a rare path).
+                    let why = self.covers(&p.position()).err();
+                    return Err(why.expect("a position of no table here"));
+                };
+                let idx = table
+                    .layout
+                    .index_of_squares(p.material(), p.turn(), |piece| p.square_of(piece))
+                    .expect("a placement's pieces stand on squares of their table's index");
+                Ok((table, idx))
+            },
+            each,
+        );
+    }
+
     /// The distance to conversion for the side to move, from the DTC file (RULES.md 5.3): a win
     /// or loss in so many plies to the first capture, trade or end of the game, with captures
     /// valued by the clock rule; a draw where neither can be forced. The clock is ignored.
