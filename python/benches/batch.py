@@ -4,14 +4,18 @@ threads, against a Python loop of `probe_wdl` over the same parsed `Position`s.
 
 Run by `python/benches/run.sh`, which first runs, over the same texts, the Rust loops they are
 measured against (`cargo bench -p jtb-tests --bench probe -- batch`: parsing and probing the
-texts, and probing the positions parsed beforehand).
+texts, probing the positions parsed beforehand one by one and in bulk).
 Usage: python batch.py TABLES TEXTS
 """
 
+import os
 import sys
 import time
 
-import numpy as np
+# NumPy's BLAS threads (unused here) would otherwise spin beside the batch's own threads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 import jtb
 

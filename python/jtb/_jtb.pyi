@@ -3,6 +3,8 @@
 import os
 import pathlib
 from fractions import Fraction
+import numpy as np
+import numpy.typing as npt
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, TypeVar, Union, final
 
 # Native classes: `Position` and `GameEnd` cannot be subclassed (`@final`), and `Tablebase`,

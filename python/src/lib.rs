@@ -616,6 +616,7 @@ impl Tablebase {
         failed: i32,
     ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
         let rules = rules_arg(rules)?;
+        check_failed(failed, dtm)?;
         let items = positions
             .iter()
             .enumerate()
@@ -641,6 +642,7 @@ impl Tablebase {
         failed: i32,
     ) -> PyResult<(Bound<'py, PyBytes>, Failures)> {
         let rules = rules_arg(rules)?;
+        check_failed(failed, dtm)?;
         let bytes = packed_bytes(data)?;
         if bytes.len() % PACKED_LEN != 0 {
             return Err(PyValueError::new_err(format!(
@@ -761,7 +763,17 @@ fn unpacked(record: &[u8; PACKED_LEN], rules: Option<Rules>) -> Result<AnyPositi
     }
 }
 
-/// A batch's values as bytes: WDLs a byte each (their failure value fits), distances four,
+/// Refuses a failure value of a WDL batch that does not fit the byte each WDL comes back in.
+fn check_failed(failed: i32, dtm: bool) -> PyResult<()> {
+    if !dtm && i8::try_from(failed).is_err() {
+        return Err(PyValueError::new_err(format!(
+            "a WDL batch's failure value is a byte: {failed} is not"
+        )));
+    }
+    Ok(())
+}
+
+/// A batch's values as bytes: WDLs a byte each ([`check_failed`]), distances four,
 /// little-endian.
 fn value_bytes<'py>(py: Python<'py>, values: &[i32], dtm: bool) -> Bound<'py, PyBytes> {
     let bytes: Vec<u8> = if dtm {

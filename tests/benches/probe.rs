@@ -5,7 +5,7 @@
 //! (group `chance`, on `LvE-Tw`); Clesto's cached WDL and value with the ban (group `clesto`, on
 //! `LRvE`); and the parse-and-probe loop over a million texts that the
 //! Python package's batch probes are measured against (group `batch`: parsing and probing
-//! texts, and probing positions parsed beforehand).
+//! texts, probing positions parsed beforehand, one by one and in bulk).
 //!
 //! Tables: `JTB_TABLES` (a root holding `mistboard/`) when set, else a temporary directory with
 //! `LRvET` and the tables it needs, generated first. `JTB_BENCH_MATERIAL` picks the table.
@@ -177,6 +177,15 @@ fn benches(c: &mut Criterion) {
             for pos in &parsed {
                 black_box(tb.probe_wdl(pos).unwrap());
             }
+        })
+    });
+    // The library's bulk read of the same positions (each entry's memory asked for ahead).
+    let refs: Vec<&Position> = parsed.iter().collect();
+    g.bench_function("probe_wdl_many, 1M parsed positions", |b| {
+        b.iter(|| {
+            tb.probe_wdl_many(&refs, |_, wdl| {
+                black_box(wdl.unwrap());
+            })
         })
     });
     g.finish();

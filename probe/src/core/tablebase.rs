@@ -359,22 +359,29 @@ impl<G: Indexed> Tablebase<G> {
         mut locate: impl FnMut(usize) -> ProbeResult<Located<'t, G>>,
         mut each: impl FnMut(usize, ProbeResult<Wdl>),
     ) {
-        let mut ahead: [Option<ProbeResult<Located<'t, G>>>; PREFETCH_AHEAD] =
-            std::array::from_fn(|_| None);
+        // The entries located and not yet read, by item modulo PREFETCH_AHEAD; the errors of
+        // items that have none apart (an error is large, and rare).
+        let mut ahead: [Option<Located<'t, G>>; PREFETCH_AHEAD] = [None; PREFETCH_AHEAD];
+        let mut failed: [Option<ProbeError>; PREFETCH_AHEAD] = std::array::from_fn(|_| None);
         for i in 0..n + PREFETCH_AHEAD {
-            let slot = &mut ahead[i % PREFETCH_AHEAD];
-            if let Some(found) = slot.take() {
-                let wdl = found.and_then(|(table, idx)| {
-                    self.read_at(table, idx, Kind::Wdl, |f, block, at| f.wdl_entry(block, at))
-                });
+            let k = i % PREFETCH_AHEAD;
+            if i >= PREFETCH_AHEAD {
+                let wdl = match ahead[k].take() {
+                    Some((table, idx)) => {
+                        self.read_at(table, idx, Kind::Wdl, |f, block, at| f.wdl_entry(block, at))
+                    }
+                    None => Err(failed[k].take().expect("an item not located failed")),
+                };
                 each(i - PREFETCH_AHEAD, wdl);
             }
             if i < n {
-                let found = locate(i);
-                if let Ok((table, idx)) = found {
-                    self.prefetch_entry(table, Kind::Wdl, idx);
+                match locate(i) {
+                    Ok((table, idx)) => {
+                        self.prefetch_entry(table, Kind::Wdl, idx);
+                        ahead[k] = Some((table, idx));
+                    }
+                    Err(e) => failed[k] = Some(e),
                 }
-                *slot = Some(found);
             }
         }
     }
