@@ -22,6 +22,17 @@ fn generate_into(dir: &std::path::Path, material: &str) {
     generate(&opts, &Silent).unwrap();
 }
 
+/// Generates the tables `names` of `rules` and those they need into `dir`.
+fn generate_set(dir: &std::path::Path, rules: Rules, names: &[&str]) {
+    let targets = rules.targets(names, 0).unwrap();
+    let opts = jtb_gen::targets::Options {
+        out: dir,
+        memory_limit: u64::MAX,
+        only_targets: false,
+    };
+    jtb_gen::targets::generate(&targets, opts, &Silent).unwrap();
+}
+
 #[test]
 fn a_refresh_finds_tables_that_appear_and_go() {
     let dir = tempfile::tempdir().unwrap();
@@ -105,13 +116,7 @@ fn tables_over_another_storage_answer_as_over_local_files() {
     let root = Path::new("/in-memory");
     for (rules, names) in sets {
         let rules: Rules = rules.parse().unwrap();
-        let targets = rules.targets(names, 0).unwrap();
-        let opts = jtb_gen::targets::Options {
-            out: dir.path(),
-            memory_limit: u64::MAX,
-            only_targets: false,
-        };
-        jtb_gen::targets::generate(&targets, opts, &Silent).unwrap();
+        generate_set(dir.path(), rules, names);
         for entry in std::fs::read_dir(dir.path().join(rules.name())).unwrap() {
             let entry = entry.unwrap();
             let path = root.join(rules.name()).join(entry.file_name());
@@ -216,13 +221,7 @@ fn bulk_reads_answer_as_one_by_one() {
     let mut records: Vec<[u8; jtb_edge::PACKED_LEN]> = Vec::new();
     for (rules, names, table) in sets {
         let rules: Rules = rules.parse().unwrap();
-        let targets = rules.targets(names, 0).unwrap();
-        let opts = jtb_gen::targets::Options {
-            out: dir.path(),
-            memory_limit: u64::MAX,
-            only_targets: false,
-        };
-        jtb_gen::targets::generate(&targets, opts, &Silent).unwrap();
+        generate_set(dir.path(), rules, names);
         let pick = jtb_edge::Pick::Sample {
             count: 600,
             seed: 11,
