@@ -3,8 +3,7 @@
 use std::{path::Path, sync::Arc};
 
 use jtb_probe::{
-    gambit, CacheStats, Clesto, LocalFiles, Material, Placement, ProbeError, Storage, Tablebase,
-    Value, Wdl,
+    gambit, CacheStats, Clesto, LocalFiles, Material, ProbeError, Storage, Tablebase, Value, Wdl,
 };
 
 use crate::{games::EdgeGame, AnyPosition, RuleFamily, Rules};
@@ -88,24 +87,6 @@ impl AnyTablebase {
         // Positions of another game among them: each gets its error.
         for (i, pos) in positions.iter().enumerate() {
             each(i, self.wdl(pos));
-        }
-    }
-
-    /// [`AnyTablebase::wdl`] of the position of each of `placements` (all of this tablebase's
-    /// rule set, a Jungle-type one), `each(i, wdl)` in order
-    /// ([`Tablebase::probe_wdl_placements`]).
-    pub(crate) fn wdl_placements(
-        &self,
-        placements: &[Placement],
-        mut each: impl FnMut(usize, Result<Wdl, ProbeError>),
-    ) {
-        match self {
-            AnyTablebase::Jungle(tb) => tb.probe_wdl_placements(placements, each),
-            _ => {
-                for (i, p) in placements.iter().enumerate() {
-                    each(i, self.wdl(&AnyPosition::Jungle(p.position())));
-                }
-            }
         }
     }
 

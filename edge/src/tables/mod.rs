@@ -448,9 +448,11 @@ impl Pinned<'_> {
             };
             let placements: Vec<Placement> = run.iter().flatten().map(|&(_, p)| p).collect();
             match self.held(rules) {
-                Ok(tb) => tb.wdl_placements(&placements, |i, wdl| {
-                    each(start + i, wdl.map_err(Into::into));
-                }),
+                Ok(tb) => games::Jungle::tables(tb)
+                    .expect("a Jungle-type rule set's tables are Jungle's")
+                    .probe_wdl_placements(&placements, |i, wdl| {
+                        each(start + i, wdl.map_err(Into::into));
+                    }),
                 Err(e) => (0..run.len()).for_each(|i| each(start + i, Err(e.clone()))),
             }
         }
